@@ -1,0 +1,70 @@
+# Cairn — the front door.
+#   make demo    build libcairn.so and run the C, Python and Swift examples on a fresh database
+#   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest)
+#   make bench   (see bench/) benchmarks against raw SQLite and Python's sqlite3
+#
+# Missing system packages are installed with apt when run as root; otherwise the exact command
+# to run is printed.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+RELEASE_DIR := .build/release
+LIB := $(RELEASE_DIR)/libcairn.so
+CMAKE_BUILD := build
+DEMO_DIR := $(CURDIR)/build/demo
+
+.PHONY: all deps lib test test-swift test-c test-python demo clean
+
+all: lib
+
+# ---- dependencies --------------------------------------------------------------------------
+deps:
+	@missing=""; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev pkg-config"; \
+	command -v cmake >/dev/null || missing="$$missing cmake"; \
+	command -v ninja >/dev/null || missing="$$missing ninja-build"; \
+	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "missing system packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest || \
+	  { echo "pytest is missing; run: $(PYTHON) -m pip install pytest"; exit 1; }
+
+# ---- the library ---------------------------------------------------------------------------
+lib: deps
+	swift build -c release --product cairn
+	@tools/check-header.sh
+
+# ---- tests ---------------------------------------------------------------------------------
+test: lib test-swift test-c test-python
+	@echo "all test suites passed"
+
+test-swift: deps
+	swift build --build-tests
+	swift test --skip-build
+
+test-c: lib
+	cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(CMAKE_BUILD)
+	cd $(CMAKE_BUILD) && ctest --output-on-failure
+
+test-python: lib
+	CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) -m pytest -q bindings/python/tests
+
+# ---- demo ----------------------------------------------------------------------------------
+demo: lib
+	@rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
+	cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(CMAKE_BUILD) --target quickstart
+	@echo "== C example ==";      $(CMAKE_BUILD)/quickstart $(DEMO_DIR)/c.cairn
+	@echo "== Python example =="; CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/quickstart.py $(DEMO_DIR)/python.cairn
+	@echo "== Swift example ==";  swift run -c release --package-path examples/swift quickstart $(DEMO_DIR)/swift.cairn
+	@echo "== stored tables (sqlite3 $(DEMO_DIR)/c.cairn .schema) =="; sqlite3 $(DEMO_DIR)/c.cairn .schema
+
+clean:
+	rm -rf .build $(CMAKE_BUILD) examples/swift/.build

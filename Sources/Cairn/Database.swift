@@ -1,0 +1,288 @@
+import CSQLite
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `create` treats an object whose primary key already exists.
+public enum UpdateMode: Int32, Sendable {
+    /// An existing primary key is `CairnError.duplicatePrimaryKey`.
+    case never = 0
+    /// Upsert, writing only the properties whose value changed.
+    case modified = 1
+    /// Upsert, writing every given property.
+    case all = 2
+}
+
+/// Options for opening a database. The corresponding C type is `cairn_options`.
+public struct OpenOptions: Sendable {
+    /// The schema version stored in the file. Opening with a lower version than stored fails.
+    public var schemaVersion: UInt64 = 0
+    /// Open read-only: every write is `CairnError.readOnly`. The file must exist.
+    public var readOnly = false
+    /// Keep the database in memory; the path is ignored.
+    public var inMemory = false
+    /// When the stored schema needs a migration, delete the file and start afresh.
+    public var deleteIfMigrationNeeded = false
+
+    public init(schemaVersion: UInt64 = 0, readOnly: Bool = false, inMemory: Bool = false,
+                deleteIfMigrationNeeded: Bool = false) {
+        self.schemaVersion = schemaVersion
+        self.readOnly = readOnly
+        self.inMemory = inMemory
+        self.deleteIfMigrationNeeded = deleteIfMigrationNeeded
+    }
+}
+
+/// Serializes calls on one database and turns a re-entrant call (from a callback on the same
+/// thread) into an error instead of a deadlock.
+final class CallLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let owner = Atomic<UInt>(0)
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<R>(_ body: () throws(CairnError) -> R) throws(CairnError) -> R {
+        let me = UInt(pthread_self())
+        if owner.load(ordering: .acquiring) == me {
+            throw CairnError(.misuse, "Re-entrant call on the same database handle (from a callback?).")
+        }
+        pthread_mutex_lock(mutex)
+        owner.store(me, ordering: .releasing)
+        defer {
+            owner.store(0, ordering: .releasing)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body()
+    }
+}
+
+/// An open Cairn database: one SQLite file (WAL mode) holding the objects of a schema.
+///
+/// A `Database` may be used from any thread; calls are serialized. Several `Database` values may
+/// open the same file (in threads or processes): readers never block the writer.
+///
+/// ```swift
+/// let db = try Database(path: "app.cairn", schemaJSON: #"[{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string"}}]"#)
+/// try db.write {
+///     _ = try db.create("Person", json: #"{"id": 1, "name": "Ann"}"#)
+/// }
+/// ```
+/// The corresponding C function is `cairn_open`.
+public final class Database: @unchecked Sendable {
+    let lock = CallLock()
+    /// nil once closed.
+    var connection: Connection?
+    let classes: [ClassInfo]
+    private let classByName: [String: ClassInfo]
+    public let schema: Schema
+    public let path: String
+    public private(set) var schemaVersion: UInt64
+    let options: OpenOptions
+    var inWriteTransaction = false
+    /// Creation-order counters of classes written in the current transaction (by class index).
+    var pendingSequences: [Int: Int64] = [:]
+
+    /// Opens (or creates) a database with a schema given as JSON text in Realm JS's format.
+    public convenience init(path: String, schemaJSON: String, options: OpenOptions = OpenOptions()) throws(CairnError) {
+        try self.init(path: path, schema: try Schema(jsonText: schemaJSON), options: options)
+    }
+
+    /// Opens (or creates) a database. The schema is validated (all problems reported at once), and
+    /// compared with the one stored in the file: additive changes are applied, others need a
+    /// migration (`CairnError.migrationRequired`).
+    public init(path: String, schema: Schema, options: OpenOptions = OpenOptions()) throws(CairnError) {
+        try schema.validate()
+        self.schema = schema
+        self.options = options
+        let inMemory = options.inMemory || path == ":memory:" || path.isEmpty
+        self.path = inMemory ? ":memory:" : path
+        var classes: [ClassInfo] = []
+        var byName: [String: ClassInfo] = [:]
+        for (i, objectSchema) in schema.objectSchemas.enumerated() {
+            let info = ClassInfo(index: i, schema: objectSchema)
+            classes.append(info)
+            byName[objectSchema.name] = info
+        }
+        for info in classes where byName[info.schema.storedName] == nil { byName[info.schema.storedName] = info }
+        self.classes = classes
+        self.classByName = byName
+        self.schemaVersion = options.schemaVersion
+        connection = try Storage.open(path: self.path, inMemory: inMemory, schema: schema, classes: classes,
+                                      options: options, storedVersion: &schemaVersion)
+    }
+
+    deinit { connection?.close() }
+
+    /// Closes the database. An open write transaction is rolled back. Objects from it stay
+    /// allocated but every call on them is `CairnError.misuse`. Closing twice does nothing.
+    /// The corresponding C function is `cairn_close`.
+    public func close() {
+        try? lock.withLock { () throws(CairnError) in
+            guard let connection else { return }
+            if inWriteTransaction { try? connection.execute("ROLLBACK") }
+            inWriteTransaction = false
+            connection.close()
+            self.connection = nil
+        }
+    }
+
+    public var isClosed: Bool {
+        (try? lock.withLock { () throws(CairnError) in connection == nil }) ?? false
+    }
+
+    /// Runs `body` with the open connection, serialized with every other call on this database.
+    func serialized<R>(_ body: (Connection) throws(CairnError) -> R) throws(CairnError) -> R {
+        try lock.withLock { () throws(CairnError) -> R in
+            guard let connection else { throw CairnError(.misuse, "The database is closed.") }
+            return try body(connection)
+        }
+    }
+
+    /// The schema in normalized long form. The corresponding C function is `cairn_schema_json`.
+    public var schemaJSON: JSON { schema.normalizedJSON }
+
+    // MARK: Classes
+
+    func classInfo(_ name: String) throws(CairnError) -> ClassInfo {
+        guard let info = classByName[name] else {
+            throw CairnError(.noSuchClass, "Object type '\(name)' is not in the schema.")
+        }
+        return info
+    }
+
+    func classInfo(index: Int) throws(CairnError) -> ClassInfo {
+        guard index >= 0, index < classes.count else {
+            throw CairnError(.invalidArgument, "Class index \(index) is out of range (the schema has \(classes.count) classes).")
+        }
+        return classes[index]
+    }
+
+    /// The index of a class (public or stored name) in `schema.objectSchemas`.
+    public func classIndex(_ name: String) throws(CairnError) -> Int { try classInfo(name).index }
+
+    /// The index of a property (public or stored name) in its class's `properties`.
+    public func propertyIndex(_ className: String, _ propertyName: String) throws(CairnError) -> Int {
+        let info = try classInfo(className)
+        guard let index = info.propertyIndex(propertyName) else { throw noSuchProperty(info, propertyName) }
+        return index
+    }
+
+    func noSuchProperty(_ info: ClassInfo, _ name: String) -> CairnError {
+        CairnError(.noSuchProperty, "Property '\(info.name).\(name)' does not exist.")
+    }
+
+    // MARK: Transactions
+
+    public var isInWriteTransaction: Bool {
+        (try? serialized { (_) throws(CairnError) in inWriteTransaction }) ?? false
+    }
+
+    /// Begins a write transaction. The corresponding C function is `cairn_begin_write`.
+    public func beginWrite() throws(CairnError) {
+        try serialized { (connection) throws(CairnError) in
+            if options.readOnly { throw CairnError(.readOnly, "The database was opened read-only.") }
+            if inWriteTransaction {
+                throw CairnError(.wrongTransactionState, "The database is already in a write transaction.")
+            }
+            try connection.execute("BEGIN IMMEDIATE")
+            inWriteTransaction = true
+            pendingSequences.removeAll()
+        }
+    }
+
+    /// Commits the write transaction. The corresponding C function is `cairn_commit`.
+    public func commit() throws(CairnError) {
+        try serialized { (connection) throws(CairnError) in
+            guard inWriteTransaction else {
+                throw CairnError(.wrongTransactionState, "Cannot commit: the database is not in a write transaction.")
+            }
+            try flushSequences(connection)
+            try connection.execute("COMMIT")
+            inWriteTransaction = false
+            pendingSequences.removeAll()
+        }
+    }
+
+    /// Discards everything written since `beginWrite()`. The corresponding C function is `cairn_rollback`.
+    public func rollback() throws(CairnError) {
+        try serialized { (connection) throws(CairnError) in
+            guard inWriteTransaction else {
+                throw CairnError(.wrongTransactionState, "Cannot roll back: the database is not in a write transaction.")
+            }
+            inWriteTransaction = false
+            pendingSequences.removeAll()
+            try connection.execute("ROLLBACK")
+        }
+    }
+
+    /// Runs `body` in a write transaction: commits when it returns, rolls back when it throws.
+    public func write<R>(_ body: () throws -> R) throws -> R {
+        try beginWrite()
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            if isInWriteTransaction { try? rollback() }
+            throw error
+        }
+    }
+
+    func requireWriteTransaction() throws(CairnError) {
+        if options.readOnly { throw CairnError(.readOnly, "The database was opened read-only.") }
+        guard inWriteTransaction else {
+            throw CairnError(.wrongTransactionState, "Cannot modify managed objects outside of a write transaction.")
+        }
+    }
+
+    /// Runs a multi-statement write so that it applies entirely or not at all, leaving the
+    /// surrounding transaction usable (statement-level atomicity).
+    func atomically<R>(_ connection: Connection, _ body: () throws(CairnError) -> R) throws(CairnError) -> R {
+        let sequences = pendingSequences
+        try connection.execute("SAVEPOINT cairn_call")
+        do throws(CairnError) {
+            let result = try body()
+            try connection.execute("RELEASE cairn_call")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK TO cairn_call")
+            try? connection.execute("RELEASE cairn_call")
+            pendingSequences = sequences
+            throw error
+        }
+    }
+
+    // MARK: Creation order
+
+    func nextSequence(_ info: ClassInfo, _ connection: Connection) throws(CairnError) -> Int64 {
+        let next: Int64
+        if let pending = pendingSequences[info.index] {
+            next = pending
+        } else {
+            let statement = try connection.statement("SELECT next_seq FROM _cairn_classes WHERE table_name = ?1")
+            defer { statement.reset() }
+            statement.bind(info.schema.storedName, at: 1)
+            next = try statement.step() ? statement.int64(0) : 1
+        }
+        pendingSequences[info.index] = next + 1
+        return next
+    }
+
+    private func flushSequences(_ connection: Connection) throws(CairnError) {
+        for (classIndex, next) in pendingSequences {
+            let statement = try connection.statement("UPDATE _cairn_classes SET next_seq = ?1 WHERE table_name = ?2")
+            statement.bind(next, at: 1)
+            statement.bind(classes[classIndex].schema.storedName, at: 2)
+            try statement.run()
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// A live object: a handle to one stored object that always reads the current state (committed,
+/// or this handle's own uncommitted writes). Accessing a deleted object is
+/// `CairnError.invalidatedObject`; using one whose database was closed is `CairnError.misuse`.
+///
+/// Two `Object`s for the same stored object compare equal.
+public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStringConvertible {
+    public let database: Database
+    let info: ClassInfo
+    /// The object key: stable for the object's lifetime, unique within its class.
+    public let key: Int64
+
+    init(database: Database, info: ClassInfo, key: Int64) {
+        self.database = database
+        self.info = info
+        self.key = key
+    }
+
+    public var className: String { info.name }
+    public var objectSchema: ObjectSchema { info.schema }
+    public var classIndex: Int { info.index }
+
+    public static func == (lhs: Object, rhs: Object) -> Bool {
+        lhs.database === rhs.database && lhs.info === rhs.info && lhs.key == rhs.key
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(database))
+        hasher.combine(info.index)
+        hasher.combine(key)
+    }
+
+    public var description: String {
+        (try? jsonText()).map { "\(className)\($0)" } ?? "\(className)(invalid)"
+    }
+
+    /// Whether the object still exists (false after it was deleted or its database closed).
+    public var isValid: Bool {
+        (try? database.serialized { (connection) throws(CairnError) in try database.exists(info, key, connection) }) ?? false
+    }
+
+    /// Reads a property by public or stored name.
+    public subscript(name: String) -> Value {
+        get throws(CairnError) { try value(name) }
+    }
+
+    /// Reads a property by public or stored name. The corresponding C function is `cairn_object_get`.
+    public func value(_ name: String) throws(CairnError) -> Value {
+        guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
+        return try value(at: index)
+    }
+
+    /// Reads a property by index. The corresponding C function is `cairn_object_get_at`.
+    public func value(at index: Int) throws(CairnError) -> Value {
+        try database.serialized { (connection) throws(CairnError) in
+            try database.readRow(info, key, connection, indices: [index])[0]
+        }
+    }
+
+    /// Reads several properties in one database read. The corresponding C function is
+    /// `cairn_object_get_values`.
+    public func values(at indices: [Int]) throws(CairnError) -> [Value] {
+        try database.serialized { (connection) throws(CairnError) in
+            try database.readRow(info, key, connection, indices: indices)
+        }
+    }
+
+    /// The primary key value, or nil when the class has none.
+    public var primaryKey: Value? {
+        get throws(CairnError) {
+            guard let pk = info.primaryKeyIndex else { return nil }
+            return try value(at: pk)
+        }
+    }
+
+    /// Writes a property (inside a write transaction). The corresponding C function is `cairn_object_set`.
+    public func set(_ name: String, to value: Value) throws(CairnError) {
+        guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
+        try set(at: index, to: value)
+    }
+
+    /// Writes a property by index. The corresponding C function is `cairn_object_set_at`.
+    public func set(at index: Int, to value: Value) throws(CairnError) {
+        try setValues([(index, value)])
+    }
+
+    /// Writes several properties, all or nothing. The corresponding C function is
+    /// `cairn_object_set_values`.
+    public func setValues(_ assignments: [(index: Int, value: Value)]) throws(CairnError) {
+        try database.serialized { (connection) throws(CairnError) in
+            try database.requireWriteTransaction()
+            var given: [(Int, Value)] = []
+            for (index, value) in assignments {
+                try database.checkIndex(info, index)
+                given.append((index, try database.coerce(value, info, index)))
+            }
+            try database.update(info, key, given, mode: .all, connection)
+        }
+    }
+
+    /// Writes the properties of a JSON object, all or nothing. The corresponding C function is
+    /// `cairn_object_update_json`.
+    public func update(json: JSON) throws(CairnError) {
+        try database.serialized { (connection) throws(CairnError) in
+            try database.requireWriteTransaction()
+            let given = try database.decodePayload(info, json)
+            try database.update(info, key, given, mode: .all, connection)
+        }
+    }
+
+    public func update(json text: String) throws(CairnError) {
+        try update(json: try Database.parsePayload(text))
+    }
+
+    /// Deletes the object (inside a write transaction). The corresponding C function is
+    /// `cairn_object_delete`.
+    public func delete() throws(CairnError) {
+        try database.serialized { (connection) throws(CairnError) in
+            try database.requireWriteTransaction()
+            try database.delete(info, key, connection)
+        }
+    }
+
+    /// The object as Extended JSON. The corresponding C function is `cairn_object_to_json`.
+    public func jsonText() throws(CairnError) -> String {
+        try database.serialized { (connection) throws(CairnError) in
+            var writer = JSONWriter()
+            try database.writeJSON(info, key, connection, to: &writer)
+            return writer.string
+        }
+    }
+}

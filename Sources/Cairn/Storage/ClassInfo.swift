@@ -1,0 +1,153 @@
+/// A class of the open schema, resolved once at open: its table, its columns and the SQL for the
+/// operations on it. Property indexes (positions in `schema.properties`) are what the C API's
+/// `cairn_property_index` hands out.
+final class ClassInfo {
+    let index: Int
+    let schema: ObjectSchema
+    let table: String
+    /// The INTEGER PRIMARY KEY column: the primary key itself for a required `int` key (so a
+    /// lookup by key is one B-tree search), otherwise `_cairn_key`.
+    let keyColumn: String
+    /// Classes whose row key is their int primary key keep creation order in `_cairn_seq`.
+    let hasSequenceColumn: Bool
+    let primaryKeyIndex: Int?
+    /// Per property: its position in `selectColumns` (nil for collections and computed ones).
+    let slots: [Int?]
+    /// The quoted columns `selectRowSQL` reads, in order (a mixed property adds its type column).
+    let selectColumns: [String]
+    private let indexByName: [String: Int]
+
+    let selectRowSQL: String
+    let keyByPrimaryKeySQL: String
+    let existsSQL: String
+    let insertSQL: String
+    let deleteSQL: String
+    let countSQL: String
+
+    static let keyColumnName = "_cairn_key"
+    static let sequenceColumnName = "_cairn_seq"
+
+    init(index: Int, schema: ObjectSchema) {
+        self.index = index
+        self.schema = schema
+        table = quoted(schema.storedName)
+        let pk = schema.primaryKeyProperty
+        let pkIsRowKey = pk.map { $0.type == .int && !$0.isOptional && $0.collection == .single } ?? false
+        keyColumn = pkIsRowKey ? quoted(pk!.storedName) : quoted(Self.keyColumnName)
+        hasSequenceColumn = pkIsRowKey
+        primaryKeyIndex = schema.primaryKey.flatMap { name in schema.properties.firstIndex { $0.name == name } }
+
+        var slots: [Int?] = []
+        var columns: [String] = []
+        var names: [String: Int] = [:]
+        for (i, property) in schema.properties.enumerated() {
+            names[property.storedName] = i
+            if property.isColumn {
+                slots.append(columns.count)
+                columns.append(quoted(property.storedName))
+                if property.type == .mixed { columns.append(quoted(Self.mixedTypeColumn(property))) }
+            } else {
+                slots.append(nil)
+            }
+        }
+        // Public names win over stored names when they collide across properties.
+        for (i, property) in schema.properties.enumerated() { names[property.name] = i }
+        self.slots = slots
+        selectColumns = columns
+        indexByName = names
+
+        let columnList = columns.isEmpty ? "" : ", " + columns.joined(separator: ", ")
+        selectRowSQL = "SELECT \(keyColumn)\(columnList) FROM \(table) WHERE \(keyColumn) = ?1"
+        if let pk {
+            keyByPrimaryKeySQL = "SELECT \(keyColumn) FROM \(table) WHERE \(quoted(pk.storedName)) IS ?1"
+        } else {
+            keyByPrimaryKeySQL = ""
+        }
+        existsSQL = "SELECT 1 FROM \(table) WHERE \(keyColumn) = ?1"
+        var insertColumns = columns
+        if hasSequenceColumn { insertColumns.append(quoted(Self.sequenceColumnName)) }
+        let placeholders = (1...max(insertColumns.count, 1)).map { "?\($0)" }.joined(separator: ", ")
+        insertSQL = insertColumns.isEmpty
+            ? "INSERT INTO \(table) DEFAULT VALUES"
+            : "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(placeholders))"
+        deleteSQL = "DELETE FROM \(table) WHERE \(keyColumn) = ?1"
+        countSQL = "SELECT count(*) FROM \(table)"
+    }
+
+    static func mixedTypeColumn(_ property: Property) -> String { "_cairn_type_" + property.storedName }
+
+    var name: String { schema.name }
+
+    /// Resolves a public or stored property name.
+    func propertyIndex(_ name: String) -> Int? { indexByName[name] }
+
+    func property(_ index: Int) -> Property { schema.properties[index] }
+
+    /// The DDL that creates this class's table and indexes.
+    var createStatements: [String] {
+        var definitions: [String] = []
+        if hasSequenceColumn {
+            let pk = schema.primaryKeyProperty!
+            definitions.append("\(quoted(pk.storedName)) INTEGER PRIMARY KEY")
+            definitions.append("\(quoted(Self.sequenceColumnName)) INTEGER NOT NULL")
+        } else {
+            definitions.append("\(quoted(Self.keyColumnName)) INTEGER PRIMARY KEY")
+        }
+        for property in schema.properties where property.isColumn {
+            if hasSequenceColumn && property.isPrimaryKey { continue }
+            definitions.append(contentsOf: Self.columnDefinitions(property, withDefault: false))
+        }
+        var statements = ["CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"]
+        for property in schema.properties where property.isColumn {
+            if let sql = indexStatement(property) { statements.append(sql) }
+        }
+        return statements
+    }
+
+    /// Column definitions for one property; `withDefault` gives existing rows a value when the
+    /// column is added to a table that already has objects.
+    static func columnDefinitions(_ property: Property, withDefault: Bool) -> [String] {
+        let type = ValueCodec.columnType(property)
+        var definition = quoted(property.storedName) + (type.isEmpty ? "" : " " + type)
+        if withDefault, !property.isOptional, property.type != .object, property.type != .mixed {
+            definition += " DEFAULT " + zeroLiteral(property.type)
+        }
+        var definitions = [definition]
+        if property.type == .mixed {
+            definitions.append("\(quoted(mixedTypeColumn(property))) INTEGER NOT NULL DEFAULT 0")
+        }
+        return definitions
+    }
+
+    /// The value existing objects get for a new required property (Realm's zero values).
+    static func zeroLiteral(_ type: PropertyType) -> String {
+        switch type {
+        case .bool, .int, .date: "0"
+        case .float, .double: "0.0"
+        case .decimal128: "'0'"
+        case .string: "''"
+        case .data: "x''"
+        case .objectId: "x'000000000000000000000000'"
+        case .uuid: "x'00000000000000000000000000000000'"
+        case .mixed, .object, .linkingObjects: "NULL"
+        }
+    }
+
+    func indexName(_ property: Property) -> String {
+        quoted((property.isPrimaryKey ? "_cairn_pk_" : "_cairn_idx_") + schema.storedName + "_" + property.storedName)
+    }
+
+    /// The CREATE INDEX statement a property needs, if any. The primary key gets a unique index
+    /// (unless it is the row key itself); `indexed: true` properties and links get a plain one.
+    func indexStatement(_ property: Property) -> String? {
+        let column = quoted(property.storedName)
+        if property.isPrimaryKey {
+            if hasSequenceColumn { return nil }
+            return "CREATE UNIQUE INDEX \(indexName(property)) ON \(table) (\(column))"
+        }
+        if property.index == .general || property.type == .object {
+            return "CREATE INDEX \(indexName(property)) ON \(table) (\(column))"
+        }
+        return nil
+    }
+}

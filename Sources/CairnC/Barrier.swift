@@ -1,0 +1,176 @@
+import Cairn
+import CCairnHeader
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The C layer only translates: unwrap handles, convert values, call the engine, map errors. Every
+// export runs inside `capi`, so no Swift error crosses into C; no export force-unwraps or indexes
+// unchecked, so no Swift trap can abort the host process.
+
+/// Thread-local last error: the message as a malloc'ed C string, the code beside it.
+private let lastMessageKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { free($0) }
+    return key
+}()
+
+private let lastCodeKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
+
+func setLastError(_ code: Int32, _ message: String) {
+    let previous = pthread_getspecific(lastMessageKey)
+    pthread_setspecific(lastMessageKey, strdup(message).map { UnsafeMutableRawPointer($0) })
+    free(previous)
+    pthread_setspecific(lastCodeKey, UnsafeRawPointer(bitPattern: UInt(UInt32(bitPattern: code))))
+}
+
+@inline(__always) func clearLastError() {
+    if pthread_getspecific(lastCodeKey) != nil {
+        pthread_setspecific(lastCodeKey, nil)
+        let previous = pthread_getspecific(lastMessageKey)
+        pthread_setspecific(lastMessageKey, nil)
+        free(previous)
+    }
+}
+
+func lastErrorCode() -> Int32 {
+    Int32(bitPattern: UInt32(truncatingIfNeeded: UInt(bitPattern: pthread_getspecific(lastCodeKey))))
+}
+
+func lastErrorMessage() -> UnsafePointer<CChar>? {
+    pthread_getspecific(lastMessageKey).map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) }
+}
+
+let CAIRN_OK_: Int32 = 0
+let CAIRN_NOT_FOUND_: Int32 = 1
+
+/// The barrier around every export: records the outcome as the thread's last error.
+@inline(__always)
+func capi(_ body: () throws(CairnError) -> Int32) -> Int32 {
+    do {
+        let status = try body()
+        clearLastError()
+        return status
+    } catch {
+        setLastError(error.code.rawValue, error.message)
+        return error.code.rawValue
+    }
+}
+
+func misuse(_ message: String) -> CairnError { CairnError(.misuse, message) }
+
+/// A required C string argument.
+func string(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(CairnError) -> String {
+    guard let pointer else { throw misuse("\(name) must not be NULL.") }
+    guard let value = String(validatingCString: pointer) else {
+        throw CairnError(.invalidArgument, "\(name) is not valid UTF-8.")
+    }
+    return value
+}
+
+/// A malloc'ed copy of a Swift string for a `char **out_json` result (freed with cairn_free).
+func mallocString(_ value: String) throws(CairnError) -> UnsafeMutablePointer<CChar> {
+    var value = value
+    let copy: UnsafeMutablePointer<CChar>? = value.withUTF8 { utf8 in
+        guard let memory = malloc(utf8.count + 1) else { return nil }
+        if let base = utf8.baseAddress { memcpy(memory, base, utf8.count) }
+        memory.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
+        return memory.assumingMemoryBound(to: CChar.self)
+    }
+    guard let copy else { throw CairnError(.limit, "Out of memory.") }
+    return copy
+}
+
+// MARK: - Handles
+
+/// What a `cairn_db *` points at. Live handles are registered so that a closed (freed) handle
+/// passed back in is recognized and refused instead of being dereferenced.
+final class DatabaseHandle {
+    let database: Database
+    /// C strings handed out by introspection; valid until the handle is closed.
+    var classNames: [Int: UnsafeMutablePointer<CChar>] = [:]
+    var propertyStrings: [String: UnsafeMutablePointer<CChar>] = [:]
+
+    init(_ database: Database) { self.database = database }
+
+    deinit {
+        for pointer in classNames.values { free(pointer) }
+        for pointer in propertyStrings.values { free(pointer) }
+    }
+
+    func cString(_ value: String) -> UnsafePointer<CChar> {
+        if let existing = propertyStrings[value] { return UnsafePointer(existing) }
+        let copy = (try? mallocString(value)) ?? strdup("")!
+        propertyStrings[value] = copy
+        return UnsafePointer(copy)
+    }
+}
+
+private let liveDatabases = Mutex<Set<UInt>>([])
+
+func registerDatabase(_ handle: DatabaseHandle) -> OpaquePointer {
+    let pointer = Unmanaged.passRetained(handle).toOpaque()
+    liveDatabases.withLock { _ = $0.insert(UInt(bitPattern: pointer)) }
+    return OpaquePointer(pointer)
+}
+
+/// Removes a handle from the registry; returns it (still retained) when it was live.
+func unregisterDatabase(_ pointer: OpaquePointer) -> Unmanaged<DatabaseHandle>? {
+    let removed = liveDatabases.withLock { $0.remove(UInt(bitPattern: UnsafeRawPointer(pointer))) != nil }
+    return removed ? Unmanaged<DatabaseHandle>.fromOpaque(UnsafeRawPointer(pointer)) : nil
+}
+
+func databaseHandle(_ pointer: OpaquePointer?) throws(CairnError) -> DatabaseHandle {
+    guard let pointer else { throw misuse("The database handle is NULL.") }
+    let live = liveDatabases.withLock { $0.contains(UInt(bitPattern: UnsafeRawPointer(pointer))) }
+    guard live else { throw misuse("The database handle is closed or invalid.") }
+    return Unmanaged<DatabaseHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}
+
+func database(_ pointer: OpaquePointer?) throws(CairnError) -> Database {
+    let db = try databaseHandle(pointer).database
+    if db.isClosed { throw misuse("The database is closed.") }
+    return db
+}
+
+/// What a `cairn_object *` points at: the live object and the buffers of borrowed strings it has
+/// handed out, freed at the next call on the handle.
+final class ObjectHandle {
+    let object: Object
+    var borrowed: [UnsafeMutableRawPointer] = []
+
+    init(_ object: Object) { self.object = object }
+
+    deinit { releaseBorrowed() }
+
+    func releaseBorrowed() {
+        for pointer in borrowed { free(pointer) }
+        borrowed.removeAll(keepingCapacity: true)
+    }
+}
+
+func objectHandle(_ pointer: OpaquePointer?) throws(CairnError) -> ObjectHandle {
+    guard let pointer else { throw misuse("The object handle is NULL.") }
+    let handle = Unmanaged<ObjectHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    if handle.object.database.isClosed { throw misuse("The object's database is closed.") }
+    handle.releaseBorrowed()
+    return handle
+}
+
+func newObjectHandle(_ object: Object) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(ObjectHandle(object)).toOpaque())
+}
+
+final class OptionsHandle {
+    var options = OpenOptions()
+}
+
+func optionsHandle(_ pointer: OpaquePointer?) throws(CairnError) -> OptionsHandle {
+    guard let pointer else { throw misuse("The options handle is NULL.") }
+    return Unmanaged<OptionsHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}

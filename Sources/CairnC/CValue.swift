@@ -1,0 +1,121 @@
+import Cairn
+import CCairnHeader
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Converts a `cairn_value` passed in by a caller into an engine `Value` (copying every byte).
+func value(from c: cairn_value) throws(CairnError) -> Value {
+    switch c.type {
+    case CAIRN_TYPE_NULL: return .null
+    case CAIRN_TYPE_INT: return .int(c.`as`.integer)
+    case CAIRN_TYPE_BOOL: return .bool(c.`as`.boolean != 0)
+    case CAIRN_TYPE_FLOAT: return .float(c.`as`.fnum)
+    case CAIRN_TYPE_DOUBLE: return .double(c.`as`.dnum)
+    case CAIRN_TYPE_STRING:
+        let s = c.`as`.string
+        if s.size == 0 { return .string("") }
+        guard let data = s.data else { throw misuse("A string value has a NULL data pointer and a non-zero size.") }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: s.size)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CairnError(.invalidArgument, "A string value is not valid UTF-8.")
+        }
+        return .string(text)
+    case CAIRN_TYPE_BINARY:
+        let b = c.`as`.binary
+        if b.size == 0 { return .data([]) }
+        guard let data = b.data else { throw misuse("A binary value has a NULL data pointer and a non-zero size.") }
+        return .data(Array(UnsafeBufferPointer(start: data, count: b.size)))
+    case CAIRN_TYPE_TIMESTAMP:
+        let t = c.`as`.timestamp
+        guard t.nanoseconds >= 0, t.nanoseconds < 1_000_000_000 else {
+            throw CairnError(.invalidArgument, "A timestamp's nanoseconds must be in 0...999999999, got \(t.nanoseconds).")
+        }
+        return .date(Timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds))
+    case CAIRN_TYPE_DECIMAL128:
+        return .decimal(Decimal128(high: c.`as`.decimal128.w.1, low: c.`as`.decimal128.w.0))
+    case CAIRN_TYPE_OBJECT_ID:
+        var bytes = c.`as`.object_id.bytes
+        let oid = withUnsafeBytes(of: &bytes) { ObjectId(bytes: $0) }
+        guard let oid else { throw CairnError(.internal, "ObjectId conversion failed.") }
+        return .objectId(oid)
+    case CAIRN_TYPE_UUID:
+        var bytes = c.`as`.uuid.bytes
+        let uuid = withUnsafeBytes(of: &bytes) { UUIDValue(bytes: $0) }
+        guard let uuid else { throw CairnError(.internal, "UUID conversion failed.") }
+        return .uuid(uuid)
+    case CAIRN_TYPE_LINK:
+        return .link(ObjectLink(classIndex: Int(c.`as`.link.class_index), key: c.`as`.link.key))
+    default:
+        throw CairnError(.invalidArgument, "Unknown cairn_value type \(c.type).")
+    }
+}
+
+/// Writes an engine `Value` into a caller's `cairn_value`. Strings and binaries are copied into
+/// buffers owned by `handle` (borrowed by the caller until the next call on it).
+func store(_ value: Value, into out: UnsafeMutablePointer<cairn_value>, borrowing handle: ObjectHandle) throws(CairnError) {
+    var c = cairn_value()
+    switch value {
+    case .null: c.type = CAIRN_TYPE_NULL
+    case .int(let i): c.type = CAIRN_TYPE_INT; c.`as`.integer = i
+    case .bool(let b): c.type = CAIRN_TYPE_BOOL; c.`as`.boolean = b ? 1 : 0
+    case .float(let f): c.type = CAIRN_TYPE_FLOAT; c.`as`.fnum = f
+    case .double(let d): c.type = CAIRN_TYPE_DOUBLE; c.`as`.dnum = d
+    case .string(var s):
+        c.type = CAIRN_TYPE_STRING
+        guard let (pointer, count) = s.withUTF8({ copy(UnsafeRawBufferPointer($0), handle) }) else { throw outOfMemory() }
+        c.`as`.string = cairn_string(data: pointer.assumingMemoryBound(to: CChar.self), size: count)
+    case .data(let bytes):
+        c.type = CAIRN_TYPE_BINARY
+        guard let (pointer, count) = bytes.withUnsafeBytes({ copy($0, handle) }) else { throw outOfMemory() }
+        c.`as`.binary = cairn_binary(data: UnsafePointer(pointer.assumingMemoryBound(to: UInt8.self)), size: count)
+    case .date(let t):
+        c.type = CAIRN_TYPE_TIMESTAMP
+        c.`as`.timestamp = cairn_timestamp(seconds: t.seconds, nanoseconds: t.nanoseconds)
+    case .decimal(let d):
+        c.type = CAIRN_TYPE_DECIMAL128
+        c.`as`.decimal128.w = (d.low, d.high)
+    case .objectId(let oid):
+        c.type = CAIRN_TYPE_OBJECT_ID
+        withUnsafeMutableBytes(of: &c.`as`.object_id.bytes) { $0.copyBytes(from: oid.bytes) }
+    case .uuid(let uuid):
+        c.type = CAIRN_TYPE_UUID
+        withUnsafeMutableBytes(of: &c.`as`.uuid.bytes) { $0.copyBytes(from: uuid.bytes) }
+    case .link(let link):
+        c.type = CAIRN_TYPE_LINK
+        c.`as`.link = cairn_link(class_index: Int32(truncatingIfNeeded: link.classIndex), key: link.key)
+    case .list:
+        c.type = CAIRN_TYPE_LIST
+    case .dictionary:
+        c.type = CAIRN_TYPE_DICTIONARY
+    }
+    out.pointee = c
+}
+
+/// Copies bytes into a malloc'ed buffer (with a trailing NUL, so strings are also C strings)
+/// that `handle` frees at its next call.
+private func copy(_ bytes: UnsafeRawBufferPointer, _ handle: ObjectHandle) -> (UnsafeMutableRawPointer, Int)? {
+    guard let memory = malloc(bytes.count + 1) else { return nil }
+    if let base = bytes.baseAddress, bytes.count > 0 { memcpy(memory, base, bytes.count) }
+    memory.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+    handle.borrowed.append(memory)
+    return (memory, bytes.count)
+}
+
+/// Reads `count` values from a caller's array.
+func values(_ pointer: UnsafePointer<cairn_value>?, _ count: Int) throws(CairnError) -> [Value] {
+    guard count > 0 else { return [] }
+    guard let pointer else { throw misuse("values must not be NULL when count is not 0.") }
+    var result: [Value] = []
+    result.reserveCapacity(count)
+    for i in 0..<count { result.append(try value(from: pointer[i])) }
+    return result
+}
+
+func indices(_ pointer: UnsafePointer<Int32>?, _ count: Int) throws(CairnError) -> [Int] {
+    guard count > 0 else { return [] }
+    guard let pointer else { throw misuse("property_indices must not be NULL when count is not 0.") }
+    return (0..<count).map { Int(pointer[$0]) }
+}
+
+func outOfMemory() -> CairnError { CairnError(.limit, "Out of memory.") }

@@ -1,0 +1,176 @@
+import Cairn
+import CCairnHeader
+
+@_cdecl("cairn_object_create")
+public func cairn_object_create(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ count: Int,
+                                _ propertyIndices: UnsafePointer<Int32>?, _ values: UnsafePointer<cairn_value>?,
+                                _ mode: Int32, _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outObject?.pointee = nil
+        let db = try database(db)
+        let classIndex = try db.classIndex(try string(className, "class_name"))
+        guard count >= 0 else { throw CairnError(.invalidArgument, "count must not be negative.") }
+        let given = zip(try indices(propertyIndices, count), try CairnC.values(values, count)).map { (index: $0, value: $1) }
+        let object = try db.create(classIndex: classIndex, values: given, update: try updateMode(mode))
+        outObject?.pointee = newObjectHandle(object)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_find")
+public func cairn_object_find(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?,
+                              _ primaryKey: UnsafePointer<cairn_value>?, _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        guard let outObject else { throw misuse("out_object must not be NULL.") }
+        outObject.pointee = nil
+        let db = try database(db)
+        let name = try string(className, "class_name")
+        guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
+        guard let object = try db.object(name, primaryKey: try value(from: primaryKey.pointee)) else { return CAIRN_NOT_FOUND_ }
+        outObject.pointee = newObjectHandle(object)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_find_by_key")
+public func cairn_object_find_by_key(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ key: Int64,
+                                     _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        guard let outObject else { throw misuse("out_object must not be NULL.") }
+        outObject.pointee = nil
+        let db = try database(db)
+        guard let object = try db.object(try string(className, "class_name"), key: key) else { return CAIRN_NOT_FOUND_ }
+        outObject.pointee = newObjectHandle(object)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_release")
+public func cairn_object_release(_ object: OpaquePointer?) {
+    guard let object else { return }
+    Unmanaged<ObjectHandle>.fromOpaque(UnsafeRawPointer(object)).release()
+}
+
+@_cdecl("cairn_object_key")
+public func cairn_object_key(_ object: OpaquePointer?, _ outKey: UnsafeMutablePointer<Int64>?) -> Int32 {
+    capi { () throws(CairnError) in
+        guard let outKey else { throw misuse("out_key must not be NULL.") }
+        outKey.pointee = try objectHandle(object).object.key
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_class_index")
+public func cairn_object_class_index(_ object: OpaquePointer?, _ outIndex: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(CairnError) in
+        guard let outIndex else { throw misuse("out_class_index must not be NULL.") }
+        outIndex.pointee = Int32(try objectHandle(object).object.classIndex)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_is_valid")
+public func cairn_object_is_valid(_ object: OpaquePointer?, _ outValid: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(CairnError) in
+        guard let outValid else { throw misuse("out_valid must not be NULL.") }
+        outValid.pointee = try objectHandle(object).object.isValid ? 1 : 0
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_get")
+public func cairn_object_get(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                             _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let outValue else { throw misuse("out_value must not be NULL.") }
+        try store(try handle.object.value(try string(propertyName, "property_name")), into: outValue, borrowing: handle)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_get_at")
+public func cairn_object_get_at(_ object: OpaquePointer?, _ propertyIndex: Int32,
+                                _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let outValue else { throw misuse("out_value must not be NULL.") }
+        try store(try handle.object.value(at: Int(propertyIndex)), into: outValue, borrowing: handle)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_get_values")
+public func cairn_object_get_values(_ object: OpaquePointer?, _ count: Int, _ propertyIndices: UnsafePointer<Int32>?,
+                                    _ outValues: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard count >= 0 else { throw CairnError(.invalidArgument, "count must not be negative.") }
+        if count == 0 { return CAIRN_OK_ }
+        guard let outValues else { throw misuse("out_values must not be NULL when count is not 0.") }
+        let read = try handle.object.values(at: try indices(propertyIndices, count))
+        for (i, value) in read.enumerated() { try store(value, into: outValues + i, borrowing: handle) }
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_set")
+public func cairn_object_set(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                             _ value: UnsafePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let value else { throw misuse("value must not be NULL.") }
+        try handle.object.set(try string(propertyName, "property_name"), to: try CairnC.value(from: value.pointee))
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_set_at")
+public func cairn_object_set_at(_ object: OpaquePointer?, _ propertyIndex: Int32, _ value: UnsafePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let value else { throw misuse("value must not be NULL.") }
+        try handle.object.set(at: Int(propertyIndex), to: try CairnC.value(from: value.pointee))
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_set_values")
+public func cairn_object_set_values(_ object: OpaquePointer?, _ count: Int, _ propertyIndices: UnsafePointer<Int32>?,
+                                    _ values: UnsafePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard count >= 0 else { throw CairnError(.invalidArgument, "count must not be negative.") }
+        let given = zip(try indices(propertyIndices, count), try CairnC.values(values, count)).map { (index: $0, value: $1) }
+        try handle.object.setValues(given)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_update_json")
+public func cairn_object_update_json(_ object: OpaquePointer?, _ objectJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        try handle.object.update(json: try jsonArgument(objectJSON, "object_json"))
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_to_json")
+public func cairn_object_to_json(_ object: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let outJSON else { throw misuse("out_json must not be NULL.") }
+        outJSON.pointee = nil
+        outJSON.pointee = try mallocString(try handle.object.jsonText())
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_delete")
+public func cairn_object_delete(_ object: OpaquePointer?) -> Int32 {
+    capi { () throws(CairnError) in
+        try objectHandle(object).object.delete()
+        return CAIRN_OK_
+    }
+}

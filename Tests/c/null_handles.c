@@ -1,0 +1,316 @@
+/*
+ * null_handles.c — every exported function survives NULL where a handle or a required pointer is
+ * expected, and answers CAIRN_ERR_MISUSE (release, free and close functions: NULL is a no-op).
+ * Handles derived from a closed database answer CAIRN_ERR_MISUSE too.
+ *
+ * Every function declared in cairn.h must appear in this file: the ctest `c.null_handles.coverage`
+ * checks that, so a new export cannot skip this test.
+ *
+ * Write calls are made inside a write transaction on a valid database, so that the only thing
+ * wrong with each call is the NULL under test.
+ */
+#include "check.h"
+
+static const char *SCHEMA =
+    "[{\"name\": \"Person\", \"primaryKey\": \"_id\", \"properties\": {"
+    "   \"_id\": \"int\", \"name\": \"string\", \"age\": \"int?\"}}]";
+
+/* A MISUSE call must also set a thread-local error with a message. */
+#define CHECK_MISUSE(call)                                                                        \
+    do {                                                                                          \
+        CHECK_ERR(call, CAIRN_ERR_MISUSE);                                                        \
+        CHECK(cairn_last_error_message() != NULL && cairn_last_error_message()[0] != '\0');       \
+    } while (0)
+
+static void library_functions(void) {
+    /* No pointer arguments: these cannot fail, but must not crash either. */
+    CHECK(cairn_version() != NULL);
+    CHECK(cairn_abi_version() == CAIRN_ABI_VERSION);
+    CHECK(cairn_status_name(-1) != NULL);
+    CHECK(cairn_status_name(CAIRN_ERR_MISUSE) != NULL);
+    CHECK_MISUSE(cairn_schema_json(NULL, NULL));
+    CHECK(cairn_last_error_code() == CAIRN_ERR_MISUSE);
+    CHECK(cairn_last_error_message() != NULL);
+
+    /* Release functions: NULL is a no-op. */
+    cairn_free(NULL);
+    cairn_options_free(NULL);
+    cairn_object_release(NULL);
+    CHECK_OK(cairn_close(NULL));
+}
+
+static void option_functions(void) {
+    cairn_options *options = cairn_options_new();
+    CHECK(options != NULL);
+    CHECK_OK(cairn_options_set_schema_version(options, 1));
+    cairn_options_free(options);
+
+    CHECK_MISUSE(cairn_options_set_schema_version(NULL, 1));
+    CHECK_MISUSE(cairn_options_set_read_only(NULL, 1));
+    CHECK_MISUSE(cairn_options_set_in_memory(NULL, 1));
+    CHECK_MISUSE(cairn_options_set_delete_if_migration_needed(NULL, 1));
+}
+
+static void open_function(const char *path) {
+    cairn_db *db = (cairn_db *)&db;
+    CHECK_MISUSE(cairn_open(NULL, SCHEMA, NULL, &db));
+    CHECK(db == NULL);
+    db = (cairn_db *)&db;
+    CHECK_MISUSE(cairn_open(path, NULL, NULL, &db));
+    CHECK(db == NULL);
+    CHECK_MISUSE(cairn_open(path, SCHEMA, NULL, NULL));
+}
+
+static void database_functions(cairn_db *db) {
+    char *json = (char *)&json;
+    uint64_t version = 0;
+    int in_write = 0;
+
+    CHECK_MISUSE(cairn_schema_json(NULL, &json));
+    CHECK(json == NULL || json == (char *)&json);
+    CHECK_MISUSE(cairn_schema_json(db, NULL));
+    CHECK_MISUSE(cairn_schema_version(NULL, &version));
+    CHECK_MISUSE(cairn_schema_version(db, NULL));
+
+    CHECK_MISUSE(cairn_begin_write(NULL));
+    CHECK_MISUSE(cairn_commit(NULL));
+    CHECK_MISUSE(cairn_rollback(NULL));
+    CHECK_MISUSE(cairn_is_in_write(NULL, &in_write));
+    CHECK_MISUSE(cairn_is_in_write(db, NULL));
+}
+
+static void json_functions(cairn_db *db) {
+    char *json = NULL;
+    int64_t n = 0;
+
+    /* Inside a transaction, so the NULL is the only problem. */
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_MISUSE(cairn_create_json(NULL, "Person", "{\"_id\": 2, \"name\": \"B\"}", CAIRN_UPDATE_NEVER, &json));
+    CHECK_MISUSE(cairn_create_json(db, NULL, "{\"_id\": 2, \"name\": \"B\"}", CAIRN_UPDATE_NEVER, &json));
+    CHECK_MISUSE(cairn_create_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &json));
+    CHECK(json == NULL);
+    CHECK_MISUSE(cairn_create_many_json(NULL, "Person", "[]", CAIRN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(cairn_create_many_json(db, NULL, "[]", CAIRN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(cairn_create_many_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &n));
+    REQUIRE_OK(cairn_rollback(db));
+
+    CHECK_MISUSE(cairn_get_json(NULL, "Person", "1", &json));
+    CHECK_MISUSE(cairn_get_json(db, NULL, "1", &json));
+    CHECK_MISUSE(cairn_get_json(db, "Person", NULL, &json));
+    CHECK_MISUSE(cairn_get_json(db, "Person", "1", NULL));
+    CHECK(json == NULL);
+
+    CHECK_MISUSE(cairn_count(NULL, "Person", NULL, NULL, &n));
+    CHECK_MISUSE(cairn_count(db, NULL, NULL, NULL, &n));
+    CHECK_MISUSE(cairn_count(db, "Person", NULL, NULL, NULL));
+
+    /* Nothing was written by any of them. */
+    n = -1;
+    CHECK_OK(cairn_count(db, "Person", NULL, NULL, &n));
+    CHECK(n == 1);
+}
+
+static void introspection_functions(cairn_db *db) {
+    int32_t n = 0;
+    const char *name = NULL;
+    int kind = 0;
+    cairn_property_info info;
+
+    CHECK_MISUSE(cairn_class_count(NULL, &n));
+    CHECK_MISUSE(cairn_class_count(db, NULL));
+    CHECK_MISUSE(cairn_class_name(NULL, 0, &name));
+    CHECK_MISUSE(cairn_class_name(db, 0, NULL));
+    CHECK_MISUSE(cairn_class_index(NULL, "Person", &n));
+    CHECK_MISUSE(cairn_class_index(db, NULL, &n));
+    CHECK_MISUSE(cairn_class_index(db, "Person", NULL));
+    CHECK_MISUSE(cairn_class_kind(NULL, "Person", &kind));
+    CHECK_MISUSE(cairn_class_kind(db, NULL, &kind));
+    CHECK_MISUSE(cairn_class_kind(db, "Person", NULL));
+    CHECK_MISUSE(cairn_property_count(NULL, "Person", &n));
+    CHECK_MISUSE(cairn_property_count(db, NULL, &n));
+    CHECK_MISUSE(cairn_property_count(db, "Person", NULL));
+    CHECK_MISUSE(cairn_property_index(NULL, "Person", "name", &n));
+    CHECK_MISUSE(cairn_property_index(db, NULL, "name", &n));
+    CHECK_MISUSE(cairn_property_index(db, "Person", NULL, &n));
+    CHECK_MISUSE(cairn_property_index(db, "Person", "name", NULL));
+    CHECK_MISUSE(cairn_property_info_get(NULL, "Person", 0, &info));
+    CHECK_MISUSE(cairn_property_info_get(db, NULL, 0, &info));
+    CHECK_MISUSE(cairn_property_info_get(db, "Person", 0, NULL));
+}
+
+static void object_lookup_functions(cairn_db *db) {
+    cairn_object *object = (cairn_object *)&object;
+    cairn_value pk;
+    int32_t indices[2] = {0, 1};
+    cairn_value values[2];
+
+    memset(&pk, 0, sizeof pk);
+    pk.type = CAIRN_TYPE_INT;
+    pk.as.integer = 1;
+    memset(values, 0, sizeof values);
+    values[0] = pk;
+    values[0].as.integer = 3;
+    values[1].type = CAIRN_TYPE_STRING;
+    values[1].as.string.data = "C";
+    values[1].as.string.size = 1;
+
+    CHECK_MISUSE(cairn_object_find(NULL, "Person", &pk, &object));
+    CHECK(object == NULL);
+    CHECK_MISUSE(cairn_object_find(db, NULL, &pk, &object));
+    CHECK_MISUSE(cairn_object_find(db, "Person", NULL, &object));
+    CHECK_MISUSE(cairn_object_find(db, "Person", &pk, NULL));
+    CHECK_MISUSE(cairn_object_find_by_key(NULL, "Person", 0, &object));
+    CHECK_MISUSE(cairn_object_find_by_key(db, NULL, 0, &object));
+    CHECK_MISUSE(cairn_object_find_by_key(db, "Person", 0, NULL));
+
+    REQUIRE_OK(cairn_begin_write(db));
+    object = NULL;
+    CHECK_MISUSE(cairn_object_create(NULL, "Person", 2, indices, values, CAIRN_UPDATE_NEVER, &object));
+    CHECK(object == NULL);
+    CHECK_MISUSE(cairn_object_create(db, NULL, 2, indices, values, CAIRN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(cairn_object_create(db, "Person", 2, NULL, values, CAIRN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(cairn_object_create(db, "Person", 2, indices, NULL, CAIRN_UPDATE_NEVER, &object));
+    CHECK(object == NULL);
+    REQUIRE_OK(cairn_rollback(db));
+}
+
+static void object_functions(cairn_db *db, cairn_object *object) {
+    cairn_value v;
+    cairn_value values[2];
+    int32_t indices[2] = {1, 2};
+    int64_t key = 0;
+    int32_t class_index = 0;
+    int valid = 0;
+    char *json = NULL;
+
+    memset(&v, 0, sizeof v);
+    memset(values, 0, sizeof values);
+    v.type = CAIRN_TYPE_STRING;
+    v.as.string.data = "Z";
+    v.as.string.size = 1;
+    values[0] = v;
+    values[1].type = CAIRN_TYPE_NULL;
+
+    CHECK_MISUSE(cairn_object_key(NULL, &key));
+    CHECK_MISUSE(cairn_object_key(object, NULL));
+    CHECK_MISUSE(cairn_object_class_index(NULL, &class_index));
+    CHECK_MISUSE(cairn_object_class_index(object, NULL));
+    CHECK_MISUSE(cairn_object_is_valid(NULL, &valid));
+    CHECK_MISUSE(cairn_object_is_valid(object, NULL));
+    CHECK_MISUSE(cairn_object_get(NULL, "name", &v));
+    CHECK_MISUSE(cairn_object_get(object, NULL, &v));
+    CHECK_MISUSE(cairn_object_get(object, "name", NULL));
+    CHECK_MISUSE(cairn_object_get_at(NULL, 1, &v));
+    CHECK_MISUSE(cairn_object_get_at(object, 1, NULL));
+    CHECK_MISUSE(cairn_object_get_values(NULL, 2, indices, values));
+    CHECK_MISUSE(cairn_object_get_values(object, 2, NULL, values));
+    CHECK_MISUSE(cairn_object_get_values(object, 2, indices, NULL));
+    CHECK_MISUSE(cairn_object_to_json(NULL, &json));
+    CHECK_MISUSE(cairn_object_to_json(object, NULL));
+    CHECK(json == NULL);
+
+    REQUIRE_OK(cairn_begin_write(db));
+    memset(&v, 0, sizeof v);
+    v.type = CAIRN_TYPE_STRING;
+    v.as.string.data = "Z";
+    v.as.string.size = 1;
+    CHECK_MISUSE(cairn_object_set(NULL, "name", &v));
+    CHECK_MISUSE(cairn_object_set(object, NULL, &v));
+    CHECK_MISUSE(cairn_object_set(object, "name", NULL));
+    CHECK_MISUSE(cairn_object_set_at(NULL, 1, &v));
+    CHECK_MISUSE(cairn_object_set_at(object, 1, NULL));
+    CHECK_MISUSE(cairn_object_set_values(NULL, 2, indices, values));
+    CHECK_MISUSE(cairn_object_set_values(object, 2, NULL, values));
+    CHECK_MISUSE(cairn_object_set_values(object, 2, indices, NULL));
+    CHECK_MISUSE(cairn_object_update_json(NULL, "{\"name\": \"Z\"}"));
+    CHECK_MISUSE(cairn_object_update_json(object, NULL));
+    CHECK_MISUSE(cairn_object_delete(NULL));
+    REQUIRE_OK(cairn_commit(db));
+
+    /* The object is untouched. */
+    memset(&v, 0, sizeof v);
+    CHECK_OK(cairn_object_get(object, "name", &v));
+    CHECK(v.type == CAIRN_TYPE_STRING && v.as.string.size == 1 && v.as.string.data && v.as.string.data[0] == 'A');
+}
+
+/* Every call on an object whose database was closed: CAIRN_ERR_MISUSE; release still works. */
+static void closed_database_functions(const char *path) {
+    cairn_db *db = NULL;
+    cairn_object *object = NULL;
+    cairn_value pk, v, values[1];
+    int32_t indices[1] = {1};
+    int64_t key = 0;
+    int32_t class_index = 0;
+    int valid = 0;
+    char *json = NULL;
+
+    REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
+    memset(&pk, 0, sizeof pk);
+    pk.type = CAIRN_TYPE_INT;
+    pk.as.integer = 1;
+    REQUIRE_OK(cairn_object_find(db, "Person", &pk, &object));
+    CHECK_OK(cairn_close(db));
+
+    memset(&v, 0, sizeof v);
+    v.type = CAIRN_TYPE_STRING;
+    v.as.string.data = "Closed";
+    v.as.string.size = 6;
+    values[0] = v;
+    CHECK_MISUSE(cairn_object_key(object, &key));
+    CHECK_MISUSE(cairn_object_class_index(object, &class_index));
+    CHECK_MISUSE(cairn_object_is_valid(object, &valid));
+    CHECK_MISUSE(cairn_object_get(object, "name", &v));
+    CHECK_MISUSE(cairn_object_get_at(object, 1, &v));
+    CHECK_MISUSE(cairn_object_get_values(object, 1, indices, values));
+    CHECK_MISUSE(cairn_object_set(object, "name", &v));
+    CHECK_MISUSE(cairn_object_set_at(object, 1, &v));
+    CHECK_MISUSE(cairn_object_set_values(object, 1, indices, values));
+    CHECK_MISUSE(cairn_object_update_json(object, "{\"name\": \"Closed\"}"));
+    CHECK_MISUSE(cairn_object_to_json(object, &json));
+    CHECK(json == NULL);
+    CHECK_MISUSE(cairn_object_delete(object));
+    cairn_object_release(object);
+
+    /* The closed database's data is intact. */
+    REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
+    CHECK_OK(cairn_get_json(db, "Person", "1", &json));
+    CHECK_JSON_HAS(json, "\"name\":\"A\"");
+    cairn_free(json);
+    CHECK_OK(cairn_close(db));
+}
+
+int main(void) {
+    char dir[4096], path[4096];
+    cairn_db *db = NULL;
+    cairn_object *object = NULL;
+    cairn_value pk;
+
+    test_dir_make(dir, sizeof dir, "null-handles");
+    snprintf(path, sizeof path, "%s/null-handles.cairn", dir);
+
+    library_functions();
+    option_functions();
+    open_function(path);
+
+    REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Person", "{\"_id\": 1, \"name\": \"A\"}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    memset(&pk, 0, sizeof pk);
+    pk.type = CAIRN_TYPE_INT;
+    pk.as.integer = 1;
+    REQUIRE_OK(cairn_object_find(db, "Person", &pk, &object));
+
+    database_functions(db);
+    json_functions(db);
+    introspection_functions(db);
+    object_lookup_functions(db);
+    object_functions(db, object);
+
+    cairn_object_release(object);
+    CHECK_OK(cairn_close(db));
+    closed_database_functions(path);
+
+    test_dir_remove(dir);
+    return check_report("null_handles");
+}

@@ -1,0 +1,96 @@
+"""Cairn: an embedded object database with Realm's object model, on SQLite.
+
+    import cairn
+
+    SCHEMA = [{"name": "Person", "primaryKey": "_id",
+               "properties": {"_id": "objectId", "name": "string", "age": "int?"}}]
+    with cairn.open("app.cairn", schema=SCHEMA) as db:
+        with db.write():
+            ann = db.create("Person", {"_id": cairn.ObjectId(), "name": "Ann"})
+            ann.age = 31
+        print(ann.name, ann.age)
+
+See docs/python.md. The package is pure ctypes over libcairn (include/cairn.h).
+"""
+
+from __future__ import annotations
+
+from . import _ffi
+from ._errors import (
+    BusyError,
+    CairnError,
+    CallbackError,
+    CorruptError,
+    DuplicatePrimaryKeyError,
+    FileError,
+    InvalidArgumentError,
+    InvalidatedObjectError,
+    LimitError,
+    MigrationError,
+    MigrationRequiredError,
+    MissingValueError,
+    MisuseError,
+    NoSuchClassError,
+    NoSuchPropertyError,
+    NotNullableError,
+    NotSupportedError,
+    PrimaryKeyImmutableError,
+    QueryError,
+    ReadOnlyError,
+    SchemaValidationError,
+    TransactionError,
+    TypeMismatchError,
+)
+from .database import Database, WriteTransaction, open
+from .object import Object
+from .values import ObjectId
+
+__version__ = "0.1.0"
+ABI_VERSION = _ffi.ABI_VERSION
+
+
+def library_version() -> str:
+    """The version of the loaded libcairn, e.g. ``"0.1.0"``."""
+    raw = _ffi.cairn_version()
+    return raw.decode("utf-8") if raw else ""
+
+
+def library_path() -> str:
+    """The file libcairn was loaded from."""
+    return _ffi.LIBRARY_PATH
+
+
+__all__ = [
+    "ABI_VERSION",
+    "BusyError",
+    "CairnError",
+    "CallbackError",
+    "CorruptError",
+    "Database",
+    "DuplicatePrimaryKeyError",
+    "FileError",
+    "InvalidArgumentError",
+    "InvalidatedObjectError",
+    "LimitError",
+    "MigrationError",
+    "MigrationRequiredError",
+    "MissingValueError",
+    "MisuseError",
+    "NoSuchClassError",
+    "NoSuchPropertyError",
+    "NotNullableError",
+    "NotSupportedError",
+    "Object",
+    "ObjectId",
+    "PrimaryKeyImmutableError",
+    "QueryError",
+    "ReadOnlyError",
+    "SchemaValidationError",
+    "TransactionError",
+    "TypeMismatchError",
+    "WriteTransaction",
+    "__version__",
+    "library_path",
+    "library_version",
+    "open",
+]

@@ -1,0 +1,203 @@
+"""Python values <-> ``cairn_value`` (the typed layer's tagged union).
+
+Writing picks the C type from the Python type alone and lets the engine convert or refuse it,
+exactly as it does for JSON payloads (``3`` for a ``double`` property is widened, ``"3"`` for an
+``int`` property is a ``TypeMismatchError`` naming the class and property): one set of rules, in
+the engine. Only what C cannot carry is refused here: ints beyond 64 bits, Decimals beyond 34
+digits, strings that are not Unicode, and Python types Cairn has no mapping for.
+
+Reading copies borrowed strings and binaries out before anything else is called on the handle.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import decimal
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Callable
+from uuid import UUID
+
+from . import _ffi
+from ._errors import CairnError, InvalidArgumentError, NotSupportedError, TypeMismatchError
+from .values import (
+    ObjectId,
+    bid_to_decimal,
+    check_int64,
+    datetime_to_timestamp,
+    decimal_to_bid,
+    timestamp_to_datetime,
+)
+
+if TYPE_CHECKING:
+    from ._schema import Property
+
+_string_at = ctypes.string_at
+
+# Python values the typed layer cannot carry: they go through the JSON layer instead.
+NESTED_TYPES = (list, tuple, dict)
+
+
+def describe(prop: Property | None) -> str:
+    return f"property '{prop.class_name}.{prop.name}'" if prop is not None else "the value"
+
+
+def to_value(value: Any, prop: Property | None, out: _ffi.cairn_value) -> None:
+    """Fill ``out`` from a Python value. Strings and bytes are referenced by ``out`` (kept alive
+    through ctypes' ``_objects``), not copied: ``out`` must not outlive the call it is used for."""
+    if value is None:
+        out.type = _ffi.CAIRN_TYPE_NULL
+        return
+    kind = type(value)
+    if kind is bool:
+        out.type = _ffi.CAIRN_TYPE_BOOL
+        out.as_.boolean = 1 if value else 0
+    elif kind is str:
+        _set_text(value, prop, out)
+    elif kind is int:
+        _set_int(value, prop, out)
+    elif kind is float:
+        _set_float(value, prop, out)
+    elif isinstance(value, datetime):
+        seconds, nanoseconds = datetime_to_timestamp(value)
+        out.type = _ffi.CAIRN_TYPE_TIMESTAMP
+        stamp = out.as_.timestamp
+        stamp.seconds = seconds
+        stamp.nanoseconds = nanoseconds
+    elif isinstance(value, ObjectId):
+        out.type = _ffi.CAIRN_TYPE_OBJECT_ID
+        ctypes.memmove(ctypes.addressof(out.as_), value.bytes, 12)
+    elif isinstance(value, UUID):
+        out.type = _ffi.CAIRN_TYPE_UUID
+        ctypes.memmove(ctypes.addressof(out.as_), value.bytes, 16)
+    elif isinstance(value, decimal.Decimal):
+        low, high = decimal_to_bid(value)
+        out.type = _ffi.CAIRN_TYPE_DECIMAL128
+        words = out.as_.decimal128.w
+        words[0] = low
+        words[1] = high
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        out.type = _ffi.CAIRN_TYPE_BINARY
+        view = out.as_.bytes_in
+        view.data = data
+        view.size = len(data)
+    elif isinstance(value, bool):  # a bool subclass cannot exist, but keep bool before int
+        out.type = _ffi.CAIRN_TYPE_BOOL
+        out.as_.boolean = 1 if value else 0
+    elif isinstance(value, int):  # IntEnum and friends
+        _set_int(int(value), prop, out)
+    elif isinstance(value, float):
+        _set_float(float(value), prop, out)
+    elif isinstance(value, str):
+        _set_text(str(value), prop, out)
+    else:
+        raise TypeMismatchError(
+            f"Cannot store a value of Python type '{kind.__name__}' in {describe(prop)}."
+        )
+
+
+def _set_text(value: str, prop: Property | None, out: _ffi.cairn_value) -> None:
+    try:
+        data = value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidArgumentError(
+            f"{describe(prop).capitalize()} got a string that is not valid Unicode: {error.reason}"
+        ) from None
+    out.type = _ffi.CAIRN_TYPE_STRING
+    view = out.as_.bytes_in
+    view.data = data
+    view.size = len(data)
+
+
+def _set_int(value: int, prop: Property | None, out: _ffi.cairn_value) -> None:
+    out.type = _ffi.CAIRN_TYPE_INT
+    out.as_.integer = check_int64(value)
+
+
+def _set_float(value: float, prop: Property | None, out: _ffi.cairn_value) -> None:
+    # CAIRN_TYPE_DOUBLE even for a float property: the engine narrows it, as it does for JSON.
+    out.type = _ffi.CAIRN_TYPE_DOUBLE
+    out.as_.dnum = value
+
+
+# ---- Reading -----------------------------------------------------------------------------------
+
+
+def _read_null(u: _ffi._cairn_value_union) -> None:
+    return None
+
+
+def _read_int(u: _ffi._cairn_value_union) -> int:
+    return u.integer  # type: ignore[no-any-return]
+
+
+def _read_bool(u: _ffi._cairn_value_union) -> bool:
+    return u.boolean != 0
+
+
+def _read_string(u: _ffi._cairn_value_union) -> str:
+    s = u.string
+    size = s.size
+    return _string_at(s.data, size).decode("utf-8") if size else ""
+
+
+def _read_binary(u: _ffi._cairn_value_union) -> bytes:
+    b = u.binary
+    size = b.size
+    return _string_at(b.data, size) if size else b""
+
+
+def _read_timestamp(u: _ffi._cairn_value_union) -> datetime:
+    t = u.timestamp
+    return timestamp_to_datetime(t.seconds, t.nanoseconds)
+
+
+def _read_float(u: _ffi._cairn_value_union) -> float:
+    return u.fnum  # type: ignore[no-any-return]
+
+
+def _read_double(u: _ffi._cairn_value_union) -> float:
+    return u.dnum  # type: ignore[no-any-return]
+
+
+def _read_decimal(u: _ffi._cairn_value_union) -> decimal.Decimal:
+    w = u.decimal128.w
+    return bid_to_decimal(w[0], w[1])
+
+
+def _read_object_id(u: _ffi._cairn_value_union) -> ObjectId:
+    return ObjectId._from_bytes(_string_at(ctypes.addressof(u), 12))
+
+
+def _read_uuid(u: _ffi._cairn_value_union) -> UUID:
+    return UUID(bytes=_string_at(ctypes.addressof(u), 16))
+
+
+def _read_unsupported(u: _ffi._cairn_value_union) -> Any:
+    raise NotSupportedError("this version of the cairn package cannot read links or collections")
+
+
+READERS: tuple[Callable[[_ffi._cairn_value_union], Any], ...] = (
+    _read_null,  # CAIRN_TYPE_NULL
+    _read_int,  # CAIRN_TYPE_INT
+    _read_bool,  # CAIRN_TYPE_BOOL
+    _read_string,  # CAIRN_TYPE_STRING
+    _read_binary,  # CAIRN_TYPE_BINARY
+    _read_timestamp,  # CAIRN_TYPE_TIMESTAMP
+    _read_float,  # CAIRN_TYPE_FLOAT
+    _read_double,  # CAIRN_TYPE_DOUBLE
+    _read_decimal,  # CAIRN_TYPE_DECIMAL128
+    _read_object_id,  # CAIRN_TYPE_OBJECT_ID
+    _read_unsupported,  # CAIRN_TYPE_LINK
+    _read_uuid,  # CAIRN_TYPE_UUID
+)
+"""Readers indexed by ``cairn_value.type``; LIST and DICTIONARY are read through JSON."""
+
+SCALAR_LIMIT = len(READERS)
+
+
+def from_value(value: _ffi.cairn_value) -> Any:
+    kind = value.type
+    if 0 <= kind < SCALAR_LIMIT:
+        return READERS[kind](value.as_)
+    raise CairnError(f"libcairn returned a value of unknown type {kind}")

@@ -1,0 +1,159 @@
+"""What the package caches about each class: read once per database handle through the
+introspection calls (the schema of a handle never changes while it is open).
+
+A :class:`Property` is also the attribute descriptor that makes ``obj.name`` read the property by
+its pre-resolved index: one C call per read, no name lookup and no JSON.
+"""
+
+from __future__ import annotations
+
+from ctypes import byref, c_char_p, c_int, c_int32
+from typing import TYPE_CHECKING, Any
+
+from . import _ffi
+from ._errors import InvalidArgumentError, TypeMismatchError
+
+if TYPE_CHECKING:
+    from .object import Object
+
+_TYPE_NAMES = {
+    _ffi.CAIRN_PROPERTY_BOOL: "bool",
+    _ffi.CAIRN_PROPERTY_INT: "int",
+    _ffi.CAIRN_PROPERTY_FLOAT: "float",
+    _ffi.CAIRN_PROPERTY_DOUBLE: "double",
+    _ffi.CAIRN_PROPERTY_DECIMAL128: "decimal128",
+    _ffi.CAIRN_PROPERTY_STRING: "string",
+    _ffi.CAIRN_PROPERTY_DATA: "data",
+    _ffi.CAIRN_PROPERTY_DATE: "date",
+    _ffi.CAIRN_PROPERTY_OBJECT_ID: "objectId",
+    _ffi.CAIRN_PROPERTY_UUID: "uuid",
+    _ffi.CAIRN_PROPERTY_MIXED: "mixed",
+    _ffi.CAIRN_PROPERTY_OBJECT: "object",
+    _ffi.CAIRN_PROPERTY_LINKING_OBJECTS: "linkingObjects",
+}
+
+
+def encode_name(name: object, what: str) -> bytes:
+    """A class or property name as the C API takes it: UTF-8 without NUL (a NUL would silently
+    cut the name short inside C)."""
+    if not isinstance(name, str):
+        raise TypeMismatchError(f"{what} names are strings, not {type(name).__name__}")
+    if "\0" in name:
+        raise InvalidArgumentError(f"{what} names cannot contain NUL characters: {name!r}")
+    try:
+        return name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidArgumentError(f"{what} name is not valid Unicode: {name!r}") from None
+
+
+class Property:
+    """One property of a class, and the descriptor behind ``obj.<name>`` reads."""
+
+    __slots__ = (
+        "name",
+        "cname",
+        "stored_name",
+        "index",
+        "type",
+        "collection",
+        "object_type",
+        "flags",
+        "class_name",
+    )
+
+    def __init__(self, class_name: str, index: int, info: _ffi.cairn_property_info) -> None:
+        self.class_name = class_name
+        self.index = index
+        self.name: str = (info.name or b"").decode("utf-8")
+        self.cname = self.name.encode("utf-8")
+        self.stored_name: str = (info.stored_name or b"").decode("utf-8")
+        self.type: int = info.type
+        self.collection: int = info.collection
+        self.object_type: str = (info.object_type or b"").decode("utf-8")
+        self.flags: int = info.flags
+
+    @property
+    def is_optional(self) -> bool:
+        return bool(self.flags & _ffi.CAIRN_PROPERTY_FLAG_OPTIONAL)
+
+    @property
+    def is_primary_key(self) -> bool:
+        return bool(self.flags & _ffi.CAIRN_PROPERTY_FLAG_PRIMARY_KEY)
+
+    @property
+    def is_scalar(self) -> bool:
+        """Stored in one cairn_value: not a collection, link or backlink."""
+        return self.collection == _ffi.CAIRN_COLLECTION_NONE and self.type not in (
+            _ffi.CAIRN_PROPERTY_OBJECT,
+            _ffi.CAIRN_PROPERTY_LINKING_OBJECTS,
+        )
+
+    @property
+    def type_name(self) -> str:
+        return _TYPE_NAMES.get(self.type, str(self.type))
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        return obj._cairn_read(self)
+
+    def __repr__(self) -> str:
+        return f"<cairn property {self.class_name}.{self.name}: {self.type_name}>"
+
+
+class ClassInfo:
+    """A class of the schema as seen through one database handle."""
+
+    __slots__ = (
+        "name",
+        "cname",
+        "index",
+        "kind",
+        "properties",
+        "by_name",
+        "primary_key",
+        "object_type",
+        "scalar_only",
+        "all_indices",
+        "__weakref__",
+    )
+
+    object_type: type[Object]
+
+    def __init__(self, handle: Any, requested: bytes) -> None:
+        index = c_int32()
+        _ffi.cairn_class_index(handle, requested, byref(index))
+        name = c_char_p()
+        _ffi.cairn_class_name(handle, index, byref(name))
+        self.name: str = (name.value or b"").decode("utf-8")
+        self.cname = self.name.encode("utf-8")
+        self.index = index.value
+        kind = c_int()
+        _ffi.cairn_class_kind(handle, self.cname, byref(kind))
+        self.kind = kind.value
+        count = c_int32()
+        _ffi.cairn_property_count(handle, self.cname, byref(count))
+        properties = []
+        info = _ffi.cairn_property_info()
+        for i in range(count.value):
+            _ffi.cairn_property_info_get(handle, self.cname, i, byref(info))
+            properties.append(Property(self.name, i, info))
+        self.properties: tuple[Property, ...] = tuple(properties)
+        self.by_name: dict[str, Property] = {p.name: p for p in properties}
+        self.primary_key: Property | None = next((p for p in properties if p.is_primary_key), None)
+        self.scalar_only = all(p.is_scalar for p in properties)
+        self.all_indices = (c_int32 * len(properties))(*range(len(properties)))
+
+    @property
+    def is_asymmetric(self) -> bool:
+        return self.kind == _ffi.CAIRN_CLASS_ASYMMETRIC
+
+    def resolve(self, handle: Any, name: str) -> Property:
+        """The property called ``name`` (public or stored name). Unknown names raise the engine's
+        NoSuchPropertyError."""
+        prop = self.by_name.get(name)
+        if prop is not None:
+            return prop
+        index = c_int32()
+        _ffi.cairn_property_index(handle, self.cname, encode_name(name, "property"), byref(index))
+        return self.properties[index.value]

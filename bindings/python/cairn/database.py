@@ -1,0 +1,450 @@
+"""``cairn.open`` and ``cairn.Database``: an open database file and its write transactions."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import threading
+import weakref
+from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
+from typing import Any, Callable, Iterable, Mapping, TypeVar
+
+from . import _ffi
+from ._errors import (
+    CairnError,
+    InvalidArgumentError,
+    MisuseError,
+    TransactionError,
+    TypeMismatchError,
+)
+from ._handle import Handle
+from ._marshal import NESTED_TYPES, to_value
+from ._schema import ClassInfo, encode_name
+from .object import Object, check_values, make_object_type
+from .values import INT64_MAX, ejson_dumps, ejson_loads
+
+__all__ = ["Database", "open", "WriteTransaction"]
+
+_T = TypeVar("_T")
+_get_ident = threading.get_ident
+
+_UPDATE_MODES = {
+    None: _ffi.CAIRN_UPDATE_NEVER,
+    "never": _ffi.CAIRN_UPDATE_NEVER,
+    "modified": _ffi.CAIRN_UPDATE_MODIFIED,
+    "all": _ffi.CAIRN_UPDATE_ALL,
+}
+
+# Databases still open at interpreter exit are closed while the library is fully usable.
+_open_databases: weakref.WeakSet[Database] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all_at_exit() -> None:
+    for db in list(_open_databases):
+        try:
+            db.close()
+        except Exception:
+            pass
+
+
+def _update_mode(update: str | None) -> int:
+    try:
+        return _UPDATE_MODES[update]
+    except (KeyError, TypeError):
+        raise InvalidArgumentError(
+            f"update must be None, 'modified' or 'all', not {update!r}"
+        ) from None
+
+
+def _flag(value: object, name: str) -> int:
+    if not isinstance(value, bool):
+        raise TypeMismatchError(f"{name} must be True or False, not {type(value).__name__}")
+    return 1 if value else 0
+
+
+def _encode_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> bytes:
+    try:
+        raw = os.fsencode(path)
+    except TypeError:
+        raise TypeMismatchError(f"path must be a str or os.PathLike, not {type(path).__name__}") from None
+    if b"\0" in raw:
+        raise InvalidArgumentError(f"path cannot contain NUL characters: {path!r}")
+    return raw
+
+
+def _encode_schema(schema: object) -> bytes:
+    if isinstance(schema, str):
+        text = schema
+    elif isinstance(schema, bytes):
+        return schema
+    elif isinstance(schema, (list, tuple)):
+        text = ejson_dumps(list(schema))
+    else:
+        raise TypeMismatchError(
+            f"schema must be a list of object schemas or a JSON string, not {type(schema).__name__}"
+        )
+    if "\0" in text:
+        raise InvalidArgumentError("schema cannot contain NUL characters")
+    return text.encode("utf-8")
+
+
+class WriteTransaction:
+    """What ``db.write()`` returns: ``with db.write():`` begins a write transaction, commits it
+    when the block ends normally, and rolls it back when an exception leaves the block (the
+    exception propagates)."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def __enter__(self) -> Database:
+        self._db._begin_write()
+        return self._db
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self._db._end_write(commit=exc_type is None)
+
+
+class Database(Handle):
+    """An open Cairn database. Create it with :func:`cairn.open`.
+
+    A database can be shared by threads. It has one write transaction at a time: ``write()`` on a
+    second thread waits until the first thread's ``write()`` block ends.
+    """
+
+    __slots__ = ("_path", "_write_lock", "_writer", "_classes", "_schema")
+
+    _kind = "database"
+
+    def __init__(
+        self,
+        path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+        schema: list[dict[str, Any]] | str,
+        *,
+        schema_version: int = 0,
+        read_only: bool = False,
+        delete_if_migration_needed: bool = False,
+        in_memory: bool = False,
+    ) -> None:
+        self._cairn_h = None
+        raw_path = _encode_path(path)
+        raw_schema = _encode_schema(schema)
+        if isinstance(schema_version, bool) or not isinstance(schema_version, int):
+            raise TypeMismatchError(
+                f"schema_version must be an int, not {type(schema_version).__name__}"
+            )
+        if not 0 <= schema_version <= 2 * INT64_MAX + 1:
+            raise InvalidArgumentError(f"schema_version must be between 0 and 2**64-1, not {schema_version}")
+        flags = (
+            _flag(read_only, "read_only"),
+            _flag(delete_if_migration_needed, "delete_if_migration_needed"),
+            _flag(in_memory, "in_memory"),
+        )
+        self._path = os.fsdecode(raw_path)
+        self._write_lock = threading.RLock()
+        self._writer: int | None = None
+        self._classes: dict[str, ClassInfo] = {}
+        self._schema: list[dict[str, Any]] | None = None
+        options = _ffi.cairn_options_new()
+        try:
+            _ffi.cairn_options_set_schema_version(options, schema_version)
+            _ffi.cairn_options_set_read_only(options, flags[0])
+            _ffi.cairn_options_set_delete_if_migration_needed(options, flags[1])
+            _ffi.cairn_options_set_in_memory(options, flags[2])
+            handle = _ffi.cairn_db_p()
+            _ffi.cairn_open(raw_path, raw_schema, options, byref(handle))
+        finally:
+            _ffi.cairn_options_free(options)
+        self._cairn_h = handle
+        _open_databases.add(self)
+
+    # ---- Lifetime ------------------------------------------------------------------------------
+
+    def _release(self, handle: Any) -> None:
+        _ffi.cairn_close(handle)
+
+    def close(self) -> None:
+        """Close the database. An open write transaction is rolled back; objects read from it
+        raise :class:`MisuseError` from now on. Calling it again does nothing.
+
+        If another thread is inside ``write()``, this waits for its block to end."""
+        if self._cairn_h is None:
+            return
+        with self._write_lock:
+            super().close()
+
+    @property
+    def path(self) -> str:
+        """The path the database was opened with."""
+        return self._path
+
+    def __repr__(self) -> str:
+        state = "closed" if self._cairn_h is None else "open"
+        return f"<cairn.Database {self._path!r} ({state})>"
+
+    # ---- Schema --------------------------------------------------------------------------------
+
+    @property
+    def schema(self) -> list[dict[str, Any]]:
+        """The schema in normalized long form: a list of object schemas (a fresh copy)."""
+        if self._schema is None:
+            out = c_void_p()
+            _ffi.cairn_schema_json(self._ptr(), byref(out))
+            self._schema = ejson_loads(_ffi.take_string(out))
+        return ejson_loads(ejson_dumps(self._schema))  # type: ignore[no-any-return]
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version stored in the file."""
+        version = c_uint64()
+        _ffi.cairn_schema_version(self._ptr(), byref(version))
+        return version.value
+
+    def _class(self, class_name: str) -> ClassInfo:
+        info = self._classes.get(class_name) if type(class_name) is str else None
+        if info is None:
+            handle = self._ptr()
+            info = ClassInfo(handle, encode_name(class_name, "class"))
+            info.object_type = make_object_type(info)
+            existing = self._classes.setdefault(info.name, info)
+            self._classes[class_name] = existing
+            info = existing
+        return info
+
+    # ---- Transactions --------------------------------------------------------------------------
+
+    def write(self) -> WriteTransaction:
+        """A write transaction for a ``with`` block: committed when the block ends normally,
+        rolled back if an exception leaves it (the exception propagates).
+
+        Nesting ``write()`` on one thread raises :class:`TransactionError`. On another thread,
+        ``write()`` waits until the current write transaction ends.
+        """
+        return WriteTransaction(self)
+
+    @property
+    def is_in_write(self) -> bool:
+        """True while a write transaction is open on this database (on any thread)."""
+        out = c_int()
+        _ffi.cairn_is_in_write(self._ptr(), byref(out))
+        return bool(out.value)
+
+    def _begin_write(self) -> None:
+        self._ptr()
+        if self._writer == _get_ident():
+            raise TransactionError(
+                "Cannot begin a write transaction: this thread is already inside db.write() on "
+                "this database (write() does not nest)."
+            )
+        self._write_lock.acquire()
+        try:
+            _ffi.cairn_begin_write(self._ptr())  # the database may have closed while we waited
+        except BaseException:
+            self._write_lock.release()
+            raise
+        self._writer = _get_ident()
+
+    def _end_write(self, commit: bool) -> None:
+        try:
+            handle = self._cairn_h
+            if handle is None:
+                if commit:
+                    raise MisuseError(
+                        "The database was closed inside write(): the transaction was rolled back."
+                    )
+                return
+            if commit:
+                try:
+                    _ffi.cairn_commit(handle)
+                except BaseException:
+                    try:
+                        _ffi.cairn_rollback(handle)
+                    except CairnError:
+                        pass
+                    raise
+            else:
+                try:
+                    _ffi.cairn_rollback(handle)
+                except CairnError:
+                    pass  # the exception leaving the block is the one to report
+        finally:
+            self._writer = None
+            self._write_lock.release()
+
+    def _outside_write(self, operation: Callable[..., _T], *args: Any) -> _T:
+        """Run a write that was called outside this thread's ``write()`` block.
+
+        If another thread holds the write transaction, the write must not slip into it: refuse.
+        Otherwise no transaction can start while we hold the lock, and the engine itself refuses
+        the write with CAIRN_ERR_WRONG_TRANSACTION_STATE (or CAIRN_ERR_READ_ONLY)."""
+        if not self._write_lock.acquire(blocking=False):
+            raise TransactionError(
+                "Cannot modify managed objects outside of a write transaction (another thread "
+                "holds this database's write transaction; use `with db.write():` on this thread)."
+            )
+        try:
+            return operation(*args)
+        finally:
+            self._write_lock.release()
+
+    # ---- Objects -------------------------------------------------------------------------------
+
+    def create(
+        self, class_name: str, values: Mapping[str, Any] | None = None, *, update: str | None = None
+    ) -> Object | None:
+        """Create an object from a dict of property values and return it (inside ``write()``).
+
+        ``update=None`` refuses an existing primary key (:class:`DuplicatePrimaryKeyError`);
+        ``"modified"`` and ``"all"`` update the existing object instead (writing only the changed
+        properties, or every given one). Asymmetric classes are insert-only: their create returns
+        None.
+        """
+        mode = _update_mode(update)
+        payload = check_values(values, "create()")
+        info = self._class(class_name)
+        handle = self._ptr()
+        if self._writer != _get_ident():
+            return self._outside_write(self._create_now, handle, info, payload, mode)
+        return self._create_now(handle, info, payload, mode)
+
+    def _create_now(
+        self, handle: Any, info: ClassInfo, values: Mapping[str, Any], mode: int
+    ) -> Object | None:
+        count = len(values)
+        indices = (c_int32 * count)()
+        cvalues = (_ffi.cairn_value * count)()
+        for i, (name, value) in enumerate(values.items()):
+            prop = info.by_name.get(name) if type(name) is str else None
+            if prop is None:
+                prop = info.resolve(handle, name)
+            if isinstance(value, NESTED_TYPES):
+                return self._create_json(handle, info, values, mode)
+            indices[i] = prop.index
+            to_value(value, prop, cvalues[i])
+        if info.is_asymmetric:
+            _ffi.cairn_object_create(handle, info.cname, count, indices, cvalues, mode, None)
+            return None
+        out = _ffi.cairn_object_p()
+        _ffi.cairn_object_create(handle, info.cname, count, indices, cvalues, mode, byref(out))
+        return info.object_type(self, out)
+
+    def _create_json(
+        self, handle: Any, info: ClassInfo, values: Mapping[str, Any], mode: int
+    ) -> Object | None:
+        # Nested values (e.g. a list in a mixed property) only travel as JSON.
+        if info.primary_key is None and not info.is_asymmetric:
+            # No key to find the new object by: create it from its scalars (which returns the
+            # handle), then write the nested values; if that fails, remove it again, so the
+            # create stays all or nothing. (Without a primary key, the mode is always "never".)
+            scalars = {k: v for k, v in values.items() if not isinstance(v, NESTED_TYPES)}
+            nested = {k: v for k, v in values.items() if isinstance(v, NESTED_TYPES)}
+            obj = self._create_now(handle, info, scalars, mode)
+            assert obj is not None
+            try:
+                obj._update_now(obj._ptr(), nested)
+            except BaseException:
+                self._delete_now(obj, obj._ptr())
+                raise
+            return obj
+        payload = ejson_dumps(dict(values)).encode("utf-8")
+        out = c_void_p()
+        _ffi.cairn_create_json(handle, info.cname, payload, mode, byref(out))
+        stored = ejson_loads(_ffi.take_string(out))
+        if info.is_asymmetric:
+            return None
+        pk = info.primary_key
+        assert pk is not None
+        found = self._find(handle, info, stored[pk.name])
+        assert found is not None
+        return found
+
+    def create_many(
+        self, class_name: str, objects: Iterable[Mapping[str, Any]], *, update: str | None = None
+    ) -> int:
+        """Create many objects in one call, all or nothing (inside ``write()``); returns how many
+        were created or updated. This is the fast path for bulk inserts: the whole batch is
+        serialized once and crosses into the library once."""
+        mode = _update_mode(update)
+        cname = encode_name(class_name, "class")
+        rows = objects if isinstance(objects, list) else list(objects)
+        payload = ejson_dumps(rows).encode("utf-8")
+        handle = self._ptr()
+        if self._writer != _get_ident():
+            return self._outside_write(self._create_many_now, handle, cname, payload, mode)
+        return self._create_many_now(handle, cname, payload, mode)
+
+    @staticmethod
+    def _create_many_now(handle: Any, cname: bytes, payload: bytes, mode: int) -> int:
+        count = c_int64()
+        _ffi.cairn_create_many_json(handle, cname, payload, mode, byref(count))
+        return count.value
+
+    def get(self, class_name: str, primary_key: Any) -> Object | None:
+        """The object of ``class_name`` with this primary key, or None."""
+        info = self._class(class_name)
+        return self._find(self._ptr(), info, primary_key)
+
+    def _find(self, handle: Any, info: ClassInfo, primary_key: Any) -> Object | None:
+        key = _ffi.cairn_value()
+        to_value(primary_key, info.primary_key, key)
+        out = _ffi.cairn_object_p()
+        if _ffi.cairn_object_find(handle, info.cname, key, byref(out)) == 1:  # CAIRN_NOT_FOUND
+            return None
+        return info.object_type(self, out)
+
+    def delete(self, obj: Object) -> None:
+        """Delete a stored object (inside ``write()``). Its accessors become invalid."""
+        if not isinstance(obj, Object):
+            raise TypeMismatchError(f"delete() takes a cairn.Object, not {type(obj).__name__}")
+        if obj._cairn_db is not self:
+            raise InvalidArgumentError("delete(): the object belongs to another database")
+        handle = obj._ptr()
+        self._ptr()
+        if self._writer != _get_ident():
+            self._outside_write(self._delete_now, obj, handle)
+        else:
+            self._delete_now(obj, handle)
+
+    @staticmethod
+    def _delete_now(obj: Object, handle: Any) -> None:
+        with obj._cairn_lock:
+            _ffi.cairn_object_delete(handle)
+
+    def count(self, class_name: str) -> int:
+        """The number of objects of a class."""
+        cname = encode_name(class_name, "class")
+        out = c_int64()
+        _ffi.cairn_count(self._ptr(), cname, None, None, byref(out))
+        return out.value
+
+
+def open(
+    path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+    schema: list[dict[str, Any]] | str,
+    *,
+    schema_version: int = 0,
+    read_only: bool = False,
+    delete_if_migration_needed: bool = False,
+    in_memory: bool = False,
+) -> Database:
+    """Open (or create) a database.
+
+    :param path: the file; ``":memory:"`` opens a private in-memory database.
+    :param schema: a list of object schemas (dicts, Realm JS's format) or the same as a JSON string.
+    :param schema_version: stored in the file; opening with a lower one than stored fails.
+    :param read_only: every write raises :class:`ReadOnlyError`; the file must exist.
+    :param delete_if_migration_needed: recreate the file when the schema needs a migration.
+    :param in_memory: keep the data in memory only (the path is ignored); it vanishes on close.
+
+    The corresponding C function is ``cairn_open``.
+    """
+    return Database(
+        path,
+        schema,
+        schema_version=schema_version,
+        read_only=read_only,
+        delete_if_migration_needed=delete_if_migration_needed,
+        in_memory=in_memory,
+    )

@@ -1,0 +1,53 @@
+// Cairn from Swift: open, create, get, update, count, and handle a duplicate primary key.
+import Cairn
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let path = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "quickstart-swift.cairn"
+for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+
+let schema = """
+[
+  {"name": "Person", "mapTo": "people", "primaryKey": "id",
+   "properties": {
+     "id": "int",
+     "name": {"type": "string", "indexed": true},
+     "email": {"type": "string", "optional": true, "mapTo": "email_address"},
+     "age": "int?",
+     "score": {"type": "double", "default": 0},
+     "joined": "date?"
+   }}
+]
+"""
+
+do {
+    let db = try Database(path: path, schemaJSON: schema)
+    defer { db.close() }
+
+    try db.write {
+        try db.create("Person", json: #"{"id": 1, "name": "Ann", "email": "ann@example.com", "age": 31, "joined": {"$date": "2024-03-18T13:50:58.402979123Z"}}"#)
+        try db.create("Person", values: [("id", 2), ("name", "Bo"), ("score", 7.5)])
+    }
+
+    if let ann = try db.object("Person", primaryKey: 1) {
+        print("get 1 ->", try ann.jsonText())
+        try db.write { try ann.set("age", to: 32) }
+        print("after update: age =", try ann["age"])
+    }
+    print("count =", try db.count("Person"))
+
+    do {
+        try db.write { try db.create("Person", json: #"{"id": 1, "name": "Again"}"#) }
+    } catch let error as CairnError where error.code == .duplicatePrimaryKey {
+        print("duplicate key ->", error.code, "|", error.message)
+    }
+
+    // Upsert: "modified" writes only the changed properties of the existing object.
+    try db.write { try db.create("Person", json: #"{"id": 2, "name": "Bo", "age": 40}"#, update: .modified) }
+    print("get 2 ->", try db.getJSON("Person", primaryKey: .int(2)) ?? "not found")
+} catch {
+    print("error:", error)
+    exit(1)
+}

@@ -1,0 +1,429 @@
+/*
+ * cairn.h — the C API of Cairn, an embedded object database on SQLite.
+ *
+ * Naming conventions
+ *   cairn_<object>_<verb>   functions (cairn_object_get, cairn_options_set_read_only)
+ *   CAIRN_UPPER_SNAKE       constants (CAIRN_OK, CAIRN_TYPE_INT)
+ *   cairn_<name>_fn         callback types
+ *   out_<name>              out-parameters, always last
+ *   _new/_free, _open/_close, _release   paired constructors and destructors
+ *
+ * Conventions
+ *   - Every fallible function returns an int status: CAIRN_OK (0), CAIRN_NOT_FOUND (1, not an
+ *     error), or a CAIRN_ERR_* code. Detail is kept per thread: cairn_last_error_code() and
+ *     cairn_last_error_message(). Functions that cannot fail say so.
+ *   - Inputs are copied: nothing passed in is retained after the call returns.
+ *   - Handles returned through out_ parameters belong to the caller; release each with its paired
+ *     function, which accepts NULL. A handle whose database was closed gives CAIRN_ERR_MISUSE.
+ *   - Strings returned as `char **out_json` are allocated by Cairn: free with cairn_free().
+ *   - Strings and binaries inside a cairn_value returned by Cairn are borrowed: valid until the
+ *     next call on the same handle, or until it is released.
+ *   - NULL where a handle or a required pointer is expected gives CAIRN_ERR_MISUSE, never a crash.
+ *   - A cairn_db may be used from any thread; calls on one handle are serialized. A callback that
+ *     calls back into the same handle gets CAIRN_ERR_MISUSE, never a deadlock.
+ *   - Text is UTF-8. JSON values use MongoDB Extended JSON v2 (relaxed) for types JSON lacks:
+ *     {"$date": "..."}, {"$oid": "..."}, {"$uuid": "..."}, {"$numberDecimal": "..."},
+ *     {"$binary": {"base64": "...", "subType": "00"}}, {"$numberDouble": "NaN"}.
+ */
+#ifndef CAIRN_H
+#define CAIRN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CAIRN_VERSION        "0.1.0"
+#define CAIRN_VERSION_NUMBER 1000    /* X*1000000 + Y*1000 + Z */
+#define CAIRN_ABI_VERSION    1       /* bumped only when a shipped signature or layout changes */
+
+/*---- Status codes (explicit numbers, append-only) ----------------------------------------------*/
+
+#define CAIRN_OK                          0   /* success */
+#define CAIRN_NOT_FOUND                   1   /* no such object; not an error, sets no error */
+#define CAIRN_ERR_MISUSE                  2   /* NULL or closed handle, call from a callback */
+#define CAIRN_ERR_INVALID_ARGUMENT        3   /* malformed JSON, bad option, bad index */
+#define CAIRN_ERR_SCHEMA                  4   /* schema validation failed */
+#define CAIRN_ERR_MIGRATION_REQUIRED      5   /* stored schema differs and needs a migration */
+#define CAIRN_ERR_MIGRATION_FAILED        6   /* a migration or schema version check failed */
+#define CAIRN_ERR_NO_SUCH_CLASS           7   /* class name not in the schema */
+#define CAIRN_ERR_NO_SUCH_PROPERTY        8   /* property name not in the class */
+#define CAIRN_ERR_TYPE_MISMATCH           9   /* value of the wrong type for a property */
+#define CAIRN_ERR_NOT_NULLABLE           10   /* null for a required property */
+#define CAIRN_ERR_MISSING_VALUE          11   /* required property absent with no default */
+#define CAIRN_ERR_DUPLICATE_PRIMARY_KEY  12   /* create with an existing primary key */
+#define CAIRN_ERR_PRIMARY_KEY_IMMUTABLE  13   /* attempt to change a primary key */
+#define CAIRN_ERR_WRONG_TRANSACTION_STATE 14  /* write outside a write transaction, and so on */
+#define CAIRN_ERR_INVALIDATED_OBJECT     15   /* the object was deleted */
+#define CAIRN_ERR_QUERY                  16   /* query syntax or semantic error */
+#define CAIRN_ERR_NOT_SUPPORTED          17   /* operation not allowed on this kind of object */
+#define CAIRN_ERR_READ_ONLY              18   /* write on a read-only database */
+#define CAIRN_ERR_FILE                   19   /* file cannot be opened, read or written */
+#define CAIRN_ERR_CORRUPT                20   /* not a Cairn database, or damaged */
+#define CAIRN_ERR_BUSY                   21   /* another connection holds the write lock */
+#define CAIRN_ERR_LIMIT                  22   /* a size or nesting limit was exceeded */
+#define CAIRN_ERR_CALLBACK               23   /* a user callback failed */
+#define CAIRN_ERR_INTERNAL               24   /* a bug in Cairn: please report it */
+
+/*---- Value types -------------------------------------------------------------------------------*/
+
+#define CAIRN_TYPE_NULL        0
+#define CAIRN_TYPE_INT         1
+#define CAIRN_TYPE_BOOL        2
+#define CAIRN_TYPE_STRING      3
+#define CAIRN_TYPE_BINARY      4
+#define CAIRN_TYPE_TIMESTAMP   5
+#define CAIRN_TYPE_FLOAT       6
+#define CAIRN_TYPE_DOUBLE      7
+#define CAIRN_TYPE_DECIMAL128  8
+#define CAIRN_TYPE_OBJECT_ID   9
+#define CAIRN_TYPE_LINK       10
+#define CAIRN_TYPE_UUID       11
+#define CAIRN_TYPE_LIST       12   /* a nested list inside a mixed value */
+#define CAIRN_TYPE_DICTIONARY 13   /* a nested dictionary inside a mixed value */
+
+/* Property types reported by introspection (cairn_property_info.type). */
+#define CAIRN_PROPERTY_BOOL             0
+#define CAIRN_PROPERTY_INT              1
+#define CAIRN_PROPERTY_FLOAT            2
+#define CAIRN_PROPERTY_DOUBLE           3
+#define CAIRN_PROPERTY_DECIMAL128       4
+#define CAIRN_PROPERTY_STRING           5
+#define CAIRN_PROPERTY_DATA             6
+#define CAIRN_PROPERTY_DATE             7
+#define CAIRN_PROPERTY_OBJECT_ID        8
+#define CAIRN_PROPERTY_UUID             9
+#define CAIRN_PROPERTY_MIXED           10
+#define CAIRN_PROPERTY_OBJECT          11
+#define CAIRN_PROPERTY_LINKING_OBJECTS 12
+
+#define CAIRN_COLLECTION_NONE       0
+#define CAIRN_COLLECTION_LIST       1
+#define CAIRN_COLLECTION_SET        2
+#define CAIRN_COLLECTION_DICTIONARY 3
+
+#define CAIRN_PROPERTY_FLAG_OPTIONAL    1
+#define CAIRN_PROPERTY_FLAG_PRIMARY_KEY 2
+#define CAIRN_PROPERTY_FLAG_INDEXED     4
+#define CAIRN_PROPERTY_FLAG_FULLTEXT    8
+
+#define CAIRN_CLASS_TOP_LEVEL  0
+#define CAIRN_CLASS_EMBEDDED   1
+#define CAIRN_CLASS_ASYMMETRIC 2
+
+/* Update modes for cairn_create_json and friends. */
+#define CAIRN_UPDATE_NEVER    0   /* an existing primary key is CAIRN_ERR_DUPLICATE_PRIMARY_KEY */
+#define CAIRN_UPDATE_MODIFIED 1   /* upsert; write only properties whose value changed */
+#define CAIRN_UPDATE_ALL      2   /* upsert; write every given property */
+
+/*---- Handles and plain structs -----------------------------------------------------------------*/
+
+typedef struct cairn_db cairn_db;             /* an open database: cairn_open / cairn_close */
+typedef struct cairn_object cairn_object;     /* a live object: cairn_object_find / _release */
+typedef struct cairn_results cairn_results;   /* a live query result */
+typedef struct cairn_list cairn_list;         /* a list property */
+typedef struct cairn_set cairn_set;           /* a set property */
+typedef struct cairn_dict cairn_dict;         /* a dictionary property */
+typedef struct cairn_token cairn_token;       /* a notification registration */
+typedef struct cairn_options cairn_options;   /* open options: cairn_options_new / _free */
+
+/* Releases callback userdata; runs exactly once, after the last call that uses it. */
+typedef void (*cairn_free_fn)(void *userdata);
+
+typedef struct cairn_string {
+    const char *data;   /* UTF-8, not NUL-terminated; may contain NUL bytes */
+    size_t size;        /* in bytes */
+} cairn_string;
+
+typedef struct cairn_binary {
+    const uint8_t *data;
+    size_t size;
+} cairn_binary;
+
+typedef struct cairn_timestamp {
+    int64_t seconds;        /* since 1970-01-01T00:00:00Z; negative before */
+    int32_t nanoseconds;    /* 0 ... 999999999, added to seconds */
+} cairn_timestamp;
+
+typedef struct cairn_decimal128 {
+    uint64_t w[2];          /* IEEE 754-2008 decimal128, BID encoding: w[0] low, w[1] high bits */
+} cairn_decimal128;
+
+typedef struct cairn_object_id {
+    uint8_t bytes[12];
+} cairn_object_id;
+
+typedef struct cairn_uuid {
+    uint8_t bytes[16];
+} cairn_uuid;
+
+typedef struct cairn_link {
+    int32_t class_index;    /* see cairn_class_index() */
+    int64_t key;            /* the target's object key */
+} cairn_link;
+
+/* A tagged value. `type` is a CAIRN_TYPE_* constant and selects the member of `as`. */
+typedef struct cairn_value {
+    int type;
+    union {
+        int64_t integer;            /* CAIRN_TYPE_INT */
+        int boolean;                /* CAIRN_TYPE_BOOL: 0 or 1 */
+        cairn_string string;        /* CAIRN_TYPE_STRING */
+        cairn_binary binary;        /* CAIRN_TYPE_BINARY */
+        cairn_timestamp timestamp;  /* CAIRN_TYPE_TIMESTAMP */
+        float fnum;                 /* CAIRN_TYPE_FLOAT */
+        double dnum;                /* CAIRN_TYPE_DOUBLE */
+        cairn_decimal128 decimal128;/* CAIRN_TYPE_DECIMAL128 */
+        cairn_object_id object_id;  /* CAIRN_TYPE_OBJECT_ID */
+        cairn_uuid uuid;            /* CAIRN_TYPE_UUID */
+        cairn_link link;            /* CAIRN_TYPE_LINK */
+    } as;
+} cairn_value;
+
+/* Introspection of one property. Strings are owned by the database handle: valid until it is
+ * closed. */
+typedef struct cairn_property_info {
+    const char *name;            /* public name */
+    const char *stored_name;     /* column name (mapTo) */
+    int type;                    /* CAIRN_PROPERTY_* (for collections: the element type) */
+    int collection;              /* CAIRN_COLLECTION_* */
+    const char *object_type;     /* linked class for links and linkingObjects, else "" */
+    const char *origin_property; /* for linkingObjects, else "" */
+    int flags;                   /* CAIRN_PROPERTY_FLAG_* */
+} cairn_property_info;
+
+/*---- Library -----------------------------------------------------------------------------------*/
+
+/** The library version, e.g. "0.1.0". Static string: do not free. This function cannot fail. */
+const char *cairn_version(void);
+
+/** CAIRN_ABI_VERSION of the loaded library. Bindings compare it with their own. Cannot fail. */
+int cairn_abi_version(void);
+
+/** The status code of the last failed call on this thread (CAIRN_OK if it succeeded). */
+int cairn_last_error_code(void);
+
+/**
+ * The message of the last failed call on this thread, or "" if the last call succeeded.
+ * Valid until the next Cairn call on this thread. Do not free.
+ */
+const char *cairn_last_error_message(void);
+
+/** A static name for a status code, e.g. "CAIRN_ERR_SCHEMA". Cannot fail. */
+const char *cairn_status_name(int status);
+
+/** Frees memory allocated by Cairn (char **out_json results). NULL is ignored. */
+void cairn_free(void *ptr);
+
+/*---- Options -----------------------------------------------------------------------------------*/
+
+/**
+ * New open options with the defaults: schema version 0, read-write, on disk, no automatic delete.
+ * Free with cairn_options_free(); options are never consumed by cairn_open. Returns NULL only
+ * when out of memory.
+ */
+cairn_options *cairn_options_new(void);
+
+/** Frees options. NULL is ignored. */
+void cairn_options_free(cairn_options *options);
+
+/** The schema version to open with (stored in the file; a lower one than stored is an error). */
+int cairn_options_set_schema_version(cairn_options *options, uint64_t schema_version);
+
+/** Non-zero: open read-only; every write is CAIRN_ERR_READ_ONLY. The file must exist. */
+int cairn_options_set_read_only(cairn_options *options, int read_only);
+
+/** Non-zero: keep the database in memory (the path is ignored); it vanishes when closed. */
+int cairn_options_set_in_memory(cairn_options *options, int in_memory);
+
+/** Non-zero: when the stored schema needs a migration, delete the file and start afresh. */
+int cairn_options_set_delete_if_migration_needed(cairn_options *options, int delete_if_needed);
+
+/*---- Database ----------------------------------------------------------------------------------*/
+
+/**
+ * Open (or create) a database.
+ *
+ * @param path         UTF-8 file path; copied. ":memory:" opens a private in-memory database.
+ * @param schema_json  The schema: a JSON array of object schemas in Realm JS's format; copied.
+ * @param options      May be NULL for defaults. Not retained.
+ * @param out_db       Receives a handle owned by the caller (close with cairn_close()); NULL on error.
+ * @return CAIRN_OK; CAIRN_ERR_SCHEMA (validation, all problems listed); CAIRN_ERR_MIGRATION_REQUIRED;
+ *         CAIRN_ERR_MIGRATION_FAILED (schema version lower than stored); CAIRN_ERR_CORRUPT (not a
+ *         Cairn database: the file is left untouched); CAIRN_ERR_FILE; CAIRN_ERR_MISUSE.
+ * Thread safety: any thread.
+ */
+int cairn_open(const char *path, const char *schema_json, const cairn_options *options, cairn_db **out_db);
+
+/**
+ * Close a database and free its handle. An open write transaction is rolled back. Objects and
+ * other handles derived from it stay allocated (release them as usual) but every call on them
+ * gives CAIRN_ERR_MISUSE. NULL is ignored (returns CAIRN_OK). Must not be called from a callback,
+ * nor concurrently with other calls on the same handle.
+ */
+int cairn_close(cairn_db *db);
+
+/** The schema in normalized long form (a JSON array). Free *out_json with cairn_free(). */
+int cairn_schema_json(cairn_db *db, char **out_json);
+
+/** The schema version stored in the file. */
+int cairn_schema_version(cairn_db *db, uint64_t *out_version);
+
+/*---- Transactions ------------------------------------------------------------------------------*/
+
+/** Begin a write transaction. Already in one: CAIRN_ERR_WRONG_TRANSACTION_STATE. */
+int cairn_begin_write(cairn_db *db);
+
+/** Commit the write transaction (atomic and durable). Not in one: WRONG_TRANSACTION_STATE. */
+int cairn_commit(cairn_db *db);
+
+/** Discard everything since cairn_begin_write(). Not in one: WRONG_TRANSACTION_STATE. */
+int cairn_rollback(cairn_db *db);
+
+/** *out_in_write = 1 while a write transaction is open on this handle, else 0. */
+int cairn_is_in_write(cairn_db *db, int *out_in_write);
+
+/*---- JSON layer --------------------------------------------------------------------------------*/
+
+/**
+ * Create an object from a JSON object (inside a write transaction).
+ *
+ * @param class_name   Public class name; copied.
+ * @param object_json  A JSON object: property name -> value (Extended JSON for special types).
+ *                     Missing properties take their default, else null if optional, else the
+ *                     call fails with CAIRN_ERR_MISSING_VALUE. Unknown keys are an error.
+ * @param update_mode  CAIRN_UPDATE_NEVER, CAIRN_UPDATE_MODIFIED or CAIRN_UPDATE_ALL.
+ * @param out_json     May be NULL. Receives the stored object as JSON; free with cairn_free().
+ * @return CAIRN_OK or an error; on error nothing was written.
+ */
+int cairn_create_json(cairn_db *db, const char *class_name, const char *object_json, int update_mode,
+                      char **out_json);
+
+/**
+ * Create many objects from a JSON array of objects, all or nothing (inside a write transaction).
+ * *out_count (may be NULL) receives the number of objects created or updated.
+ */
+int cairn_create_many_json(cairn_db *db, const char *class_name, const char *array_json, int update_mode,
+                           int64_t *out_count);
+
+/**
+ * Get an object by primary key as JSON.
+ *
+ * @param primary_key_json  The key as JSON: 5, "abc", {"$oid": "..."}, {"$uuid": "..."}, null.
+ * @param out_json          Receives the object; free with cairn_free(). NULL when not found.
+ * @return CAIRN_OK, CAIRN_NOT_FOUND, or an error.
+ */
+int cairn_get_json(cairn_db *db, const char *class_name, const char *primary_key_json, char **out_json);
+
+/**
+ * Count the objects of a class. `query` must be NULL (count all) in this version; query strings
+ * arrive with the query language.
+ */
+int cairn_count(cairn_db *db, const char *class_name, const char *query, const char *args_json,
+                int64_t *out_count);
+
+/*---- Introspection -----------------------------------------------------------------------------*/
+
+/** Number of classes in the schema this handle was opened with. */
+int cairn_class_count(cairn_db *db, int32_t *out_count);
+
+/** The public name of class `class_index`; owned by the handle (valid until it is closed). */
+int cairn_class_name(cairn_db *db, int32_t class_index, const char **out_name);
+
+/** Resolve a class name (public or stored) to its index. Unknown: CAIRN_ERR_NO_SUCH_CLASS. */
+int cairn_class_index(cairn_db *db, const char *class_name, int32_t *out_class_index);
+
+/** The kind of a class: CAIRN_CLASS_TOP_LEVEL, CAIRN_CLASS_EMBEDDED or CAIRN_CLASS_ASYMMETRIC. */
+int cairn_class_kind(cairn_db *db, const char *class_name, int *out_kind);
+
+/** Number of properties of a class (persisted and computed). */
+int cairn_property_count(cairn_db *db, const char *class_name, int32_t *out_count);
+
+/**
+ * Resolve a property name (public or stored) to its index in the class, for the _at and _values
+ * calls. Unknown: CAIRN_ERR_NO_SUCH_PROPERTY.
+ */
+int cairn_property_index(cairn_db *db, const char *class_name, const char *property_name,
+                         int32_t *out_property_index);
+
+/** Describe property `property_index` of a class. Strings are valid until the handle is closed. */
+int cairn_property_info_get(cairn_db *db, const char *class_name, int32_t property_index,
+                            cairn_property_info *out_info);
+
+/*---- Objects (typed layer) ---------------------------------------------------------------------*/
+
+/**
+ * Create an object from typed values (inside a write transaction).
+ *
+ * @param count             Number of entries in property_indices and values (0 is allowed).
+ * @param property_indices  Indices from cairn_property_index(); copied.
+ * @param values            The values; strings and binaries are copied.
+ * @param update_mode       CAIRN_UPDATE_*; upserts need the primary key among the values.
+ * @param out_object        May be NULL. Receives a live handle; release with cairn_object_release().
+ */
+int cairn_object_create(cairn_db *db, const char *class_name, size_t count, const int32_t *property_indices,
+                        const cairn_value *values, int update_mode, cairn_object **out_object);
+
+/**
+ * Find an object by primary key. Returns CAIRN_NOT_FOUND (and *out_object = NULL) when there is
+ * none. Release the handle with cairn_object_release().
+ */
+int cairn_object_find(cairn_db *db, const char *class_name, const cairn_value *primary_key,
+                      cairn_object **out_object);
+
+/** Find an object by its object key (see cairn_object_key()). CAIRN_NOT_FOUND when absent. */
+int cairn_object_find_by_key(cairn_db *db, const char *class_name, int64_t key, cairn_object **out_object);
+
+/** Release an object handle (does not delete the object). NULL is ignored. */
+void cairn_object_release(cairn_object *object);
+
+/** The object key: stable for the object's lifetime, unique within its class. */
+int cairn_object_key(cairn_object *object, int64_t *out_key);
+
+/** The index of the object's class. */
+int cairn_object_class_index(cairn_object *object, int32_t *out_class_index);
+
+/** *out_valid = 1 if the object still exists, 0 after it was deleted. */
+int cairn_object_is_valid(cairn_object *object, int *out_valid);
+
+/**
+ * Read one property by name. String and binary values are borrowed: valid until the next call on
+ * the same object handle, or until it is released. Deleted object: CAIRN_ERR_INVALIDATED_OBJECT.
+ */
+int cairn_object_get(cairn_object *object, const char *property_name, cairn_value *out_value);
+
+/** Read one property by index (cairn_property_index()); borrowed as in cairn_object_get(). */
+int cairn_object_get_at(cairn_object *object, int32_t property_index, cairn_value *out_value);
+
+/**
+ * Read several properties at once (one database read). out_values must have room for `count`
+ * values; borrowed as in cairn_object_get().
+ */
+int cairn_object_get_values(cairn_object *object, size_t count, const int32_t *property_indices,
+                            cairn_value *out_values);
+
+/** Write one property by name (inside a write transaction). The value is copied. */
+int cairn_object_set(cairn_object *object, const char *property_name, const cairn_value *value);
+
+/** Write one property by index (inside a write transaction). */
+int cairn_object_set_at(cairn_object *object, int32_t property_index, const cairn_value *value);
+
+/** Write several properties at once, all or nothing (inside a write transaction). */
+int cairn_object_set_values(cairn_object *object, size_t count, const int32_t *property_indices,
+                            const cairn_value *values);
+
+/** Write the properties given in a JSON object, all or nothing (inside a write transaction). */
+int cairn_object_update_json(cairn_object *object, const char *object_json);
+
+/** The object as JSON; free *out_json with cairn_free(). */
+int cairn_object_to_json(cairn_object *object, char **out_json);
+
+/** Delete the object (inside a write transaction). The handle stays allocated: release it. */
+int cairn_object_delete(cairn_object *object);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CAIRN_H */
