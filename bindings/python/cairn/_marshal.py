@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import decimal
+import struct
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable
 from uuid import UUID
@@ -32,6 +33,11 @@ if TYPE_CHECKING:
     from ._schema import Property
 
 _string_at = ctypes.string_at
+_F32 = struct.Struct("f")
+_INFINITIES = (float("inf"), float("-inf"))
+_FLT_MIN = 1.1754943508222875e-38
+_NORMAL_DIGITS = ("%.6g", "%.7g", "%.8g")
+_SUBNORMAL_DIGITS = ("%.1g", "%.2g", "%.3g", "%.4g", "%.5g") + _NORMAL_DIGITS
 
 # Python values the typed layer cannot carry: they go through the JSON layer instead.
 NESTED_TYPES = (list, tuple, dict)
@@ -153,7 +159,23 @@ def _read_timestamp(u: _ffi._cairn_value_union) -> datetime:
 
 
 def _read_float(u: _ffi._cairn_value_union) -> float:
-    return u.fnum  # type: ignore[no-any-return]
+    # A float property holds a 32-bit float; widened as is, 0.1 would read back as
+    # 0.10000000149011612. Return the shortest decimal that is the same float32 instead, as the
+    # engine's JSON does: `obj.ratio = 0.1` reads back as 0.1.
+    value: float = u.fnum
+    if value != value or value in _INFINITIES:
+        return value
+    # Six digits always survive a float32 round trip (FLT_DIG), so shorter spellings are found
+    # by "%.6g" too; subnormals have fewer digits of precision and start from one.
+    for digits in _SUBNORMAL_DIGITS if -_FLT_MIN < value < _FLT_MIN else _NORMAL_DIGITS:
+        shorter = float(digits % value)
+        if _float32(shorter) == value:
+            return shorter
+    return float("%.9g" % value)
+
+
+def _float32(value: float) -> float:
+    return _F32.unpack(_F32.pack(value))[0]  # type: ignore[no-any-return]
 
 
 def _read_double(u: _ffi._cairn_value_union) -> float:

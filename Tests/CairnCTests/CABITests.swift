@@ -1,0 +1,175 @@
+import CCairnHeader
+import CairnC
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The C ABI driven from Swift as a C client would: status codes, last error, handles, values.
+@Suite struct CABITests {
+    let schema = #"[{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string", "nick": "string?", "blob": "data?", "m": "mixed"}}]"#
+
+    func open() -> OpaquePointer? {
+        var db: OpaquePointer?
+        #expect(CairnC.cairn_open(":memory:", schema, nil, &db) == CAIRN_OK)
+        return db
+    }
+
+    var lastMessage: String { String(cString: CairnC.cairn_last_error_message()!) }
+
+    @Test func statusNamesAndVersions() {
+        #expect(String(cString: CairnC.cairn_version()!) == CAIRN_VERSION)
+        #expect(CairnC.cairn_abi_version() == CAIRN_ABI_VERSION)
+        #expect(String(cString: CairnC.cairn_status_name(CAIRN_ERR_DUPLICATE_PRIMARY_KEY)!) == "CAIRN_ERR_DUPLICATE_PRIMARY_KEY")
+        #expect(String(cString: CairnC.cairn_status_name(999)!) == "CAIRN_UNKNOWN")
+    }
+
+    @Test func jsonLayerRoundTripAndErrors() {
+        let db = open()
+        defer { _ = CairnC.cairn_close(db) }
+        var count: Int64 = -1
+        #expect(CairnC.cairn_create_json(db, "Person", #"{"id": 1, "name": "A"}"#, CAIRN_UPDATE_NEVER, nil) == CAIRN_ERR_WRONG_TRANSACTION_STATE)
+        #expect(CairnC.cairn_last_error_code() == CAIRN_ERR_WRONG_TRANSACTION_STATE)
+        #expect(CairnC.cairn_begin_write(db) == CAIRN_OK)
+        #expect(CairnC.cairn_last_error_code() == CAIRN_OK)
+        #expect(lastMessage == "")
+        var out: UnsafeMutablePointer<CChar>?
+        #expect(CairnC.cairn_create_json(db, "Person", #"{"id": 1, "name": "A", "m": 3.0}"#, CAIRN_UPDATE_NEVER, &out) == CAIRN_OK)
+        #expect(String(cString: out!) == #"{"id":1,"name":"A","nick":null,"blob":null,"m":3.0}"#)
+        CairnC.cairn_free(out)
+        #expect(CairnC.cairn_create_json(db, "Person", #"{"id": 1, "name": "B"}"#, CAIRN_UPDATE_NEVER, nil) == CAIRN_ERR_DUPLICATE_PRIMARY_KEY)
+        #expect(lastMessage == "Attempting to create an object of type 'Person' with an existing primary key value '1'.")
+        #expect(CairnC.cairn_create_json(db, "Person", #"{"id": 2, "name": "B""#, CAIRN_UPDATE_NEVER, nil) == CAIRN_ERR_INVALID_ARGUMENT)
+        #expect(CairnC.cairn_create_json(db, "Person", #"{"id": 2}"#, 7, nil) == CAIRN_ERR_INVALID_ARGUMENT)
+        #expect(CairnC.cairn_create_many_json(db, "Person", #"[{"id": 2, "name": "B"}, {"id": 3, "name": "C"}]"#, CAIRN_UPDATE_NEVER, &count) == CAIRN_OK)
+        #expect(count == 2)
+        #expect(CairnC.cairn_commit(db) == CAIRN_OK)
+        #expect(CairnC.cairn_count(db, "Person", nil, nil, &count) == CAIRN_OK)
+        #expect(count == 3)
+        #expect(CairnC.cairn_get_json(db, "Person", "4", &out) == CAIRN_NOT_FOUND)
+        #expect(out == nil)
+        #expect(CairnC.cairn_last_error_code() == CAIRN_OK)
+        #expect(CairnC.cairn_get_json(db, "Person", "2", &out) == CAIRN_OK)
+        #expect(String(cString: out!) == #"{"id":2,"name":"B","nick":null,"blob":null,"m":null}"#)
+        CairnC.cairn_free(out)
+    }
+
+    @Test func typedValuesAndBorrowedStrings() {
+        let db = open()
+        defer { _ = CairnC.cairn_close(db) }
+        var idIndex: Int32 = -1, nameIndex: Int32 = -1, blobIndex: Int32 = -1, mIndex: Int32 = -1
+        #expect(CairnC.cairn_property_index(db, "Person", "id", &idIndex) == CAIRN_OK)
+        #expect(CairnC.cairn_property_index(db, "Person", "name", &nameIndex) == CAIRN_OK)
+        #expect(CairnC.cairn_property_index(db, "Person", "blob", &blobIndex) == CAIRN_OK)
+        #expect(CairnC.cairn_property_index(db, "Person", "m", &mIndex) == CAIRN_OK)
+        #expect(CairnC.cairn_property_index(db, "Person", "nope", &mIndex) == CAIRN_ERR_NO_SUCH_PROPERTY)
+        #expect(lastMessage == "Property 'Person.nope' does not exist.")
+        #expect(mIndex == -1)
+        _ = CairnC.cairn_property_index(db, "Person", "m", &mIndex)
+
+        let name = Array("Zoë\u{0}!".utf8)
+        let bytes: [UInt8] = [0, 1, 255]
+        var object: OpaquePointer?
+        name.withUnsafeBufferPointer { namePointer in
+            bytes.withUnsafeBufferPointer { bytesPointer in
+                var values = [cairn_value](repeating: cairn_value(), count: 4)
+                values[0].type = CAIRN_TYPE_INT; values[0].`as`.integer = 7
+                values[1].type = CAIRN_TYPE_STRING
+                values[1].`as`.string = cairn_string(data: UnsafeRawPointer(namePointer.baseAddress!).assumingMemoryBound(to: CChar.self), size: name.count)
+                values[2].type = CAIRN_TYPE_BINARY
+                values[2].`as`.binary = cairn_binary(data: bytesPointer.baseAddress, size: bytes.count)
+                values[3].type = CAIRN_TYPE_BOOL; values[3].`as`.boolean = 1
+                let indices = [idIndex, nameIndex, blobIndex, mIndex]
+                #expect(CairnC.cairn_begin_write(db) == CAIRN_OK)
+                #expect(CairnC.cairn_object_create(db, "Person", 4, indices, values, CAIRN_UPDATE_NEVER, &object) == CAIRN_OK)
+                #expect(CairnC.cairn_commit(db) == CAIRN_OK)
+            }
+        }
+        var out = [cairn_value](repeating: cairn_value(), count: 4)
+        #expect(CairnC.cairn_object_get_values(object, 4, [idIndex, nameIndex, blobIndex, mIndex], &out) == CAIRN_OK)
+        #expect(out[0].type == CAIRN_TYPE_INT && out[0].`as`.integer == 7)
+        #expect(out[1].type == CAIRN_TYPE_STRING)
+        #expect(Array(UnsafeRawBufferPointer(start: out[1].`as`.string.data, count: out[1].`as`.string.size)) == name)
+        #expect(Array(UnsafeBufferPointer(start: out[2].`as`.binary.data, count: out[2].`as`.binary.size)) == bytes)
+        #expect(out[3].type == CAIRN_TYPE_BOOL && out[3].`as`.boolean == 1)
+
+        var key: Int64 = 0
+        #expect(CairnC.cairn_object_key(object, &key) == CAIRN_OK)
+        #expect(key == 7)
+        var pk = cairn_value()
+        pk.type = CAIRN_TYPE_INT; pk.`as`.integer = 7
+        var found: OpaquePointer?
+        #expect(CairnC.cairn_object_find(db, "Person", &pk, &found) == CAIRN_OK)
+        pk.`as`.integer = 8
+        var missing: OpaquePointer?
+        #expect(CairnC.cairn_object_find(db, "Person", &pk, &missing) == CAIRN_NOT_FOUND)
+        #expect(missing == nil)
+        CairnC.cairn_object_release(found)
+        CairnC.cairn_object_release(object)
+    }
+
+    @Test func objectsOfAClosedDatabaseAndClosedHandlesAreMisuse() {
+        let db = open()
+        #expect(CairnC.cairn_begin_write(db) == CAIRN_OK)
+        var object: OpaquePointer?
+        #expect(CairnC.cairn_object_create(db, "Person", 0, nil, nil, CAIRN_UPDATE_NEVER, &object) == CAIRN_ERR_MISSING_VALUE)
+        #expect(CairnC.cairn_create_json(db, "Person", #"{"id": 1, "name": "A"}"#, CAIRN_UPDATE_NEVER, nil) == CAIRN_OK)
+        #expect(CairnC.cairn_commit(db) == CAIRN_OK)
+        var pk = cairn_value()
+        pk.type = CAIRN_TYPE_INT; pk.`as`.integer = 1
+        #expect(CairnC.cairn_object_find(db, "Person", &pk, &object) == CAIRN_OK)
+        #expect(CairnC.cairn_close(db) == CAIRN_OK)
+        var value = cairn_value()
+        #expect(CairnC.cairn_object_get(object, "name", &value) == CAIRN_ERR_MISUSE)
+        #expect(CairnC.cairn_begin_write(db) == CAIRN_ERR_MISUSE)   // the closed handle itself
+        #expect(CairnC.cairn_close(db) == CAIRN_ERR_MISUSE)
+        CairnC.cairn_object_release(object)
+    }
+
+    @Test func lastErrorIsPerThread() {
+        let db = open()
+        defer { _ = CairnC.cairn_close(db) }
+        final class Box: @unchecked Sendable { var results: [Int: (Int32, String)] = [:]; var db: OpaquePointer?; var lock = pthread_mutex_t() }
+        let box = Box()
+        box.db = db
+        var threads: [pthread_t] = []
+        let barrier = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
+        pthread_barrier_init(barrier, nil, 4)
+        final class Arg { let i: Int; let box: Box; let barrier: UnsafeMutablePointer<pthread_barrier_t>
+            init(_ i: Int, _ box: Box, _ barrier: UnsafeMutablePointer<pthread_barrier_t>) { self.i = i; self.box = box; self.barrier = barrier } }
+        pthread_mutex_init(&box.lock, nil)
+        for i in 0..<4 {
+            var thread = pthread_t()
+            let arg = Unmanaged.passRetained(Arg(i, box, barrier)).toOpaque()
+            pthread_create(&thread, nil, { raw in
+                let arg = Unmanaged<Arg>.fromOpaque(raw!).takeRetainedValue()
+                var count: Int64 = 0
+                if arg.i % 2 == 0 {
+                    _ = CairnC.cairn_count(arg.box.db, "Nobody\(arg.i)", nil, nil, &count)
+                } else {
+                    _ = CairnC.cairn_commit(arg.box.db)
+                }
+                pthread_barrier_wait(arg.barrier)
+                let code = CairnC.cairn_last_error_code()
+                let message = String(cString: CairnC.cairn_last_error_message()!)
+                pthread_mutex_lock(&arg.box.lock)
+                arg.box.results[arg.i] = (code, message)
+                pthread_mutex_unlock(&arg.box.lock)
+                return nil
+            }, arg)
+            threads.append(thread)
+        }
+        for thread in threads { pthread_join(thread, nil) }
+        pthread_barrier_destroy(barrier)
+        barrier.deallocate()
+        for i in 0..<4 {
+            let (code, message) = box.results[i]!
+            if i % 2 == 0 {
+                #expect(code == CAIRN_ERR_NO_SUCH_CLASS)
+                #expect(message == "Object type 'Nobody\(i)' is not in the schema.")
+            } else {
+                #expect(code == CAIRN_ERR_WRONG_TRANSACTION_STATE)
+            }
+        }
+    }
+}
