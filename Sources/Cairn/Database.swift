@@ -113,6 +113,7 @@ public final class Database: @unchecked Sendable {
             byName[objectSchema.name] = info
         }
         for info in classes where byName[info.schema.storedName] == nil { byName[info.schema.storedName] = info }
+        ClassInfo.resolve(classes)
         self.classes = classes
         self.classByName = byName
         self.schemaVersion = options.schemaVersion

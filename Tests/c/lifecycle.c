@@ -595,7 +595,7 @@ static void test_in_memory(void) {
 }
 
 int main(void) {
-    char dir[4096], path[4096];
+    char dir[2048], path[4096];
     cairn_db *db = NULL;
     cairn_options *options = NULL;
 

@@ -280,7 +280,7 @@ static void closed_database_functions(const char *path) {
 }
 
 int main(void) {
-    char dir[4096], path[4096];
+    char dir[2048], path[4096];
     cairn_db *db = NULL;
     cairn_object *object = NULL;
     cairn_value pk;

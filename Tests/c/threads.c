@@ -228,7 +228,7 @@ static void *error_main(void *arg) {
 }
 
 int main(void) {
-    char dir[4096];
+    char dir[2048];
     pthread_t writers[WRITERS], readers[READERS], errors[ERROR_THREADS];
     int64_t n = -1;
 

@@ -123,12 +123,12 @@ extension Schema {
         return problems
     }
 
-    static func isReserved(_ name: String) -> Bool {
+    private static func isReserved(_ name: String) -> Bool {
         asciiLowercased(name).utf8.starts(with: reservedPrefix.utf8)
     }
 
     /// SQLite folds only ASCII letters when it compares identifiers.
-    static func asciiLowercased(_ name: String) -> String {
+    private static func asciiLowercased(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
         return String(decoding: name.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
     }

@@ -232,7 +232,7 @@ extension Schema {
     }
 
     /// Each value that occurs more than once, in the order its second occurrence appears.
-    static func duplicates(in names: [String]) -> [String] {
+    private static func duplicates(in names: [String]) -> [String] {
         var seen: Set<String> = []
         var reported: Set<String> = []
         var result: [String] = []
@@ -250,14 +250,14 @@ extension Property {
         type == .linkingObjects ? "linking objects" : realmTypeName
     }
 
-    /// realm-core's `Property::type_string()`: `array<int>`, `set<Dog>`, `dictionary<string, int>`.
+    /// realm-core's `Property::type_string()` for a value that is not a link: `int`, `array<int>`,
+    /// `set<string>`, `dictionary<string, int>`.
     var validationTypeString: String {
-        let element = type == .object || type == .linkingObjects ? (objectType ?? "") : type.realmName
         switch collection {
-        case .single: return type == .object ? "<\(element)>" : type == .linkingObjects ? "linking objects<\(element)>" : element
-        case .list: return "array<\(element)>"
-        case .set: return "set<\(element)>"
-        case .dictionary: return "dictionary<string, \(element)>"
+        case .single: type.realmName
+        case .list: "array<\(type.realmName)>"
+        case .set: "set<\(type.realmName)>"
+        case .dictionary: "dictionary<string, \(type.realmName)>"
         }
     }
 }

@@ -25,6 +25,13 @@ final class ClassInfo {
     let countSQL: String
 
     static let keyColumnName = "_cairn_key"
+    /// Per property: the side table of a list, set or dictionary property.
+    let collectionTables: [CollectionTable?]
+    /// Per property: the class a link, link collection or linkingObjects property points at.
+    /// Set by `resolve(_:)` once every class exists.
+    private(set) var targets: [ClassInfo?] = []
+    /// Properties (of any class, this one included) that link to this class.
+    private(set) var incoming: [(origin: ClassInfo, property: Int)] = []
     static let sequenceColumnName = "_cairn_seq"
 
     init(index: Int, schema: ObjectSchema) {
@@ -53,6 +60,12 @@ final class ClassInfo {
         // Public names win over stored names when they collide across properties.
         for (i, property) in schema.properties.enumerated() { names[property.name] = i }
         self.slots = slots
+        collectionTables = schema.properties.map { property in
+            property.isCollection
+                ? CollectionTable(kind: property.collection, table: schema.storedName, column: property.storedName,
+                                  elementType: property.type, isIndexed: property.index == .general)
+                : nil
+        }
         selectColumns = columns
         indexByName = names
 
@@ -75,6 +88,21 @@ final class ClassInfo {
     }
 
     static func mixedTypeColumn(_ property: Property) -> String { "_cairn_type_" + property.storedName }
+
+    /// Connects link properties to their target classes, and targets to the properties pointing
+    /// at them. Runs once at open, after every ClassInfo exists.
+    static func resolve(_ classes: [ClassInfo]) {
+        var byName: [String: ClassInfo] = [:]
+        for info in classes { byName[info.name] = info }
+        for info in classes {
+            info.targets = info.schema.properties.map { property in property.objectType.flatMap { byName[$0] } }
+            for (index, property) in info.schema.properties.enumerated() where property.type == .object {
+                info.targets[index]?.incoming.append((info, index))
+            }
+        }
+    }
+
+    var isEmbedded: Bool { schema.kind == .embedded }
 
     var name: String { schema.name }
 
@@ -101,6 +129,7 @@ final class ClassInfo {
         for property in schema.properties where property.isColumn {
             if let sql = indexStatement(property) { statements.append(sql) }
         }
+        for table in collectionTables.compactMap({ $0 }) { statements.append(contentsOf: table.createStatements) }
         return statements
     }
 
@@ -134,7 +163,7 @@ final class ClassInfo {
     }
 
     func indexName(_ property: Property) -> String {
-        quoted((property.isPrimaryKey ? "_cairn_pk_" : "_cairn_idx_") + schema.storedName + "_" + property.storedName)
+        quoted(sideName(property.isPrimaryKey ? "pk" : "idx", table: schema.storedName, column: property.storedName))
     }
 
     /// The CREATE INDEX statement a property needs, if any. The primary key gets a unique index

@@ -70,7 +70,7 @@ enum SchemaMigration {
         }
         let stored: Schema
         do throws(CairnError) {
-            stored = try Schema(json: .array(definitions))
+            stored = try Schema(json: .array(definitions), validating: false)
         } catch {
             throw CairnError(.corrupt, "The schema stored in '\(path)' is invalid: \(error.message)")
         }

@@ -15,7 +15,7 @@ enum Storage {
         CREATE TABLE _cairn_classes (table_name TEXT PRIMARY KEY, name TEXT NOT NULL, \
         definition TEXT NOT NULL, next_seq INTEGER NOT NULL DEFAULT 1)
         """,
-    ]
+    ] + MixedStore.createStatements
 
     static func open(path: String, inMemory: Bool, schema: Schema, classes: [ClassInfo], options: OpenOptions,
                      storedVersion: inout UInt64) throws(CairnError) -> Connection {
