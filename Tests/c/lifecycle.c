@@ -58,6 +58,17 @@ static cairn_value null_value(void) {
     return v;
 }
 
+/* Opens `path` with schema version 1, the version the test database is created with. */
+static int open_version_1(const char *path, cairn_db **out_db) {
+    cairn_options *options = cairn_options_new();
+    int rc;
+    REQUIRE(options != NULL);
+    REQUIRE_OK(cairn_options_set_schema_version(options, 1));
+    rc = cairn_open(path, SCHEMA, options, out_db);
+    cairn_options_free(options);
+    return rc;
+}
+
 static void test_library_facts(void) {
     CHECK_STR(cairn_version(), CAIRN_VERSION);
     CHECK(cairn_abi_version() == CAIRN_ABI_VERSION);
@@ -294,6 +305,79 @@ static void test_create_and_errors(cairn_db *db) {
     CHECK(in_write == 0);
 }
 
+/* Hostile names and values are data, never SQL; bad input is an error, never a crash. */
+static void test_hostile_input(cairn_db *db) {
+    static const char hostile_name[] = "Robert'); DROP TABLE Person; --\"\\";
+    char *json = NULL, *deep = NULL;
+    int rc;
+    cairn_object *object = NULL;
+    cairn_value v, pk = int_value(50);
+    int64_t before = count_people(db);
+
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_ERR(cairn_create_json(db, "Person\"; DROP TABLE Person; --", "{\"_id\": 50, \"name\": \"x\"}",
+                                CAIRN_UPDATE_NEVER, NULL),
+              CAIRN_ERR_NO_SUCH_CLASS);
+    CHECK_ERR(cairn_create_json(db, "Person", "{\"_id\": 50, \"name\\\"; --\": \"x\"}", CAIRN_UPDATE_NEVER, NULL),
+              CAIRN_ERR_NO_SUCH_PROPERTY);
+    /* Not UTF-8 in a name. */
+    CHECK_ERR(cairn_create_json(db, "Pers\xff\xfe", "{\"_id\": 50, \"name\": \"x\"}", CAIRN_UPDATE_NEVER, NULL),
+              CAIRN_ERR_INVALID_ARGUMENT);
+    /* Not UTF-8 inside JSON text. */
+    rc = cairn_create_json(db, "Person", "{\"_id\": 50, \"name\": \"\xc3\x28\"}", CAIRN_UPDATE_NEVER, NULL);
+    CHECK(rc == CAIRN_ERR_INVALID_ARGUMENT);
+    /* Not UTF-8 in a typed string value. */
+    {
+        int32_t indices[2];
+        cairn_value values[2];
+        REQUIRE_OK(cairn_property_index(db, "Person", "_id", &indices[0]));
+        REQUIRE_OK(cairn_property_index(db, "Person", "name", &indices[1]));
+        values[0] = int_value(50);
+        values[1] = string_value("\xc3\x28", 2);
+        rc = cairn_object_create(db, "Person", 2, indices, values, CAIRN_UPDATE_NEVER, NULL);
+        CHECK(rc == CAIRN_ERR_INVALID_ARGUMENT || rc == CAIRN_ERR_TYPE_MISMATCH);
+        CHECK(rc != CAIRN_OK);
+    }
+    /* Absurdly deep JSON nesting: an error, not a stack overflow. */
+    {
+        const size_t depth = 100000;
+        deep = (char *)malloc(2 * depth + 64);
+        REQUIRE(deep != NULL);
+        strcpy(deep, "{\"_id\": 50, \"name\": ");
+        {
+            size_t n = strlen(deep);
+            for (size_t i = 0; i < depth; i++) deep[n++] = '[';
+            for (size_t i = 0; i < depth; i++) deep[n++] = ']';
+            deep[n++] = '}';
+            deep[n] = '\0';
+        }
+        rc = cairn_create_json(db, "Person", deep, CAIRN_UPDATE_NEVER, NULL);
+        CHECK(rc == CAIRN_ERR_INVALID_ARGUMENT || rc == CAIRN_ERR_LIMIT);
+        free(deep);
+    }
+    CHECK(count_people(db) == before);
+    CHECK(!person_exists(db, "50"));
+
+    /* A value full of SQL and JSON metacharacters round-trips exactly. */
+    {
+        char payload[256];
+        snprintf(payload, sizeof payload, "{\"_id\": 50, \"name\": \"Robert'); DROP TABLE Person; --\\\"\\\\\"}");
+        CHECK_OK(cairn_create_json(db, "Person", payload, CAIRN_UPDATE_NEVER, NULL));
+    }
+    REQUIRE_OK(cairn_object_find(db, "Person", &pk, &object));
+    CHECK_OK(cairn_object_get(object, "name", &v));
+    if (v.type == CAIRN_TYPE_STRING)
+        CHECK_BYTES(v.as.string.data, v.as.string.size, hostile_name, sizeof hostile_name - 1);
+    else
+        CHECK(v.type == CAIRN_TYPE_STRING);
+    CHECK_OK(cairn_object_to_json(object, &json));
+    CHECK_JSON_HAS(json, "\"name\":\"Robert'); DROP TABLE Person; --\\\"\\\\\"");
+    cairn_free(json);
+    cairn_object_release(object);
+    REQUIRE_OK(cairn_rollback(db));
+    CHECK(count_people(db) == before);
+}
+
 static void test_rollback_discards(cairn_db *db) {
     char *json = NULL;
     REQUIRE_OK(cairn_begin_write(db));
@@ -500,7 +584,7 @@ static void test_objects_outlive_their_database(const char *path) {
     int valid = -1;
     char *json = NULL;
 
-    REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
+    REQUIRE_OK(open_version_1(path, &db));
     REQUIRE_OK(cairn_object_find(db, "Person", &pk, &bea));
     /* Close with a write transaction open: it is rolled back. */
     REQUIRE_OK(cairn_begin_write(db));
@@ -572,6 +656,70 @@ static void test_reopen_reads_back(const char *path) {
     cairn_options_free(options);
 }
 
+/* Schema changes at open: additive ones migrate by themselves; others need a migration, or
+ * delete_if_migration_needed. */
+static void test_schema_changes_at_open(const char *dir) {
+    static const char *V0 = "[{\"name\": \"Note\", \"primaryKey\": \"_id\", \"properties\": {"
+                            "  \"_id\": \"int\", \"text\": \"string\"}}]";
+    static const char *ADDITIVE = "[{\"name\": \"Note\", \"primaryKey\": \"_id\", \"properties\": {"
+                                  "  \"_id\": \"int\", \"text\": \"string\", \"stars\": \"int?\"}}]";
+    static const char *INCOMPATIBLE = "[{\"name\": \"Note\", \"primaryKey\": \"_id\", \"properties\": {"
+                                      "  \"_id\": \"int\", \"text\": \"int\", \"stars\": \"int?\"}}]";
+    char path[4096], *json = NULL;
+    cairn_db *db = NULL;
+    cairn_options *options = cairn_options_new();
+    int64_t n = -1;
+    uint64_t version = 99;
+    REQUIRE(options != NULL);
+    snprintf(path, sizeof path, "%s/notes.cairn", dir);
+
+    REQUIRE_OK(cairn_open(path, V0, NULL, &db));
+    CHECK_OK(cairn_schema_version(db, &version));
+    CHECK(version == 0);
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_OK(cairn_create_json(db, "Note", "{\"_id\": 1, \"text\": \"keep me\"}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    CHECK_OK(cairn_close(db));
+
+    /* A new optional property, same version: migrates automatically, data kept. */
+    db = NULL;
+    REQUIRE_OK(cairn_open(path, ADDITIVE, NULL, &db));
+    CHECK_OK(cairn_get_json(db, "Note", "1", &json));
+    CHECK_JSON_HAS(json, "\"text\":\"keep me\"");
+    CHECK_JSON_HAS(json, "\"stars\":null");
+    cairn_free(json);
+    json = NULL;
+    CHECK_OK(cairn_close(db));
+
+    /* A changed property type at the same version: refused, file untouched. */
+    db = (cairn_db *)&db;
+    CHECK_ERR(cairn_open(path, INCOMPATIBLE, NULL, &db), CAIRN_ERR_MIGRATION_REQUIRED);
+    CHECK(db == NULL);
+    {
+        char message[1024];
+        check_last_message(message, sizeof message);
+        CHECK(strstr(message, "Migration is required due to the following errors:") != NULL);
+    }
+    db = NULL;
+    REQUIRE_OK(cairn_open(path, ADDITIVE, NULL, &db));
+    CHECK_OK(cairn_count(db, "Note", NULL, NULL, &n));
+    CHECK(n == 1);
+    CHECK_OK(cairn_close(db));
+
+    /* delete_if_migration_needed: the file starts afresh with the new schema. */
+    db = NULL;
+    CHECK_OK(cairn_options_set_delete_if_migration_needed(options, 1));
+    REQUIRE_OK(cairn_open(path, INCOMPATIBLE, options, &db));
+    n = -1;
+    CHECK_OK(cairn_count(db, "Note", NULL, NULL, &n));
+    CHECK(n == 0);
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_OK(cairn_create_json(db, "Note", "{\"_id\": 1, \"text\": 5}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    CHECK_OK(cairn_close(db));
+    cairn_options_free(options);
+}
+
 static void test_in_memory(void) {
     cairn_db *db = NULL;
     cairn_options *options = cairn_options_new();
@@ -597,7 +745,6 @@ static void test_in_memory(void) {
 int main(void) {
     char dir[2048], path[4096];
     cairn_db *db = NULL;
-    cairn_options *options = NULL;
 
     test_dir_make(dir, sizeof dir, "lifecycle");
     snprintf(path, sizeof path, "%s/lifecycle.cairn", dir);
@@ -606,21 +753,19 @@ int main(void) {
     test_invalid_schema_is_refused(dir);
     test_files_that_are_not_databases(dir);
 
-    options = cairn_options_new();
-    REQUIRE(options != NULL);
-    REQUIRE_OK(cairn_options_set_schema_version(options, 1));
-    REQUIRE_OK(cairn_open(path, SCHEMA, options, &db));
-    cairn_options_free(options);
+    REQUIRE_OK(open_version_1(path, &db));
 
     test_introspection(db);
     test_writes_need_a_transaction(db);
     test_create_and_errors(db);
+    test_hostile_input(db);
     test_rollback_discards(db);
     test_typed_layer(db);
     CHECK_OK(cairn_close(db));
 
     test_objects_outlive_their_database(path);
     test_reopen_reads_back(path);
+    test_schema_changes_at_open(dir);
     test_in_memory();
 
     test_dir_remove(dir);

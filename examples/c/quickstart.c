@@ -3,7 +3,7 @@
  * JSON, read them back as JSON and as typed values, update one, count, handle a duplicate-key
  * error, commit and close.
  *
- *   ./cairn_quickstart [path]      (default: quickstart.cairn in the current directory)
+ *   ./quickstart [path]      (default: quickstart.cairn in the current directory)
  *   sqlite3 quickstart.cairn .schema
  *
  * The Person class is stored as table "people" and its `email` property as column

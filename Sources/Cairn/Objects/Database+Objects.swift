@@ -1,17 +1,21 @@
-/// Creating, reading, updating and deleting objects. Every write checks and converts all values
-/// before the first SQL statement runs, so a failed call changes nothing.
+/// Creating, reading, updating and deleting objects. Every write decodes and checks all values
+/// before the first SQL statement runs; writes that take several statements run in a savepoint,
+/// so a failed call changes nothing.
 extension Database {
     // MARK: Public API
 
     /// Creates an object from a JSON object (inside a write transaction). Missing properties take
-    /// their default, else null when optional; unknown keys are an error.
-    /// The corresponding C function is `cairn_create_json`.
+    /// their default, else null when optional; unknown keys are an error. Nested objects in link
+    /// positions are created (or upserted in the update modes); a bare scalar there is the primary
+    /// key of an existing object. The corresponding C function is `cairn_create_json`.
     @discardableResult
     public func create(_ className: String, json: JSON, update mode: UpdateMode = .never) throws(CairnError) -> Object {
         try serialized { (connection) throws(CairnError) in
             let info = try writableClass(className)
             let given = try decodePayload(info, json)
-            let key = try create(info, given, mode: mode, connection)
+            let key = try atomicallyIfNeeded(info, given, connection) { () throws(CairnError) in
+                try create(info, given, mode: mode, connection)
+            }
             return Object(database: self, info: info, key: key)
         }
     }
@@ -21,20 +25,17 @@ extension Database {
         try create(className, json: try Self.parsePayload(text), update: mode)
     }
 
-    /// Creates an object from property values (public names). The corresponding C function is
-    /// `cairn_object_create`.
+    /// Creates an object from property values (public names). Links are `.link` values.
     @discardableResult
     public func create(_ className: String, values: [(name: String, value: Value)],
                        update mode: UpdateMode = .never) throws(CairnError) -> Object {
-        try serialized { (connection) throws(CairnError) in
-            let info = try writableClass(className)
-            var given: [(Int, Value)] = []
-            for (name, value) in values {
-                guard let index = info.propertyIndex(name) else { throw noSuchProperty(info, name) }
-                given.append((index, value))
-            }
-            return Object(database: self, info: info, key: try createChecked(info, given, mode: mode, connection))
+        let info = try classInfo(className)
+        var indexed: [(index: Int, value: Value)] = []
+        for (name, value) in values {
+            guard let index = info.propertyIndex(name) else { throw noSuchProperty(info, name) }
+            indexed.append((index, value))
         }
+        return try create(classIndex: info.index, values: indexed, update: mode)
     }
 
     /// Creates an object from values addressed by property index. The corresponding C function
@@ -45,7 +46,19 @@ extension Database {
         try serialized { (connection) throws(CairnError) in
             let info = try classInfo(index: classIndex)
             try checkWritable(info)
-            return Object(database: self, info: info, key: try createChecked(info, values, mode: mode, connection))
+            var given: [(Int, Input)] = []
+            var seen = Set<Int>()
+            for (index, value) in values {
+                try checkIndex(info, index)
+                guard seen.insert(index).inserted else {
+                    throw CairnError(.invalidArgument, "Property '\(info.name).\(info.property(index).name)' is given more than once.")
+                }
+                given.append((index, try input(from: value, info, index)))
+            }
+            let key = try atomicallyIfNeeded(info, given, connection) { () throws(CairnError) in
+                try create(info, given, mode: mode, connection)
+            }
+            return Object(database: self, info: info, key: key)
         }
     }
 
@@ -93,14 +106,22 @@ extension Database {
         }
     }
 
-    /// The object with a primary key as Extended JSON text, or nil. The corresponding C function
-    /// is `cairn_get_json`.
-    public func getJSON(_ className: String, primaryKey pk: Value) throws(CairnError) -> String? {
+    /// The object a link points at, or nil when it no longer exists.
+    public func object(_ link: ObjectLink) throws(CairnError) -> Object? {
+        try serialized { (connection) throws(CairnError) in
+            let info = try classInfo(index: link.classIndex)
+            return try exists(info, link.key, connection) ? Object(database: self, info: info, key: link.key) : nil
+        }
+    }
+
+    /// The object with a primary key as Extended JSON text, or nil; `depth` expands links into
+    /// nested objects that many levels deep. The corresponding C function is `cairn_get_json`.
+    public func getJSON(_ className: String, primaryKey pk: Value, depth: Int = 0) throws(CairnError) -> String? {
         try serialized { (connection) throws(CairnError) in
             let info = try readableClass(className)
             guard let key = try findKey(info, pk, connection) else { return nil }
             var writer = JSONWriter()
-            try writeJSON(info, key, connection, to: &writer)
+            try writeJSON(info, key, depth: depth, connection, to: &writer)
             return writer.string
         }
     }
@@ -126,15 +147,15 @@ extension Database {
 
     // MARK: Class checks
 
-    private func writableClass(_ className: String) throws(CairnError) -> ClassInfo {
+    func writableClass(_ className: String) throws(CairnError) -> ClassInfo {
         let info = try classInfo(className)
         try checkWritable(info)
         return info
     }
 
-    private func checkWritable(_ info: ClassInfo) throws(CairnError) {
+    func checkWritable(_ info: ClassInfo) throws(CairnError) {
         try requireWriteTransaction()
-        if info.schema.kind == .embedded {
+        if info.isEmbedded {
             throw CairnError(.invalidArgument,
                              "Cannot create an object of embedded type '\(info.name)' on its own: assign it to a property of its parent.")
         }
@@ -142,11 +163,23 @@ extension Database {
 
     /// Asymmetric objects are insert-only: they are never read back.
     func readableClass(_ className: String) throws(CairnError) -> ClassInfo {
-        let info = try classInfo(className)
+        try readable(try classInfo(className))
+    }
+
+    func readable(_ info: ClassInfo) throws(CairnError) -> ClassInfo {
         if info.schema.kind == .asymmetric {
             throw CairnError(.notSupported, "Objects of asymmetric type '\(info.name)' are insert-only and cannot be read, queried, updated or deleted.")
         }
         return info
+    }
+
+    /// Runs a write in a savepoint when it may take more than one statement.
+    func atomicallyIfNeeded<R>(_ info: ClassInfo, _ given: [(Int, Input)], _ connection: Connection,
+                               _ body: () throws(CairnError) -> R) throws(CairnError) -> R {
+        if info.hasRelationships || given.contains(where: { $0.1.hasNestedWrites }) {
+            return try atomically(connection, body)
+        }
+        return try body()
     }
 
     // MARK: Payloads
@@ -166,74 +199,6 @@ extension Database {
         }
     }
 
-    /// Decodes a JSON object into checked values by property index.
-    func decodePayload(_ info: ClassInfo, _ json: JSON) throws(CairnError) -> [(Int, Value)] {
-        guard case .object(let members) = json else {
-            throw CairnError(.invalidArgument, "Expected a JSON object for '\(info.name)', got \(json.kindName).")
-        }
-        var given: [(Int, Value)] = []
-        given.reserveCapacity(members.count)
-        var seen = Set<Int>()
-        for (name, valueJSON) in members {
-            guard let index = info.propertyIndex(name), info.property(index).name == name else {
-                throw noSuchProperty(info, name)
-            }
-            guard seen.insert(index).inserted else {
-                throw CairnError(.invalidArgument, "Property '\(info.name).\(name)' is given more than once.")
-            }
-            let value: Value
-            do throws(CairnError) {
-                value = try ExtendedJSON.mixedValue(valueJSON)
-            } catch {
-                throw CairnError(error.code, "Property '\(info.name).\(name)': \(error.message)")
-            }
-            given.append((index, try coerce(value, info, index)))
-        }
-        return given
-    }
-
-    /// Converts a value to what a property stores, or explains why it cannot.
-    func coerce(_ value: Value, _ info: ClassInfo, _ index: Int) throws(CairnError) -> Value {
-        try Self.coerceValue(value, info, index)
-    }
-
-    static func coerceValue(_ value: Value, _ info: ClassInfo, _ index: Int) throws(CairnError) -> Value {
-        let property = info.property(index)
-        let label = "'\(info.name).\(property.name)'"
-        if property.isComputed {
-            throw CairnError(.invalidArgument, "Cannot modify read-only property \(label).")
-        }
-        if property.isCollection || property.type == .object {
-            throw CairnError(.notSupported, "Property \(label) is a link or collection; these arrive with relationships support.")
-        }
-        if case .null = value {
-            if property.isOptional { return .null }
-            throw CairnError(.notNullable, "Invalid null value for non-nullable property \(label).")
-        }
-        func mismatch() -> CairnError {
-            CairnError(.typeMismatch, "Type mismatch for property \(label): expected \(property.type.realmName), got \(value.typeName).")
-        }
-        switch (property.type, value) {
-        case (.mixed, .link): throw mismatch()
-        case (.mixed, .list), (.mixed, .dictionary):
-            throw CairnError(.notSupported, "Property \(label): nested lists and dictionaries in mixed values arrive with relationships support.")
-        case (.mixed, _): return value
-        case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.decimal128, .decimal),
-             (.string, .string), (.data, .data), (.date, .date), (.objectId, .objectId), (.uuid, .uuid):
-            return value
-        case (.float, .double(let d)): return .float(Float(d))
-        case (.float, .int(let i)): return .float(Float(i))
-        case (.double, .float(let f)): return .double(Double(f))
-        case (.double, .int(let i)): return .double(Double(i))
-        case (.decimal128, .int(let i)): return .decimal(Decimal128(i))
-        case (.decimal128, .double(let d)):
-            guard let decimal = Decimal128(exactly: d) else { throw mismatch() }
-            return .decimal(decimal)
-        default:
-            throw mismatch()
-        }
-    }
-
     // MARK: Rows
 
     func exists(_ info: ClassInfo, _ key: Int64, _ connection: Connection) throws(CairnError) -> Bool {
@@ -247,9 +212,11 @@ extension Database {
         guard let pkIndex = info.primaryKeyIndex else {
             throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
         }
+        let property = info.property(pkIndex)
         let pk: Value
         do throws(CairnError) {
-            pk = try coerce(primaryKey, info, pkIndex)
+            pk = try Self.coerceScalar(primaryKey, property.type, optional: property.isOptional, nested: false,
+                                       Self.label(info, property))
         } catch where error.code == .notNullable {
             return nil
         }
@@ -259,108 +226,173 @@ extension Database {
         return try statement.step() ? statement.int64(0) : nil
     }
 
-    /// Reads the given properties of one object.
-    func readRow(_ info: ClassInfo, _ key: Int64, _ connection: Connection, indices: [Int]) throws(CairnError) -> [Value] {
-        for index in indices { try checkIndex(info, index) }
-        let statement = try connection.statement(info.selectRowSQL)
-        defer { statement.reset() }
-        statement.bind(key, at: 1)
-        guard try statement.step() else { throw invalidated(info) }
-        return indices.map { readColumn(info, statement, $0) }
-    }
-
     func invalidated(_ info: ClassInfo) -> CairnError {
         CairnError(.invalidatedObject, "Accessing object of type \(info.name) which has been invalidated or deleted")
     }
 
-    /// One property from a row of `selectRowSQL` (column 0 is the key).
-    func readColumn(_ info: ClassInfo, _ statement: Statement, _ index: Int) -> Value {
-        let property = info.property(index)
-        guard let slot = info.slots[index] else {
-            switch property.collection {
-            case .list, .set: return .list([])
-            case .dictionary: return .dictionary([])
-            case .single: return .list([])
+    /// Reads the given properties of one object: columns in one SELECT, then collections and
+    /// nested mixed values (after the row statement is done, so reading may recurse).
+    func readRow(_ info: ClassInfo, _ key: Int64, _ connection: Connection, indices: [Int]) throws(CairnError) -> [Value] {
+        for index in indices { try checkIndex(info, index) }
+        let statement = try connection.statement(info.selectRowSQL)
+        statement.bind(key, at: 1)
+        guard try statement.step() else {
+            statement.reset()
+            throw invalidated(info)
+        }
+        var values: [Value] = []
+        values.reserveCapacity(indices.count)
+        var pending: [(position: Int, mixedCollection: (id: Int64, code: Int64)?)] = []
+        for (position, index) in indices.enumerated() {
+            let property = info.property(index)
+            guard let slot = info.slots[index] else {
+                values.append(.null)
+                pending.append((position, nil))
+                continue
+            }
+            let column = Int32(slot + 1)
+            if property.type == .mixed {
+                let code = statement.int64(column + 1)
+                if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {
+                    values.append(.null)
+                    pending.append((position, (statement.int64(column), code)))
+                } else {
+                    values.append(ValueCodec.readMixed(statement, value: column, type: column + 1))
+                }
+            } else {
+                values.append(ValueCodec.read(statement, column, as: property.type, classIndex: info.targets[index]?.index ?? -1))
             }
         }
-        let column = Int32(slot + 1)
-        if property.type == .mixed { return ValueCodec.readMixed(statement, value: column, type: column + 1) }
-        return ValueCodec.read(statement, column, as: property.type)
+        statement.reset()
+        for (position, mixed) in pending {
+            if let mixed {
+                values[position] = try loadMixed(mixed.id, code: mixed.code, connection)
+            } else if info.property(indices[position]).isComputed {
+                let (origin, originIndex) = try backlinkOrigin(info, indices[position])
+                values[position] = .list(try linkingKeys(origin, originIndex, to: key, connection).map {
+                    .link(ObjectLink(classIndex: origin.index, key: $0))
+                })
+            } else {
+                values[position] = try readCollection(info, key, indices[position], connection)
+            }
+        }
+        return values
     }
 
-    func writeJSON(_ info: ClassInfo, _ key: Int64, _ connection: Connection, to writer: inout JSONWriter) throws(CairnError) {
-        let statement = try connection.statement(info.selectRowSQL)
-        defer { statement.reset() }
-        statement.bind(key, at: 1)
-        guard try statement.step() else { throw invalidated(info) }
+    /// The whole object as Extended JSON. Links print as the target's primary key (object key
+    /// without one) or, while `depth` > 0, as the nested object; embedded objects always nest.
+    /// An object already being printed further up prints as its key, so cycles end.
+    func writeJSON(_ info: ClassInfo, _ key: Int64, depth: Int, _ connection: Connection,
+                   to writer: inout JSONWriter, path: Set<Int64> = []) throws(CairnError) {
+        let indices = info.schema.properties.indices.filter { !info.property($0).isComputed }
+        let values = try readRow(info, key, connection, indices: indices)
+        var path = path
+        path.insert(Int64(info.index) << 48 ^ key)
         writer.writeByte(UInt8(ascii: "{"))
-        var first = true
-        for (index, property) in info.schema.properties.enumerated() where !property.isComputed {
-            if !first { writer.writeByte(UInt8(ascii: ",")) }
-            first = false
-            writer.writeString(property.name)
+        for (position, index) in indices.enumerated() {
+            if position > 0 { writer.writeByte(UInt8(ascii: ",")) }
+            writer.writeString(info.property(index).name)
             writer.writeByte(UInt8(ascii: ":"))
-            ExtendedJSON.write(readColumn(info, statement, index), to: &writer)
+            try writeJSONValue(values[position], target: info.targets[index], depth: depth, connection, &writer, path)
         }
         writer.writeByte(UInt8(ascii: "}"))
     }
 
-    // MARK: Writes
-
-    private func createChecked(_ info: ClassInfo, _ raw: [(index: Int, value: Value)], mode: UpdateMode,
-                               _ connection: Connection) throws(CairnError) -> Int64 {
-        var given: [(Int, Value)] = []
-        var seen = Set<Int>()
-        for (index, value) in raw {
-            try checkIndex(info, index)
-            guard seen.insert(index).inserted else {
-                throw CairnError(.invalidArgument, "Property '\(info.name).\(info.property(index).name)' is given more than once.")
+    private func writeJSONValue(_ value: Value, target: ClassInfo?, depth: Int, _ connection: Connection,
+                                _ writer: inout JSONWriter, _ path: Set<Int64>) throws(CairnError) {
+        switch value {
+        case .link(let link):
+            guard let target = classes.indices.contains(link.classIndex) ? classes[link.classIndex] : target else {
+                writer.writeInt(link.key)
+                return
             }
-            given.append((index, try coerce(value, info, index)))
+            let onPath = path.contains(Int64(target.index) << 48 ^ link.key)
+            if target.isEmbedded || (depth > 0 && !onPath) {
+                try writeJSON(target, link.key, depth: target.isEmbedded ? depth : depth - 1, connection, to: &writer, path: path)
+            } else if let pk = target.primaryKeyIndex {
+                ExtendedJSON.write(try readRow(target, link.key, connection, indices: [pk])[0], to: &writer)
+            } else {
+                writer.writeInt(link.key)
+            }
+        case .list(let items) where target != nil:
+            writer.writeByte(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+                try writeJSONValue(item, target: target, depth: depth, connection, &writer, path)
+            }
+            writer.writeByte(UInt8(ascii: "]"))
+        case .dictionary(let entries) where target != nil:
+            writer.writeByte(UInt8(ascii: "{"))
+            for (i, entry) in entries.enumerated() {
+                if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+                writer.writeString(entry.key)
+                writer.writeByte(UInt8(ascii: ":"))
+                try writeJSONValue(entry.value, target: target, depth: depth, connection, &writer, path)
+            }
+            writer.writeByte(UInt8(ascii: "}"))
+        default:
+            ExtendedJSON.write(value, to: &writer)
         }
-        return try create(info, given, mode: mode, connection)
     }
 
-    /// Creates (or, in the update modes, upserts) one object from checked values.
-    func create(_ info: ClassInfo, _ given: [(Int, Value)], mode: UpdateMode, _ connection: Connection) throws(CairnError) -> Int64 {
-        let properties = info.schema.properties
-        var row = [Value?](repeating: nil, count: properties.count)
-        for (index, value) in given { row[index] = value }
+    // MARK: Writes
 
-        if mode != .never {
+    /// Creates (or, in the update modes, upserts) one object.
+    func create(_ info: ClassInfo, _ given: [(Int, Input)], mode: UpdateMode, _ connection: Connection) throws(CairnError) -> Int64 {
+        let properties = info.schema.properties
+        var inputs = [Input?](repeating: nil, count: properties.count)
+        for (index, input) in given { inputs[index] = input }
+
+        if mode != .never, !info.isEmbedded {
             guard let pkIndex = info.primaryKeyIndex else {
                 throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
             }
-            guard let pk = row[pkIndex] ?? defaultValue(info, pkIndex) else {
+            guard case .value(let pk)? = inputs[pkIndex] ?? defaultInput(info, pkIndex) else {
                 throw CairnError(.missingValue, "Missing value for property '\(info.name).\(properties[pkIndex].name)'")
             }
             if let key = try findKey(info, pk, connection) {
-                let updates = given.filter { $0.0 != pkIndex }
-                try update(info, key, updates, mode: mode, connection)
+                try update(info, key, given.filter { $0.0 != pkIndex }, mode: mode, connection)
                 return key
             }
         }
 
-        // Fill what was not given: the default, else null if optional, else an error.
-        for (index, property) in properties.enumerated() where property.isColumn && row[index] == nil {
-            if let value = defaultValue(info, index) {
-                row[index] = value
-            } else if property.isOptional {
-                row[index] = .null
+        // Resolve every column first (creating linked objects), then bind: nested creates may
+        // use this class's cached insert statement too.
+        var row: [Value] = []
+        row.reserveCapacity(info.selectColumns.count)
+        for (index, property) in properties.enumerated() where property.isColumn {
+            let input: Input
+            if let given = inputs[index] {
+                input = given
+            } else if let fallback = defaultInput(info, index) {
+                input = fallback
+            } else if property.isOptional || property.type == .mixed {
+                input = .value(.null)
             } else {
                 throw CairnError(.missingValue, "Missing value for property '\(info.name).\(property.name)'")
             }
+            row.append(try resolveColumn(input, info, index, mode: mode, connection))
+        }
+        var stored: [(Value, Int64)] = []
+        stored.reserveCapacity(row.count)
+        var position = 0
+        for property in properties where property.isColumn {
+            let value = row[position]
+            position += 1
+            stored.append(property.type == .mixed ? try storeMixed(value, connection) : (value, 0))
         }
 
         let statement = try connection.statement(info.insertSQL)
         defer { statement.reset() }
         var parameter: Int32 = 1
-        for (index, property) in properties.enumerated() where property.isColumn {
-            let value = row[index] ?? .null
+        position = 0
+        for property in properties where property.isColumn {
+            let (value, code) = stored[position]
+            position += 1
             try ValueCodec.bind(value, to: statement, at: parameter)
             parameter += 1
             if property.type == .mixed {
-                statement.bind(ValueCodec.typeCode(value), at: parameter)
+                statement.bind(code, at: parameter)
                 parameter += 1
             }
         }
@@ -371,71 +403,100 @@ extension Database {
             _ = try statement.step()
         } catch where error.sqliteCode == 1555 || error.sqliteCode == 2067 {
             // SQLITE_CONSTRAINT_PRIMARYKEY / _UNIQUE: the only unique constraint is the primary key.
-            let pk = info.primaryKeyIndex.flatMap { row[$0] } ?? .null
+            var pk: Value = .null
+            if let pkIndex = info.primaryKeyIndex, let slot = info.columnPosition(pkIndex) { pk = row[slot] }
             throw CairnError(.duplicatePrimaryKey,
                              "Attempting to create an object of type '\(info.name)' with an existing primary key value '\(pk)'.")
         }
         // For a class keyed by its int primary key the row key is that key, so this covers both.
-        return connection.lastInsertRowID
-    }
-
-    /// The default of a property, decoded and checked (defaults were validated at open).
-    func defaultValue(_ info: ClassInfo, _ index: Int) -> Value? {
-        guard let json = info.property(index).defaultValue,
-              let value = try? ExtendedJSON.mixedValue(json) else { return nil }
-        return try? coerce(value, info, index)
-    }
-
-    /// Writes checked values to an existing object. `.modified` writes only values that differ.
-    func update(_ info: ClassInfo, _ key: Int64, _ given: [(Int, Value)], mode: UpdateMode,
-                _ connection: Connection) throws(CairnError) {
-        var current: [Value]?
-        if mode == .modified || given.contains(where: { info.property($0.0).isPrimaryKey }) {
-            current = try readRow(info, key, connection, indices: given.map(\.0))
-        } else if !(try exists(info, key, connection)) {
-            throw invalidated(info)
+        let key = connection.lastInsertRowID
+        statement.reset()
+        for (index, property) in properties.enumerated() where property.isCollection {
+            if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, connection) }
         }
+        return key
+    }
+
+    /// Writes inputs to an existing object. `.modified` writes only values that differ.
+    func update(_ info: ClassInfo, _ key: Int64, _ given: [(Int, Input)], mode: UpdateMode,
+                _ connection: Connection) throws(CairnError) {
+        let columns = given.filter { info.property($0.0).isColumn }
+        let currentIndices = columns.filter { mode == .modified || info.property($0.0).isPrimaryKey
+            || info.property($0.0).type == .mixed || (info.targets[$0.0]?.isEmbedded ?? false) }.map(\.0)
+        let current = try readRow(info, key, connection, indices: currentIndices)
+        func currentValue(_ index: Int) -> Value? { currentIndices.firstIndex(of: index).map { current[$0] } }
+
         var changes: [(Int, Value)] = []
-        for (position, (index, value)) in given.enumerated() {
+        var replacedEmbedded: [(ClassInfo, Int64)] = []
+        for (index, input) in columns {
             let property = info.property(index)
+            let value = try resolveColumn(input, info, index, mode: mode, connection)
+            let old = currentValue(index)
             if property.isPrimaryKey {
-                if current?[position] != value {
-                    throw CairnError(.primaryKeyImmutable,
-                                     "Cannot modify primary key after creation: '\(info.name).\(property.name)'")
+                if old != value {
+                    throw CairnError(.primaryKeyImmutable, "Cannot modify primary key after creation: '\(info.name).\(property.name)'")
                 }
                 continue
             }
-            if mode == .modified, current?[position] == value { continue }
+            if mode == .modified, let old, old == value { continue }
+            if let target = info.targets[index], target.isEmbedded, case .link(let link)? = old {
+                replacedEmbedded.append((target, link.key))
+            }
             changes.append((index, value))
         }
-        guard !changes.isEmpty else { return }
-        var assignments: [String] = []
-        for (index, _) in changes {
-            let property = info.property(index)
-            assignments.append("\(quoted(property.storedName)) = ?")
-            if property.type == .mixed { assignments.append("\(quoted(ClassInfo.mixedTypeColumn(property))) = ?") }
-        }
-        let sql = "UPDATE \(info.table) SET \(assignments.joined(separator: ", ")) WHERE \(info.keyColumn) = ?"
-        let statement = try connection.statement(sql)
-        defer { statement.reset() }
-        var parameter: Int32 = 1
-        for (index, value) in changes {
-            try ValueCodec.bind(value, to: statement, at: parameter)
-            parameter += 1
-            if info.property(index).type == .mixed {
-                statement.bind(ValueCodec.typeCode(value), at: parameter)
-                parameter += 1
+        if !changes.isEmpty {
+            // Nested mixed collections are replaced wholesale: drop the old trees first.
+            let mixedIndices = changes.map(\.0).filter { info.property($0).type == .mixed }
+            if !mixedIndices.isEmpty { try deleteMixedTrees(info, key, mixedIndices, connection) }
+            var assignments: [String] = []
+            var bindings: [(Value, Int64?)] = []
+            for (index, value) in changes {
+                let property = info.property(index)
+                assignments.append("\(quoted(property.storedName)) = ?")
+                if property.type == .mixed {
+                    assignments.append("\(quoted(ClassInfo.mixedTypeColumn(property))) = ?")
+                    let (stored, code) = try storeMixed(value, connection)
+                    bindings.append((stored, code))
+                } else {
+                    bindings.append((value, nil))
+                }
             }
+            let sql = "UPDATE \(info.table) SET \(assignments.joined(separator: ", ")) WHERE \(info.keyColumn) = ?"
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            var parameter: Int32 = 1
+            for (value, code) in bindings {
+                try ValueCodec.bind(value, to: statement, at: parameter)
+                parameter += 1
+                if let code {
+                    statement.bind(code, at: parameter)
+                    parameter += 1
+                }
+            }
+            statement.bind(key, at: parameter)
+            _ = try statement.step()
+            if connection.changes == 0 { throw invalidated(info) }
+            statement.reset()
+        } else if currentIndices.isEmpty, !(try exists(info, key, connection)) {
+            throw invalidated(info)
         }
-        statement.bind(key, at: parameter)
-        _ = try statement.step()
+        for (target, old) in replacedEmbedded { try deleteObject(target, old, connection) }
+        for (index, input) in given where info.property(index).isCollection {
+            try clearCollection(info, key, index, connection)
+            try writeCollection(info, key, index, input, mode: mode, connection)
+        }
+    }
+}
+
+extension ClassInfo {
+    /// Whether writes to this class can touch more than its own row.
+    var hasRelationships: Bool {
+        schema.properties.contains { $0.isCollection || $0.type == .object || $0.type == .mixed } || !incoming.isEmpty
     }
 
-    func delete(_ info: ClassInfo, _ key: Int64, _ connection: Connection) throws(CairnError) {
-        let statement = try connection.statement(info.deleteSQL)
-        defer { statement.reset() }
-        statement.bind(key, at: 1)
-        _ = try statement.step()
-        if connection.changes == 0 { throw invalidated(info) }
+    /// The position of a column property among the column properties.
+    func columnPosition(_ index: Int) -> Int? {
+        guard schema.properties[index].isColumn else { return nil }
+        return schema.properties[..<index].filter(\.isColumn).count
     }
 }

@@ -88,12 +88,14 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     public func setValues(_ assignments: [(index: Int, value: Value)]) throws(CairnError) {
         try database.serialized { (connection) throws(CairnError) in
             try database.requireWriteTransaction()
-            var given: [(Int, Value)] = []
+            var given: [(Int, Input)] = []
             for (index, value) in assignments {
                 try database.checkIndex(info, index)
-                given.append((index, try database.coerce(value, info, index)))
+                given.append((index, try database.input(from: value, info, index)))
             }
-            try database.update(info, key, given, mode: .all, connection)
+            try database.atomically(connection) { () throws(CairnError) in
+                try database.update(info, key, given, mode: .all, connection)
+            }
         }
     }
 
@@ -103,7 +105,9 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
         try database.serialized { (connection) throws(CairnError) in
             try database.requireWriteTransaction()
             let given = try database.decodePayload(info, json)
-            try database.update(info, key, given, mode: .all, connection)
+            try database.atomically(connection) { () throws(CairnError) in
+                try database.update(info, key, given, mode: .all, connection)
+            }
         }
     }
 
@@ -116,16 +120,56 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     public func delete() throws(CairnError) {
         try database.serialized { (connection) throws(CairnError) in
             try database.requireWriteTransaction()
-            try database.delete(info, key, connection)
+            _ = try database.readable(info)
+            if info.hasRelationships {
+                try database.atomically(connection) { () throws(CairnError) in try database.deleteObject(info, key, connection) }
+            } else {
+                try database.deleteObject(info, key, connection)
+            }
         }
     }
 
-    /// The object as Extended JSON. The corresponding C function is `cairn_object_to_json`.
-    public func jsonText() throws(CairnError) -> String {
+    /// The object as Extended JSON: links as the target's primary key (object key without one),
+    /// or as nested objects `depth` levels deep; embedded objects always nested.
+    /// The corresponding C function is `cairn_object_to_json`.
+    public func jsonText(depth: Int = 0) throws(CairnError) -> String {
         try database.serialized { (connection) throws(CairnError) in
             var writer = JSONWriter()
-            try database.writeJSON(info, key, connection, to: &writer)
+            try database.writeJSON(info, key, depth: max(depth, 0), connection, to: &writer)
             return writer.string
+        }
+    }
+
+    /// The object a to-one link property points at, or nil.
+    public func linkedObject(_ name: String) throws(CairnError) -> Object? {
+        guard case .link(let link) = try value(name) else { return nil }
+        return try database.object(link)
+    }
+
+    /// The objects linking here through a linkingObjects property (once per link).
+    public func linkingObjects(_ name: String) throws(CairnError) -> [Object] {
+        guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
+        return try database.serialized { (connection) throws(CairnError) in
+            let (origin, originIndex) = try database.backlinkOrigin(info, index)
+            guard try database.exists(info, key, connection) else { throw database.invalidated(info) }
+            return try database.linkingKeys(origin, originIndex, to: key, connection).map {
+                Object(database: database, info: origin, key: $0)
+            }
+        }
+    }
+
+    /// The objects of class `className` linking here through its property `property`
+    /// (Realm's `@links.Class.property`).
+    public func linkingObjects(_ className: String, property: String) throws(CairnError) -> [Object] {
+        let origin = try database.classInfo(className)
+        guard let originIndex = origin.propertyIndex(property), origin.targets[originIndex] === info,
+              origin.property(originIndex).type == .object else {
+            throw CairnError(.noSuchProperty, "No property '\(property)' found in type '\(className)' which links to type '\(info.name)'")
+        }
+        return try database.serialized { (connection) throws(CairnError) in
+            try database.linkingKeys(origin, originIndex, to: key, connection).map {
+                Object(database: database, info: origin, key: $0)
+            }
         }
     }
 }

@@ -120,14 +120,10 @@ _check_abi()
 
 # ---- Status checking ---------------------------------------------------------------------------
 
-_last_error_message = lib.cairn_last_error_message
-_last_error_message.argtypes = []
-_last_error_message.restype = c_char_p
-
 
 def _raise(status: int) -> None:
     """Raise the exception for a failed ``status``, with this thread's last error message."""
-    raw = _last_error_message()
+    raw = cairn_last_error_message()
     message = raw.decode("utf-8", "replace") if raw else ""
     raise _errors.error_for(status, message)
 
@@ -301,8 +297,8 @@ cairn_version = _fn("cairn_version", [], c_char_p, None)
 cairn_abi_version = _fn("cairn_abi_version", [], c_int, None)
 # int cairn_last_error_code(void);   -- cannot fail
 cairn_last_error_code = _fn("cairn_last_error_code", [], c_int, None)
-# const char *cairn_last_error_message(void);   -- cannot fail, borrowed
-cairn_last_error_message = _last_error_message
+# const char *cairn_last_error_message(void);   -- cannot fail; borrowed, copied by ctypes
+cairn_last_error_message = _fn("cairn_last_error_message", [], c_char_p, None)
 # const char *cairn_status_name(int status);   -- cannot fail, static
 cairn_status_name = _fn("cairn_status_name", [c_int], c_char_p, None)
 # void cairn_free(void *ptr);

@@ -20,7 +20,7 @@ _is_finalizing = sys.is_finalizing
 
 
 class Handle:
-    __slots__ = ("_cairn_h", "__weakref__")
+    __slots__ = ("__weakref__", "_cairn_h")
 
     _cairn_h: Any
     _kind = "handle"

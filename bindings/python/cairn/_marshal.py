@@ -37,7 +37,7 @@ _F32 = struct.Struct("f")
 _INFINITIES = (float("inf"), float("-inf"))
 _FLT_MIN = 1.1754943508222875e-38
 _NORMAL_DIGITS = ("%.6g", "%.7g", "%.8g")
-_SUBNORMAL_DIGITS = ("%.1g", "%.2g", "%.3g", "%.4g", "%.5g") + _NORMAL_DIGITS
+_SUBNORMAL_DIGITS = ("%.1g", "%.2g", "%.3g", "%.4g", "%.5g", *_NORMAL_DIGITS)
 
 # Python values the typed layer cannot carry: they go through the JSON layer instead.
 NESTED_TYPES = (list, tuple, dict)
@@ -97,9 +97,7 @@ def to_value(value: Any, prop: Property | None, out: _ffi.cairn_value) -> None:
     elif isinstance(value, str):
         _set_text(str(value), prop, out)
     else:
-        raise TypeMismatchError(
-            f"Cannot store a value of Python type '{kind.__name__}' in {describe(prop)}."
-        )
+        raise TypeMismatchError(f"Cannot store a value of Python type '{kind.__name__}' in {describe(prop)}.")
 
 
 def _set_text(value: str, prop: Property | None, out: _ffi.cairn_value) -> None:
@@ -138,7 +136,7 @@ def _read_int(u: _ffi._cairn_value_union) -> int:
 
 
 def _read_bool(u: _ffi._cairn_value_union) -> bool:
-    return u.boolean != 0
+    return bool(u.boolean)
 
 
 def _read_string(u: _ffi._cairn_value_union) -> str:

@@ -50,15 +50,15 @@ class Property:
     """One property of a class, and the descriptor behind ``obj.<name>`` reads."""
 
     __slots__ = (
-        "name",
-        "cname",
-        "stored_name",
-        "index",
-        "type",
-        "collection",
-        "object_type",
-        "flags",
         "class_name",
+        "cname",
+        "collection",
+        "flags",
+        "index",
+        "name",
+        "object_type",
+        "stored_name",
+        "type",
     )
 
     def __init__(self, class_name: str, index: int, info: _ffi.cairn_property_info) -> None:
@@ -105,17 +105,17 @@ class ClassInfo:
     """A class of the schema as seen through one database handle."""
 
     __slots__ = (
-        "name",
+        "__weakref__",
+        "all_indices",
+        "by_name",
         "cname",
         "index",
         "kind",
-        "properties",
-        "by_name",
-        "primary_key",
+        "name",
         "object_type",
+        "primary_key",
+        "properties",
         "scalar_only",
-        "all_indices",
-        "__weakref__",
     )
 
     object_type: type[Object]

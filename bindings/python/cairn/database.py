@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import atexit
+import copy
 import os
 import threading
 import weakref
+from collections.abc import Iterable, Mapping
 from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from typing import Any, Callable, TypeVar
 
 from . import _ffi
 from ._errors import (
@@ -52,9 +54,7 @@ def _update_mode(update: str | None) -> int:
     try:
         return _UPDATE_MODES[update]
     except (KeyError, TypeError):
-        raise InvalidArgumentError(
-            f"update must be None, 'modified' or 'all', not {update!r}"
-        ) from None
+        raise InvalidArgumentError(f"update must be None, 'modified' or 'all', not {update!r}") from None
 
 
 def _flag(value: object, name: str) -> int:
@@ -114,7 +114,7 @@ class Database(Handle):
     second thread waits until the first thread's ``write()`` block ends.
     """
 
-    __slots__ = ("_path", "_write_lock", "_writer", "_classes", "_schema")
+    __slots__ = ("_classes", "_path", "_schema", "_write_lock", "_writer")
 
     _kind = "database"
 
@@ -132,9 +132,7 @@ class Database(Handle):
         raw_path = _encode_path(path)
         raw_schema = _encode_schema(schema)
         if isinstance(schema_version, bool) or not isinstance(schema_version, int):
-            raise TypeMismatchError(
-                f"schema_version must be an int, not {type(schema_version).__name__}"
-            )
+            raise TypeMismatchError(f"schema_version must be an int, not {type(schema_version).__name__}")
         if not 0 <= schema_version <= 2 * INT64_MAX + 1:
             raise InvalidArgumentError(f"schema_version must be between 0 and 2**64-1, not {schema_version}")
         flags = (
@@ -189,11 +187,12 @@ class Database(Handle):
     @property
     def schema(self) -> list[dict[str, Any]]:
         """The schema in normalized long form: a list of object schemas (a fresh copy)."""
+        handle = self._ptr()
         if self._schema is None:
             out = c_void_p()
-            _ffi.cairn_schema_json(self._ptr(), byref(out))
+            _ffi.cairn_schema_json(handle, byref(out))
             self._schema = ejson_loads(_ffi.take_string(out))
-        return ejson_loads(ejson_dumps(self._schema))  # type: ignore[no-any-return]
+        return copy.deepcopy(self._schema)
 
     @property
     def schema_version(self) -> int:

@@ -9,13 +9,13 @@ with :class:`Object`'s own methods.
 from __future__ import annotations
 
 import threading
-from ctypes import byref, c_int, c_int64, c_void_p
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping
+from collections.abc import Mapping
+from ctypes import byref, c_int, c_int32, c_int64, c_void_p
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import _ffi
 from ._errors import (
     CairnError,
-    InvalidArgumentError,
     MisuseError,
     TypeMismatchError,
 )
@@ -41,7 +41,7 @@ class Object(Handle):
     object compare equal.
     """
 
-    __slots__ = ("_cairn_db", "_cairn_lock", "_cairn_key")
+    __slots__ = ("_cairn_db", "_cairn_key", "_cairn_lock")
 
     _kind = "object"
     _cairn_class: ClassVar[ClassInfo]
@@ -169,7 +169,7 @@ class Object(Handle):
     def _update_now(self, handle: Any, values: Mapping[str, Any]) -> None:
         info = self._cairn_class
         count = len(values)
-        indices = (_ffi.c_int32 * count)()
+        indices = (c_int32 * count)()
         cvalues = (_cairn_value * count)()
         db_handle = self._cairn_db._ptr()
         for i, (name, value) in enumerate(values.items()):
@@ -289,8 +289,9 @@ def make_object_type(info: ClassInfo) -> type[Object]:
     """The Object subclass for one class of one database: a descriptor per property."""
     namespace: dict[str, Any] = {"__slots__": (), "_cairn_class": info, "__module__": "cairn"}
     for prop in info.properties:
-        if prop.name.isidentifier() and prop.name not in _OBJECT_ATTRIBUTES:
-            namespace[prop.name] = prop
+        name = prop.name
+        if name.isidentifier() and not name.startswith("__") and name not in _OBJECT_ATTRIBUTES:
+            namespace[name] = prop
     return type(info.name, (Object,), namespace)
 
 
@@ -303,5 +304,3 @@ def check_values(values: object, what: str) -> Mapping[str, Any]:
 
 
 __all__ = ["Object"]
-
-_ = InvalidArgumentError  # re-exported for the type checker's benefit

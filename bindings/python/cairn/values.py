@@ -22,8 +22,8 @@ uuid           uuid.UUID
 from __future__ import annotations
 
 import base64
-import builtins
 import binascii
+import builtins
 import decimal
 import itertools
 import json
@@ -260,9 +260,7 @@ def parse_date(text: str) -> datetime:
         raise InvalidArgumentError(f"not an ISO 8601 date: {text!r}")
     year, month, day, hour, minute, second, fraction, zone = match.groups()
     micro = int((fraction or "0")[:6].ljust(6, "0"))
-    result = datetime(
-        int(year), int(month), int(day), int(hour), int(minute), int(second or 0), micro, _UTC
-    )
+    result = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second or 0), micro, _UTC)
     if zone and zone not in ("Z", "z"):
         sign = -1 if zone[0] == "-" else 1
         digits = zone[1:].replace(":", "")

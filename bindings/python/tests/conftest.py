@@ -7,14 +7,15 @@ The library comes from CAIRN_LIBRARY (`make test` sets it), else the build tree.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import cairn  # noqa: E402
+import cairn
 
 PERSON = [
     {

@@ -238,9 +238,7 @@ def test_invalidated_object_error(db: cairn.Database) -> None:
     with pytest.raises(cairn.InvalidatedObjectError) as caught:
         ann.name
     assert caught.value.code == 15
-    assert caught.value.message == (
-        "Accessing object of type Person which has been invalidated or deleted"
-    )
+    assert caught.value.message == ("Accessing object of type Person which has been invalidated or deleted")
 
 
 def test_not_supported_error_reading_an_asymmetric_object(open_db: OpenDb) -> None:
@@ -268,9 +266,8 @@ def test_not_supported_error_reading_an_asymmetric_object(open_db: OpenDb) -> No
 def test_read_only_error(open_db: OpenDb) -> None:
     open_db(PERSON).close()
     db = open_db(PERSON, read_only=True)
-    with pytest.raises(cairn.ReadOnlyError) as caught:
-        with db.write():
-            pass
+    with pytest.raises(cairn.ReadOnlyError) as caught, db.write():
+        pass
     assert caught.value.code == 18
     assert caught.value.message == "The database was opened read-only."
 
@@ -311,9 +308,8 @@ def test_busy_error_when_another_handle_holds_the_write_lock(open_db: OpenDb) ->
     second = open_db(PERSON)
     with first.write():
         first.create("Person", {"_id": 1, "name": "Ann"})
-        with pytest.raises(cairn.BusyError) as caught:
-            with second.write():
-                pass
+        with pytest.raises(cairn.BusyError) as caught, second.write():
+            pass
     assert caught.value.code == 21
     assert "database is locked" in caught.value.message
     assert second.count("Person") == 1

@@ -111,10 +111,9 @@ def test_a_rollback_on_one_thread_does_not_lose_another_threads_commit(db: cairn
 
     def failer() -> None:
         committed.wait()
-        with pytest.raises(RuntimeError):
-            with db.write():
-                db.create("Person", {"_id": 2, "name": "dropped"})
-                raise RuntimeError("roll back")
+        with pytest.raises(RuntimeError), db.write():
+            db.create("Person", {"_id": 2, "name": "dropped"})
+            raise RuntimeError("roll back")
 
     run_threads(committer, failer)
     assert db.get("Person", 1).name == "kept"

@@ -23,11 +23,10 @@ def test_write_commits_when_the_block_ends(open_db: OpenDb) -> None:
 def test_exception_in_write_rolls_back_and_propagates(db: cairn.Database) -> None:
     with db.write():
         db.create("Person", {"_id": 1, "name": "Ann"})
-    with pytest.raises(ZeroDivisionError):
-        with db.write():
-            db.create("Person", {"_id": 2, "name": "Bob"})
-            db.get("Person", 1).name = "Changed"
-            1 / 0
+    with pytest.raises(ZeroDivisionError), db.write():
+        db.create("Person", {"_id": 2, "name": "Bob"})
+        db.get("Person", 1).name = "Changed"
+        1 / 0
     assert db.count("Person") == 1
     assert db.get("Person", 2) is None
     assert db.get("Person", 1).name == "Ann"
@@ -35,10 +34,9 @@ def test_exception_in_write_rolls_back_and_propagates(db: cairn.Database) -> Non
 
 
 def test_cairn_error_in_write_rolls_back_the_whole_block(db: cairn.Database) -> None:
-    with pytest.raises(cairn.DuplicatePrimaryKeyError):
-        with db.write():
-            db.create("Person", {"_id": 1, "name": "Ann"})
-            db.create("Person", {"_id": 1, "name": "Ann again"})
+    with pytest.raises(cairn.DuplicatePrimaryKeyError), db.write():
+        db.create("Person", {"_id": 1, "name": "Ann"})
+        db.create("Person", {"_id": 1, "name": "Ann again"})
     assert db.count("Person") == 0
 
 
@@ -73,9 +71,8 @@ def test_write_outside_write_raises_transaction_error(db: cairn.Database) -> Non
 def test_nested_write_raises_and_leaves_the_outer_transaction_usable(db: cairn.Database) -> None:
     with db.write():
         db.create("Person", {"_id": 1, "name": "Ann"})
-        with pytest.raises(cairn.TransactionError) as caught:
-            with db.write():
-                db.create("Person", {"_id": 99, "name": "never"})
+        with pytest.raises(cairn.TransactionError) as caught, db.write():
+            db.create("Person", {"_id": 99, "name": "never"})
         assert caught.value.code == 14
         assert "does not nest" in caught.value.message
         assert db.is_in_write
@@ -85,11 +82,10 @@ def test_nested_write_raises_and_leaves_the_outer_transaction_usable(db: cairn.D
 
 
 def test_uncaught_nested_write_rolls_back_the_outer_block(db: cairn.Database) -> None:
-    with pytest.raises(cairn.TransactionError):
+    with pytest.raises(cairn.TransactionError), db.write():
+        db.create("Person", {"_id": 1, "name": "Ann"})
         with db.write():
-            db.create("Person", {"_id": 1, "name": "Ann"})
-            with db.write():
-                pass
+            pass
     assert db.count("Person") == 0
     with db.write():  # the database is usable again
         db.create("Person", {"_id": 1, "name": "Ann"})
@@ -98,25 +94,22 @@ def test_uncaught_nested_write_rolls_back_the_outer_block(db: cairn.Database) ->
 
 def test_write_on_a_closed_database_raises_misuse(db: cairn.Database) -> None:
     db.close()
-    with pytest.raises(cairn.MisuseError):
-        with db.write():
-            pass
+    with pytest.raises(cairn.MisuseError), db.write():
+        pass
 
 
 def test_closing_inside_write_rolls_back_and_reports_it(open_db: OpenDb) -> None:
     db = open_db(PERSON)
-    with pytest.raises(cairn.MisuseError, match="closed inside write"):
-        with db.write():
-            db.create("Person", {"_id": 1, "name": "Ann"})
-            db.close()
+    with pytest.raises(cairn.MisuseError, match="closed inside write"), db.write():
+        db.create("Person", {"_id": 1, "name": "Ann"})
+        db.close()
     assert open_db(PERSON).count("Person") == 0
 
 
 def test_exception_after_closing_inside_write_is_the_one_reported(db: cairn.Database) -> None:
-    with pytest.raises(KeyError):
-        with db.write():
-            db.close()
-            raise KeyError("mine")
+    with pytest.raises(KeyError), db.write():
+        db.close()
+        raise KeyError("mine")
 
 
 def test_read_only_database_refuses_writes_but_reads(open_db: OpenDb) -> None:
@@ -128,7 +121,6 @@ def test_read_only_database_refuses_writes_but_reads(open_db: OpenDb) -> None:
     assert db.get("Person", 1).name == "Ann"
     with pytest.raises(cairn.ReadOnlyError):
         db.create("Person", {"_id": 2, "name": "Bob"})
-    with pytest.raises(cairn.ReadOnlyError):
-        with db.write():
-            pass
+    with pytest.raises(cairn.ReadOnlyError), db.write():
+        pass
     assert not db.is_in_write

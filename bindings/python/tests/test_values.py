@@ -336,7 +336,9 @@ def test_object_id_generation_time_and_immutability() -> None:
     assert pickle.loads(pickle.dumps(oid)) == oid
 
 
-@pytest.mark.parametrize("bad", ["", "xyz", "65f1c0ffee0000000000000g", "65f1c0ffee000000000000011", b"short"])
+@pytest.mark.parametrize(
+    "bad", ["", "xyz", "65f1c0ffee0000000000000g", "65f1c0ffee000000000000011", b"short"]
+)
 def test_invalid_object_ids_raise_invalid_argument(bad: Any) -> None:
     with pytest.raises(cairn.InvalidArgumentError):
         cairn.ObjectId(bad)

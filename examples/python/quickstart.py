@@ -1,0 +1,107 @@
+"""Cairn quickstart: open a database, create, read, update, count, and handle an error.
+
+    python3 examples/python/quickstart.py [path]     (default: a file in a new temp directory)
+
+Uses the installed `cairn` package, or this checkout's bindings/python with the library from
+CAIRN_LIBRARY (as `make demo` runs it).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+try:
+    import cairn
+except ImportError:  # not installed: use the package from this checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
+    import cairn
+
+SCHEMA = [
+    {
+        "name": "Person",
+        "primaryKey": "_id",
+        "properties": {
+            "_id": "objectId",
+            "name": {"type": "string", "indexed": True},
+            "age": "int?",
+            "email": "string?",
+            "score": "double",
+            "joined": "date",
+        },
+    }
+]
+
+
+def main() -> None:
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp()) / "quickstart.cairn"
+    path.unlink(missing_ok=True)  # start from a fresh database
+
+    with cairn.open(path, schema=SCHEMA) as db:
+        print(f"opened {db.path} with cairn {cairn.__version__}")
+
+        # Every write happens inside `with db.write():` (commit at the end, rollback on error).
+        ann_id = cairn.ObjectId()
+        with db.write():
+            ann = db.create(
+                "Person",
+                {
+                    "_id": ann_id,
+                    "name": "Ann",
+                    "age": 30,
+                    "score": 9.5,
+                    "joined": datetime(2024, 3, 18, 13, 50, 58, tzinfo=timezone.utc),
+                },
+            )
+            created = db.create_many(
+                "Person",
+                [
+                    {
+                        "_id": cairn.ObjectId(),
+                        "name": "Bob",
+                        "score": 7.0,
+                        "joined": datetime.now(timezone.utc),
+                    },
+                    {
+                        "_id": cairn.ObjectId(),
+                        "name": "Cy",
+                        "age": 41,
+                        "score": 8.25,
+                        "joined": datetime.now(timezone.utc),
+                    },
+                ],
+            )
+        print(f"created {ann!r} and {created} more")
+
+        # Read: attributes or items; objects are live views of the stored data.
+        found = db.get("Person", ann_id)
+        assert found is not None and found == ann
+        print(f"get: {found.name}, age {found['age']}, joined {found.joined.isoformat()}")
+
+        # Update: assign attributes, or several at once with update().
+        with db.write():
+            ann.age = 31
+            ann.update({"email": "ann@example.com", "score": 9.75})
+        print(f"updated: {ann.to_dict()}")
+
+        print(f"count: {db.count('Person')} people")
+
+        # Errors are exceptions with the engine's message and the C status code.
+        try:
+            with db.write():
+                db.create(
+                    "Person", {"_id": ann_id, "name": "Ann again", "score": 0.0, "joined": datetime.now()}
+                )
+        except cairn.DuplicatePrimaryKeyError as error:
+            print(f"refused (code {error.code}): {error}")
+        print(f"still {db.count('Person')} people; Ann is {db.get('Person', ann_id).name}")
+
+        with db.write():
+            db.delete(ann)
+        print(f"deleted Ann: is_valid={ann.is_valid}, count={db.count('Person')}")
+
+
+if __name__ == "__main__":
+    main()
