@@ -241,3 +241,67 @@ let petsSchema = """
         #expect(sqlRows(path, #"SELECT value FROM "Reading" ORDER BY _cairn_key"#) == [["3.5"], ["1.5"], ["2.5"]])
     }
 }
+
+@Suite struct NestedMixedAndGeoTests {
+    func open() throws -> Database { try Database(path: ":memory:", schemaJSON: petsSchema) }
+
+    @Test func nestedElementsChangeInPlace() throws {
+        let db = try open()
+        try db.write { try db.create("Person", json: #"{"id": 1, "name": "Ann", "anything": {"a": [1, 2, {"b": true}]}, "items": [[1], "x"]}"#) }
+        let ann = try #require(try db.object("Person", primaryKey: 1))
+        #expect(try ann.mixedValue("anything", at: [.key("a"), .index(2), .key("b")]) == true)
+        try db.write {
+            try ann.setMixed("anything", at: [.key("a"), .index(0)], to: "one")
+            try ann.appendMixed("anything", at: [.key("a")], .list([.double(3)]))
+            try ann.removeMixed("anything", at: [.key("a"), .index(1)])
+            try ann.setMixed("anything", at: [.key("c")], to: .int(7))
+            try ann.appendMixed("items", at: [.index(0)], 2)
+        }
+        #expect(try ann["anything"] == .dictionary([("a", .list(["one", .dictionary([("b", true)]), .list([.double(3)])])), ("c", 7)]))
+        #expect(try ann["items"] == .list([.list([1, 2]), "x"]))
+        try db.beginWrite()
+        expectError(.invalidArgument, "Index 5 is out of bounds for a nested list of size 3.") {
+            try ann.setMixed("anything", at: [.key("a"), .index(5)], to: 1)
+        }
+        expectError(.invalidArgument) { try ann.mixedValue("anything", at: [.index(0)]) }
+        try db.commit()
+    }
+
+    @Test func nestedDepthIsCheckedOnElementWrites() throws {
+        let db = try open()
+        try db.write { try db.create("Person", json: #"{"id": 1, "name": "Ann", "anything": [[]]}"#) }
+        let ann = try #require(try db.object("Person", primaryKey: 1))
+        var deep: Value = 1
+        for _ in 0..<98 { deep = .list([deep]) }
+        try db.write { try ann.appendMixed("anything", at: [.index(0)], deep) }   // 2 + 98 = 100 levels
+        try db.beginWrite()
+        expectError(.limit) { try ann.appendMixed("anything", at: [.index(0)], .list([deep])) }
+        try db.commit()
+    }
+
+    @Test func geoPointsAreValidatedOnWrite() throws {
+        let db = try open()
+        try db.beginWrite()
+        try db.create("Person", json: #"{"id": 1, "name": "Ann", "address": {"street": "S", "geo": {"type": "Point", "coordinates": [-122.4, 37.8]}}}"#)
+        expectError(.invalidArgument, "Invalid geo point 'Geo': latitude 91.0 is outside [-90, 90].") {
+            try db.create("Person", json: #"{"id": 2, "name": "Bo", "address": {"street": "S", "geo": {"type": "Point", "coordinates": [0, 91]}}}"#)
+        }
+        expectError(.invalidArgument, "Invalid geo point 'Geo': longitude -181.0 is outside [-180, 180].") {
+            try db.create("Person", json: #"{"id": 2, "name": "Bo", "address": {"street": "S", "geo": {"type": "Point", "coordinates": [-181, 0]}}}"#)
+        }
+        expectError(.invalidArgument) {
+            try db.create("Person", json: #"{"id": 2, "name": "Bo", "address": {"street": "S", "geo": {"type": "Polygon", "coordinates": [0, 0]}}}"#)
+        }
+        expectError(.invalidArgument) {
+            try db.create("Person", json: #"{"id": 2, "name": "Bo", "address": {"street": "S", "geo": {"type": "Point", "coordinates": [1]}}}"#)
+        }
+        try db.commit()
+        #expect(try db.count("Person") == 1)
+        let geo = try #require(try db.object("Person", primaryKey: 1)?.linkedObject("address")?.linkedObject("geo"))
+        try db.beginWrite()
+        expectError(.invalidArgument, "Invalid geo point 'Geo': longitude 200.0 is outside [-180, 180].") { try geo.list("coordinates").set(200, at: 0) }
+        try geo.list("coordinates").append(12)   // an altitude is allowed
+        try db.commit()
+        #expect(try geo.list("coordinates").values == [.double(-122.4), .double(37.8), .double(12)])
+    }
+}

@@ -23,8 +23,12 @@ public class CollectionAccessor: @unchecked Sendable {
         try database.serialized { (connection) throws(CairnError) -> R in
             if writing { try database.requireWriteTransaction() }
             guard try database.exists(info, object.key, connection) else { throw database.invalidated(info) }
-            if writing { return try database.atomically(connection) { () throws(CairnError) in try body(connection) } }
-            return try body(connection)
+            guard writing else { return try body(connection) }
+            return try database.atomically(connection) { () throws(CairnError) -> R in
+                let result = try body(connection)
+                try database.validateGeoPoint(info, object.key, connection)
+                return result
+            }
         }
     }
 

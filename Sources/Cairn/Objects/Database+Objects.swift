@@ -414,6 +414,7 @@ extension Database {
         for (index, property) in properties.enumerated() where property.isCollection {
             if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, connection) }
         }
+        if info.geoPointIndices != nil { try validateGeoPoint(info, key, connection) }
         return key
     }
 
@@ -485,6 +486,7 @@ extension Database {
             try clearCollection(info, key, index, connection)
             try writeCollection(info, key, index, input, mode: mode, connection)
         }
+        if info.geoPointIndices != nil { try validateGeoPoint(info, key, connection) }
     }
 }
 

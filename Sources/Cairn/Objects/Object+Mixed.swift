@@ -1,0 +1,229 @@
+/// Reading and changing one element inside a nested mixed value, without rewriting the rest.
+///
+/// A path walks into the value: `.index(i)` into a list, `.key(k)` into a dictionary. For a
+/// `mixed[]` or `mixed{}` property the first step picks the property's own element.
+///
+/// ```swift
+/// try person.setMixed("extra", at: [.key("k"), .index(0)], to: 42)
+/// try person.appendMixed("anything", at: [], "new last element")
+/// ```
+extension Object {
+    public func mixedValue(_ name: String, at path: [MixedPathComponent]) throws(CairnError) -> Value {
+        try database.serialized { (connection) throws(CairnError) -> Value in
+            let slot = try database.mixedSlot(info, key, name, path, connection)
+            return try database.readMixedSlot(slot, connection)
+        }
+    }
+
+    /// Replaces the element at `path` (a dictionary key that does not exist yet is added).
+    public func setMixed(_ name: String, at path: [MixedPathComponent], to value: Value) throws(CairnError) {
+        try mixedWrite(name) { (connection) throws(CairnError) in
+            guard !path.isEmpty else { throw CairnError(.invalidArgument, "An empty path addresses the whole value: use set(_:to:).") }
+            let parent = try database.mixedSlot(info, key, name, Array(path.dropLast()), connection)
+            try database.checkMixedDepth(info, name, path, value)
+            try database.writeMixedChild(parent, path[path.count - 1], value, insert: false, connection)
+        }
+    }
+
+    /// Appends `value` to the list at `path`.
+    public func appendMixed(_ name: String, at path: [MixedPathComponent], _ value: Value) throws(CairnError) {
+        try mixedWrite(name) { (connection) throws(CairnError) in
+            let slot = try database.mixedSlot(info, key, name, path, connection)
+            try database.checkMixedDepth(info, name, path + [.index(0)], value)
+            try database.writeMixedChild(slot, nil, value, insert: true, connection)
+        }
+    }
+
+    /// Removes the element at `path` from its list or dictionary.
+    public func removeMixed(_ name: String, at path: [MixedPathComponent]) throws(CairnError) {
+        try mixedWrite(name) { (connection) throws(CairnError) in
+            guard let last = path.last else { throw CairnError(.invalidArgument, "An empty path addresses the whole value: set it to null instead.") }
+            let parent = try database.mixedSlot(info, key, name, Array(path.dropLast()), connection)
+            try database.removeMixedChild(parent, last, connection)
+        }
+    }
+
+    private func mixedWrite(_ name: String, _ body: (Connection) throws(CairnError) -> Void) throws(CairnError) {
+        try database.serialized { (connection) throws(CairnError) in
+            try database.requireWriteTransaction()
+            try database.atomically(connection) { () throws(CairnError) in try body(connection) }
+        }
+    }
+}
+
+/// Where a nested mixed value sits: a collection (by id and kind) or a scalar.
+enum MixedSlot {
+    case collection(id: Int64, code: Int64)
+    case scalar(Value)
+}
+
+extension Database {
+    func checkMixedDepth(_ info: ClassInfo, _ name: String, _ path: [MixedPathComponent], _ value: Value) throws(CairnError) {
+        let property = info.propertyIndex(name).map(info.property)
+        let levelsAbove = path.count - (property?.isCollection == true ? 1 : 0)
+        if levelsAbove + Self.nestingDepth(value) > ExtendedJSON.maximumMixedDepth { throw ExtendedJSON.nestingLimit() }
+    }
+
+    /// Walks `path` from a mixed property to the value it addresses.
+    func mixedSlot(_ info: ClassInfo, _ key: Int64, _ name: String, _ path: [MixedPathComponent],
+                   _ connection: Connection) throws(CairnError) -> MixedSlot {
+        guard let index = info.propertyIndex(name) else { throw noSuchProperty(info, name) }
+        let property = info.property(index)
+        guard property.type == .mixed, property.collection != .set else {
+            throw CairnError(.typeMismatch, "Property '\(info.name).\(property.name)' is not a mixed value or a list or dictionary of them.")
+        }
+        var remaining = path[...]
+        var slot: MixedSlot
+        if let slotIndex = info.slots[index] {
+            let statement = try connection.statement(info.selectRowSQL)
+            statement.bind(key, at: 1)
+            guard try statement.step() else { statement.reset(); throw invalidated(info) }
+            let column = Int32(slotIndex + 1)
+            let code = statement.int64(column + 1)
+            slot = code == MixedStorage.listCode || code == MixedStorage.dictionaryCode
+                ? .collection(id: statement.int64(column), code: code)
+                : .scalar(ValueCodec.readMixed(statement, value: column, type: column + 1))
+            statement.reset()
+        } else {
+            guard try exists(info, key, connection) else { throw invalidated(info) }
+            guard let first = remaining.popFirst() else {
+                throw CairnError(.invalidArgument, "A path into '\(info.name).\(property.name)' must start with an element of the collection.")
+            }
+            let table = try collectionTable(info, index)
+            let (condition, bindValue): (String, Value)
+            switch (table.kind, first) {
+            case (.list, .index(let i)): (condition, bindValue) = ("position = ?2", .int(Int64(i)))
+            case (.dictionary, .key(let k)): (condition, bindValue) = ("key = ?2", .string(k))
+            default: throw CairnError(.invalidArgument, "Path step \(first) does not fit '\(info.name).\(property.name)'.")
+            }
+            slot = try element(table.rawName, "owner = ?1 AND " + condition, key, bindValue, first, connection)
+        }
+        for step in remaining {
+            guard case .collection(let id, let code) = slot else {
+                throw CairnError(.invalidArgument, "Path step \(step) goes into a value that is not a list or dictionary.")
+            }
+            switch (code, step) {
+            case (MixedStorage.listCode, .index(let i)):
+                slot = try element(MixedStore.table, "collection = ?1 AND position = ?2", id, .int(Int64(i)), step, connection)
+            case (MixedStorage.dictionaryCode, .key(let k)):
+                slot = try element(MixedStore.table, "collection = ?1 AND key = ?2", id, .string(k), step, connection)
+            default:
+                throw CairnError(.invalidArgument, "Path step \(step) does not fit a \(code == MixedStorage.listCode ? "list" : "dictionary").")
+            }
+        }
+        return slot
+    }
+
+    private func element(_ table: String, _ condition: String, _ owner: Int64, _ step: Value, _ component: MixedPathComponent,
+                         _ connection: Connection) throws(CairnError) -> MixedSlot {
+        let statement = try connection.statement("SELECT value, value_type FROM \(quoted(table)) WHERE \(condition)")
+        defer { statement.reset() }
+        statement.bind(owner, at: 1)
+        try ValueCodec.bind(step, to: statement, at: 2)
+        guard try statement.step() else { throw CairnError(.invalidArgument, "No element at path step \(component).") }
+        let code = statement.int64(1)
+        if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {
+            return .collection(id: statement.int64(0), code: code)
+        }
+        return .scalar(ValueCodec.readMixed(statement, value: 0, type: 1))
+    }
+
+    func readMixedSlot(_ slot: MixedSlot, _ connection: Connection) throws(CairnError) -> Value {
+        switch slot {
+        case .scalar(let value): return value
+        case .collection(let id, let code): return try loadMixed(id, code: code, connection)
+        }
+    }
+
+    /// Sets (or, with `insert`, appends to a list) one child of a nested collection.
+    func writeMixedChild(_ parent: MixedSlot, _ step: MixedPathComponent?, _ value: Value, insert: Bool,
+                         _ connection: Connection) throws(CairnError) {
+        guard case .collection(let id, let code) = parent else {
+            throw CairnError(.invalidArgument, "The path does not lead to a list or dictionary.")
+        }
+        let count = try mixedCount(id, connection)
+        var position = Int64(count)
+        var key: String?
+        switch (code, step, insert) {
+        case (MixedStorage.listCode, nil, true): break
+        case (MixedStorage.listCode, .index(let i)?, false):
+            guard i >= 0, i < count else { throw CairnError(.invalidArgument, "Index \(i) is out of bounds for a nested list of size \(count).") }
+            position = Int64(i)
+        case (MixedStorage.dictionaryCode, .key(let k)?, false):
+            key = k
+            if let existing = try mixedPosition(id, key: k, connection) { position = existing }
+        default:
+            throw CairnError(.invalidArgument, "The path does not fit the nested collection.")
+        }
+        try deleteMixedItem(id, position: position, renumber: false, connection)
+        let (stored, storedCode) = try storeMixed(value, connection)
+        let statement = try connection.statement(
+            "INSERT INTO _cairn_mixed (collection, position, key, value, value_type) VALUES (?1, ?2, ?3, ?4, ?5)")
+        defer { statement.reset() }
+        statement.bind(id, at: 1)
+        statement.bind(position, at: 2)
+        if let key { statement.bind(key, at: 3) } else { statement.bindNull(3) }
+        try ValueCodec.bind(stored, to: statement, at: 4)
+        statement.bind(storedCode, at: 5)
+        _ = try statement.step()
+    }
+
+    func removeMixedChild(_ parent: MixedSlot, _ step: MixedPathComponent, _ connection: Connection) throws(CairnError) {
+        guard case .collection(let id, let code) = parent else {
+            throw CairnError(.invalidArgument, "The path does not lead to a list or dictionary.")
+        }
+        switch (code, step) {
+        case (MixedStorage.listCode, .index(let i)):
+            let count = try mixedCount(id, connection)
+            guard i >= 0, i < count else { throw CairnError(.invalidArgument, "Index \(i) is out of bounds for a nested list of size \(count).") }
+            try deleteMixedItem(id, position: Int64(i), renumber: true, connection)
+        case (MixedStorage.dictionaryCode, .key(let k)):
+            guard let position = try mixedPosition(id, key: k, connection) else {
+                throw CairnError(.invalidArgument, "No key '\(k)' in the nested dictionary.")
+            }
+            try deleteMixedItem(id, position: position, renumber: true, connection)
+        default:
+            throw CairnError(.invalidArgument, "The path does not fit the nested collection.")
+        }
+    }
+
+    private func mixedCount(_ id: Int64, _ connection: Connection) throws(CairnError) -> Int {
+        let statement = try connection.statement("SELECT count(*) FROM _cairn_mixed WHERE collection = ?1")
+        defer { statement.reset() }
+        statement.bind(id, at: 1)
+        _ = try statement.step()
+        return Int(statement.int64(0))
+    }
+
+    private func mixedPosition(_ id: Int64, key: String, _ connection: Connection) throws(CairnError) -> Int64? {
+        let statement = try connection.statement("SELECT position FROM _cairn_mixed WHERE collection = ?1 AND key = ?2")
+        defer { statement.reset() }
+        statement.bind(id, at: 1)
+        statement.bind(key, at: 2)
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    /// Deletes one item (and any collection it holds); with `renumber`, closes the gap.
+    private func deleteMixedItem(_ id: Int64, position: Int64, renumber: Bool, _ connection: Connection) throws(CairnError) {
+        let select = try connection.statement("SELECT value, value_type FROM _cairn_mixed WHERE collection = ?1 AND position = ?2")
+        select.bind(id, at: 1)
+        select.bind(position, at: 2)
+        var child: Int64?
+        if try select.step() {
+            let code = select.int64(1)
+            if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode { child = select.int64(0) }
+        }
+        select.reset()
+        let delete = try connection.statement("DELETE FROM _cairn_mixed WHERE collection = ?1 AND position = ?2")
+        delete.bind(id, at: 1)
+        delete.bind(position, at: 2)
+        try delete.run()
+        if renumber {
+            let shift = try connection.statement("UPDATE _cairn_mixed SET position = position - 1 WHERE collection = ?1 AND position > ?2")
+            shift.bind(id, at: 1)
+            shift.bind(position, at: 2)
+            try shift.run()
+        }
+        if let child { try deleteMixedTree(child, connection) }
+    }
+}
