@@ -423,6 +423,180 @@ int cairn_object_to_json(cairn_object *object, char **out_json);
 /** Delete the object (inside a write transaction). The handle stays allocated: release it. */
 int cairn_object_delete(cairn_object *object);
 
+/*---- Links -------------------------------------------------------------------------------------*/
+
+/**
+ * The object a to-one link property points at. Returns CAIRN_NOT_FOUND (and *out_object = NULL)
+ * when the link is null. Release the handle with cairn_object_release().
+ */
+int cairn_object_get_linked(cairn_object *object, const char *property_name, cairn_object **out_object);
+
+/**
+ * Point a to-one link property at `target` (NULL clears it), inside a write transaction. The
+ * target must be of the property's class and must not be embedded (an embedded object has one
+ * owner: assign a new one with cairn_object_update_json()). A replaced embedded object is deleted.
+ */
+int cairn_object_set_link(cairn_object *object, const char *property_name, cairn_object *target);
+
+/**
+ * The object as JSON with links expanded into nested objects `depth` levels deep (0: links print
+ * as the target's primary key, or object key without one). Embedded objects always nest; an
+ * object already being printed further up prints as its key. Free *out_json with cairn_free().
+ */
+int cairn_object_to_json_depth(cairn_object *object, int depth, char **out_json);
+
+/**
+ * The objects linking to `object`. `property_name` is a linkingObjects property of its class, or
+ * "@links.<Class>.<property>" for any link property pointing here. The result is live: it is
+ * re-read on every call. Release it with cairn_results_release().
+ */
+int cairn_object_get_backlinks(cairn_object *object, const char *property_name, cairn_results **out_results);
+
+/*---- Results -----------------------------------------------------------------------------------*/
+
+/** Release a results handle. NULL is ignored. */
+void cairn_results_release(cairn_results *results);
+
+/** The number of objects (re-evaluated now). */
+int cairn_results_count(cairn_results *results, size_t *out_count);
+
+/** The object at `index`; release it with cairn_object_release(). Out of range: INVALID_ARGUMENT. */
+int cairn_results_get_object(cairn_results *results, size_t index, cairn_object **out_object);
+
+/** All objects as a JSON array (links as keys, see cairn_object_to_json()). Free with cairn_free(). */
+int cairn_results_to_json(cairn_results *results, char **out_json);
+
+/*---- Lists -------------------------------------------------------------------------------------*/
+
+/**
+ * A live handle on a list property. It stays valid while the object exists; release it with
+ * cairn_list_release(). Values read from it are borrowed until the next call on the same handle.
+ * Every change needs a write transaction. For lists of objects the values are CAIRN_TYPE_LINK.
+ */
+int cairn_object_get_list(cairn_object *object, const char *property_name, cairn_list **out_list);
+
+/** Release a list handle. NULL is ignored. */
+void cairn_list_release(cairn_list *list);
+
+int cairn_list_size(cairn_list *list, size_t *out_size);
+
+/** The element at `index`; out of range: CAIRN_ERR_INVALID_ARGUMENT. */
+int cairn_list_get(cairn_list *list, size_t index, cairn_value *out_value);
+
+/** For lists of objects: the object at `index`; release it with cairn_object_release(). */
+int cairn_list_get_object(cairn_list *list, size_t index, cairn_object **out_object);
+
+/** Insert at `index` (0 ... size). For lists of objects pass a CAIRN_TYPE_LINK value. */
+int cairn_list_insert(cairn_list *list, size_t index, const cairn_value *value);
+
+/**
+ * Insert a value given as JSON at `index`: for lists of objects, a JSON object creates a new
+ * (embedded, or linked) object; a bare scalar is the primary key of an existing one.
+ */
+int cairn_list_insert_json(cairn_list *list, size_t index, const char *value_json);
+
+/** Replace the element at `index` (a replaced embedded object is deleted). */
+int cairn_list_set(cairn_list *list, size_t index, const cairn_value *value);
+
+/** Move the element at `from` so that it ends up at `to`. */
+int cairn_list_move(cairn_list *list, size_t from, size_t to);
+
+/** Remove the element at `index` (an embedded object is deleted with it). */
+int cairn_list_erase(cairn_list *list, size_t index);
+
+/** Remove every element. */
+int cairn_list_clear(cairn_list *list);
+
+/** The first index of `value`; *out_found = 0 (and *out_index unchanged) when absent. */
+int cairn_list_find(cairn_list *list, const cairn_value *value, size_t *out_index, int *out_found);
+
+/** The list as a JSON array. Free *out_json with cairn_free(). */
+int cairn_list_to_json(cairn_list *list, char **out_json);
+
+/*---- Sets --------------------------------------------------------------------------------------*/
+
+/** A live handle on a set property (elements in insertion order); release with cairn_set_release(). */
+int cairn_object_get_set(cairn_object *object, const char *property_name, cairn_set **out_set);
+
+/** Release a set handle. NULL is ignored. */
+void cairn_set_release(cairn_set *set);
+
+int cairn_set_size(cairn_set *set, size_t *out_size);
+
+/** The element at `index` in insertion order; borrowed until the next call on the handle. */
+int cairn_set_get(cairn_set *set, size_t index, cairn_value *out_value);
+
+/** *out_found = 1 when the set contains `value`. */
+int cairn_set_find(cairn_set *set, const cairn_value *value, int *out_found);
+
+/** Insert `value`; *out_inserted (may be NULL) = 0 when it was already there. */
+int cairn_set_insert(cairn_set *set, const cairn_value *value, int *out_inserted);
+
+/** Remove `value`; *out_erased (may be NULL) = 0 when it was not there. */
+int cairn_set_erase(cairn_set *set, const cairn_value *value, int *out_erased);
+
+int cairn_set_clear(cairn_set *set);
+
+/** The set as a JSON array. Free *out_json with cairn_free(). */
+int cairn_set_to_json(cairn_set *set, char **out_json);
+
+/*---- Dictionaries ------------------------------------------------------------------------------*/
+
+/** A live handle on a dictionary property (entries ordered by key); release with cairn_dict_release(). */
+int cairn_object_get_dict(cairn_object *object, const char *property_name, cairn_dict **out_dict);
+
+/** Release a dictionary handle. NULL is ignored. */
+void cairn_dict_release(cairn_dict *dict);
+
+int cairn_dict_size(cairn_dict *dict, size_t *out_size);
+
+/**
+ * The entry at `index` in key order: the key (CAIRN_TYPE_STRING) and value, borrowed until the
+ * next call on the handle.
+ */
+int cairn_dict_get(cairn_dict *dict, size_t index, cairn_value *out_key, cairn_value *out_value);
+
+/** The value for `key`; *out_found = 0 when there is no such key (a key may hold null). */
+int cairn_dict_find(cairn_dict *dict, const char *key, cairn_value *out_value, int *out_found);
+
+/** Set `key` to `value`. Keys cannot contain '.' or start with '$'. */
+int cairn_dict_insert(cairn_dict *dict, const char *key, const cairn_value *value);
+
+/** Set `key` to a value given as JSON (a JSON object creates a new embedded or linked object). */
+int cairn_dict_insert_json(cairn_dict *dict, const char *key, const char *value_json);
+
+/** Remove `key`; *out_erased (may be NULL) = 0 when it was not there. */
+int cairn_dict_erase(cairn_dict *dict, const char *key, int *out_erased);
+
+int cairn_dict_clear(cairn_dict *dict);
+
+/** The dictionary as a JSON object. Free *out_json with cairn_free(). */
+int cairn_dict_to_json(cairn_dict *dict, char **out_json);
+
+/*---- Nested mixed values -----------------------------------------------------------------------*/
+
+/*
+ * A mixed property may hold nested lists and dictionaries, up to 100 levels. These functions
+ * address one element by a path: a JSON array of steps, each an integer (list index) or a string
+ * (dictionary key), e.g. "[\"a\", 0]". For a mixed[] or mixed{} property, the first step picks the
+ * property's own element. Values are JSON.
+ */
+
+/** The element at `path_json` as JSON. Free *out_json with cairn_free(). */
+int cairn_object_get_mixed_json(cairn_object *object, const char *property_name, const char *path_json,
+                                char **out_json);
+
+/** Replace the element at `path_json` (a new dictionary key is added). */
+int cairn_object_set_mixed_json(cairn_object *object, const char *property_name, const char *path_json,
+                                const char *value_json);
+
+/** Append to the list at `path_json` ("[]" for the property's own nested list). */
+int cairn_object_append_mixed_json(cairn_object *object, const char *property_name, const char *path_json,
+                                   const char *value_json);
+
+/** Remove the element at `path_json` from its list or dictionary. */
+int cairn_object_remove_mixed(cairn_object *object, const char *property_name, const char *path_json);
+
 #ifdef __cplusplus
 }
 #endif

@@ -138,13 +138,10 @@ func database(_ pointer: OpaquePointer?) throws(CairnError) -> Database {
     return db
 }
 
-/// What a `cairn_object *` points at: the live object and the buffers of borrowed strings it has
-/// handed out, freed at the next call on the handle.
-final class ObjectHandle {
-    let object: Object
+/// A handle that lends out strings and binaries: the buffers live until the next call on the
+/// handle, or until it is released.
+class BorrowingHandle {
     var borrowed: [UnsafeMutableRawPointer] = []
-
-    init(_ object: Object) { self.object = object }
 
     deinit { releaseBorrowed() }
 
@@ -152,6 +149,50 @@ final class ObjectHandle {
         for pointer in borrowed { free(pointer) }
         borrowed.removeAll(keepingCapacity: true)
     }
+}
+
+/// What a `cairn_object *` points at.
+final class ObjectHandle: BorrowingHandle {
+    let object: Object
+    init(_ object: Object) { self.object = object }
+}
+
+/// What `cairn_list *`, `cairn_set *` and `cairn_dict *` point at.
+final class CollectionHandle: BorrowingHandle {
+    let accessor: CollectionAccessor
+    init(_ accessor: CollectionAccessor) { self.accessor = accessor }
+}
+
+/// What a `cairn_results *` points at.
+final class ResultsHandle: BorrowingHandle {
+    let results: Results
+    init(_ results: Results) { self.results = results }
+}
+
+func collectionHandle<T: CollectionAccessor>(_ pointer: OpaquePointer?, _ type: T.Type, _ what: String) throws(CairnError) -> (CollectionHandle, T) {
+    guard let pointer else { throw misuse("The \(what) handle is NULL.") }
+    let handle = Unmanaged<CollectionHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    guard let accessor = handle.accessor as? T else { throw misuse("The handle is not a \(what).") }
+    if accessor.object.database.isClosed { throw misuse("The \(what)'s database is closed.") }
+    handle.releaseBorrowed()
+    return (handle, accessor)
+}
+
+func resultsHandle(_ pointer: OpaquePointer?) throws(CairnError) -> ResultsHandle {
+    guard let pointer else { throw misuse("The results handle is NULL.") }
+    let handle = Unmanaged<ResultsHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    if handle.results.database.isClosed { throw misuse("The results' database is closed.") }
+    handle.releaseBorrowed()
+    return handle
+}
+
+func retained(_ handle: AnyObject) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(handle).toOpaque())
+}
+
+func release(_ pointer: OpaquePointer?) {
+    guard let pointer else { return }
+    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(pointer)).release()
 }
 
 func objectHandle(_ pointer: OpaquePointer?) throws(CairnError) -> ObjectHandle {

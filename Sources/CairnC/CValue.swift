@@ -53,7 +53,7 @@ func value(from c: cairn_value) throws(CairnError) -> Value {
 
 /// Writes an engine `Value` into a caller's `cairn_value`. Strings and binaries are copied into
 /// buffers owned by `handle` (borrowed by the caller until the next call on it).
-func store(_ value: Value, into out: UnsafeMutablePointer<cairn_value>, borrowing handle: ObjectHandle) throws(CairnError) {
+func store(_ value: Value, into out: UnsafeMutablePointer<cairn_value>, borrowing handle: BorrowingHandle) throws(CairnError) {
     var c = cairn_value()
     switch value {
     case .null: c.type = CAIRN_TYPE_NULL
@@ -94,7 +94,7 @@ func store(_ value: Value, into out: UnsafeMutablePointer<cairn_value>, borrowin
 
 /// Copies bytes into a malloc'ed buffer (with a trailing NUL, so strings are also C strings)
 /// that `handle` frees at its next call.
-private func copy(_ bytes: UnsafeRawBufferPointer, _ handle: ObjectHandle) -> (UnsafeMutableRawPointer, Int)? {
+private func copy(_ bytes: UnsafeRawBufferPointer, _ handle: BorrowingHandle) -> (UnsafeMutableRawPointer, Int)? {
     guard let memory = malloc(bytes.count + 1) else { return nil }
     if let base = bytes.baseAddress, bytes.count > 0 { memcpy(memory, base, bytes.count) }
     memory.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)

@@ -54,4 +54,48 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_object_update_json; v = CairnC.cairn_object_update_json; keep(v) }
     do { var v = CCairnHeader.cairn_object_to_json; v = CairnC.cairn_object_to_json; keep(v) }
     do { var v = CCairnHeader.cairn_object_delete; v = CairnC.cairn_object_delete; keep(v) }
+    do { var v = CCairnHeader.cairn_object_get_linked; v = CairnC.cairn_object_get_linked; keep(v) }
+    do { var v = CCairnHeader.cairn_object_set_link; v = CairnC.cairn_object_set_link; keep(v) }
+    do { var v = CCairnHeader.cairn_object_to_json_depth; v = CairnC.cairn_object_to_json_depth; keep(v) }
+    do { var v = CCairnHeader.cairn_object_get_backlinks; v = CairnC.cairn_object_get_backlinks; keep(v) }
+    do { var v = CCairnHeader.cairn_results_release; v = CairnC.cairn_results_release; keep(v) }
+    do { var v = CCairnHeader.cairn_results_count; v = CairnC.cairn_results_count; keep(v) }
+    do { var v = CCairnHeader.cairn_results_get_object; v = CairnC.cairn_results_get_object; keep(v) }
+    do { var v = CCairnHeader.cairn_results_to_json; v = CairnC.cairn_results_to_json; keep(v) }
+    do { var v = CCairnHeader.cairn_object_get_list; v = CairnC.cairn_object_get_list; keep(v) }
+    do { var v = CCairnHeader.cairn_list_release; v = CairnC.cairn_list_release; keep(v) }
+    do { var v = CCairnHeader.cairn_list_size; v = CairnC.cairn_list_size; keep(v) }
+    do { var v = CCairnHeader.cairn_list_get; v = CairnC.cairn_list_get; keep(v) }
+    do { var v = CCairnHeader.cairn_list_get_object; v = CairnC.cairn_list_get_object; keep(v) }
+    do { var v = CCairnHeader.cairn_list_insert; v = CairnC.cairn_list_insert; keep(v) }
+    do { var v = CCairnHeader.cairn_list_insert_json; v = CairnC.cairn_list_insert_json; keep(v) }
+    do { var v = CCairnHeader.cairn_list_set; v = CairnC.cairn_list_set; keep(v) }
+    do { var v = CCairnHeader.cairn_list_move; v = CairnC.cairn_list_move; keep(v) }
+    do { var v = CCairnHeader.cairn_list_erase; v = CairnC.cairn_list_erase; keep(v) }
+    do { var v = CCairnHeader.cairn_list_clear; v = CairnC.cairn_list_clear; keep(v) }
+    do { var v = CCairnHeader.cairn_list_find; v = CairnC.cairn_list_find; keep(v) }
+    do { var v = CCairnHeader.cairn_list_to_json; v = CairnC.cairn_list_to_json; keep(v) }
+    do { var v = CCairnHeader.cairn_object_get_set; v = CairnC.cairn_object_get_set; keep(v) }
+    do { var v = CCairnHeader.cairn_set_release; v = CairnC.cairn_set_release; keep(v) }
+    do { var v = CCairnHeader.cairn_set_size; v = CairnC.cairn_set_size; keep(v) }
+    do { var v = CCairnHeader.cairn_set_get; v = CairnC.cairn_set_get; keep(v) }
+    do { var v = CCairnHeader.cairn_set_find; v = CairnC.cairn_set_find; keep(v) }
+    do { var v = CCairnHeader.cairn_set_insert; v = CairnC.cairn_set_insert; keep(v) }
+    do { var v = CCairnHeader.cairn_set_erase; v = CairnC.cairn_set_erase; keep(v) }
+    do { var v = CCairnHeader.cairn_set_clear; v = CairnC.cairn_set_clear; keep(v) }
+    do { var v = CCairnHeader.cairn_set_to_json; v = CairnC.cairn_set_to_json; keep(v) }
+    do { var v = CCairnHeader.cairn_object_get_dict; v = CairnC.cairn_object_get_dict; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_release; v = CairnC.cairn_dict_release; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_size; v = CairnC.cairn_dict_size; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_get; v = CairnC.cairn_dict_get; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_find; v = CairnC.cairn_dict_find; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_insert; v = CairnC.cairn_dict_insert; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_insert_json; v = CairnC.cairn_dict_insert_json; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_erase; v = CairnC.cairn_dict_erase; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_clear; v = CairnC.cairn_dict_clear; keep(v) }
+    do { var v = CCairnHeader.cairn_dict_to_json; v = CairnC.cairn_dict_to_json; keep(v) }
+    do { var v = CCairnHeader.cairn_object_get_mixed_json; v = CairnC.cairn_object_get_mixed_json; keep(v) }
+    do { var v = CCairnHeader.cairn_object_set_mixed_json; v = CairnC.cairn_object_set_mixed_json; keep(v) }
+    do { var v = CCairnHeader.cairn_object_append_mixed_json; v = CairnC.cairn_object_append_mixed_json; keep(v) }
+    do { var v = CCairnHeader.cairn_object_remove_mixed; v = CairnC.cairn_object_remove_mixed; keep(v) }
 }

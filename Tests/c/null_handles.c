@@ -13,7 +13,15 @@
 
 static const char *SCHEMA =
     "[{\"name\": \"Person\", \"primaryKey\": \"_id\", \"properties\": {"
-    "   \"_id\": \"int\", \"name\": \"string\", \"age\": \"int?\"}}]";
+    "   \"_id\": \"int\", \"name\": \"string\", \"age\": \"int?\","
+    "   \"friend\": \"Person\", \"friends\": \"Person[]\", \"tags\": \"string[]\","
+    "   \"labels\": \"string<>\", \"extra\": \"mixed{}\", \"anything\": \"mixed\","
+    "   \"followers\": {\"type\": \"linkingObjects\", \"objectType\": \"Person\", \"property\": \"friend\"}}}]";
+
+/* The object every test uses: Person 1, linked to itself, one element in each collection. */
+static const char *PERSON_1 = "{\"_id\": 1, \"name\": \"A\", \"tags\": [\"a\"], \"labels\": [\"x\"],"
+                              " \"extra\": {\"k\": 1}, \"anything\": [1]}";
+static const char *PERSON_1_LINKS = "{\"friend\": 1, \"friends\": [1]}";
 
 /* A MISUSE call must also set a thread-local error with a message. */
 #define CHECK_MISUSE(call)                                                                        \
@@ -233,15 +241,240 @@ static void object_functions(cairn_db *db, cairn_object *object) {
     CHECK(v.type == CAIRN_TYPE_STRING && v.as.string.size == 1 && v.as.string.data && v.as.string.data[0] == 'A');
 }
 
-/* Every call on an object whose database was closed: CAIRN_ERR_MISUSE; release still works. */
+static cairn_value string_value(const char *text) {
+    cairn_value v;
+    memset(&v, 0, sizeof v);
+    v.type = CAIRN_TYPE_STRING;
+    v.as.string.data = text;
+    v.as.string.size = strlen(text);
+    return v;
+}
+
+static void link_functions(cairn_db *db, cairn_object *object) {
+    cairn_object *linked = (cairn_object *)&linked;
+    cairn_results *results = (cairn_results *)&results;
+    char *json = NULL;
+
+    CHECK_MISUSE(cairn_object_get_linked(NULL, "friend", &linked));
+    CHECK(linked == NULL);
+    CHECK_MISUSE(cairn_object_get_linked(object, NULL, &linked));
+    CHECK_MISUSE(cairn_object_get_linked(object, "friend", NULL));
+    CHECK_MISUSE(cairn_object_to_json_depth(NULL, 1, &json));
+    CHECK_MISUSE(cairn_object_to_json_depth(object, 1, NULL));
+    CHECK(json == NULL);
+    CHECK_MISUSE(cairn_object_get_backlinks(NULL, "followers", &results));
+    CHECK(results == NULL);
+    CHECK_MISUSE(cairn_object_get_backlinks(object, NULL, &results));
+    CHECK_MISUSE(cairn_object_get_backlinks(object, "followers", NULL));
+
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_MISUSE(cairn_object_set_link(NULL, "friend", object));
+    CHECK_MISUSE(cairn_object_set_link(object, NULL, object));
+    REQUIRE_OK(cairn_commit(db));
+}
+
+static void results_functions(cairn_results *results) {
+    size_t n = 0;
+    cairn_object *object = (cairn_object *)&object;
+    char *json = NULL;
+
+    cairn_results_release(NULL);
+    CHECK_MISUSE(cairn_results_count(NULL, &n));
+    CHECK_MISUSE(cairn_results_count(results, NULL));
+    CHECK_MISUSE(cairn_results_get_object(NULL, 0, &object));
+    CHECK(object == NULL);
+    CHECK_MISUSE(cairn_results_get_object(results, 0, NULL));
+    CHECK_MISUSE(cairn_results_to_json(NULL, &json));
+    CHECK_MISUSE(cairn_results_to_json(results, NULL));
+    CHECK(json == NULL);
+}
+
+static void list_functions(cairn_db *db, cairn_object *object) {
+    cairn_list *tags = (cairn_list *)&tags, *friends = NULL;
+    cairn_object *element = (cairn_object *)&element;
+    cairn_value v = string_value("a");
+    size_t n = 0, index = 0;
+    int found = 0;
+    char *json = NULL;
+
+    CHECK_MISUSE(cairn_object_get_list(NULL, "tags", &tags));
+    CHECK(tags == NULL);
+    CHECK_MISUSE(cairn_object_get_list(object, NULL, &tags));
+    CHECK_MISUSE(cairn_object_get_list(object, "tags", NULL));
+    REQUIRE_OK(cairn_object_get_list(object, "tags", &tags));
+    REQUIRE_OK(cairn_object_get_list(object, "friends", &friends));
+
+    cairn_list_release(NULL);
+    CHECK_MISUSE(cairn_list_size(NULL, &n));
+    CHECK_MISUSE(cairn_list_size(tags, NULL));
+    CHECK_MISUSE(cairn_list_get(NULL, 0, &v));
+    CHECK_MISUSE(cairn_list_get(tags, 0, NULL));
+    CHECK_MISUSE(cairn_list_get_object(NULL, 0, &element));
+    CHECK(element == NULL);
+    CHECK_MISUSE(cairn_list_get_object(friends, 0, NULL));
+    v = string_value("a");
+    CHECK_MISUSE(cairn_list_find(NULL, &v, &index, &found));
+    CHECK_MISUSE(cairn_list_find(tags, NULL, &index, &found));
+    CHECK_MISUSE(cairn_list_find(tags, &v, NULL, &found));
+    CHECK_MISUSE(cairn_list_find(tags, &v, &index, NULL));
+    CHECK_MISUSE(cairn_list_to_json(NULL, &json));
+    CHECK_MISUSE(cairn_list_to_json(tags, NULL));
+    CHECK(json == NULL);
+
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_MISUSE(cairn_list_insert(NULL, 0, &v));
+    CHECK_MISUSE(cairn_list_insert(tags, 0, NULL));
+    CHECK_MISUSE(cairn_list_insert_json(NULL, 0, "\"b\""));
+    CHECK_MISUSE(cairn_list_insert_json(tags, 0, NULL));
+    CHECK_MISUSE(cairn_list_set(NULL, 0, &v));
+    CHECK_MISUSE(cairn_list_set(tags, 0, NULL));
+    CHECK_MISUSE(cairn_list_move(NULL, 0, 0));
+    CHECK_MISUSE(cairn_list_erase(NULL, 0));
+    CHECK_MISUSE(cairn_list_clear(NULL));
+    REQUIRE_OK(cairn_commit(db));
+
+    /* Nothing changed. */
+    n = 0;
+    CHECK_OK(cairn_list_size(tags, &n));
+    CHECK(n == 1);
+    cairn_list_release(friends);
+    cairn_list_release(tags);
+}
+
+static void set_functions(cairn_db *db, cairn_object *object) {
+    cairn_set *labels = (cairn_set *)&labels;
+    cairn_value v = string_value("x");
+    size_t n = 0;
+    int found = 0, changed = 0;
+    char *json = NULL;
+
+    CHECK_MISUSE(cairn_object_get_set(NULL, "labels", &labels));
+    CHECK(labels == NULL);
+    CHECK_MISUSE(cairn_object_get_set(object, NULL, &labels));
+    CHECK_MISUSE(cairn_object_get_set(object, "labels", NULL));
+    REQUIRE_OK(cairn_object_get_set(object, "labels", &labels));
+
+    cairn_set_release(NULL);
+    CHECK_MISUSE(cairn_set_size(NULL, &n));
+    CHECK_MISUSE(cairn_set_size(labels, NULL));
+    CHECK_MISUSE(cairn_set_get(NULL, 0, &v));
+    CHECK_MISUSE(cairn_set_get(labels, 0, NULL));
+    v = string_value("x");
+    CHECK_MISUSE(cairn_set_find(NULL, &v, &found));
+    CHECK_MISUSE(cairn_set_find(labels, NULL, &found));
+    CHECK_MISUSE(cairn_set_find(labels, &v, NULL));
+    CHECK_MISUSE(cairn_set_to_json(NULL, &json));
+    CHECK_MISUSE(cairn_set_to_json(labels, NULL));
+    CHECK(json == NULL);
+
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_MISUSE(cairn_set_insert(NULL, &v, &changed));
+    CHECK_MISUSE(cairn_set_insert(labels, NULL, &changed));
+    CHECK_MISUSE(cairn_set_erase(NULL, &v, &changed));
+    CHECK_MISUSE(cairn_set_erase(labels, NULL, &changed));
+    CHECK_MISUSE(cairn_set_clear(NULL));
+    REQUIRE_OK(cairn_commit(db));
+
+    n = 0;
+    CHECK_OK(cairn_set_size(labels, &n));
+    CHECK(n == 1);
+    cairn_set_release(labels);
+}
+
+static void dict_functions(cairn_db *db, cairn_object *object) {
+    cairn_dict *extra = (cairn_dict *)&extra;
+    cairn_value key, v;
+    size_t n = 0;
+    int found = 0, erased = 0;
+    char *json = NULL;
+
+    memset(&key, 0, sizeof key);
+    memset(&v, 0, sizeof v);
+    CHECK_MISUSE(cairn_object_get_dict(NULL, "extra", &extra));
+    CHECK(extra == NULL);
+    CHECK_MISUSE(cairn_object_get_dict(object, NULL, &extra));
+    CHECK_MISUSE(cairn_object_get_dict(object, "extra", NULL));
+    REQUIRE_OK(cairn_object_get_dict(object, "extra", &extra));
+
+    cairn_dict_release(NULL);
+    CHECK_MISUSE(cairn_dict_size(NULL, &n));
+    CHECK_MISUSE(cairn_dict_size(extra, NULL));
+    CHECK_MISUSE(cairn_dict_get(NULL, 0, &key, &v));
+    CHECK_MISUSE(cairn_dict_get(extra, 0, NULL, &v));
+    CHECK_MISUSE(cairn_dict_get(extra, 0, &key, NULL));
+    CHECK_MISUSE(cairn_dict_find(NULL, "k", &v, &found));
+    CHECK_MISUSE(cairn_dict_find(extra, NULL, &v, &found));
+    CHECK_MISUSE(cairn_dict_find(extra, "k", NULL, &found));
+    CHECK_MISUSE(cairn_dict_find(extra, "k", &v, NULL));
+    CHECK_MISUSE(cairn_dict_to_json(NULL, &json));
+    CHECK_MISUSE(cairn_dict_to_json(extra, NULL));
+    CHECK(json == NULL);
+
+    v.type = CAIRN_TYPE_INT;
+    v.as.integer = 2;
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_MISUSE(cairn_dict_insert(NULL, "k", &v));
+    CHECK_MISUSE(cairn_dict_insert(extra, NULL, &v));
+    CHECK_MISUSE(cairn_dict_insert(extra, "k", NULL));
+    CHECK_MISUSE(cairn_dict_insert_json(NULL, "k", "2"));
+    CHECK_MISUSE(cairn_dict_insert_json(extra, NULL, "2"));
+    CHECK_MISUSE(cairn_dict_insert_json(extra, "k", NULL));
+    CHECK_MISUSE(cairn_dict_erase(NULL, "k", &erased));
+    CHECK_MISUSE(cairn_dict_erase(extra, NULL, &erased));
+    CHECK_MISUSE(cairn_dict_clear(NULL));
+    REQUIRE_OK(cairn_commit(db));
+
+    n = 0;
+    CHECK_OK(cairn_dict_size(extra, &n));
+    CHECK(n == 1);
+    cairn_dict_release(extra);
+}
+
+static void mixed_functions(cairn_db *db, cairn_object *object) {
+    char *json = NULL;
+
+    CHECK_MISUSE(cairn_object_get_mixed_json(NULL, "anything", "[0]", &json));
+    CHECK_MISUSE(cairn_object_get_mixed_json(object, NULL, "[0]", &json));
+    CHECK_MISUSE(cairn_object_get_mixed_json(object, "anything", NULL, &json));
+    CHECK_MISUSE(cairn_object_get_mixed_json(object, "anything", "[0]", NULL));
+    CHECK(json == NULL);
+
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_MISUSE(cairn_object_set_mixed_json(NULL, "anything", "[0]", "2"));
+    CHECK_MISUSE(cairn_object_set_mixed_json(object, NULL, "[0]", "2"));
+    CHECK_MISUSE(cairn_object_set_mixed_json(object, "anything", NULL, "2"));
+    CHECK_MISUSE(cairn_object_set_mixed_json(object, "anything", "[0]", NULL));
+    CHECK_MISUSE(cairn_object_append_mixed_json(NULL, "anything", "[]", "2"));
+    CHECK_MISUSE(cairn_object_append_mixed_json(object, NULL, "[]", "2"));
+    CHECK_MISUSE(cairn_object_append_mixed_json(object, "anything", NULL, "2"));
+    CHECK_MISUSE(cairn_object_append_mixed_json(object, "anything", "[]", NULL));
+    CHECK_MISUSE(cairn_object_remove_mixed(NULL, "anything", "[0]"));
+    CHECK_MISUSE(cairn_object_remove_mixed(object, NULL, "[0]"));
+    CHECK_MISUSE(cairn_object_remove_mixed(object, "anything", NULL));
+    REQUIRE_OK(cairn_commit(db));
+
+    CHECK_OK(cairn_object_get_mixed_json(object, "anything", "[0]", &json));
+    CHECK_STR(json, "1");
+    cairn_free(json);
+}
+
+/*
+ * Every call on a handle whose database was closed: CAIRN_ERR_MISUSE. The handles stay
+ * allocated and are released as usual.
+ */
 static void closed_database_functions(const char *path) {
     cairn_db *db = NULL;
-    cairn_object *object = NULL;
-    cairn_value pk, v, values[1];
+    cairn_object *object = NULL, *out_object = NULL;
+    cairn_results *results = NULL;
+    cairn_list *list = NULL;
+    cairn_set *set = NULL;
+    cairn_dict *dict = NULL;
+    cairn_value pk, v, key, values[1];
     int32_t indices[1] = {1};
-    int64_t key = 0;
+    int64_t object_key = 0;
     int32_t class_index = 0;
-    int valid = 0;
+    int valid = 0, found = 0;
+    size_t n = 0, index = 0;
     char *json = NULL;
 
     REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
@@ -249,32 +482,86 @@ static void closed_database_functions(const char *path) {
     pk.type = CAIRN_TYPE_INT;
     pk.as.integer = 1;
     REQUIRE_OK(cairn_object_find(db, "Person", &pk, &object));
+    REQUIRE_OK(cairn_object_get_backlinks(object, "followers", &results));
+    REQUIRE_OK(cairn_object_get_list(object, "tags", &list));
+    REQUIRE_OK(cairn_object_get_set(object, "labels", &set));
+    REQUIRE_OK(cairn_object_get_dict(object, "extra", &dict));
     CHECK_OK(cairn_close(db));
 
-    memset(&v, 0, sizeof v);
-    v.type = CAIRN_TYPE_STRING;
-    v.as.string.data = "Closed";
-    v.as.string.size = 6;
+    v = string_value("Closed");
     values[0] = v;
-    CHECK_MISUSE(cairn_object_key(object, &key));
+    memset(&key, 0, sizeof key);
+    CHECK_MISUSE(cairn_object_key(object, &object_key));
     CHECK_MISUSE(cairn_object_class_index(object, &class_index));
     CHECK_MISUSE(cairn_object_is_valid(object, &valid));
     CHECK_MISUSE(cairn_object_get(object, "name", &v));
     CHECK_MISUSE(cairn_object_get_at(object, 1, &v));
     CHECK_MISUSE(cairn_object_get_values(object, 1, indices, values));
+    v = string_value("Closed");
     CHECK_MISUSE(cairn_object_set(object, "name", &v));
     CHECK_MISUSE(cairn_object_set_at(object, 1, &v));
     CHECK_MISUSE(cairn_object_set_values(object, 1, indices, values));
     CHECK_MISUSE(cairn_object_update_json(object, "{\"name\": \"Closed\"}"));
     CHECK_MISUSE(cairn_object_to_json(object, &json));
+    CHECK_MISUSE(cairn_object_to_json_depth(object, 1, &json));
     CHECK(json == NULL);
+    CHECK_MISUSE(cairn_object_get_linked(object, "friend", &out_object));
+    CHECK_MISUSE(cairn_object_set_link(object, "friend", NULL));
+    CHECK_MISUSE(cairn_object_get_mixed_json(object, "anything", "[0]", &json));
+    CHECK_MISUSE(cairn_object_set_mixed_json(object, "anything", "[0]", "2"));
+    CHECK_MISUSE(cairn_object_append_mixed_json(object, "anything", "[]", "2"));
+    CHECK_MISUSE(cairn_object_remove_mixed(object, "anything", "[0]"));
     CHECK_MISUSE(cairn_object_delete(object));
+
+    CHECK_MISUSE(cairn_results_count(results, &n));
+    CHECK_MISUSE(cairn_results_get_object(results, 0, &out_object));
+    CHECK_MISUSE(cairn_results_to_json(results, &json));
+
+    v = string_value("a");
+    CHECK_MISUSE(cairn_list_size(list, &n));
+    CHECK_MISUSE(cairn_list_get(list, 0, &v));
+    v = string_value("a");
+    CHECK_MISUSE(cairn_list_find(list, &v, &index, &found));
+    CHECK_MISUSE(cairn_list_insert(list, 0, &v));
+    CHECK_MISUSE(cairn_list_insert_json(list, 0, "\"b\""));
+    CHECK_MISUSE(cairn_list_set(list, 0, &v));
+    CHECK_MISUSE(cairn_list_move(list, 0, 0));
+    CHECK_MISUSE(cairn_list_erase(list, 0));
+    CHECK_MISUSE(cairn_list_clear(list));
+    CHECK_MISUSE(cairn_list_to_json(list, &json));
+
+    v = string_value("x");
+    CHECK_MISUSE(cairn_set_size(set, &n));
+    CHECK_MISUSE(cairn_set_get(set, 0, &v));
+    v = string_value("x");
+    CHECK_MISUSE(cairn_set_find(set, &v, &found));
+    CHECK_MISUSE(cairn_set_insert(set, &v, NULL));
+    CHECK_MISUSE(cairn_set_erase(set, &v, NULL));
+    CHECK_MISUSE(cairn_set_clear(set));
+    CHECK_MISUSE(cairn_set_to_json(set, &json));
+
+    CHECK_MISUSE(cairn_dict_size(dict, &n));
+    CHECK_MISUSE(cairn_dict_get(dict, 0, &key, &v));
+    CHECK_MISUSE(cairn_dict_find(dict, "k", &v, &found));
+    v = string_value("v");
+    CHECK_MISUSE(cairn_dict_insert(dict, "k", &v));
+    CHECK_MISUSE(cairn_dict_insert_json(dict, "k", "2"));
+    CHECK_MISUSE(cairn_dict_erase(dict, "k", NULL));
+    CHECK_MISUSE(cairn_dict_clear(dict));
+    CHECK_MISUSE(cairn_dict_to_json(dict, &json));
+    CHECK(json == NULL);
+
+    cairn_dict_release(dict);
+    cairn_set_release(set);
+    cairn_list_release(list);
+    cairn_results_release(results);
     cairn_object_release(object);
 
     /* The closed database's data is intact. */
     REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
     CHECK_OK(cairn_get_json(db, "Person", "1", &json));
     CHECK_JSON_HAS(json, "\"name\":\"A\"");
+    CHECK_JSON_HAS(json, "\"tags\":[\"a\"]");
     cairn_free(json);
     CHECK_OK(cairn_close(db));
 }
@@ -283,6 +570,7 @@ int main(void) {
     char dir[2048], path[4096];
     cairn_db *db = NULL;
     cairn_object *object = NULL;
+    cairn_results *results = NULL;
     cairn_value pk;
 
     test_dir_make(dir, sizeof dir, "null-handles");
@@ -294,18 +582,27 @@ int main(void) {
 
     REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
     REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Person", "{\"_id\": 1, \"name\": \"A\"}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(cairn_create_json(db, "Person", PERSON_1, CAIRN_UPDATE_NEVER, NULL));
     memset(&pk, 0, sizeof pk);
     pk.type = CAIRN_TYPE_INT;
     pk.as.integer = 1;
     REQUIRE_OK(cairn_object_find(db, "Person", &pk, &object));
+    REQUIRE_OK(cairn_object_update_json(object, PERSON_1_LINKS));
+    REQUIRE_OK(cairn_commit(db));
 
     database_functions(db);
     json_functions(db);
     introspection_functions(db);
     object_lookup_functions(db);
     object_functions(db, object);
+    link_functions(db, object);
+    REQUIRE_OK(cairn_object_get_backlinks(object, "followers", &results));
+    results_functions(results);
+    cairn_results_release(results);
+    list_functions(db, object);
+    set_functions(db, object);
+    dict_functions(db, object);
+    mixed_functions(db, object);
 
     cairn_object_release(object);
     CHECK_OK(cairn_close(db));

@@ -51,7 +51,16 @@ public class CollectionAccessor: @unchecked Sendable {
         guard property.type == .object else {
             return try element(try Value(extendedJSON: json), connection)
         }
-        return try database.resolveColumn(.object(json), info, propertyIndex, mode: .never, connection)
+        let input: Input
+        switch json {
+        case .null:
+            return try element(.null, connection)
+        case .object where (try ExtendedJSON.wrapped(json)) == nil:
+            input = .object(json)
+        default:
+            input = .primaryKey(try Value(extendedJSON: json))
+        }
+        return try database.resolveColumn(input, info, propertyIndex, mode: .never, connection)
     }
 
     public var count: Int {

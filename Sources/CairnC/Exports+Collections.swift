@@ -1,0 +1,518 @@
+import Cairn
+import CCairnHeader
+
+// MARK: Links and backlinks
+
+@_cdecl("cairn_object_get_linked")
+public func cairn_object_get_linked(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                    _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let outObject else { throw misuse("out_object must not be NULL.") }
+        outObject.pointee = nil
+        guard let linked = try handle.object.linkedObject(try string(propertyName, "property_name")) else { return CAIRN_NOT_FOUND_ }
+        outObject.pointee = newObjectHandle(linked)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_set_link")
+public func cairn_object_set_link(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?, _ target: OpaquePointer?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        let name = try string(propertyName, "property_name")
+        var value = Value.null
+        if let target {
+            let targetObject = try objectHandle(target).object
+            value = .link(ObjectLink(classIndex: targetObject.classIndex, key: targetObject.key))
+        }
+        try handle.object.set(name, to: value)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_to_json_depth")
+public func cairn_object_to_json_depth(_ object: OpaquePointer?, _ depth: Int32,
+                                       _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let outJSON else { throw misuse("out_json must not be NULL.") }
+        outJSON.pointee = nil
+        guard depth >= 0 else { throw CairnError(.invalidArgument, "depth must not be negative, got \(depth).") }
+        outJSON.pointee = try mallocString(try handle.object.jsonText(depth: Int(depth)))
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_get_backlinks")
+public func cairn_object_get_backlinks(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                       _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let outResults else { throw misuse("out_results must not be NULL.") }
+        outResults.pointee = nil
+        let results = try handle.object.backlinks(try string(propertyName, "property_name"))
+        outResults.pointee = retained(ResultsHandle(results))
+        return CAIRN_OK_
+    }
+}
+
+// MARK: Results
+
+@_cdecl("cairn_results_release")
+public func cairn_results_release(_ results: OpaquePointer?) { release(results) }
+
+@_cdecl("cairn_results_count")
+public func cairn_results_count(_ results: OpaquePointer?, _ outCount: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try resultsHandle(results)
+        guard let outCount else { throw misuse("out_count must not be NULL.") }
+        outCount.pointee = try handle.results.count
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_results_get_object")
+public func cairn_results_get_object(_ results: OpaquePointer?, _ index: Int,
+                                     _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try resultsHandle(results)
+        guard let outObject else { throw misuse("out_object must not be NULL.") }
+        outObject.pointee = nil
+        outObject.pointee = newObjectHandle(try handle.results.object(at: index))
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_results_to_json")
+public func cairn_results_to_json(_ results: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try resultsHandle(results)
+        guard let outJSON else { throw misuse("out_json must not be NULL.") }
+        outJSON.pointee = nil
+        outJSON.pointee = try mallocString(try handle.results.jsonText())
+        return CAIRN_OK_
+    }
+}
+
+// MARK: Shared helpers
+
+private func openCollection<T: CollectionAccessor>(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                                   _ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                                   _ make: (Object, String) throws(CairnError) -> T) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let out else { throw misuse("The out handle must not be NULL.") }
+        out.pointee = nil
+        out.pointee = retained(CollectionHandle(try make(handle.object, try string(propertyName, "property_name"))))
+        return CAIRN_OK_
+    }
+}
+
+private func required<T>(_ pointer: UnsafePointer<T>?, _ name: String) throws(CairnError) -> T {
+    guard let pointer else { throw misuse("\(name) must not be NULL.") }
+    return pointer.pointee
+}
+
+private func jsonText(_ accessor: CollectionAccessor) throws(CairnError) -> String {
+    var writer = JSONWriter()
+    if let map = accessor as? Map {
+        writer.writeByte(UInt8(ascii: "{"))
+        for (i, entry) in try map.entries.enumerated() {
+            if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+            writer.writeString(entry.key)
+            writer.writeByte(UInt8(ascii: ":"))
+            writer.writeRaw(try elementJSON(entry.value, accessor))
+        }
+        writer.writeByte(UInt8(ascii: "}"))
+    } else {
+        writer.writeByte(UInt8(ascii: "["))
+        for (i, value) in try accessor.values.enumerated() {
+            if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+            writer.writeRaw(try elementJSON(value, accessor))
+        }
+        writer.writeByte(UInt8(ascii: "]"))
+    }
+    return writer.string
+}
+
+/// Elements print like object properties: links as the target object's JSON when embedded,
+/// else the target's primary key (object key without one).
+private func elementJSON(_ value: Value, _ accessor: CollectionAccessor) throws(CairnError) -> String {
+    guard case .link(let link) = value, let target = try accessor.object.database.object(link) else { return value.extendedJSON }
+    if target.objectSchema.kind == .embedded { return try target.jsonText() }
+    return try target.primaryKey.map { $0.extendedJSON } ?? String(target.key)
+}
+
+// MARK: Lists
+
+@_cdecl("cairn_object_get_list")
+public func cairn_object_get_list(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                  _ outList: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    openCollection(object, propertyName, outList) { (object, name) throws(CairnError) in try List(object, name) }
+}
+
+@_cdecl("cairn_list_release")
+public func cairn_list_release(_ list: OpaquePointer?) { release(list) }
+
+@_cdecl("cairn_list_size")
+public func cairn_list_size(_ list: OpaquePointer?, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        guard let outSize else { throw misuse("out_size must not be NULL.") }
+        outSize.pointee = try accessor.count
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_get")
+public func cairn_list_get(_ list: OpaquePointer?, _ index: Int, _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (handle, accessor) = try collectionHandle(list, List.self, "list")
+        guard let outValue else { throw misuse("out_value must not be NULL.") }
+        try store(try accessor.value(at: index), into: outValue, borrowing: handle)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_get_object")
+public func cairn_list_get_object(_ list: OpaquePointer?, _ index: Int, _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        guard let outObject else { throw misuse("out_object must not be NULL.") }
+        outObject.pointee = nil
+        guard case .link(let link) = try accessor.value(at: index) else {
+            throw CairnError(.typeMismatch, "List '\(accessor.object.className).\(accessor.property.name)' does not hold objects.")
+        }
+        guard let target = try accessor.object.database.object(link) else { throw CairnError(.invalidatedObject, "The linked object was deleted.") }
+        outObject.pointee = newObjectHandle(target)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_insert")
+public func cairn_list_insert(_ list: OpaquePointer?, _ index: Int, _ value: UnsafePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        try accessor.insert(try CairnC.value(from: try required(value, "value")), at: index)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_insert_json")
+public func cairn_list_insert_json(_ list: OpaquePointer?, _ index: Int, _ valueJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        try accessor.insert(json: try jsonArgument(valueJSON, "value_json"), at: index)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_set")
+public func cairn_list_set(_ list: OpaquePointer?, _ index: Int, _ value: UnsafePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        try accessor.set(try CairnC.value(from: try required(value, "value")), at: index)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_move")
+public func cairn_list_move(_ list: OpaquePointer?, _ from: Int, _ to: Int) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        try accessor.move(from: from, to: to)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_erase")
+public func cairn_list_erase(_ list: OpaquePointer?, _ index: Int) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        try accessor.remove(at: index)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_clear")
+public func cairn_list_clear(_ list: OpaquePointer?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        try accessor.removeAll()
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_find")
+public func cairn_list_find(_ list: OpaquePointer?, _ value: UnsafePointer<cairn_value>?, _ outIndex: UnsafeMutablePointer<Int>?,
+                            _ outFound: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        guard let outIndex, let outFound else { throw misuse("out_index and out_found must not be NULL.") }
+        outFound.pointee = 0
+        if let index = try accessor.firstIndex(of: try CairnC.value(from: try required(value, "value"))) {
+            outIndex.pointee = index
+            outFound.pointee = 1
+        }
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_to_json")
+public func cairn_list_to_json(_ list: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        guard let outJSON else { throw misuse("out_json must not be NULL.") }
+        outJSON.pointee = nil
+        outJSON.pointee = try mallocString(try jsonText(accessor))
+        return CAIRN_OK_
+    }
+}
+
+// MARK: Sets
+
+@_cdecl("cairn_object_get_set")
+public func cairn_object_get_set(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                 _ outSet: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    openCollection(object, propertyName, outSet) { (object, name) throws(CairnError) in try MutableSet(object, name) }
+}
+
+@_cdecl("cairn_set_release")
+public func cairn_set_release(_ set: OpaquePointer?) { release(set) }
+
+@_cdecl("cairn_set_size")
+public func cairn_set_size(_ set: OpaquePointer?, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        guard let outSize else { throw misuse("out_size must not be NULL.") }
+        outSize.pointee = try accessor.count
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_set_get")
+public func cairn_set_get(_ set: OpaquePointer?, _ index: Int, _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (handle, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        guard let outValue else { throw misuse("out_value must not be NULL.") }
+        let values = try accessor.values
+        guard index >= 0, index < values.count else {
+            throw CairnError(.invalidArgument, "Index \(index) is out of bounds for a set of size \(values.count).")
+        }
+        try store(values[index], into: outValue, borrowing: handle)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_set_find")
+public func cairn_set_find(_ set: OpaquePointer?, _ value: UnsafePointer<cairn_value>?, _ outFound: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        guard let outFound else { throw misuse("out_found must not be NULL.") }
+        outFound.pointee = try accessor.contains(try CairnC.value(from: try required(value, "value"))) ? 1 : 0
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_set_insert")
+public func cairn_set_insert(_ set: OpaquePointer?, _ value: UnsafePointer<cairn_value>?, _ outInserted: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        let inserted = try accessor.insert(try CairnC.value(from: try required(value, "value")))
+        outInserted?.pointee = inserted ? 1 : 0
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_set_erase")
+public func cairn_set_erase(_ set: OpaquePointer?, _ value: UnsafePointer<cairn_value>?, _ outErased: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        let erased = try accessor.remove(try CairnC.value(from: try required(value, "value")))
+        outErased?.pointee = erased ? 1 : 0
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_set_clear")
+public func cairn_set_clear(_ set: OpaquePointer?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        try accessor.removeAll()
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_set_to_json")
+public func cairn_set_to_json(_ set: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        guard let outJSON else { throw misuse("out_json must not be NULL.") }
+        outJSON.pointee = nil
+        outJSON.pointee = try mallocString(try jsonText(accessor))
+        return CAIRN_OK_
+    }
+}
+
+// MARK: Dictionaries
+
+@_cdecl("cairn_object_get_dict")
+public func cairn_object_get_dict(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                  _ outDict: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    openCollection(object, propertyName, outDict) { (object, name) throws(CairnError) in try Map(object, name) }
+}
+
+@_cdecl("cairn_dict_release")
+public func cairn_dict_release(_ dict: OpaquePointer?) { release(dict) }
+
+@_cdecl("cairn_dict_size")
+public func cairn_dict_size(_ dict: OpaquePointer?, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        guard let outSize else { throw misuse("out_size must not be NULL.") }
+        outSize.pointee = try accessor.count
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_dict_get")
+public func cairn_dict_get(_ dict: OpaquePointer?, _ index: Int, _ outKey: UnsafeMutablePointer<cairn_value>?,
+                           _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (handle, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        guard let outKey, let outValue else { throw misuse("out_key and out_value must not be NULL.") }
+        let entries = try accessor.entries
+        guard index >= 0, index < entries.count else {
+            throw CairnError(.invalidArgument, "Index \(index) is out of bounds for a dictionary of size \(entries.count).")
+        }
+        try store(.string(entries[index].key), into: outKey, borrowing: handle)
+        try store(entries[index].value, into: outValue, borrowing: handle)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_dict_find")
+public func cairn_dict_find(_ dict: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<cairn_value>?,
+                            _ outFound: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (handle, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        guard let outValue, let outFound else { throw misuse("out_value and out_found must not be NULL.") }
+        outFound.pointee = 0
+        if let value = try accessor.value(forKey: try string(key, "key")) {
+            try store(value, into: outValue, borrowing: handle)
+            outFound.pointee = 1
+        }
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_dict_insert")
+public func cairn_dict_insert(_ dict: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        try accessor.set(try CairnC.value(from: try required(value, "value")), forKey: try string(key, "key"))
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_dict_insert_json")
+public func cairn_dict_insert_json(_ dict: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        try accessor.set(json: try jsonArgument(valueJSON, "value_json"), forKey: try string(key, "key"))
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_dict_erase")
+public func cairn_dict_erase(_ dict: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ outErased: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        let erased = try accessor.removeValue(forKey: try string(key, "key"))
+        outErased?.pointee = erased ? 1 : 0
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_dict_clear")
+public func cairn_dict_clear(_ dict: OpaquePointer?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        try accessor.removeAll()
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_dict_to_json")
+public func cairn_dict_to_json(_ dict: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        guard let outJSON else { throw misuse("out_json must not be NULL.") }
+        outJSON.pointee = nil
+        outJSON.pointee = try mallocString(try jsonText(accessor))
+        return CAIRN_OK_
+    }
+}
+
+// MARK: Nested mixed values
+
+private func mixedPath(_ pathJSON: UnsafePointer<CChar>?) throws(CairnError) -> [MixedPathComponent] {
+    guard case .array(let steps) = try jsonArgument(pathJSON, "path_json") else {
+        throw CairnError(.invalidArgument, "path_json must be a JSON array of list indexes and dictionary keys.")
+    }
+    var path: [MixedPathComponent] = []
+    for step in steps {
+        switch step {
+        case .int(let index): path.append(.index(Int(index)))
+        case .string(let key): path.append(.key(key))
+        default: throw CairnError(.invalidArgument, "path_json steps must be integers or strings, got \(step.text).")
+        }
+    }
+    return path
+}
+
+@_cdecl("cairn_object_get_mixed_json")
+public func cairn_object_get_mixed_json(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?, _ pathJSON: UnsafePointer<CChar>?,
+                                        _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let outJSON else { throw misuse("out_json must not be NULL.") }
+        outJSON.pointee = nil
+        let value = try handle.object.mixedValue(try string(propertyName, "property_name"), at: try mixedPath(pathJSON))
+        outJSON.pointee = try mallocString(value.extendedJSON)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_set_mixed_json")
+public func cairn_object_set_mixed_json(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?, _ pathJSON: UnsafePointer<CChar>?,
+                                        _ valueJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        let value = try Value(extendedJSON: try jsonArgument(valueJSON, "value_json"))
+        try handle.object.setMixed(try string(propertyName, "property_name"), at: try mixedPath(pathJSON), to: value)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_append_mixed_json")
+public func cairn_object_append_mixed_json(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                           _ pathJSON: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        let value = try Value(extendedJSON: try jsonArgument(valueJSON, "value_json"))
+        try handle.object.appendMixed(try string(propertyName, "property_name"), at: try mixedPath(pathJSON), value)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_remove_mixed")
+public func cairn_object_remove_mixed(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                      _ pathJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        try handle.object.removeMixed(try string(propertyName, "property_name"), at: try mixedPath(pathJSON))
+        return CAIRN_OK_
+    }
+}
