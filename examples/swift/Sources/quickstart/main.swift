@@ -17,8 +17,15 @@ let schema = """
      "email": {"type": "string", "optional": true, "mapTo": "email_address"},
      "age": "int?",
      "score": {"type": "double", "default": 0},
-     "joined": "date?"
-   }}
+     "joined": "date?",
+     "dogs": "Dog[]",
+     "address": "Address",
+     "extra": "mixed"
+   }},
+  {"name": "Dog", "primaryKey": "name", "properties": {
+     "name": "string",
+     "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}},
+  {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string?"}}
 ]
 """
 
@@ -47,6 +54,22 @@ do {
     // Upsert: "modified" writes only the changed properties of the existing object.
     try db.write { try db.create("Person", json: #"{"id": 2, "name": "Bo", "age": 40}"#, update: .modified) }
     print("get 2 ->", try db.getJSON("Person", primaryKey: .int(2)) ?? "not found")
+
+    // Relationships: a list of dogs (one new, one existing), an embedded address, a mixed payload.
+    try db.write {
+        try db.create("Dog", json: #"{"name": "Rex"}"#)
+        try db.create("Person", json: """
+            {"id": 3, "name": "Cy", "dogs": ["Rex", {"name": "Bo"}],
+             "address": {"street": "1 Main St", "city": "Springfield"},
+             "extra": {"tags": ["a", "b"], "visits": 3}}
+            """)
+    }
+    let cy = try db.object("Person", primaryKey: 3)!
+    print("Cy ->", try cy.jsonText())
+    let rex = try db.object("Dog", primaryKey: "Rex")!
+    print("Rex's owners ->", try rex.linkingObjects("owners").map { try $0["name"] })
+    try db.write { try cy.list("dogs").remove(at: 0) }
+    print("after removing Rex from Cy's dogs ->", try rex.linkingObjects("owners").count, "owners")
 } catch {
     print("error:", error)
     exit(1)
