@@ -11,6 +11,7 @@ PYTHON ?= python3
 RELEASE_DIR := .build/release
 LIB := $(RELEASE_DIR)/libcairn.so
 CMAKE_BUILD := build
+CMAKE_CONFIGURE := cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCAIRN_SWIFTPM_SCRATCH=$(CURDIR)/.build
 DEMO_DIR := $(CURDIR)/build/demo
 
 .PHONY: all deps lib test test-swift test-c test-python demo clean
@@ -49,7 +50,7 @@ test-swift: deps
 	swift test --skip-build
 
 test-c: lib
-	cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	$(CMAKE_CONFIGURE) >/dev/null
 	cmake --build $(CMAKE_BUILD)
 	cd $(CMAKE_BUILD) && ctest --output-on-failure
 
@@ -59,7 +60,7 @@ test-python: lib
 # ---- demo ----------------------------------------------------------------------------------
 demo: lib
 	@rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
-	cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	$(CMAKE_CONFIGURE) >/dev/null
 	cmake --build $(CMAKE_BUILD) --target quickstart
 	@echo "== C example ==";      $(CMAKE_BUILD)/quickstart $(DEMO_DIR)/c.cairn
 	@echo "== Python example =="; CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/quickstart.py $(DEMO_DIR)/python.cairn

@@ -121,7 +121,10 @@ public final class Database: @unchecked Sendable {
                                       options: options, storedVersion: &schemaVersion)
     }
 
-    deinit { connection?.close() }
+    deinit {
+        connection?.close()
+        for info in classes { info.unlinkClasses() }
+    }
 
     /// Closes the database. An open write transaction is rolled back. Objects from it stay
     /// allocated but every call on them is `CairnError.misuse`. Closing twice does nothing.

@@ -7,9 +7,9 @@ import CCairnHeader
 public func cairn_object_get_linked(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
                                     _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outObject?.pointee = nil
         let handle = try objectHandle(object)
         guard let outObject else { throw misuse("out_object must not be NULL.") }
-        outObject.pointee = nil
         guard let linked = try handle.object.linkedObject(try string(propertyName, "property_name")) else { return CAIRN_NOT_FOUND_ }
         outObject.pointee = newObjectHandle(linked)
         return CAIRN_OK_
@@ -35,9 +35,9 @@ public func cairn_object_set_link(_ object: OpaquePointer?, _ propertyName: Unsa
 public func cairn_object_to_json_depth(_ object: OpaquePointer?, _ depth: Int32,
                                        _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outJSON?.pointee = nil
         let handle = try objectHandle(object)
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
-        outJSON.pointee = nil
         guard depth >= 0 else { throw CairnError(.invalidArgument, "depth must not be negative, got \(depth).") }
         outJSON.pointee = try mallocString(try handle.object.jsonText(depth: Int(depth)))
         return CAIRN_OK_
@@ -48,9 +48,9 @@ public func cairn_object_to_json_depth(_ object: OpaquePointer?, _ depth: Int32,
 public func cairn_object_get_backlinks(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
                                        _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outResults?.pointee = nil
         let handle = try objectHandle(object)
         guard let outResults else { throw misuse("out_results must not be NULL.") }
-        outResults.pointee = nil
         let results = try handle.object.backlinks(try string(propertyName, "property_name"))
         outResults.pointee = retained(ResultsHandle(results))
         return CAIRN_OK_
@@ -76,9 +76,9 @@ public func cairn_results_count(_ results: OpaquePointer?, _ outCount: UnsafeMut
 public func cairn_results_get_object(_ results: OpaquePointer?, _ index: Int,
                                      _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outObject?.pointee = nil
         let handle = try resultsHandle(results)
         guard let outObject else { throw misuse("out_object must not be NULL.") }
-        outObject.pointee = nil
         outObject.pointee = newObjectHandle(try handle.results.object(at: index))
         return CAIRN_OK_
     }
@@ -87,9 +87,9 @@ public func cairn_results_get_object(_ results: OpaquePointer?, _ index: Int,
 @_cdecl("cairn_results_to_json")
 public func cairn_results_to_json(_ results: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outJSON?.pointee = nil
         let handle = try resultsHandle(results)
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
-        outJSON.pointee = nil
         outJSON.pointee = try mallocString(try handle.results.jsonText())
         return CAIRN_OK_
     }
@@ -101,9 +101,9 @@ private func openCollection<T: CollectionAccessor>(_ object: OpaquePointer?, _ p
                                                    _ out: UnsafeMutablePointer<OpaquePointer?>?,
                                                    _ make: (Object, String) throws(CairnError) -> T) -> Int32 {
     capi { () throws(CairnError) in
+        out?.pointee = nil
         let handle = try objectHandle(object)
         guard let out else { throw misuse("The out handle must not be NULL.") }
-        out.pointee = nil
         out.pointee = retained(CollectionHandle(try make(handle.object, try string(propertyName, "property_name"))))
         return CAIRN_OK_
     }
@@ -178,9 +178,9 @@ public func cairn_list_get(_ list: OpaquePointer?, _ index: Int, _ outValue: Uns
 @_cdecl("cairn_list_get_object")
 public func cairn_list_get_object(_ list: OpaquePointer?, _ index: Int, _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outObject?.pointee = nil
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         guard let outObject else { throw misuse("out_object must not be NULL.") }
-        outObject.pointee = nil
         guard case .link(let link) = try accessor.value(at: index) else {
             throw CairnError(.typeMismatch, "List '\(accessor.object.className).\(accessor.property.name)' does not hold objects.")
         }
@@ -262,9 +262,9 @@ public func cairn_list_find(_ list: OpaquePointer?, _ value: UnsafePointer<cairn
 @_cdecl("cairn_list_to_json")
 public func cairn_list_to_json(_ list: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outJSON?.pointee = nil
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
-        outJSON.pointee = nil
         outJSON.pointee = try mallocString(try jsonText(accessor))
         return CAIRN_OK_
     }
@@ -347,9 +347,9 @@ public func cairn_set_clear(_ set: OpaquePointer?) -> Int32 {
 @_cdecl("cairn_set_to_json")
 public func cairn_set_to_json(_ set: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outJSON?.pointee = nil
         let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
-        outJSON.pointee = nil
         outJSON.pointee = try mallocString(try jsonText(accessor))
         return CAIRN_OK_
     }
@@ -447,9 +447,9 @@ public func cairn_dict_clear(_ dict: OpaquePointer?) -> Int32 {
 @_cdecl("cairn_dict_to_json")
 public func cairn_dict_to_json(_ dict: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outJSON?.pointee = nil
         let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
-        outJSON.pointee = nil
         outJSON.pointee = try mallocString(try jsonText(accessor))
         return CAIRN_OK_
     }
@@ -476,9 +476,9 @@ private func mixedPath(_ pathJSON: UnsafePointer<CChar>?) throws(CairnError) -> 
 public func cairn_object_get_mixed_json(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?, _ pathJSON: UnsafePointer<CChar>?,
                                         _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outJSON?.pointee = nil
         let handle = try objectHandle(object)
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
-        outJSON.pointee = nil
         let value = try handle.object.mixedValue(try string(propertyName, "property_name"), at: try mixedPath(pathJSON))
         outJSON.pointee = try mallocString(value.extendedJSON)
         return CAIRN_OK_

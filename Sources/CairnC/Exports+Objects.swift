@@ -159,9 +159,9 @@ public func cairn_object_update_json(_ object: OpaquePointer?, _ objectJSON: Uns
 @_cdecl("cairn_object_to_json")
 public func cairn_object_to_json(_ object: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     capi { () throws(CairnError) in
+        outJSON?.pointee = nil
         let handle = try objectHandle(object)
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
-        outJSON.pointee = nil
         outJSON.pointee = try mallocString(try handle.object.jsonText())
         return CAIRN_OK_
     }

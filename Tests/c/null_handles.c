@@ -7,7 +7,8 @@
  * checks that, so a new export cannot skip this test.
  *
  * Write calls are made inside a write transaction on a valid database, so that the only thing
- * wrong with each call is the NULL under test.
+ * wrong with each call is the NULL under test. Out-parameters start as NULL and must still be
+ * NULL afterwards: a failed call hands out nothing.
  */
 #include "check.h"
 
@@ -147,7 +148,7 @@ static void introspection_functions(cairn_db *db) {
 }
 
 static void object_lookup_functions(cairn_db *db) {
-    cairn_object *object = (cairn_object *)&object;
+    cairn_object *object = NULL;
     cairn_value pk;
     int32_t indices[2] = {0, 1};
     cairn_value values[2];
@@ -251,8 +252,8 @@ static cairn_value string_value(const char *text) {
 }
 
 static void link_functions(cairn_db *db, cairn_object *object) {
-    cairn_object *linked = (cairn_object *)&linked;
-    cairn_results *results = (cairn_results *)&results;
+    cairn_object *linked = NULL;
+    cairn_results *results = NULL;
     char *json = NULL;
 
     CHECK_MISUSE(cairn_object_get_linked(NULL, "friend", &linked));
@@ -275,7 +276,7 @@ static void link_functions(cairn_db *db, cairn_object *object) {
 
 static void results_functions(cairn_results *results) {
     size_t n = 0;
-    cairn_object *object = (cairn_object *)&object;
+    cairn_object *object = NULL;
     char *json = NULL;
 
     cairn_results_release(NULL);
@@ -290,8 +291,8 @@ static void results_functions(cairn_results *results) {
 }
 
 static void list_functions(cairn_db *db, cairn_object *object) {
-    cairn_list *tags = (cairn_list *)&tags, *friends = NULL;
-    cairn_object *element = (cairn_object *)&element;
+    cairn_list *tags = NULL, *friends = NULL;
+    cairn_object *element = NULL;
     cairn_value v = string_value("a");
     size_t n = 0, index = 0;
     int found = 0;
@@ -342,7 +343,7 @@ static void list_functions(cairn_db *db, cairn_object *object) {
 }
 
 static void set_functions(cairn_db *db, cairn_object *object) {
-    cairn_set *labels = (cairn_set *)&labels;
+    cairn_set *labels = NULL;
     cairn_value v = string_value("x");
     size_t n = 0;
     int found = 0, changed = 0;
@@ -382,7 +383,7 @@ static void set_functions(cairn_db *db, cairn_object *object) {
 }
 
 static void dict_functions(cairn_db *db, cairn_object *object) {
-    cairn_dict *extra = (cairn_dict *)&extra;
+    cairn_dict *extra = NULL;
     cairn_value key, v;
     size_t n = 0;
     int found = 0, erased = 0;

@@ -142,7 +142,12 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
 
     /// The object a to-one link property points at, or nil.
     public func linkedObject(_ name: String) throws(CairnError) -> Object? {
-        guard case .link(let link) = try value(name) else { return nil }
+        guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
+        let property = info.property(index)
+        guard property.type == .object, property.collection == .single else {
+            throw CairnError(.typeMismatch, "Property '\(info.name).\(property.name)' is not a link to one object.")
+        }
+        guard case .link(let link) = try value(at: index) else { return nil }
         return try database.object(link)
     }
 

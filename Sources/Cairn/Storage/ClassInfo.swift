@@ -104,6 +104,13 @@ final class ClassInfo {
 
     var isEmbedded: Bool { schema.kind == .embedded }
 
+    /// Targets and incoming links reference classes both ways; the database breaks the cycle
+    /// when it goes away.
+    func unlinkClasses() {
+        targets = []
+        incoming = []
+    }
+
     var name: String { schema.name }
 
     /// Resolves a public or stored property name.

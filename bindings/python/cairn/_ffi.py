@@ -213,9 +213,29 @@ class _cairn_options(Structure):
     pass
 
 
+class _cairn_results(Structure):
+    pass
+
+
+class _cairn_list(Structure):
+    pass
+
+
+class _cairn_set(Structure):
+    pass
+
+
+class _cairn_dict(Structure):
+    pass
+
+
 cairn_db_p = POINTER(_cairn_db)
 cairn_object_p = POINTER(_cairn_object)
 cairn_options_p = POINTER(_cairn_options)
+cairn_results_p = POINTER(_cairn_results)
+cairn_list_p = POINTER(_cairn_list)
+cairn_set_p = POINTER(_cairn_set)
+cairn_dict_p = POINTER(_cairn_dict)
 
 
 class cairn_string(Structure):
@@ -432,15 +452,123 @@ cairn_object_to_json = _fn("cairn_object_to_json", [cairn_object_p, POINTER(c_vo
 # int cairn_object_delete(cairn_object *object);
 cairn_object_delete = _fn("cairn_object_delete", [cairn_object_p])
 
-# ---- Helpers shared by the public modules ------------------------------------------------------
+# ---- Links -------------------------------------------------------------------------------------
 
+# int cairn_object_get_linked(cairn_object *object, const char *property_name, cairn_object **out_object);
+cairn_object_get_linked = _fn("cairn_object_get_linked", [cairn_object_p, c_char_p, POINTER(cairn_object_p)])
+# int cairn_object_set_link(cairn_object *object, const char *property_name, cairn_object *target);
+cairn_object_set_link = _fn("cairn_object_set_link", [cairn_object_p, c_char_p, cairn_object_p])
+# int cairn_object_to_json_depth(cairn_object *object, int depth, char **out_json);
+cairn_object_to_json_depth = _fn("cairn_object_to_json_depth", [cairn_object_p, c_int, POINTER(c_void_p)])
+# int cairn_object_get_backlinks(cairn_object *object, const char *property_name,
+#                                cairn_results **out_results);
+cairn_object_get_backlinks = _fn(
+    "cairn_object_get_backlinks", [cairn_object_p, c_char_p, POINTER(cairn_results_p)]
+)
 
-def take_string(pointer: c_void_p) -> str:
-    """Copy a ``char *`` that Cairn allocated, free it, and decode it."""
-    address = pointer.value
-    if not address:
-        return ""
-    try:
-        return ctypes.string_at(address).decode("utf-8")
-    finally:
-        cairn_free(address)
+# ---- Results -----------------------------------------------------------------------------------
+
+# void cairn_results_release(cairn_results *results);
+cairn_results_release = _fn("cairn_results_release", [cairn_results_p], None, None)
+# int cairn_results_count(cairn_results *results, size_t *out_count);
+cairn_results_count = _fn("cairn_results_count", [cairn_results_p, POINTER(c_size_t)])
+# int cairn_results_get_object(cairn_results *results, size_t index, cairn_object **out_object);
+cairn_results_get_object = _fn(
+    "cairn_results_get_object", [cairn_results_p, c_size_t, POINTER(cairn_object_p)]
+)
+# int cairn_results_to_json(cairn_results *results, char **out_json);
+cairn_results_to_json = _fn("cairn_results_to_json", [cairn_results_p, POINTER(c_void_p)])
+
+# ---- Lists -------------------------------------------------------------------------------------
+
+# int cairn_object_get_list(cairn_object *object, const char *property_name, cairn_list **out_list);
+cairn_object_get_list = _fn("cairn_object_get_list", [cairn_object_p, c_char_p, POINTER(cairn_list_p)])
+# void cairn_list_release(cairn_list *list);
+cairn_list_release = _fn("cairn_list_release", [cairn_list_p], None, None)
+# int cairn_list_size(cairn_list *list, size_t *out_size);
+cairn_list_size = _fn("cairn_list_size", [cairn_list_p, POINTER(c_size_t)])
+# int cairn_list_get(cairn_list *list, size_t index, cairn_value *out_value);
+cairn_list_get = _fn("cairn_list_get", [cairn_list_p, c_size_t, cairn_value_p])
+# int cairn_list_get_object(cairn_list *list, size_t index, cairn_object **out_object);
+cairn_list_get_object = _fn("cairn_list_get_object", [cairn_list_p, c_size_t, POINTER(cairn_object_p)])
+# int cairn_list_insert(cairn_list *list, size_t index, const cairn_value *value);
+cairn_list_insert = _fn("cairn_list_insert", [cairn_list_p, c_size_t, cairn_value_p])
+# int cairn_list_insert_json(cairn_list *list, size_t index, const char *value_json);
+cairn_list_insert_json = _fn("cairn_list_insert_json", [cairn_list_p, c_size_t, c_char_p])
+# int cairn_list_set(cairn_list *list, size_t index, const cairn_value *value);
+cairn_list_set = _fn("cairn_list_set", [cairn_list_p, c_size_t, cairn_value_p])
+# int cairn_list_move(cairn_list *list, size_t from, size_t to);
+cairn_list_move = _fn("cairn_list_move", [cairn_list_p, c_size_t, c_size_t])
+# int cairn_list_erase(cairn_list *list, size_t index);
+cairn_list_erase = _fn("cairn_list_erase", [cairn_list_p, c_size_t])
+# int cairn_list_clear(cairn_list *list);
+cairn_list_clear = _fn("cairn_list_clear", [cairn_list_p])
+# int cairn_list_find(cairn_list *list, const cairn_value *value, size_t *out_index, int *out_found);
+cairn_list_find = _fn("cairn_list_find", [cairn_list_p, cairn_value_p, POINTER(c_size_t), POINTER(c_int)])
+# int cairn_list_to_json(cairn_list *list, char **out_json);
+cairn_list_to_json = _fn("cairn_list_to_json", [cairn_list_p, POINTER(c_void_p)])
+
+# ---- Sets --------------------------------------------------------------------------------------
+
+# int cairn_object_get_set(cairn_object *object, const char *property_name, cairn_set **out_set);
+cairn_object_get_set = _fn("cairn_object_get_set", [cairn_object_p, c_char_p, POINTER(cairn_set_p)])
+# void cairn_set_release(cairn_set *set);
+cairn_set_release = _fn("cairn_set_release", [cairn_set_p], None, None)
+# int cairn_set_size(cairn_set *set, size_t *out_size);
+cairn_set_size = _fn("cairn_set_size", [cairn_set_p, POINTER(c_size_t)])
+# int cairn_set_get(cairn_set *set, size_t index, cairn_value *out_value);
+cairn_set_get = _fn("cairn_set_get", [cairn_set_p, c_size_t, cairn_value_p])
+# int cairn_set_find(cairn_set *set, const cairn_value *value, int *out_found);
+cairn_set_find = _fn("cairn_set_find", [cairn_set_p, cairn_value_p, POINTER(c_int)])
+# int cairn_set_insert(cairn_set *set, const cairn_value *value, int *out_inserted);
+cairn_set_insert = _fn("cairn_set_insert", [cairn_set_p, cairn_value_p, POINTER(c_int)])
+# int cairn_set_erase(cairn_set *set, const cairn_value *value, int *out_erased);
+cairn_set_erase = _fn("cairn_set_erase", [cairn_set_p, cairn_value_p, POINTER(c_int)])
+# int cairn_set_clear(cairn_set *set);
+cairn_set_clear = _fn("cairn_set_clear", [cairn_set_p])
+# int cairn_set_to_json(cairn_set *set, char **out_json);
+cairn_set_to_json = _fn("cairn_set_to_json", [cairn_set_p, POINTER(c_void_p)])
+
+# ---- Dictionaries ------------------------------------------------------------------------------
+
+# int cairn_object_get_dict(cairn_object *object, const char *property_name, cairn_dict **out_dict);
+cairn_object_get_dict = _fn("cairn_object_get_dict", [cairn_object_p, c_char_p, POINTER(cairn_dict_p)])
+# void cairn_dict_release(cairn_dict *dict);
+cairn_dict_release = _fn("cairn_dict_release", [cairn_dict_p], None, None)
+# int cairn_dict_size(cairn_dict *dict, size_t *out_size);
+cairn_dict_size = _fn("cairn_dict_size", [cairn_dict_p, POINTER(c_size_t)])
+# int cairn_dict_get(cairn_dict *dict, size_t index, cairn_value *out_key, cairn_value *out_value);
+cairn_dict_get = _fn("cairn_dict_get", [cairn_dict_p, c_size_t, cairn_value_p, cairn_value_p])
+# int cairn_dict_find(cairn_dict *dict, const char *key, cairn_value *out_value, int *out_found);
+cairn_dict_find = _fn("cairn_dict_find", [cairn_dict_p, c_char_p, cairn_value_p, POINTER(c_int)])
+# int cairn_dict_insert(cairn_dict *dict, const char *key, const cairn_value *value);
+cairn_dict_insert = _fn("cairn_dict_insert", [cairn_dict_p, c_char_p, cairn_value_p])
+# int cairn_dict_insert_json(cairn_dict *dict, const char *key, const char *value_json);
+cairn_dict_insert_json = _fn("cairn_dict_insert_json", [cairn_dict_p, c_char_p, c_char_p])
+# int cairn_dict_erase(cairn_dict *dict, const char *key, int *out_erased);
+cairn_dict_erase = _fn("cairn_dict_erase", [cairn_dict_p, c_char_p, POINTER(c_int)])
+# int cairn_dict_clear(cairn_dict *dict);
+cairn_dict_clear = _fn("cairn_dict_clear", [cairn_dict_p])
+# int cairn_dict_to_json(cairn_dict *dict, char **out_json);
+cairn_dict_to_json = _fn("cairn_dict_to_json", [cairn_dict_p, POINTER(c_void_p)])
+
+# ---- Nested mixed values -----------------------------------------------------------------------
+
+# int cairn_object_get_mixed_json(cairn_object *object, const char *property_name,
+#                                 const char *path_json, char **out_json);
+cairn_object_get_mixed_json = _fn(
+    "cairn_object_get_mixed_json", [cairn_object_p, c_char_p, c_char_p, POINTER(c_void_p)]
+)
+# int cairn_object_set_mixed_json(cairn_object *object, const char *property_name,
+#                                 const char *path_json, const char *value_json);
+cairn_object_set_mixed_json = _fn(
+    "cairn_object_set_mixed_json", [cairn_object_p, c_char_p, c_char_p, c_char_p]
+)
+# int cairn_object_append_mixed_json(cairn_object *object, const char *property_name,
+#                                    const char *path_json, const char *value_json);
+cairn_object_append_mixed_json = _fn(
+    "cairn_object_append_mixed_json", [cairn_object_p, c_char_p, c_char_p, c_char_p]
+)
+# int cairn_object_remove_mixed(cairn_object *object, const char *property_name,
+#                               const char *path_json);
+cairn_object_remove_mixed = _fn("cairn_object_remove_mixed", [cairn_object_p, c_char_p, c_char_p])

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from uuid import UUID
 
 from . import _ffi
-from ._errors import CairnError, InvalidArgumentError, NotSupportedError, TypeMismatchError
+from ._errors import CairnError, InvalidArgumentError, TypeMismatchError
 from .values import (
     ObjectId,
     bid_to_decimal,
@@ -124,6 +124,17 @@ def _set_float(value: float, prop: Property | None, out: _ffi.cairn_value) -> No
     out.as_.dnum = value
 
 
+def take_string(pointer: ctypes.c_void_p) -> str:
+    """Copy a ``char *`` that Cairn allocated (a ``char **out_json`` result), free it, decode it."""
+    address = pointer.value
+    if not address:
+        return ""
+    try:
+        return _string_at(address).decode("utf-8")
+    finally:
+        _ffi.cairn_free(address)
+
+
 # ---- Reading -----------------------------------------------------------------------------------
 
 
@@ -193,11 +204,7 @@ def _read_uuid(u: _ffi._cairn_value_union) -> UUID:
     return UUID(bytes=_string_at(ctypes.addressof(u), 16))
 
 
-def _read_unsupported(u: _ffi._cairn_value_union) -> Any:
-    raise NotSupportedError("this version of the cairn package cannot read links or collections")
-
-
-READERS: tuple[Callable[[_ffi._cairn_value_union], Any], ...] = (
+READERS: tuple[Callable[[_ffi._cairn_value_union], Any] | None, ...] = (
     _read_null,  # CAIRN_TYPE_NULL
     _read_int,  # CAIRN_TYPE_INT
     _read_bool,  # CAIRN_TYPE_BOOL
@@ -208,16 +215,18 @@ READERS: tuple[Callable[[_ffi._cairn_value_union], Any], ...] = (
     _read_double,  # CAIRN_TYPE_DOUBLE
     _read_decimal,  # CAIRN_TYPE_DECIMAL128
     _read_object_id,  # CAIRN_TYPE_OBJECT_ID
-    _read_unsupported,  # CAIRN_TYPE_LINK
+    None,  # CAIRN_TYPE_LINK: links are not read as values (see Object._cairn_read_nested)
     _read_uuid,  # CAIRN_TYPE_UUID
 )
-"""Readers indexed by ``cairn_value.type``; LIST and DICTIONARY are read through JSON."""
+"""Readers indexed by ``cairn_value.type``. LINK, LIST and DICTIONARY have none: a nested list or
+dictionary in a mixed property is read through JSON, links and collections are not values."""
 
 SCALAR_LIMIT = len(READERS)
 
 
 def from_value(value: _ffi.cairn_value) -> Any:
     kind = value.type
-    if 0 <= kind < SCALAR_LIMIT:
-        return READERS[kind](value.as_)
-    raise CairnError(f"libcairn returned a value of unknown type {kind}")
+    reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
+    if reader is None:
+        raise CairnError(f"libcairn returned a value of type {kind} where a scalar was expected")
+    return reader(value.as_)

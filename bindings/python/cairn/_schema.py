@@ -32,6 +32,12 @@ _TYPE_NAMES = {
     _ffi.CAIRN_PROPERTY_LINKING_OBJECTS: "linkingObjects",
 }
 
+_COLLECTION_NAMES = {
+    _ffi.CAIRN_COLLECTION_LIST: "list",
+    _ffi.CAIRN_COLLECTION_SET: "set",
+    _ffi.CAIRN_COLLECTION_DICTIONARY: "dictionary",
+}
+
 
 def encode_name(name: object, what: str) -> bytes:
     """A class or property name as the C API takes it: UTF-8 without NUL (a NUL would silently
@@ -91,6 +97,15 @@ class Property:
     @property
     def type_name(self) -> str:
         return _TYPE_NAMES.get(self.type, str(self.type))
+
+    @property
+    def kind_name(self) -> str:
+        """What the property holds, in words: "int", "list", "link", "linkingObjects"..."""
+        if self.collection != _ffi.CAIRN_COLLECTION_NONE:
+            return _COLLECTION_NAMES.get(self.collection, "collection")
+        if self.type == _ffi.CAIRN_PROPERTY_OBJECT:
+            return "link"
+        return self.type_name
 
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
         if obj is None:

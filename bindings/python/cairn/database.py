@@ -20,7 +20,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._handle import Handle
-from ._marshal import NESTED_TYPES, to_value
+from ._marshal import NESTED_TYPES, take_string, to_value
 from ._schema import ClassInfo, encode_name
 from .object import Object, check_values, make_object_type
 from .values import INT64_MAX, ejson_dumps, ejson_loads
@@ -45,7 +45,7 @@ _open_databases: weakref.WeakSet[Database] = weakref.WeakSet()
 def _close_all_at_exit() -> None:
     for db in list(_open_databases):
         try:
-            db.close()
+            db._close_at_exit()
         except Exception:
             pass
 
@@ -173,6 +173,14 @@ class Database(Handle):
         with self._write_lock:
             super().close()
 
+    def _close_at_exit(self) -> None:
+        # Never wait at exit: a daemon thread may be stuck inside write() forever.
+        if self._write_lock.acquire(blocking=False):
+            try:
+                super().close()
+            finally:
+                self._write_lock.release()
+
     @property
     def path(self) -> str:
         """The path the database was opened with."""
@@ -191,7 +199,7 @@ class Database(Handle):
         if self._schema is None:
             out = c_void_p()
             _ffi.cairn_schema_json(handle, byref(out))
-            self._schema = ejson_loads(_ffi.take_string(out))
+            self._schema = ejson_loads(take_string(out))
         return copy.deepcopy(self._schema)
 
     @property
@@ -350,7 +358,7 @@ class Database(Handle):
         payload = ejson_dumps(dict(values)).encode("utf-8")
         out = c_void_p()
         _ffi.cairn_create_json(handle, info.cname, payload, mode, byref(out))
-        stored = ejson_loads(_ffi.take_string(out))
+        stored = ejson_loads(take_string(out))
         if info.is_asymmetric:
             return None
         pk = info.primary_key

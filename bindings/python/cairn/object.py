@@ -17,10 +17,11 @@ from . import _ffi
 from ._errors import (
     CairnError,
     MisuseError,
+    NotSupportedError,
     TypeMismatchError,
 )
 from ._handle import Handle
-from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, to_value
+from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from .values import ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
@@ -81,19 +82,31 @@ class Object(Handle):
             _get_at(handle, prop.index, value)
             kind = value.type
             if 0 <= kind < SCALAR_LIMIT:
-                return READERS[kind](value.as_)
-        return self._cairn_read_json(prop)
+                reader = READERS[kind]
+                if reader is not None:
+                    return reader(value.as_)
+        return self._cairn_read_nested(handle, prop)
 
-    def _cairn_read_json(self, prop: Property) -> Any:
-        # A mixed property holding a nested list or dictionary: read it as a plain value.
-        return self._cairn_json().get(prop.name)
+    def _cairn_read_nested(self, handle: Any, prop: Property) -> Any:
+        """A property whose value is not a scalar: a nested list or dictionary in a mixed property
+        is returned as a plain Python value (a snapshot); links and collections are refused."""
+        if prop.type != _ffi.CAIRN_PROPERTY_MIXED or prop.collection != _ffi.CAIRN_COLLECTION_NONE:
+            raise NotSupportedError(
+                f"Property '{prop.class_name}.{prop.name}' is a {prop.kind_name}: this version of "
+                "the cairn package does not read links or collections yet (to_dict() gives a "
+                "snapshot of the whole object)."
+            )
+        out = c_void_p()
+        with self._cairn_lock:
+            _ffi.cairn_object_get_mixed_json(handle, prop.cname, b"[]", byref(out))
+        return ejson_loads(take_string(out))
 
     def _cairn_json(self) -> dict[str, Any]:
         handle = self._ptr()
         out = c_void_p()
         with self._cairn_lock:
             _ffi.cairn_object_to_json(handle, byref(out))
-        result: dict[str, Any] = ejson_loads(_ffi.take_string(out))
+        result: dict[str, Any] = ejson_loads(take_string(out))
         return result
 
     def __getattr__(self, name: str) -> Any:
@@ -202,9 +215,10 @@ class Object(Handle):
             _ffi.cairn_object_get_values(handle, count, info.all_indices, values)
             for prop, value in zip(info.properties, values):
                 kind = value.type
-                if not 0 <= kind < SCALAR_LIMIT:
+                reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
+                if reader is None:  # a nested list or dictionary in a mixed property
                     break
-                result[prop.name] = READERS[kind](value.as_)
+                result[prop.name] = reader(value.as_)
             else:
                 return result
         return self._cairn_json()

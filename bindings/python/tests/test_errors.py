@@ -325,6 +325,27 @@ def test_limit_error_for_a_date_outside_the_stored_range(open_db: OpenDb) -> Non
     )
 
 
+def test_limit_error_for_mixed_values_nested_too_deeply(open_db: OpenDb) -> None:
+    db = open_db([{"name": "Note", "properties": {"extra": "mixed"}}])
+    value: list = []
+    for _ in range(100):
+        value = [value]
+    with db.write(), pytest.raises(cairn.LimitError) as caught:
+        db.create("Note", {"extra": value})
+    assert caught.value.message == (
+        "Property 'Note.extra': Nested collections in a mixed value may be at most 100 levels deep."
+    )
+
+
+def test_not_supported_error_reading_a_collection_property_as_a_value(open_db: OpenDb) -> None:
+    db = open_db([{"name": "Post", "properties": {"title": "string", "tags": "string[]"}}])
+    with db.write():
+        post = db.create("Post", {"title": "Hi", "tags": ["a", "b"]})
+    with pytest.raises(cairn.NotSupportedError, match="Property 'Post.tags' is a list"):
+        post.tags
+    assert post.to_dict() == {"title": "Hi", "tags": ["a", "b"]}
+
+
 def test_query_and_callback_errors_have_no_trigger_yet() -> None:
     # Queries and callbacks arrive with later issues; until then only the mapping is testable.
     for cls, code in ((cairn.QueryError, 16), (cairn.CallbackError, 23)):

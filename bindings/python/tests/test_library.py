@@ -73,3 +73,69 @@ def test_every_header_function_is_declared_once() -> None:
     for name in declared:
         assert source.count(f'"{name}"') == 1, name
         assert hasattr(_ffi, name), name
+
+
+def test_interpreter_exit_with_open_databases_and_live_objects_is_clean(tmp_path: Path) -> None:
+    code = f"""
+import cairn
+schema = [{{"name": "P", "primaryKey": "_id", "properties": {{"_id": "int", "name": "string"}}}}]
+db = cairn.open({str(tmp_path / "exit.cairn")!r}, schema)
+with db.write():
+    objects = [db.create("P", {{"_id": i, "name": "x"}}) for i in range(100)]
+closed = cairn.open(":memory:", schema)
+with closed.write():
+    orphan = closed.create("P", {{"_id": 1, "name": "y"}})
+closed.close()
+cycle = [db, objects]
+cycle.append(cycle)
+db.write().__enter__()   # even a write left open at exit
+import threading
+other = cairn.open(":memory:", schema)
+entered = threading.Event()
+def stuck():
+    with other.write():
+        entered.set()
+        threading.Event().wait()   # a daemon thread that never leaves its write() block
+threading.Thread(target=stuck, daemon=True).start()
+entered.wait()
+print("done")
+"""
+    result = run_python(code, CAIRN_LIBRARY=cairn.library_path())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "done"
+    assert result.stderr == ""
+    with cairn.open(
+        tmp_path / "exit.cairn",
+        [{"name": "P", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}}],
+    ) as db:
+        assert db.count("P") == 100
+
+
+def test_constants_match_the_header() -> None:
+    import re
+
+    from cairn import _errors
+
+    header = PACKAGE_ROOT.parents[1] / "include" / "cairn.h"
+    if not header.is_file():
+        pytest.skip("not running from a source checkout")
+    defines = re.findall(r"#define (CAIRN_[A-Z_0-9]+)\s+(-?\d+)\b", header.read_text())
+    assert len(defines) > 60
+    for name, value in defines:
+        if name == "CAIRN_VERSION_NUMBER":
+            continue
+        if name.startswith("CAIRN_ERR_") or name in ("CAIRN_OK", "CAIRN_NOT_FOUND"):
+            ours = getattr(_errors, name.removeprefix("CAIRN_"))
+        elif name == "CAIRN_ABI_VERSION":
+            ours = cairn.ABI_VERSION
+        else:
+            ours = getattr(_ffi, name)
+        assert ours == int(value), name
+
+
+def test_cairn_value_has_the_c_layout() -> None:
+    import ctypes
+
+    assert ctypes.sizeof(_ffi.cairn_value) == 24
+    assert _ffi.cairn_value.as_.offset == 8
+    assert ctypes.sizeof(_ffi.cairn_property_info) == 48

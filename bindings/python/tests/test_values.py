@@ -259,20 +259,46 @@ def test_mixed_keeps_int_and_double_apart(box: cairn.Database) -> None:
     assert_all(round_trip(box, "m", 3.0), 3.0)
 
 
-def test_mixed_nested_list_is_not_supported_yet_and_writes_nothing(open_db: OpenDb) -> None:
-    db = open_db(
-        [
-            *ALL_TYPES,
-            {"name": "Note", "properties": {"text": "string", "extra": "mixed"}},
-        ]
-    )
+NESTED = [1, "two", {"three": [3.0, None, {"deep": [True]}]}, []]
+
+
+def test_mixed_nested_lists_and_dictionaries_round_trip_as_plain_values(box: cairn.Database) -> None:
+    for value in (NESTED, {"a": NESTED, "b": {}}):
+        assert_all(round_trip(box, "m", value), value)
+
+
+def test_mixed_nested_values_can_be_assigned_and_updated(open_db: OpenDb) -> None:
+    db = open_db([*ALL_TYPES, {"name": "Note", "properties": {"text": "string", "extra": "mixed"}}])
     with db.write():
-        with pytest.raises(cairn.NotSupportedError, match="nested lists and dictionaries"):
-            db.create("Box", {"k": 1, "m": [1, 2]})
-        with pytest.raises(cairn.NotSupportedError, match="nested lists and dictionaries"):
-            db.create("Note", {"text": "x", "extra": {"a": 1}})
-    assert db.count("Box") == 0
+        note = db.create("Note", {"text": "x", "extra": {"tags": ["a", "b"]}})  # no primary key
+        box = db.create("Box", {"k": 1, "m": [1]})
+        box.m = {"replaced": (1, 2)}
+        note.update({"text": "y", "extra": [{"n": None}]})
+    assert box.m == {"replaced": [1, 2]}
+    assert note.to_dict() == {"text": "y", "extra": [{"n": None}]}
+
+
+def test_mixed_nesting_beyond_100_levels_writes_nothing(open_db: OpenDb) -> None:
+    db = open_db([*ALL_TYPES, {"name": "Note", "properties": {"extra": "mixed"}}])
+
+    def nested(levels: int) -> Any:
+        value: Any = "leaf"
+        for _ in range(levels):
+            value = [value]
+        return value
+
+    with db.write():
+        db.create("Box", {"k": 1, "m": nested(100)})
+        for attempt in (
+            lambda: db.create("Box", {"k": 2, "m": nested(101)}),
+            lambda: db.create("Note", {"extra": nested(101)}),
+            lambda: db.create_many("Note", [{"extra": nested(101)}]),
+        ):
+            with pytest.raises(cairn.LimitError, match="at most 100 levels deep"):
+                attempt()
+    assert db.count("Box") == 1
     assert db.count("Note") == 0
+    assert db.get("Box", 1).m == nested(100)
 
 
 # ---- Wrong Python types -------------------------------------------------------------------------
