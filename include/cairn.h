@@ -367,6 +367,13 @@ int cairn_object_create(cairn_db *db, const char *class_name, size_t count, cons
                         const cairn_value *values, int update_mode, cairn_object **out_object);
 
 /**
+ * Create an object from JSON (as cairn_create_json()) and return a live handle to it (or, in the
+ * update modes, to the object it updated). Release it with cairn_object_release().
+ */
+int cairn_object_create_json(cairn_db *db, const char *class_name, const char *object_json, int update_mode,
+                             cairn_object **out_object);
+
+/**
  * Find an object by primary key. Returns CAIRN_NOT_FOUND (and *out_object = NULL) when there is
  * none. Release the handle with cairn_object_release().
  */

@@ -17,6 +17,20 @@ public func cairn_object_create(_ db: OpaquePointer?, _ className: UnsafePointer
     }
 }
 
+@_cdecl("cairn_object_create_json")
+public func cairn_object_create_json(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ objectJSON: UnsafePointer<CChar>?,
+                                     _ mode: Int32, _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outObject?.pointee = nil
+        guard let outObject else { throw misuse("out_object must not be NULL.") }
+        let db = try database(db)
+        let name = try string(className, "class_name")
+        let payload = try jsonArgument(objectJSON, "object_json")
+        outObject.pointee = newObjectHandle(try db.create(name, json: payload, update: try updateMode(mode)))
+        return CAIRN_OK_
+    }
+}
+
 @_cdecl("cairn_object_find")
 public func cairn_object_find(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?,
                               _ primaryKey: UnsafePointer<cairn_value>?, _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {

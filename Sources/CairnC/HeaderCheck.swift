@@ -39,6 +39,7 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_property_index; v = CairnC.cairn_property_index; keep(v) }
     do { var v = CCairnHeader.cairn_property_info_get; v = CairnC.cairn_property_info_get; keep(v) }
     do { var v = CCairnHeader.cairn_object_create; v = CairnC.cairn_object_create; keep(v) }
+    do { var v = CCairnHeader.cairn_object_create_json; v = CairnC.cairn_object_create_json; keep(v) }
     do { var v = CCairnHeader.cairn_object_find; v = CairnC.cairn_object_find; keep(v) }
     do { var v = CCairnHeader.cairn_object_find_by_key; v = CairnC.cairn_object_find_by_key; keep(v) }
     do { var v = CCairnHeader.cairn_object_release; v = CairnC.cairn_object_release; keep(v) }

@@ -163,6 +163,11 @@ static void object_lookup_functions(cairn_db *db) {
     values[1].as.string.data = "C";
     values[1].as.string.size = 1;
 
+    CHECK_MISUSE(cairn_object_create_json(NULL, "Person", "{}", CAIRN_UPDATE_NEVER, &object));
+    CHECK(object == NULL);
+    CHECK_MISUSE(cairn_object_create_json(db, NULL, "{}", CAIRN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(cairn_object_create_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(cairn_object_create_json(db, "Person", "{}", CAIRN_UPDATE_NEVER, NULL));
     CHECK_MISUSE(cairn_object_find(NULL, "Person", &pk, &object));
     CHECK(object == NULL);
     CHECK_MISUSE(cairn_object_find(db, NULL, &pk, &object));

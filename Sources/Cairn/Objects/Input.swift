@@ -184,7 +184,7 @@ extension Database {
             throw CairnError(.notNullable, "Invalid null value for non-nullable property \(label).")
         }
         func mismatch() -> CairnError {
-            CairnError(.typeMismatch, "Type mismatch for property \(label): expected \(type.realmName), got \(value.typeName).")
+            CairnError(.typeMismatch, "Type mismatch for property \(label): expected \(type.rawValue), got \(value.typeName).")
         }
         switch (type, value) {
         case (.mixed, .link):
@@ -198,6 +198,8 @@ extension Database {
         case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.decimal128, .decimal),
              (.string, .string), (.data, .data), (.date, .date), (.objectId, .objectId), (.uuid, .uuid):
             return value
+        case (.int, .double(let d)) where d == d.rounded() && d.magnitude >= 0x1p63:
+            throw CairnError(.typeMismatch, "Type mismatch for property \(label): \(d) is outside the 64-bit integer range.")
         case (.float, .double(let d)): return .float(Float(d))
         case (.float, .int(let i)): return .float(Float(i))
         case (.double, .float(let f)): return .double(Double(f))

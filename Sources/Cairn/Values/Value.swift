@@ -36,7 +36,8 @@ public enum Value: Sendable {
         return false
     }
 
-    /// The value's type word, as used in error messages ("int", "string", "object id", ...).
+    /// The value's type word, as used in error messages: the schema's type names ("int",
+    /// "string", "objectId", "decimal128", ...).
     public var typeName: String {
         switch self {
         case .null: "null"
@@ -44,13 +45,13 @@ public enum Value: Sendable {
         case .int: "int"
         case .float: "float"
         case .double: "double"
-        case .decimal: "decimal"
+        case .decimal: "decimal128"
         case .string: "string"
         case .data: "data"
         case .date: "date"
-        case .objectId: "object id"
+        case .objectId: "objectId"
         case .uuid: "uuid"
-        case .link: "object"
+        case .link: "link"
         case .list: "list"
         case .dictionary: "dictionary"
         }

@@ -98,7 +98,7 @@ def test_get_finds_by_primary_key_or_returns_none(people: cairn.Database) -> Non
 
 
 def test_get_with_a_key_of_the_wrong_type_is_a_type_mismatch(people: cairn.Database) -> None:
-    with pytest.raises(cairn.TypeMismatchError, match="expected object id, got string"):
+    with pytest.raises(cairn.TypeMismatchError, match="expected objectId, got string"):
         people.get("Person", "65f1c0ffee00000000000001")
 
 
