@@ -88,6 +88,9 @@ public final class Database: @unchecked Sendable {
     public private(set) var schemaVersion: UInt64
     let options: OpenOptions
     var inWriteTransaction = false
+    /// Commits (and rollbacks) through this handle: with SQLite's data_version (which counts other
+    /// connections' commits) it tells cached query results when to re-evaluate.
+    var commitCount = 0
     /// Creation-order counters of classes written in the current transaction (by class index).
     var pendingSequences: [Int: Int64] = [:]
 
@@ -212,6 +215,7 @@ public final class Database: @unchecked Sendable {
             try flushSequences(connection)
             try connection.execute("COMMIT")
             inWriteTransaction = false
+            commitCount += 1
             pendingSequences.removeAll()
         }
     }
@@ -223,6 +227,7 @@ public final class Database: @unchecked Sendable {
                 throw CairnError(.wrongTransactionState, "Cannot roll back: the database is not in a write transaction.")
             }
             inWriteTransaction = false
+            commitCount += 1
             pendingSequences.removeAll()
             try connection.execute("ROLLBACK")
         }

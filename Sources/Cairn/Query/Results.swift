@@ -1,31 +1,137 @@
-/// A live, ordered collection of objects of one class. Every read re-evaluates it, so it always
-/// reflects the latest committed (or own uncommitted) state. The C handle is `cairn_results`.
+/// A live, ordered collection of objects of one class: every object, a query over them, a link
+/// list, or backlinks, refined by filters, SORT, DISTINCT and LIMIT in the order applied. Reads
+/// re-evaluate it when the database changed, so it always reflects the latest committed (or own
+/// uncommitted) state; `snapshot()` freezes the current objects. The C handle is `cairn_results`.
 public final class Results: @unchecked Sendable {
     public let database: Database
     let info: ClassInfo
 
-    enum Source {
-        /// The objects of `origin` linking to `target` through `origin.property(index)`.
-        case backlinks(origin: Int, property: Int, target: ClassInfo, key: Int64)
+    enum Base {
+        case all
+        /// The elements of a link list, in list order.
+        case list(owner: Int64, table: CollectionTable)
+        /// The objects of `origin` linking to `key` through `origin.property(index)`.
+        case backlinks(origin: ClassInfo, property: Int, key: Int64)
+        /// Fixed object keys, in order.
+        case snapshot([Int64])
     }
 
-    let source: Source
+    enum Step {
+        case filter(Query.Predicate, text: String, arguments: [Value])
+        case postfix(Query.PostfixClause, text: String, arguments: [Value])
+    }
 
-    init(database: Database, info: ClassInfo, source: Source) {
+    let base: Base
+    let steps: [Step]
+    /// What the base depends on: the owner object for lists and backlinks.
+    let owner: (ClassInfo, Int64)?
+    private var cache: (token: DatabaseStateToken, keys: [Int64])?
+
+    init(database: Database, info: ClassInfo, base: Base, steps: [Step] = [], owner: (ClassInfo, Int64)? = nil) {
         self.database = database
         self.info = info
-        self.source = source
+        self.base = base
+        self.steps = steps
+        self.owner = owner
     }
 
     public var className: String { info.name }
 
-    /// The object keys, in order.
-    func keys(_ connection: Connection) throws(CairnError) -> [Int64] {
-        switch source {
-        case .backlinks(_, let property, let target, let key):
-            guard try database.exists(target, key, connection) else { throw database.invalidated(target) }
-            return try database.linkingKeys(info, property, to: key, connection)
+    func adding(_ newSteps: [Step]) -> Results {
+        Results(database: database, info: info, base: base, steps: steps + newSteps, owner: owner)
+    }
+
+    // MARK: Refining
+
+    /// Objects matching a Realm Query Language predicate (which may end in SORT, DISTINCT, LIMIT).
+    public func filter(_ query: String, _ arguments: [Value] = []) throws(CairnError) -> Results {
+        let parsed = try QueryParser.parse(query)
+        var newSteps: [Step] = [.filter(parsed.predicate, text: query, arguments: arguments)]
+        for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
+        let refined = adding(newSteps)
+        try refined.validate()   // report errors now, not at the first read
+        return refined
+    }
+
+    /// Sorted by key paths, e.g. `sorted(by: [("age", false), ("name", true)])`.
+    public func sorted(by keys: [(keyPath: String, ascending: Bool)]) throws(CairnError) -> Results {
+        var sortKeys: [Query.SortKey] = []
+        var text: [String] = []
+        for (keyPath, ascending) in keys {
+            guard let parsed = try QueryParser.parseSortDescriptor(keyPath).first else {
+                throw CairnError(.query, "Empty sort key path.")
+            }
+            sortKeys.append(Query.SortKey(path: parsed.path, ascending: ascending))
+            text.append(keyPath)
         }
+        return try checked(.postfix(Query.PostfixClause(.sort(sortKeys), range: .init(start: 0, end: 0)), text: text.joined(separator: ", "), arguments: []))
+    }
+
+    /// Sorted by a descriptor such as `"age DESC, name"`.
+    public func sorted(by descriptor: String) throws(CairnError) -> Results {
+        let keys = try QueryParser.parseSortDescriptor(descriptor)
+        return try checked(.postfix(Query.PostfixClause(.sort(keys), range: .init(start: 0, end: 0)), text: descriptor, arguments: []))
+    }
+
+    /// The first object of each distinct combination of the key paths.
+    public func distinct(_ keyPaths: [String]) throws(CairnError) -> Results {
+        var paths: [Query.KeyPath] = []
+        for keyPath in keyPaths {
+            guard let parsed = try QueryParser.parseSortDescriptor(keyPath).first else { throw CairnError(.query, "Empty key path.") }
+            paths.append(parsed.path)
+        }
+        return try checked(.postfix(Query.PostfixClause(.distinct(paths), range: .init(start: 0, end: 0)), text: keyPaths.joined(separator: ", "), arguments: []))
+    }
+
+    /// At most the first `count` objects.
+    public func limit(_ count: Int) throws(CairnError) -> Results {
+        guard count >= 0 else { throw CairnError(.query, "LIMIT needs a natural number, got \(count).") }
+        return adding([.postfix(Query.PostfixClause(.limit(count), range: .init(start: 0, end: 0)), text: "", arguments: [])])
+    }
+
+    private func checked(_ step: Step) throws(CairnError) -> Results {
+        let refined = adding([step])
+        try refined.validate()
+        return refined
+    }
+
+    private func validate() throws(CairnError) {
+        try database.serialized { (connection) throws(CairnError) in _ = try compile(connection) }
+    }
+
+    /// The current objects, frozen: later changes do not add or reorder them (deleted objects
+    /// are left out when read).
+    public func snapshot() throws(CairnError) -> Results {
+        let keys = try database.serialized { (connection) throws(CairnError) -> [Int64] in try self.keys(connection) }
+        return Results(database: database, info: info, base: .snapshot(keys))
+    }
+
+    // MARK: Reading
+
+    func compile(_ connection: Connection) throws(CairnError) -> (sql: String, parameters: [Value]) {
+        var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
+        let rows = try compiler.rows(base, steps)
+        return (rows, compiler.parameters)
+    }
+
+    func keys(_ connection: Connection) throws(CairnError) -> [Int64] {
+        if let (ownerInfo, ownerKey) = owner, !(try database.exists(ownerInfo, ownerKey, connection)) {
+            throw database.invalidated(ownerInfo)
+        }
+        let token = try database.stateToken(connection)
+        if let token, let cache, cache.token == token { return cache.keys }
+        let (rows, parameters) = try compile(connection)
+        var sql = "SELECT k FROM (\(rows)) ORDER BY o"
+        if case .snapshot = base {
+            sql = "SELECT r.k FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
+        }
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(0)) }
+        if let token { cache = (token, keys) }
+        return keys
     }
 
     public var count: Int {
@@ -40,6 +146,10 @@ public final class Results: @unchecked Sendable {
         }
     }
 
+    public subscript(index: Int) -> Object {
+        get throws(CairnError) { try object(at: index) }
+    }
+
     public func object(at index: Int) throws(CairnError) -> Object {
         try database.serialized { (connection) throws(CairnError) in
             let keys = try keys(connection)
@@ -50,18 +160,122 @@ public final class Results: @unchecked Sendable {
         }
     }
 
-    /// The objects as a JSON array.
+    /// The objects as a JSON array (links as keys, or nested `depth` levels).
     public func jsonText(depth: Int = 0) throws(CairnError) -> String {
         try database.serialized { (connection) throws(CairnError) in
             var writer = JSONWriter()
             writer.writeByte(UInt8(ascii: "["))
             for (i, key) in try keys(connection).enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
-                try database.writeJSON(info, key, depth: max(depth, 0), connection, to: &writer)
+                try database.writeJSON(info, key, depth: Swift.max(depth, 0), connection, to: &writer)
             }
             writer.writeByte(UInt8(ascii: "]"))
             return writer.string
         }
+    }
+
+    // MARK: Aggregates
+
+    public enum Aggregate: String, Sendable {
+        case min, max, sum, avg
+    }
+
+    /// Realm's aggregates over a numeric (or, for min/max, date) property: sum of nothing is 0;
+    /// min, max and avg of nothing are null.
+    public func aggregate(_ op: Aggregate, _ property: String) throws(CairnError) -> Value {
+        try database.serialized { (connection) throws(CairnError) in
+            var compiler = QueryCompiler(database: database, connection: connection, root: info, text: property, arguments: [])
+            let rows = try compiler.rows(base, steps)
+            guard let index = info.propertyIndex(property) else { throw database.noSuchProperty(info, property) }
+            let prop = info.property(index)
+            let allowed: [PropertyType] = op == .sum || op == .avg ? [.int, .float, .double, .decimal128] : [.int, .float, .double, .decimal128, .date]
+            guard prop.isColumn, allowed.contains(prop.type) else {
+                throw CairnError(.query, "Cannot \(op.rawValue) property '\(info.name).\(prop.name)' of type '\(prop.realmTypeName == "array" ? "array" : prop.type.rawValue)'.")
+            }
+            var value = "t0.\(quoted(prop.storedName))"
+            if prop.type == .float || prop.type == .double { value = "cairn_num(\(value))" }
+            if prop.type == .decimal128 { value = "CAST(\(value) AS REAL)" }
+            let function = op == .sum ? "coalesce(sum(\(value)), 0)" : "\(op.rawValue)(\(value))"
+            let sql = "SELECT \(function) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k"
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
+            guard try statement.step(), !statement.isNull(0) else { return .null }
+            switch (op, prop.type) {
+            case (.avg, _): return .double(statement.double(0))
+            case (_, .int): return .int(statement.int64(0))
+            case (_, .date): return .date(Timestamp(nanosecondsSinceEpoch: statement.int64(0)))
+            case (.sum, .decimal128): return .decimal(Decimal128(exactly: statement.double(0)) ?? Decimal128(0))
+            case (_, .decimal128): return .decimal(Decimal128(exactly: statement.double(0)) ?? Decimal128(0))
+            case (_, .float): return .float(Float(statement.double(0)))
+            default: return .double(statement.double(0))
+            }
+        }
+    }
+
+    public func min(_ property: String) throws(CairnError) -> Value { try aggregate(.min, property) }
+    public func max(_ property: String) throws(CairnError) -> Value { try aggregate(.max, property) }
+    public func sum(_ property: String) throws(CairnError) -> Value { try aggregate(.sum, property) }
+    public func average(_ property: String) throws(CairnError) -> Value { try aggregate(.avg, property) }
+
+    // MARK: Deleting
+
+    /// Deletes every object in the results (inside a write transaction); returns how many.
+    @discardableResult
+    public func deleteAll() throws(CairnError) -> Int {
+        try database.serialized { (connection) throws(CairnError) -> Int in
+            try database.requireWriteTransaction()
+            _ = try database.readable(info)
+            let keys = try keys(connection)
+            try database.atomically(connection) { () throws(CairnError) in
+                for key in keys where try database.exists(info, key, connection) { try database.deleteObject(info, key, connection) }
+            }
+            cache = nil
+            return keys.count
+        }
+    }
+}
+
+/// Identifies a database state: results cached under a token stay valid until it changes.
+struct DatabaseStateToken: Equatable {
+    let dataVersion: Int64
+    let commits: Int
+}
+
+extension Database {
+    /// The current state token, or nil inside a write transaction (where every call may change
+    /// data, so nothing is cached).
+    func stateToken(_ connection: Connection) throws(CairnError) -> DatabaseStateToken? {
+        if inWriteTransaction { return nil }
+        let statement = try connection.statement("PRAGMA data_version")
+        defer { statement.reset() }
+        _ = try statement.step()
+        return DatabaseStateToken(dataVersion: statement.int64(0), commits: commitCount)
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` for a query: one line per plan step (e.g. `SEARCH t0 USING
+    /// INDEX ...`), to check that a query uses an index.
+    public func explainQueryPlan(_ className: String, _ query: String, _ arguments: [Value] = []) throws(CairnError) -> [String] {
+        let results = try self.query(className, query, arguments)
+        return try serialized { (connection) throws(CairnError) -> [String] in
+            let (rows, parameters) = try results.compile(connection)
+            let statement = try connection.statement("EXPLAIN QUERY PLAN SELECT k FROM (\(rows)) ORDER BY o")
+            defer { statement.reset() }
+            for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.string(3)) }
+            return lines
+        }
+    }
+
+    /// Every object of a class, live. The corresponding C function is `cairn_query` with a NULL query.
+    public func objects(_ className: String) throws(CairnError) -> Results {
+        Results(database: self, info: try readableClass(className), base: .all)
+    }
+
+    /// Objects matching a Realm Query Language query. The corresponding C function is `cairn_query`.
+    public func query(_ className: String, _ query: String, _ arguments: [Value] = []) throws(CairnError) -> Results {
+        try objects(className).filter(query, arguments)
     }
 }
 
@@ -83,6 +297,16 @@ extension Object {
             guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
             (origin, originIndex) = try database.backlinkOrigin(info, index)
         }
-        return Results(database: database, info: origin, source: .backlinks(origin: origin.index, property: originIndex, target: info, key: key))
+        return Results(database: database, info: origin, base: .backlinks(origin: origin, property: originIndex, key: key), owner: (info, key))
+    }
+}
+
+extension List {
+    /// The list's objects as results, to filter and sort (lists of objects only).
+    public func results() throws(CairnError) -> Results {
+        guard let target = info.targets[propertyIndex], property.type == .object else {
+            throw CairnError(.typeMismatch, "List '\(info.name).\(property.name)' does not hold objects, so it cannot be queried.")
+        }
+        return Results(database: database, info: target, base: .list(owner: object.key, table: table), owner: (info, object.key))
     }
 }

@@ -137,6 +137,9 @@ final class ClassInfo {
             if let sql = indexStatement(property) { statements.append(sql) }
         }
         for table in collectionTables.compactMap({ $0 }) { statements.append(contentsOf: table.createStatements) }
+        for property in schema.properties where property.index == .fullText && property.isColumn {
+            statements.append(contentsOf: FullText.createStatements(self, property))
+        }
         return statements
     }
 

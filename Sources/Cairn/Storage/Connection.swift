@@ -23,6 +23,7 @@ final class Connection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5000)
+        SQLFunctions.register(db)
     }
 
     func close() {

@@ -125,6 +125,9 @@ enum SchemaMigration {
                         "ALTER TABLE \(info.table) ADD COLUMN \($0)"
                     }
                     if let index = info.indexStatement(property) { statements.append(index) }
+                    if property.index == .fullText { statements.append(contentsOf: FullText.createStatements(info, property)) }
+                } else if let table = info.collectionTables.first(where: { $0?.rawName == sideName(property.collection.typeWord ?? "", table: info.schema.storedName, column: property.storedName) }) ?? nil {
+                    statements = table.createStatements
                 }
                 additive.append(("\(label) has been added.", statements, info))
                 continue
@@ -145,16 +148,18 @@ enum SchemaMigration {
                 breaking.append("\(label) has been made \(property.isOptional ? "optional" : "required").")
                 continue
             }
-            let oldIndexed = previous.index == .general || previous.isPrimaryKey
-            let newIndexed = property.index == .general || property.isPrimaryKey
             if previous.index != property.index, property.isColumn, !property.isPrimaryKey {
                 var statements: [String] = []
-                if oldIndexed && !newIndexed && property.type != .object {
+                if previous.index == .general && property.type != .object {
                     statements.append("DROP INDEX IF EXISTS \(info.indexName(property))")
-                } else if newIndexed, let index = info.indexStatement(property) {
+                }
+                if previous.index == .fullText { statements.append(contentsOf: FullText.dropStatements(info, property)) }
+                if property.index == .general, let index = info.indexStatement(property) {
                     statements.append(index.replacing("CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
                 }
-                additive.append(("\(label) has been made \(newIndexed ? "indexed" : "unindexed").", statements, info))
+                if property.index == .fullText { statements.append(contentsOf: FullText.createStatements(info, property)) }
+                let word = property.index == .none ? "unindexed" : property.index == .fullText ? "full-text indexed" : "indexed"
+                additive.append(("\(label) has been made \(word).", statements, info))
             } else if previous.name != property.name || previous.defaultValue != property.defaultValue
                         || previous.isCounter != property.isCounter {
                 additive.append(("\(label) has been renamed or given a new default.", [], info))
