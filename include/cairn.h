@@ -318,11 +318,29 @@ int cairn_create_many_json(cairn_db *db, const char *class_name, const char *arr
 int cairn_get_json(cairn_db *db, const char *class_name, const char *primary_key_json, char **out_json);
 
 /**
- * Count the objects of a class. `query` must be NULL (count all) in this version; query strings
- * arrive with the query language.
+ * Run a Realm Query Language query and return the matching objects as a JSON array (in creation
+ * order unless the query sorts).
+ *
+ * @param query      e.g. "age >= $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)"; copied.
+ * @param args_json  A JSON array of the $n arguments (Extended JSON; a JSON array is a list
+ *                   argument for IN), or NULL when the query has none.
+ * @param out_json   Free with cairn_free().
+ * @return CAIRN_OK, CAIRN_ERR_QUERY (syntax, unknown property, type mismatch, missing argument:
+ *         the message points at the problem), or another error.
  */
+int cairn_query_json(cairn_db *db, const char *class_name, const char *query, const char *args_json,
+                     char **out_json);
+
+/** Count the objects of a class matching `query` (NULL counts all). */
 int cairn_count(cairn_db *db, const char *class_name, const char *query, const char *args_json,
                 int64_t *out_count);
+
+/**
+ * Delete the objects matching `query` (inside a write transaction), with the same cascade as
+ * deleting each one. *out_deleted (may be NULL) receives how many.
+ */
+int cairn_delete_where(cairn_db *db, const char *class_name, const char *query, const char *args_json,
+                       int64_t *out_deleted);
 
 /*---- Introspection -----------------------------------------------------------------------------*/
 
@@ -472,6 +490,45 @@ int cairn_results_get_object(cairn_results *results, size_t index, cairn_object 
 
 /** All objects as a JSON array (links as keys, see cairn_object_to_json()). Free with cairn_free(). */
 int cairn_results_to_json(cairn_results *results, char **out_json);
+
+/**
+ * Live results of a query over a class (`query` NULL: every object, in creation order). Results
+ * re-evaluate after every change; release with cairn_results_release().
+ */
+int cairn_query(cairn_db *db, const char *class_name, const char *query, const char *args_json,
+                cairn_results **out_results);
+
+/** The results narrowed by another query (which may end in SORT, DISTINCT and LIMIT). */
+int cairn_results_filter(cairn_results *results, const char *query, const char *args_json,
+                         cairn_results **out_results);
+
+/** The results sorted by a descriptor such as "age DESC, name" (ASC is the default). */
+int cairn_results_sort(cairn_results *results, const char *sort_descriptor, cairn_results **out_results);
+
+/** The first object of each distinct combination of comma-separated key paths, e.g. "age, city". */
+int cairn_results_distinct(cairn_results *results, const char *key_paths, cairn_results **out_results);
+
+/** At most the first `limit` objects. */
+int cairn_results_limit(cairn_results *results, size_t limit, cairn_results **out_results);
+
+/** The current objects, frozen: later changes neither add nor reorder them. */
+int cairn_results_snapshot(cairn_results *results, cairn_results **out_results);
+
+/**
+ * Aggregates over a numeric (or, for min and max, date) property of the objects. With no objects,
+ * sum is 0 and min, max and average are CAIRN_TYPE_NULL (Realm's semantics). Strings in
+ * *out_value do not occur.
+ */
+int cairn_results_min(cairn_results *results, const char *property_name, cairn_value *out_value);
+int cairn_results_max(cairn_results *results, const char *property_name, cairn_value *out_value);
+int cairn_results_sum(cairn_results *results, const char *property_name, cairn_value *out_value);
+int cairn_results_average(cairn_results *results, const char *property_name, cairn_value *out_value);
+
+/** Delete every object in the results (inside a write transaction); *out_deleted may be NULL. */
+int cairn_results_delete_all(cairn_results *results, int64_t *out_deleted);
+
+/** The objects of a list of objects as results, optionally filtered (`query` NULL: all, in list order). */
+int cairn_list_query(cairn_list *list, const char *query, const char *args_json, cairn_results **out_results);
 
 /*---- Lists -------------------------------------------------------------------------------------*/
 

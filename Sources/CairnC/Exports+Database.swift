@@ -138,19 +138,3 @@ public func cairn_get_json(_ db: OpaquePointer?, _ className: UnsafePointer<CCha
         return CAIRN_OK_
     }
 }
-
-@_cdecl("cairn_count")
-public func cairn_count(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
-                        _ argsJSON: UnsafePointer<CChar>?, _ outCount: UnsafeMutablePointer<Int64>?) -> Int32 {
-    capi { () throws(CairnError) in
-        guard let outCount else { throw misuse("out_count must not be NULL.") }
-        outCount.pointee = 0
-        let db = try database(db)
-        let name = try string(className, "class_name")
-        if query != nil || argsJSON != nil {
-            throw CairnError(.notSupported, "cairn_count takes a NULL query and NULL args_json in this version (query strings arrive with the query language).")
-        }
-        outCount.pointee = Int64(try db.count(name))
-        return CAIRN_OK_
-    }
-}

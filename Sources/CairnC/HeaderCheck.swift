@@ -30,7 +30,9 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_create_json; v = CairnC.cairn_create_json; keep(v) }
     do { var v = CCairnHeader.cairn_create_many_json; v = CairnC.cairn_create_many_json; keep(v) }
     do { var v = CCairnHeader.cairn_get_json; v = CairnC.cairn_get_json; keep(v) }
+    do { var v = CCairnHeader.cairn_query_json; v = CairnC.cairn_query_json; keep(v) }
     do { var v = CCairnHeader.cairn_count; v = CairnC.cairn_count; keep(v) }
+    do { var v = CCairnHeader.cairn_delete_where; v = CairnC.cairn_delete_where; keep(v) }
     do { var v = CCairnHeader.cairn_class_count; v = CairnC.cairn_class_count; keep(v) }
     do { var v = CCairnHeader.cairn_class_name; v = CairnC.cairn_class_name; keep(v) }
     do { var v = CCairnHeader.cairn_class_index; v = CairnC.cairn_class_index; keep(v) }
@@ -63,6 +65,18 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_results_count; v = CairnC.cairn_results_count; keep(v) }
     do { var v = CCairnHeader.cairn_results_get_object; v = CairnC.cairn_results_get_object; keep(v) }
     do { var v = CCairnHeader.cairn_results_to_json; v = CairnC.cairn_results_to_json; keep(v) }
+    do { var v = CCairnHeader.cairn_query; v = CairnC.cairn_query; keep(v) }
+    do { var v = CCairnHeader.cairn_results_filter; v = CairnC.cairn_results_filter; keep(v) }
+    do { var v = CCairnHeader.cairn_results_sort; v = CairnC.cairn_results_sort; keep(v) }
+    do { var v = CCairnHeader.cairn_results_distinct; v = CairnC.cairn_results_distinct; keep(v) }
+    do { var v = CCairnHeader.cairn_results_limit; v = CairnC.cairn_results_limit; keep(v) }
+    do { var v = CCairnHeader.cairn_results_snapshot; v = CairnC.cairn_results_snapshot; keep(v) }
+    do { var v = CCairnHeader.cairn_results_min; v = CairnC.cairn_results_min; keep(v) }
+    do { var v = CCairnHeader.cairn_results_max; v = CairnC.cairn_results_max; keep(v) }
+    do { var v = CCairnHeader.cairn_results_sum; v = CairnC.cairn_results_sum; keep(v) }
+    do { var v = CCairnHeader.cairn_results_average; v = CairnC.cairn_results_average; keep(v) }
+    do { var v = CCairnHeader.cairn_results_delete_all; v = CairnC.cairn_results_delete_all; keep(v) }
+    do { var v = CCairnHeader.cairn_list_query; v = CairnC.cairn_list_query; keep(v) }
     do { var v = CCairnHeader.cairn_object_get_list; v = CairnC.cairn_object_get_list; keep(v) }
     do { var v = CCairnHeader.cairn_list_release; v = CairnC.cairn_list_release; keep(v) }
     do { var v = CCairnHeader.cairn_list_size; v = CairnC.cairn_list_size; keep(v) }

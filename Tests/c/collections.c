@@ -1,7 +1,8 @@
 /*
  * collections.c — links, backlinks and results, lists, sets, dictionaries and nested mixed values
  * through the C API: what each call does, that handles are live, and that bad calls are refused
- * without changing anything.
+ * without changing anything. relationships.c checks what such writes leave in the SQLite file
+ * (cascading deletes, asymmetric objects, the nesting limit).
  */
 #include "check.h"
 

@@ -43,7 +43,13 @@ extension QueryCompiler {
             return constant(.link(ObjectLink(classIndex: -1, key: key)))
         case .objectReference(let className, let primaryKey):
             guard let info = try? database.classInfo(className) else { throw error("No object type '\(className)'", at: range) }
-            let key = try database.findKey(info, primaryKey, connection)
+            guard info.primaryKeyIndex != nil else { throw error("'\(className)' has no primary key, so obj('\(className)', ...) cannot find an object", at: range) }
+            let key: Int64?
+            do throws(CairnError) {
+                key = try database.findKey(info, primaryKey, connection)
+            } catch {
+                throw self.error("obj('\(className)', \(primaryKey.extendedJSON)): \(error.message)", at: range)
+            }
             return constant(.link(ObjectLink(classIndex: info.index, key: key ?? Int64.min)))
         case .geoBox, .geoCircle, .geoPolygon:
             throw error("A geo shape can only be used with GEOWITHIN", at: range)

@@ -138,8 +138,15 @@ extension QueryCompiler {
                 }
                 other = bind(.int(link.key))
             case .constant(let pk):
-                guard info.primaryKeyIndex != nil else { throw unsupported(a.kind, b.kind, range) }
-                let key = try database.findKey(info, pk, connection)
+                // A scalar stands for the target's primary key.
+                guard let pkIndex = info.primaryKeyIndex,
+                      Self.group(pk) == Self.group(info.property(pkIndex).type) else { throw unsupported(a.kind, b.kind, range) }
+                let key: Int64?
+                do throws(CairnError) {
+                    key = try database.findKey(info, pk, connection)
+                } catch {
+                    throw self.error("Cannot compare '\(info.name)' links with \(pk.extendedJSON): \(error.message)", at: range)
+                }
                 other = bind(.int(key ?? Int64.min))
             case .link(let otherInfo) where otherInfo === info:
                 other = b.sql

@@ -1,0 +1,185 @@
+import Cairn
+import CCairnHeader
+
+/// Query arguments: a JSON array (NULL for none).
+func queryArguments(_ argsJSON: UnsafePointer<CChar>?) throws(CairnError) -> [Value] {
+    guard argsJSON != nil else { return [] }
+    guard case .array(let items) = try jsonArgument(argsJSON, "args_json") else {
+        throw CairnError(.invalidArgument, "args_json must be a JSON array of the query's arguments.")
+    }
+    var values: [Value] = []
+    for item in items { values.append(try Value(extendedJSON: item)) }
+    return values
+}
+
+func results(_ db: Database, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
+             _ argsJSON: UnsafePointer<CChar>?) throws(CairnError) -> Results {
+    let all = try db.objects(try string(className, "class_name"))
+    guard query != nil else {
+        if argsJSON != nil { _ = try queryArguments(argsJSON) }
+        return all
+    }
+    return try all.filter(try string(query, "query"), try queryArguments(argsJSON))
+}
+
+@_cdecl("cairn_query_json")
+public func cairn_query_json(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
+                             _ argsJSON: UnsafePointer<CChar>?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outJSON?.pointee = nil
+        guard let outJSON else { throw misuse("out_json must not be NULL.") }
+        let db = try database(db)
+        guard query != nil else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" for all objects).") }
+        outJSON.pointee = try mallocString(try results(db, className, query, argsJSON).jsonText())
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_count")
+public func cairn_count(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
+                        _ argsJSON: UnsafePointer<CChar>?, _ outCount: UnsafeMutablePointer<Int64>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outCount?.pointee = 0
+        guard let outCount else { throw misuse("out_count must not be NULL.") }
+        let db = try database(db)
+        if query == nil {
+            if argsJSON != nil { _ = try queryArguments(argsJSON) }
+            outCount.pointee = Int64(try db.count(try string(className, "class_name")))
+        } else {
+            outCount.pointee = Int64(try results(db, className, query, argsJSON).count)
+        }
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_delete_where")
+public func cairn_delete_where(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
+                               _ argsJSON: UnsafePointer<CChar>?, _ outDeleted: UnsafeMutablePointer<Int64>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outDeleted?.pointee = 0
+        let db = try database(db)
+        guard query != nil else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" to delete every object).") }
+        let deleted = try results(db, className, query, argsJSON).deleteAll()
+        outDeleted?.pointee = Int64(deleted)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_query")
+public func cairn_query(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
+                        _ argsJSON: UnsafePointer<CChar>?, _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outResults?.pointee = nil
+        guard let outResults else { throw misuse("out_results must not be NULL.") }
+        let db = try database(db)
+        outResults.pointee = retained(ResultsHandle(try results(db, className, query, argsJSON)))
+        return CAIRN_OK_
+    }
+}
+
+private func derive(_ results: OpaquePointer?, _ outResults: UnsafeMutablePointer<OpaquePointer?>?,
+                    _ make: (Results) throws(CairnError) -> Results) -> Int32 {
+    capi { () throws(CairnError) in
+        outResults?.pointee = nil
+        let handle = try resultsHandle(results)
+        guard let outResults else { throw misuse("out_results must not be NULL.") }
+        outResults.pointee = retained(ResultsHandle(try make(handle.results)))
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_results_filter")
+public func cairn_results_filter(_ results: OpaquePointer?, _ query: UnsafePointer<CChar>?, _ argsJSON: UnsafePointer<CChar>?,
+                                 _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    derive(results, outResults) { (base) throws(CairnError) in
+        try base.filter(try string(query, "query"), try queryArguments(argsJSON))
+    }
+}
+
+@_cdecl("cairn_results_sort")
+public func cairn_results_sort(_ results: OpaquePointer?, _ descriptor: UnsafePointer<CChar>?,
+                               _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    derive(results, outResults) { (base) throws(CairnError) in try base.sorted(by: try string(descriptor, "sort_descriptor")) }
+}
+
+@_cdecl("cairn_results_distinct")
+public func cairn_results_distinct(_ results: OpaquePointer?, _ keyPaths: UnsafePointer<CChar>?,
+                                   _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    derive(results, outResults) { (base) throws(CairnError) in
+        let paths = try string(keyPaths, "key_paths").split(separator: ",").map { $0.trimmingSpaces }
+        return try base.distinct(paths)
+    }
+}
+
+@_cdecl("cairn_results_limit")
+public func cairn_results_limit(_ results: OpaquePointer?, _ limit: Int, _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    derive(results, outResults) { (base) throws(CairnError) in try base.limit(limit) }
+}
+
+@_cdecl("cairn_results_snapshot")
+public func cairn_results_snapshot(_ results: OpaquePointer?, _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    derive(results, outResults) { (base) throws(CairnError) in try base.snapshot() }
+}
+
+private func aggregate(_ results: OpaquePointer?, _ property: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<cairn_value>?,
+                       _ op: Results.Aggregate) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try resultsHandle(results)
+        guard let outValue else { throw misuse("out_value must not be NULL.") }
+        try store(try handle.results.aggregate(op, try string(property, "property_name")), into: outValue, borrowing: handle)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_results_min")
+public func cairn_results_min(_ results: OpaquePointer?, _ property: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    aggregate(results, property, outValue, .min)
+}
+
+@_cdecl("cairn_results_max")
+public func cairn_results_max(_ results: OpaquePointer?, _ property: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    aggregate(results, property, outValue, .max)
+}
+
+@_cdecl("cairn_results_sum")
+public func cairn_results_sum(_ results: OpaquePointer?, _ property: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    aggregate(results, property, outValue, .sum)
+}
+
+@_cdecl("cairn_results_average")
+public func cairn_results_average(_ results: OpaquePointer?, _ property: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<cairn_value>?) -> Int32 {
+    aggregate(results, property, outValue, .avg)
+}
+
+@_cdecl("cairn_results_delete_all")
+public func cairn_results_delete_all(_ results: OpaquePointer?, _ outDeleted: UnsafeMutablePointer<Int64>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outDeleted?.pointee = 0
+        let handle = try resultsHandle(results)
+        outDeleted?.pointee = Int64(try handle.results.deleteAll())
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_list_query")
+public func cairn_list_query(_ list: OpaquePointer?, _ query: UnsafePointer<CChar>?, _ argsJSON: UnsafePointer<CChar>?,
+                             _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outResults?.pointee = nil
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        guard let outResults else { throw misuse("out_results must not be NULL.") }
+        var results = try accessor.results()
+        if query != nil { results = try results.filter(try string(query, "query"), try queryArguments(argsJSON)) }
+        outResults.pointee = retained(ResultsHandle(results))
+        return CAIRN_OK_
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        var s = self
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}
