@@ -305,3 +305,40 @@ let petsSchema = """
         #expect(try geo.list("coordinates").values == [.double(-122.4), .double(37.8), .double(12)])
     }
 }
+
+/// Regressions for bugs found by the C test suite.
+@Suite struct RelationshipRegressionTests {
+    @Test func asymmetricObjectHandlesCannotBeReadOrWritten() throws {
+        let db = try Database(path: ":memory:", schemaJSON: petsSchema)
+        try db.beginWrite()
+        try db.create("Dog", json: #"{"name": "Rex"}"#)
+        let reading = try db.create("Reading", json: #"{"value": 1, "dog": "Rex"}"#)
+        expectError(.notSupported) { _ = try reading["value"] }
+        expectError(.notSupported) { try reading.update(json: #"{"value": 2}"#) }
+        expectError(.notSupported) { _ = try reading.jsonText() }
+        expectError(.notSupported) { try reading.delete() }
+        try db.commit()
+        let rex = try #require(try db.object("Dog", primaryKey: "Rex"))
+        expectError(.notSupported) { _ = try rex.backlinks("@links.Reading.dog") }
+        expectError(.query) { _ = try db.query("Dog", "@links.Reading.dog.@count > 0").count }
+    }
+
+    @Test func oneStepPathsWorkOnMixedListAndDictionaryProperties() throws {
+        let db = try Database(path: ":memory:", schemaJSON: #"[{"name": "P", "properties": {"ms": "mixed[]", "md": "mixed{}"}}]"#)
+        let p = try db.write { try db.create("P", json: #"{"ms": [1, [2, 3], 4], "md": {"a": 1}}"#) }
+        #expect(try p.mixedValue("ms", at: [.index(1)]) == .list([2, 3]))
+        try db.write {
+            try p.setMixed("ms", at: [.index(0)], to: 10)
+            try p.removeMixed("ms", at: [.index(2)])
+            try p.appendMixed("ms", at: [], .list(["x"]))
+            try p.setMixed("md", at: [.key("new")], to: 5)
+            try p.removeMixed("md", at: [.key("a")])
+        }
+        #expect(try p["ms"] == .list([10, .list([2, 3]), .list(["x"])]))
+        #expect(try p["md"] == .dictionary([("new", 5)]))
+        try db.beginWrite()
+        expectError(.invalidArgument) { try p.setMixed("ms", at: [.index(7)], to: 1) }
+        expectError(.invalidArgument) { try p.removeMixed("md", at: [.key("missing")]) }
+        try db.commit()
+    }
+}

@@ -295,6 +295,64 @@ static void results_functions(cairn_results *results) {
     CHECK(json == NULL);
 }
 
+static void query_functions(cairn_db *db, cairn_object *object) {
+    cairn_results *results = NULL, *derived = NULL;
+    cairn_list *friends = NULL;
+    cairn_value v;
+    int64_t n = 0;
+    char *json = NULL;
+
+    CHECK_MISUSE(cairn_query_json(NULL, "Person", "age > 1", NULL, &json));
+    CHECK(json == NULL);
+    CHECK_MISUSE(cairn_query_json(db, NULL, "age > 1", NULL, &json));
+    CHECK_MISUSE(cairn_query_json(db, "Person", NULL, NULL, &json));
+    CHECK_MISUSE(cairn_query_json(db, "Person", "age > 1", NULL, NULL));
+    CHECK_MISUSE(cairn_query(NULL, "Person", NULL, NULL, &results));
+    CHECK(results == NULL);
+    CHECK_MISUSE(cairn_query(db, NULL, NULL, NULL, &results));
+    CHECK_MISUSE(cairn_query(db, "Person", NULL, NULL, NULL));
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_MISUSE(cairn_delete_where(NULL, "Person", "age > 100", NULL, &n));
+    CHECK_MISUSE(cairn_delete_where(db, NULL, "age > 100", NULL, &n));
+    CHECK_MISUSE(cairn_delete_where(db, "Person", NULL, NULL, &n));
+    REQUIRE_OK(cairn_commit(db));
+
+    REQUIRE_OK(cairn_query(db, "Person", "TRUEPREDICATE", NULL, &results));
+    CHECK_MISUSE(cairn_results_filter(NULL, "age > 1", NULL, &derived));
+    CHECK(derived == NULL);
+    CHECK_MISUSE(cairn_results_filter(results, NULL, NULL, &derived));
+    CHECK_MISUSE(cairn_results_filter(results, "age > 1", NULL, NULL));
+    CHECK_MISUSE(cairn_results_sort(NULL, "age", &derived));
+    CHECK_MISUSE(cairn_results_sort(results, NULL, &derived));
+    CHECK_MISUSE(cairn_results_sort(results, "age", NULL));
+    CHECK_MISUSE(cairn_results_distinct(NULL, "age", &derived));
+    CHECK_MISUSE(cairn_results_distinct(results, NULL, &derived));
+    CHECK_MISUSE(cairn_results_distinct(results, "age", NULL));
+    CHECK_MISUSE(cairn_results_limit(NULL, 1, &derived));
+    CHECK_MISUSE(cairn_results_limit(results, 1, NULL));
+    CHECK_MISUSE(cairn_results_snapshot(NULL, &derived));
+    CHECK_MISUSE(cairn_results_snapshot(results, NULL));
+    CHECK(derived == NULL);
+    CHECK_MISUSE(cairn_results_min(NULL, "age", &v));
+    CHECK_MISUSE(cairn_results_min(results, NULL, &v));
+    CHECK_MISUSE(cairn_results_min(results, "age", NULL));
+    CHECK_MISUSE(cairn_results_max(NULL, "age", &v));
+    CHECK_MISUSE(cairn_results_max(results, "age", NULL));
+    CHECK_MISUSE(cairn_results_sum(NULL, "age", &v));
+    CHECK_MISUSE(cairn_results_sum(results, NULL, &v));
+    CHECK_MISUSE(cairn_results_average(NULL, "age", &v));
+    CHECK_MISUSE(cairn_results_average(results, "age", NULL));
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_MISUSE(cairn_results_delete_all(NULL, &n));
+    REQUIRE_OK(cairn_commit(db));
+    cairn_results_release(results);
+
+    REQUIRE_OK(cairn_object_get_list(object, "friends", &friends));
+    CHECK_MISUSE(cairn_list_query(NULL, NULL, NULL, &results));
+    CHECK_MISUSE(cairn_list_query(friends, NULL, NULL, NULL));
+    cairn_list_release(friends);
+}
+
 static void list_functions(cairn_db *db, cairn_object *object) {
     cairn_list *tags = NULL, *friends = NULL;
     cairn_object *element = NULL;
@@ -605,6 +663,7 @@ int main(void) {
     REQUIRE_OK(cairn_object_get_backlinks(object, "followers", &results));
     results_functions(results);
     cairn_results_release(results);
+    query_functions(db, object);
     list_functions(db, object);
     set_functions(db, object);
     dict_functions(db, object);

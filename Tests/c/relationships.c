@@ -126,7 +126,6 @@ static void test_delete_owner(void) {
     cairn_object *ann = NULL, *rex = NULL, *bo = NULL, *first_address = NULL;
     cairn_results *rex_owners = NULL, *bo_owners = NULL, *bo_owners_by_path = NULL;
     cairn_list *ann_addresses = NULL;
-    cairn_value key;
     int64_t ann_key = -1, n = -1;
     int valid = -1;
     char *json = NULL;
@@ -140,7 +139,6 @@ static void test_delete_owner(void) {
      * owns Rex and one address: his rows must survive Ann's deletion. */
     REQUIRE_OK(cairn_begin_write(db));
     REQUIRE_OK(cairn_create_json(db, "Dog", "{\"name\": \"Rex\"}", CAIRN_UPDATE_NEVER, NULL));
-    memset(&key, 0, sizeof key);
     REQUIRE_OK(cairn_object_create_json(db, "Person",
         "{\"_id\": 1, \"name\": \"Ann\", \"dogs\": [\"Rex\", {\"name\": \"Bo\"}],"
         " \"addresses\": [{\"street\": \"1 Main St\"}, {\"street\": \"2 Main St\", \"city\": \"Oslo\"},"
@@ -169,7 +167,11 @@ static void test_delete_owner(void) {
     cairn_free(json);
     json = NULL;
 
-    /* What the file holds before the delete. */
+    /* What the file holds before the delete. The side tables are named after the stored names,
+     * with the table name's length in bytes: 7 for "Persön". */
+    CHECK(sql_int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+                  " ('_cairn_list_7_" PERSON_TABLE "_dogs', '_cairn_list_7_" PERSON_TABLE "_adressen',"
+                  "  '_cairn_list_8_GeoPoint_coordinates')") == 3);
     CHECK(sql_int("SELECT count(*) FROM Address") == 5);
     CHECK(sql_int("SELECT count(*) FROM GeoPoint") == 1);
     CHECK(sql_intf("SELECT count(*) FROM \"%s\"", coordinates_table) == 2);

@@ -20,7 +20,7 @@ public class CollectionAccessor: @unchecked Sendable {
 
     /// Runs `body` with the owner checked to still exist (and, for writes, a write transaction).
     func access<R>(writing: Bool = false, _ body: (Connection) throws(CairnError) -> R) throws(CairnError) -> R {
-        try database.serialized { (connection) throws(CairnError) -> R in
+        try object.access { (connection) throws(CairnError) -> R in
             if writing { try database.requireWriteTransaction() }
             guard try database.exists(info, object.key, connection) else { throw database.invalidated(info) }
             guard writing else { return try body(connection) }
@@ -146,11 +146,7 @@ public final class List: CollectionAccessor, @unchecked Sendable {
     }
 
     private func insert(_ element: Value, _ position: Int, _ connection: Connection) throws(CairnError) {
-        let shift = try connection.statement("UPDATE \(table.name) SET position = position + 1 WHERE owner = ?1 AND position >= ?2")
-        shift.bind(object.key, at: 1)
-        shift.bind(Int64(position), at: 2)
-        try shift.run()
-        try database.insertListElement(table, object.key, position: position, element, connection)
+        try database.insertListElement(table, object.key, shiftingAt: position, element, connection)
     }
 
     /// Replaces the element at `index` (a replaced embedded object is deleted).
@@ -171,22 +167,7 @@ public final class List: CollectionAccessor, @unchecked Sendable {
     }
 
     private func remove(_ index: Int, _ connection: Connection, renumber: Bool) throws(CairnError) {
-        let key = object.key
-        let owned = try database.ownedElements(info, propertyIndex, table, "owner = ?1 AND position = ?2", connection) {
-            $0.bind(key, at: 1)
-            $0.bind(Int64(index), at: 2)
-        }
-        let delete = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1 AND position = ?2")
-        delete.bind(key, at: 1)
-        delete.bind(Int64(index), at: 2)
-        try delete.run()
-        if renumber {
-            let shift = try connection.statement("UPDATE \(table.name) SET position = position - 1 WHERE owner = ?1 AND position > ?2")
-            shift.bind(key, at: 1)
-            shift.bind(Int64(index), at: 2)
-            try shift.run()
-        }
-        try database.deleteOwned(info, propertyIndex, table, owned, connection)
+        try database.removeListElement(info, propertyIndex, table, object.key, position: index, renumber: renumber, connection)
     }
 
     /// Moves the element at `from` so that it ends up at `to`.

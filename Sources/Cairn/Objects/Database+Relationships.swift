@@ -122,6 +122,36 @@ extension Database {
         _ = try statement.step()
     }
 
+    /// Inserts at `position`, moving the elements from there on up by one.
+    func insertListElement(_ table: CollectionTable, _ owner: Int64, shiftingAt position: Int, _ value: Value,
+                           _ connection: Connection) throws(CairnError) {
+        let shift = try connection.statement("UPDATE \(table.name) SET position = position + 1 WHERE owner = ?1 AND position >= ?2")
+        shift.bind(owner, at: 1)
+        shift.bind(Int64(position), at: 2)
+        try shift.run()
+        try insertListElement(table, owner, position: position, value, connection)
+    }
+
+    /// Removes the element at `position` (deleting what it owns); with `renumber`, closes the gap.
+    func removeListElement(_ info: ClassInfo, _ index: Int, _ table: CollectionTable, _ owner: Int64, position: Int,
+                           renumber: Bool, _ connection: Connection) throws(CairnError) {
+        let owned = try ownedElements(info, index, table, "owner = ?1 AND position = ?2", connection) {
+            $0.bind(owner, at: 1)
+            $0.bind(Int64(position), at: 2)
+        }
+        let delete = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1 AND position = ?2")
+        delete.bind(owner, at: 1)
+        delete.bind(Int64(position), at: 2)
+        try delete.run()
+        if renumber {
+            let shift = try connection.statement("UPDATE \(table.name) SET position = position - 1 WHERE owner = ?1 AND position > ?2")
+            shift.bind(owner, at: 1)
+            shift.bind(Int64(position), at: 2)
+            try shift.run()
+        }
+        try deleteOwned(info, index, table, owned, connection)
+    }
+
     /// The SQL condition matching one element value (mixed values match on their type too, so 1
     /// and 1.0 and true stay distinct).
     private func elementCondition(_ table: CollectionTable, first parameter: Int) -> String {

@@ -21,8 +21,15 @@ indirect enum Input {
     }
 }
 
+/// "'Class.property'" for error messages, built only when a message needs it.
+struct Label: CustomStringConvertible {
+    let className: String
+    let propertyName: String
+    var description: String { "'\(className).\(propertyName)'" }
+}
+
 extension Database {
-    static func label(_ info: ClassInfo, _ property: Property) -> String { "'\(info.name).\(property.name)'" }
+    static func label(_ info: ClassInfo, _ property: Property) -> Label { Label(className: info.name, propertyName: property.name) }
 
     /// Decodes a JSON object into inputs by property index.
     func decodePayload(_ info: ClassInfo, _ json: JSON) throws(CairnError) -> [(Int, Input)] {
@@ -81,7 +88,7 @@ extension Database {
 
     /// Realm's dictionary key rules: not empty... keys may be any string but cannot contain '.'
     /// or start with '$' (they would be ambiguous in query paths and Extended JSON).
-    static func checkDictionaryKey(_ key: String, _ label: String) throws(CairnError) {
+    static func checkDictionaryKey(_ key: String, _ label: Label) throws(CairnError) {
         if key.contains(".") || key.hasPrefix("$") {
             throw CairnError(.invalidArgument, "Invalid key '\(key)' for dictionary property \(label): keys cannot contain '.' or start with '$'.")
         }
@@ -109,7 +116,7 @@ extension Database {
         return .value(try Self.coerceScalar(value, property.type, optional: optional, nested: nested, label))
     }
 
-    static func decodeValue(_ json: JSON, _ label: String) throws(CairnError) -> Value {
+    static func decodeValue(_ json: JSON, _ label: Label) throws(CairnError) -> Value {
         do throws(CairnError) {
             return try ExtendedJSON.mixedValue(json)
         } catch {
@@ -151,7 +158,7 @@ extension Database {
     }
 
     private func typedElement(_ value: Value, _ property: Property, optional: Bool, nested: Bool,
-                              _ label: String) throws(CairnError) -> Input {
+                              _ label: Label) throws(CairnError) -> Input {
         if property.type == .object {
             switch value {
             case .null:
@@ -178,7 +185,7 @@ extension Database {
 
     /// Converts a value to what a property (or collection element) of `type` stores.
     static func coerceScalar(_ value: Value, _ type: PropertyType, optional: Bool, nested: Bool,
-                             _ label: String) throws(CairnError) -> Value {
+                             _ label: Label) throws(CairnError) -> Value {
         if case .null = value {
             if optional || type == .mixed { return .null }
             throw CairnError(.notNullable, "Invalid null value for non-nullable property \(label).")

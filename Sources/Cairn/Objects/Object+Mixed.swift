@@ -9,7 +9,7 @@
 /// ```
 extension Object {
     public func mixedValue(_ name: String, at path: [MixedPathComponent]) throws(CairnError) -> Value {
-        try database.serialized { (connection) throws(CairnError) -> Value in
+        try access { (connection) throws(CairnError) -> Value in
             let slot = try database.mixedSlot(info, key, name, path, connection)
             return try database.readMixedSlot(slot, connection)
         }
@@ -19,6 +19,26 @@ extension Object {
     public func setMixed(_ name: String, at path: [MixedPathComponent], to value: Value) throws(CairnError) {
         try mixedWrite(name) { (connection) throws(CairnError) in
             guard !path.isEmpty else { throw CairnError(.invalidArgument, "An empty path addresses the whole value: use set(_:to:).") }
+            if path.count == 1, let (index, table) = try propertyCollection(name) {
+                try database.checkMixedDepth(info, name, path, value)
+                // Type-checks the value as an element (no links in mixed, nesting rules).
+                _ = try database.input(from: table.kind == .dictionary ? .dictionary([("k", value)]) : .list([value]), info, index)
+                switch (table.kind, path[0]) {
+                case (.list, .index(let position)):
+                    let count = try database.collectionCount(table, key, connection)
+                    guard position >= 0, position < count else {
+                        throw CairnError(.invalidArgument, "Index \(position) is out of bounds for list '\(info.name).\(name)' of size \(count).")
+                    }
+                    try database.removeListElement(info, index, table, key, position: position, renumber: false, connection)
+                    try database.insertListElement(table, key, position: position, value, connection)
+                case (.dictionary, .key(let dictionaryKey)):
+                    try Database.checkDictionaryKey(dictionaryKey, Database.label(info, info.property(index)))
+                    try database.setDictionaryValue(info, index, table, key, dictionaryKey, value, connection)
+                default:
+                    throw CairnError(.invalidArgument, "Path step \(path[0]) does not fit '\(info.name).\(name)'.")
+                }
+                return
+            }
             let parent = try database.mixedSlot(info, key, name, Array(path.dropLast()), connection)
             try database.checkMixedDepth(info, name, path, value)
             try database.writeMixedChild(parent, path[path.count - 1], value, insert: false, connection)
@@ -28,6 +48,13 @@ extension Object {
     /// Appends `value` to the list at `path`.
     public func appendMixed(_ name: String, at path: [MixedPathComponent], _ value: Value) throws(CairnError) {
         try mixedWrite(name) { (connection) throws(CairnError) in
+            if path.isEmpty, let (index, table) = try propertyCollection(name) {
+                guard table.kind == .list else { throw CairnError(.invalidArgument, "Only lists can be appended to; '\(info.name).\(name)' is a dictionary.") }
+                try database.checkMixedDepth(info, name, [.index(0)], value)
+                _ = try database.input(from: .list([value]), info, index)
+                try database.insertListElement(table, key, position: try database.collectionCount(table, key, connection), value, connection)
+                return
+            }
             let slot = try database.mixedSlot(info, key, name, path, connection)
             try database.checkMixedDepth(info, name, path + [.index(0)], value)
             try database.writeMixedChild(slot, nil, value, insert: true, connection)
@@ -38,13 +65,39 @@ extension Object {
     public func removeMixed(_ name: String, at path: [MixedPathComponent]) throws(CairnError) {
         try mixedWrite(name) { (connection) throws(CairnError) in
             guard let last = path.last else { throw CairnError(.invalidArgument, "An empty path addresses the whole value: set it to null instead.") }
+            if path.count == 1, let (index, table) = try propertyCollection(name) {
+                switch (table.kind, last) {
+                case (.list, .index(let position)):
+                    let count = try database.collectionCount(table, key, connection)
+                    guard position >= 0, position < count else {
+                        throw CairnError(.invalidArgument, "Index \(position) is out of bounds for list '\(info.name).\(name)' of size \(count).")
+                    }
+                    try database.removeListElement(info, index, table, key, position: position, renumber: true, connection)
+                case (.dictionary, .key(let dictionaryKey)):
+                    guard try database.removeDictionaryValue(info, index, table, key, dictionaryKey, connection) else {
+                        throw CairnError(.invalidArgument, "No key '\(dictionaryKey)' in dictionary '\(info.name).\(name)'.")
+                    }
+                default:
+                    throw CairnError(.invalidArgument, "Path step \(last) does not fit '\(info.name).\(name)'.")
+                }
+                return
+            }
             let parent = try database.mixedSlot(info, key, name, Array(path.dropLast()), connection)
             try database.removeMixedChild(parent, last, connection)
         }
     }
 
+    /// For a `mixed[]` or `mixed{}` property: its index and side table.
+    private func propertyCollection(_ name: String) throws(CairnError) -> (Int, CollectionTable)? {
+        guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
+        let property = info.property(index)
+        guard property.type == .mixed, property.collection == .list || property.collection == .dictionary,
+              let table = info.collectionTables[index] else { return nil }
+        return (index, table)
+    }
+
     private func mixedWrite(_ name: String, _ body: (Connection) throws(CairnError) -> Void) throws(CairnError) {
-        try database.serialized { (connection) throws(CairnError) in
+        try access { (connection) throws(CairnError) in
             try database.requireWriteTransaction()
             try database.atomically(connection) { () throws(CairnError) in try body(connection) }
         }

@@ -16,6 +16,15 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     }
 
     public var className: String { info.name }
+
+    /// Runs `body` serialized with the database's other calls. Asymmetric objects are insert-only:
+    /// a handle to one (returned by a create) can be released, but not read or written.
+    func access<R>(_ body: (Connection) throws(CairnError) -> R) throws(CairnError) -> R {
+        if info.schema.kind == .asymmetric {
+            throw CairnError(.notSupported, "Objects of asymmetric type '\(info.name)' are insert-only and cannot be read, queried, updated or deleted.")
+        }
+        return try database.serialized(body)
+    }
     public var objectSchema: ObjectSchema { info.schema }
     public var classIndex: Int { info.index }
 
@@ -51,7 +60,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
 
     /// Reads a property by index. The corresponding C function is `cairn_object_get_at`.
     public func value(at index: Int) throws(CairnError) -> Value {
-        try database.serialized { (connection) throws(CairnError) in
+        try access { (connection) throws(CairnError) in
             try database.readRow(info, key, connection, indices: [index])[0]
         }
     }
@@ -59,7 +68,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// Reads several properties in one database read. The corresponding C function is
     /// `cairn_object_get_values`.
     public func values(at indices: [Int]) throws(CairnError) -> [Value] {
-        try database.serialized { (connection) throws(CairnError) in
+        try access { (connection) throws(CairnError) in
             try database.readRow(info, key, connection, indices: indices)
         }
     }
@@ -86,7 +95,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// Writes several properties, all or nothing. The corresponding C function is
     /// `cairn_object_set_values`.
     public func setValues(_ assignments: [(index: Int, value: Value)]) throws(CairnError) {
-        try database.serialized { (connection) throws(CairnError) in
+        try access { (connection) throws(CairnError) in
             try database.requireWriteTransaction()
             var given: [(Int, Input)] = []
             for (index, value) in assignments {
@@ -102,7 +111,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// Writes the properties of a JSON object, all or nothing. The corresponding C function is
     /// `cairn_object_update_json`.
     public func update(json: JSON) throws(CairnError) {
-        try database.serialized { (connection) throws(CairnError) in
+        try access { (connection) throws(CairnError) in
             try database.requireWriteTransaction()
             let given = try database.decodePayload(info, json)
             try database.atomically(connection) { () throws(CairnError) in
@@ -118,7 +127,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// Deletes the object (inside a write transaction). The corresponding C function is
     /// `cairn_object_delete`.
     public func delete() throws(CairnError) {
-        try database.serialized { (connection) throws(CairnError) in
+        try access { (connection) throws(CairnError) in
             try database.requireWriteTransaction()
             _ = try database.readable(info)
             if info.hasRelationships {
@@ -133,7 +142,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// or as nested objects `depth` levels deep; embedded objects always nested.
     /// The corresponding C function is `cairn_object_to_json`.
     public func jsonText(depth: Int = 0) throws(CairnError) -> String {
-        try database.serialized { (connection) throws(CairnError) in
+        try access { (connection) throws(CairnError) in
             var writer = JSONWriter()
             try database.writeJSON(info, key, depth: max(depth, 0), connection, to: &writer)
             return writer.string
@@ -154,8 +163,9 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// The objects linking here through a linkingObjects property (once per link).
     public func linkingObjects(_ name: String) throws(CairnError) -> [Object] {
         guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
-        return try database.serialized { (connection) throws(CairnError) in
+        return try access { (connection) throws(CairnError) in
             let (origin, originIndex) = try database.backlinkOrigin(info, index)
+            _ = try database.readable(origin)
             guard try database.exists(info, key, connection) else { throw database.invalidated(info) }
             return try database.linkingKeys(origin, originIndex, to: key, connection).map {
                 Object(database: database, info: origin, key: $0)
@@ -166,12 +176,12 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// The objects of class `className` linking here through its property `property`
     /// (Realm's `@links.Class.property`).
     public func linkingObjects(_ className: String, property: String) throws(CairnError) -> [Object] {
-        let origin = try database.classInfo(className)
+        let origin = try database.readable(try database.classInfo(className))
         guard let originIndex = origin.propertyIndex(property), origin.targets[originIndex] === info,
               origin.property(originIndex).type == .object else {
             throw CairnError(.noSuchProperty, "No property '\(property)' found in type '\(className)' which links to type '\(info.name)'")
         }
-        return try database.serialized { (connection) throws(CairnError) in
+        return try access { (connection) throws(CairnError) in
             try database.linkingKeys(origin, originIndex, to: key, connection).map {
                 Object(database: database, info: origin, key: $0)
             }

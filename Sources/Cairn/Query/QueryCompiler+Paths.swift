@@ -50,7 +50,7 @@ extension QueryCompiler {
                 let property = current.info.property(index)
                 if property.type == .linkingObjects {
                     let (origin, originIndex) = try database.backlinkOrigin(current.info, index)
-                    current = backlinkSource(origin, originIndex, current, add: addSource)
+                    current = try backlinkSource(origin, originIndex, current, add: addSource)
                     if isLast {
                         return Operand(sql: current.key, kind: .link(origin), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                     }
@@ -159,7 +159,7 @@ extension QueryCompiler {
                       origin.property(originIndex).type == .object else {
                     throw error("No property '\(propertyName)' found in type '\(className)' which links to type '\(current.info.name)'", at: component.range)
                 }
-                current = backlinkSource(origin, originIndex, current, add: addSource)
+                current = try backlinkSource(origin, originIndex, current, add: addSource)
                 if isLast {
                     return Operand(sql: current.key, kind: .link(origin), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
                 }
@@ -172,7 +172,10 @@ extension QueryCompiler {
 
     /// Joins the objects of `origin` that link to `target` through `origin.property(index)`.
     mutating func backlinkSource(_ origin: ClassInfo, _ index: Int, _ target: ObjectRef,
-                                 add: (String, String) -> Void) -> ObjectRef {
+                                 add: (String, String) -> Void) throws(CairnError) -> ObjectRef {
+        if origin.schema.kind == .asymmetric {
+            throw error("Objects of asymmetric type '\(origin.name)' cannot be queried, not even through backlinks")
+        }
         let property = origin.property(index)
         let row = alias("b")
         if let table = origin.collectionTables[index] {

@@ -297,6 +297,7 @@ extension Object {
             guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
             (origin, originIndex) = try database.backlinkOrigin(info, index)
         }
+        _ = try database.readable(origin)
         return Results(database: database, info: origin, base: .backlinks(origin: origin, property: originIndex, key: key), owner: (info, key))
     }
 }

@@ -5,7 +5,7 @@ func defaultValueProblem(_ property: Property, in objectSchema: ObjectSchema) ->
     do throws(CairnError) {
         let value = try ExtendedJSON.mixedValue(json)
         _ = try Database.coerceScalar(value, property.type, optional: property.isOptional,
-                                      nested: property.type == .mixed, label)
+                                      nested: property.type == .mixed, Label(className: objectSchema.name, propertyName: property.name))
     } catch {
         return "Default value for property \(label) does not match its type: \(error.message)"
     }
