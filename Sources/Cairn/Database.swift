@@ -117,6 +117,11 @@ public final class Database: @unchecked Sendable {
         }
         for info in classes where byName[info.schema.storedName] == nil { byName[info.schema.storedName] = info }
         ClassInfo.resolve(classes)
+        var slotBase = 0
+        for info in classes {
+            info.slotBase = slotBase
+            slotBase += info.slotCount
+        }
         self.classes = classes
         self.classByName = byName
         self.schemaVersion = options.schemaVersion
@@ -139,12 +144,14 @@ public final class Database: @unchecked Sendable {
             inWriteTransaction = false
             connection.close()
             self.connection = nil
+            closedFlag.store(true, ordering: .releasing)
         }
     }
 
-    public var isClosed: Bool {
-        (try? lock.withLock { () throws(CairnError) in connection == nil }) ?? false
-    }
+    /// Set once the database is closed; read without the lock by handles checking their parent.
+    private let closedFlag = Atomic<Bool>(false)
+
+    public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
     /// Runs `body` with the open connection, serialized with every other call on this database.
     func serialized<R>(_ body: (Connection) throws(CairnError) -> R) throws(CairnError) -> R {
@@ -164,6 +171,20 @@ public final class Database: @unchecked Sendable {
             throw CairnError(.noSuchClass, "Object type '\(name)' is not in the schema.")
         }
         return info
+    }
+
+    /// Finds a class by a C string name (public, then stored) without allocating a Swift string.
+    func classInfo(cString name: UnsafePointer<CChar>) throws(CairnError) -> ClassInfo {
+        let length = strlen(name)
+        func matches(_ candidate: [UInt8]) -> Bool {
+            candidate.count == length && (length == 0 || candidate.withUnsafeBytes { memcmp($0.baseAddress!, name, length) == 0 })
+        }
+        for info in classes where matches(info.nameBytes) { return info }
+        for info in classes where matches(info.storedNameBytes) { return info }
+        guard let text = String(validatingCString: name) else {
+            throw CairnError(.invalidArgument, "class_name is not valid UTF-8.")
+        }
+        return try classInfo(text)
     }
 
     func classInfo(index: Int) throws(CairnError) -> ClassInfo {
@@ -257,14 +278,14 @@ public final class Database: @unchecked Sendable {
     /// surrounding transaction usable (statement-level atomicity).
     func atomically<R>(_ connection: Connection, _ body: () throws(CairnError) -> R) throws(CairnError) -> R {
         let sequences = pendingSequences
-        try connection.execute("SAVEPOINT cairn_call")
+        try connection.statement("SAVEPOINT cairn_call").run()
         do throws(CairnError) {
             let result = try body()
-            try connection.execute("RELEASE cairn_call")
+            try connection.statement("RELEASE cairn_call").run()
             return result
         } catch {
-            try? connection.execute("ROLLBACK TO cairn_call")
-            try? connection.execute("RELEASE cairn_call")
+            try? connection.statement("ROLLBACK TO cairn_call").run()
+            try? connection.statement("RELEASE cairn_call").run()
             pendingSequences = sequences
             throw error
         }
@@ -277,7 +298,7 @@ public final class Database: @unchecked Sendable {
         if let pending = pendingSequences[info.index] {
             next = pending
         } else {
-            let statement = try connection.statement("SELECT next_seq FROM _cairn_classes WHERE table_name = ?1")
+            let statement = try connection.statement(slot: info.slot(.readSequence), "SELECT next_seq FROM _cairn_classes WHERE table_name = ?1")
             defer { statement.reset() }
             statement.bind(info.schema.storedName, at: 1)
             next = try statement.step() ? statement.int64(0) : 1
@@ -288,7 +309,7 @@ public final class Database: @unchecked Sendable {
 
     private func flushSequences(_ connection: Connection) throws(CairnError) {
         for (classIndex, next) in pendingSequences {
-            let statement = try connection.statement("UPDATE _cairn_classes SET next_seq = ?1 WHERE table_name = ?2")
+            let statement = try connection.statement(slot: classes[classIndex].slot(.writeSequence), "UPDATE _cairn_classes SET next_seq = ?1 WHERE table_name = ?2")
             statement.bind(next, at: 1)
             statement.bind(classes[classIndex].schema.storedName, at: 2)
             try statement.run()

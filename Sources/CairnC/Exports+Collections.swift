@@ -296,11 +296,7 @@ public func cairn_set_get(_ set: OpaquePointer?, _ index: Int, _ outValue: Unsaf
     capi { () throws(CairnError) in
         let (handle, accessor) = try collectionHandle(set, MutableSet.self, "set")
         guard let outValue else { throw misuse("out_value must not be NULL.") }
-        let values = try accessor.values
-        guard index >= 0, index < values.count else {
-            throw CairnError(.invalidArgument, "Index \(index) is out of bounds for a set of size \(values.count).")
-        }
-        try store(values[index], into: outValue, borrowing: handle)
+        try store(try accessor.value(at: index), into: outValue, borrowing: handle)
         return CAIRN_OK_
     }
 }

@@ -8,7 +8,8 @@ public func cairn_object_create(_ db: OpaquePointer?, _ className: UnsafePointer
     capi { () throws(CairnError) in
         outObject?.pointee = nil
         let db = try database(db)
-        let classIndex = try db.classIndex(try string(className, "class_name"))
+        guard let className else { throw misuse("class_name must not be NULL.") }
+        let classIndex = try db.classIndex(cString: className)
         guard count >= 0 else { throw CairnError(.invalidArgument, "count must not be negative.") }
         let given = zip(try indices(propertyIndices, count), try CairnC.values(values, count)).map { (index: $0, value: $1) }
         let object = try db.create(classIndex: classIndex, values: given, update: try updateMode(mode))
@@ -38,9 +39,10 @@ public func cairn_object_find(_ db: OpaquePointer?, _ className: UnsafePointer<C
         guard let outObject else { throw misuse("out_object must not be NULL.") }
         outObject.pointee = nil
         let db = try database(db)
-        let name = try string(className, "class_name")
+        guard let className else { throw misuse("class_name must not be NULL.") }
         guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
-        guard let object = try db.object(name, primaryKey: try value(from: primaryKey.pointee)) else { return CAIRN_NOT_FOUND_ }
+        let classIndex = try db.classIndex(cString: className)
+        guard let object = try db.object(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee)) else { return CAIRN_NOT_FOUND_ }
         outObject.pointee = newObjectHandle(object)
         return CAIRN_OK_
     }

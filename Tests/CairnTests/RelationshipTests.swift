@@ -342,3 +342,47 @@ let petsSchema = """
         try db.commit()
     }
 }
+
+/// Regressions for bugs found by the Python suite.
+@Suite struct PythonSuiteRegressionTests {
+    @Test func asymmetricUpsertsAreRefusedAndTheOutboxRowStays() throws {
+        let path = temporaryPath()
+        let db = try Database(path: path, schemaJSON: #"[{"name": "Event", "asymmetric": true, "primaryKey": "_id", "properties": {"_id": "int", "kind": "string"}}]"#)
+        try db.beginWrite()
+        try db.create("Event", json: #"{"_id": 1, "kind": "start"}"#)
+        expectError(.notSupported) { try db.create("Event", json: #"{"_id": 1, "kind": "changed"}"#, update: .modified) }
+        expectError(.notSupported) { try db.createMany("Event", json: #"[{"_id": 1, "kind": "changed"}]"#, update: .all) }
+        try db.commit()
+        db.close()
+        #expect(sqlRows(path, #"SELECT "_id", kind FROM "Event""#) == [["1", "start"]])
+    }
+
+    @Test func backlinksComeInTheSameOrderEverywhere() throws {
+        let db = try Database(path: ":memory:", schemaJSON: petsSchema)
+        try db.write {
+            try db.create("Dog", json: #"{"name": "Rex"}"#)
+            try db.create("Person", json: #"{"id": 1, "name": "Ann", "dogs": ["Rex"]}"#)
+            try db.create("Person", json: #"{"id": 2, "name": "Bob", "dogs": ["Rex"]}"#)
+            try db.object("Person", primaryKey: 1)!.list("dogs").append(.link(ObjectLink(classIndex: 1, key: try db.object("Dog", primaryKey: "Rex")!.key)))
+        }
+        let rex = try #require(try db.object("Dog", primaryKey: "Rex"))
+        let viaObject = try rex.linkingObjects("owners").map { try $0["name"] }
+        let viaResults = try rex.backlinks("owners").objects.map { try $0["name"] }
+        #expect(viaObject == ["Ann", "Bob", "Ann"])
+        #expect(viaResults == viaObject)
+    }
+
+    @Test func singleElementReadsAndWholeCollectionMixedPaths() throws {
+        let db = try Database(path: ":memory:", schemaJSON: #"[{"name": "P", "properties": {"ms": "mixed[]", "md": "mixed{}", "tags": "string<>", "xs": "int[]"}}]"#)
+        let p = try db.write { try db.create("P", json: #"{"ms": [1, [2]], "md": {"a": {"b": 1}}, "tags": ["x", "y"], "xs": [5, 6]}"#) }
+        #expect(try p.list("xs")[1] == 6)
+        #expect(try p.list("ms")[1] == .list([2]))
+        #expect(try p.mutableSet("tags").value(at: 1) == "y")
+        #expect(try p.dictionary("md")["a"] == .some(.dictionary([("b", 1)])))
+        #expect(try p.dictionary("md")["zz"] == nil)
+        #expect(try p.mixedValue("ms", at: []) == .list([1, .list([2])]))
+        #expect(try p.mixedValue("md", at: []) == .dictionary([("a", .dictionary([("b", 1)]))]))
+        expectError(.invalidArgument, "Index 2 is out of bounds for list 'P.xs' of size 2.") { _ = try p.list("xs")[2] }
+        expectError(.invalidArgument, "Index 5 is out of bounds for a set of size 2.") { _ = try p.mutableSet("tags").value(at: 5) }
+    }
+}

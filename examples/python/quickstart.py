@@ -1,4 +1,6 @@
-"""Cairn quickstart: open a database, create, read, update, count, and handle an error.
+"""Cairn quickstart: open a database, create, read, update, count, handle an error, and relate
+objects: a Person with a list of Dogs, an embedded Address, the Dogs' `owners` backlink and a
+mixed payload.
 
     python3 examples/python/quickstart.py [path]     (default: a file in a new temp directory)
 
@@ -30,8 +32,20 @@ SCHEMA = [
             "email": "string?",
             "score": "double",
             "joined": "date",
+            "dogs": "Dog[]",
+            "address": "Address",
+            "extra": "mixed",
         },
-    }
+    },
+    {
+        "name": "Dog",
+        "primaryKey": "name",
+        "properties": {
+            "name": "string",
+            "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"},
+        },
+    },
+    {"name": "Address", "embedded": True, "properties": {"street": "string", "city": "string?"}},
 ]
 
 
@@ -98,9 +112,28 @@ def main() -> None:
             print(f"refused (code {error.code}): {error}")
         print(f"still {db.count('Person')} people; Ann is {db.get('Person', ann_id).name}")
 
+        # Relationships: a list of Dogs (new ones from dicts, existing ones as objects or by
+        # primary key), an embedded Address, and a mixed value holding nested lists and dicts.
         with db.write():
-            db.delete(ann)
+            rex = db.create("Dog", {"name": "Rex"})
+            ann.update(
+                {
+                    "dogs": [rex, {"name": "Bo"}],
+                    "address": {"street": "1 Main St", "city": "Springfield"},
+                    "extra": {"tags": ["new", "vip"], "visits": {"2024": 3}},
+                }
+            )
+            ann.dogs.append("Rex")  # the same Dog again, by primary key
+            ann.address.city = "Shelbyville"  # an embedded object is changed in place
+            ann.set_mixed("extra", ["visits", "2025"], 1)  # one element of the mixed value
+        print(f"dogs: {[dog.name for dog in ann.dogs]}, address: {ann.address.to_dict()}")
+        print(f"extra: {ann.extra}")
+        print(f"Rex's owners (a backlink): {[owner.name for owner in rex.owners]}")
+
+        with db.write():
+            db.delete(ann)  # its Address goes with it; the Dogs stay, without an owner
         print(f"deleted Ann: is_valid={ann.is_valid}, count={db.count('Person')}")
+        print(f"Rex's owners now: {len(rex.owners)}, dogs left: {db.count('Dog')}")
 
 
 if __name__ == "__main__":

@@ -48,6 +48,14 @@ public class CollectionAccessor: @unchecked Sendable {
 
     /// A new embedded or linked object from a JSON payload, as an element value.
     func element(json: JSON, _ connection: Connection) throws(CairnError) -> Value {
+        do throws(CairnError) {
+            return try elementUnlabelled(json: json, connection)
+        } catch where !error.message.hasPrefix("Property '") {
+            throw CairnError(error.code, "Property \(Database.label(info, property)): \(error.message)", sqliteCode: error.sqliteCode)
+        }
+    }
+
+    private func elementUnlabelled(json: JSON, _ connection: Connection) throws(CairnError) -> Value {
         guard property.type == .object else {
             return try element(try Value(extendedJSON: json), connection)
         }
@@ -112,10 +120,11 @@ public final class List: CollectionAccessor, @unchecked Sendable {
 
     public func value(at index: Int) throws(CairnError) -> Value {
         try access { (connection) throws(CairnError) -> Value in
-            try checkPosition(index, count: try database.collectionCount(table, object.key, connection))
-            let items = try database.readCollection(info, object.key, propertyIndex, connection)
-            guard case .list(let values) = items else { return .null }
-            return values[index]
+            guard let value = try database.readElement(info, object.key, propertyIndex, position: index, connection) else {
+                try checkPosition(index, count: try database.collectionCount(table, object.key, connection))
+                return .null
+            }
+            return value
         }
     }
 
@@ -214,6 +223,17 @@ public final class MutableSet: CollectionAccessor, @unchecked Sendable {
         try super.init(object, propertyIndex, .set)
     }
 
+    /// The element at `index` in insertion order.
+    public func value(at index: Int) throws(CairnError) -> Value {
+        try access { (connection) throws(CairnError) -> Value in
+            guard index >= 0, let value = try database.readElement(info, object.key, propertyIndex, position: index, connection) else {
+                let count = try database.collectionCount(table, object.key, connection)
+                throw CairnError(.invalidArgument, "Index \(index) is out of bounds for a set of size \(count).")
+            }
+            return value
+        }
+    }
+
     public func contains(_ value: Value) throws(CairnError) -> Bool {
         try access { (connection) throws(CairnError) -> Bool in
             guard let element = try? element(value, connection) else { return false }
@@ -266,7 +286,9 @@ public final class Map: CollectionAccessor, @unchecked Sendable {
 
     /// The value for `key`, or nil when there is no such key (a present key may hold `.null`).
     public func value(forKey key: String) throws(CairnError) -> Value? {
-        try entries.first { $0.key == key }?.value
+        try access { (connection) throws(CairnError) -> Value? in
+            try database.readElement(info, object.key, propertyIndex, key: key, connection)
+        }
     }
 
     public subscript(key: String) -> Value? {

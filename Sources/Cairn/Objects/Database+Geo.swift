@@ -2,11 +2,11 @@
 /// `[longitude, latitude]` (an optional third element is the altitude). Points are checked on every
 /// write so that `GEOWITHIN` can rely on them.
 extension ClassInfo {
-    var geoPointIndices: (type: Int, coordinates: Int)? {
-        guard isEmbedded,
-              let type = propertyIndex("type"), let coordinates = propertyIndex("coordinates"),
-              property(type).type == .string, property(type).collection == .single,
-              property(coordinates).type == .double, property(coordinates).collection == .list
+    static func geoPointIndices(_ info: ClassInfo) -> (type: Int, coordinates: Int)? {
+        guard info.isEmbedded,
+              let type = info.propertyIndex("type"), let coordinates = info.propertyIndex("coordinates"),
+              info.property(type).type == .string, info.property(type).collection == .single,
+              info.property(coordinates).type == .double, info.property(coordinates).collection == .list
         else { return nil }
         return (type, coordinates)
     }

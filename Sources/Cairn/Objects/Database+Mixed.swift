@@ -102,7 +102,7 @@ extension Database {
     /// Deletes the nested collections held by mixed columns of one object.
     func deleteMixedTrees(_ info: ClassInfo, _ key: Int64, _ indices: [Int], _ connection: Connection) throws(CairnError) {
         guard !indices.isEmpty else { return }
-        let statement = try connection.statement(info.selectRowSQL)
+        let statement = try connection.statement(slot: info.slot(.selectRow), info.selectRowSQL)
         statement.bind(key, at: 1)
         var trees: [Int64] = []
         if try statement.step() {

@@ -11,7 +11,7 @@ extension Database {
     @discardableResult
     public func create(_ className: String, json: JSON, update mode: UpdateMode = .never) throws(CairnError) -> Object {
         try serialized { (connection) throws(CairnError) in
-            let info = try writableClass(className)
+            let info = try writableClass(className, mode: mode)
             let given = try decodePayload(info, json)
             let key = try atomicallyIfNeeded(info, given, connection) { () throws(CairnError) in
                 try create(info, given, mode: mode, connection)
@@ -45,14 +45,16 @@ extension Database {
                        update mode: UpdateMode = .never) throws(CairnError) -> Object {
         try serialized { (connection) throws(CairnError) in
             let info = try classInfo(index: classIndex)
-            try checkWritable(info)
+            try checkWritable(info, mode: mode)
             var given: [(Int, Input)] = []
-            var seen = Set<Int>()
+            given.reserveCapacity(values.count)
+            var seen = [Bool](repeating: false, count: info.propertyNames.count)
             for (index, value) in values {
                 try checkIndex(info, index)
-                guard seen.insert(index).inserted else {
+                guard !seen[index] else {
                     throw CairnError(.invalidArgument, "Property '\(info.name).\(info.property(index).name)' is given more than once.")
                 }
+                seen[index] = true
                 given.append((index, try input(from: value, info, index)))
             }
             let key = try atomicallyIfNeeded(info, given, connection) { () throws(CairnError) in
@@ -67,7 +69,7 @@ extension Database {
     @discardableResult
     public func createMany(_ className: String, json: JSON, update mode: UpdateMode = .never) throws(CairnError) -> Int {
         try serialized { (connection) throws(CairnError) in
-            let info = try writableClass(className)
+            let info = try writableClass(className, mode: mode)
             guard case .array(let elements) = json else {
                 throw CairnError(.invalidArgument, "Expected a JSON array of '\(info.name)' objects, got \(json.kindName).")
             }
@@ -130,7 +132,7 @@ extension Database {
     public func count(_ className: String) throws(CairnError) -> Int {
         try serialized { (connection) throws(CairnError) in
             let info = try readableClass(className)
-            let statement = try connection.statement(info.countSQL)
+            let statement = try connection.statement(slot: info.slot(.count), info.countSQL)
             defer { statement.reset() }
             _ = try statement.step()
             return Int(statement.int64(0))
@@ -147,14 +149,17 @@ extension Database {
 
     // MARK: Class checks
 
-    func writableClass(_ className: String) throws(CairnError) -> ClassInfo {
+    func writableClass(_ className: String, mode: UpdateMode = .never) throws(CairnError) -> ClassInfo {
         let info = try classInfo(className)
-        try checkWritable(info)
+        try checkWritable(info, mode: mode)
         return info
     }
 
-    func checkWritable(_ info: ClassInfo) throws(CairnError) {
+    func checkWritable(_ info: ClassInfo, mode: UpdateMode = .never) throws(CairnError) {
         try requireWriteTransaction()
+        if info.schema.kind == .asymmetric && mode != .never {
+            throw CairnError(.notSupported, "Objects of asymmetric type '\(info.name)' are insert-only: the update modes (modified, all) are not supported.")
+        }
         if info.isEmbedded {
             throw CairnError(.invalidArgument,
                              "Cannot create an object of embedded type '\(info.name)' on its own: assign it to a property of its parent.")
@@ -202,7 +207,7 @@ extension Database {
     // MARK: Rows
 
     func exists(_ info: ClassInfo, _ key: Int64, _ connection: Connection) throws(CairnError) -> Bool {
-        let statement = try connection.statement(info.existsSQL)
+        let statement = try connection.statement(slot: info.slot(.exists), info.existsSQL)
         defer { statement.reset() }
         statement.bind(key, at: 1)
         return try statement.step()
@@ -212,15 +217,19 @@ extension Database {
         guard let pkIndex = info.primaryKeyIndex else {
             throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
         }
-        let property = info.property(pkIndex)
+        let trait = info.traits[pkIndex]
         let pk: Value
-        do throws(CairnError) {
-            pk = try Self.coerceScalar(primaryKey, property.type, optional: property.isOptional, nested: false,
-                                       Self.label(info, property))
-        } catch where error.code == .notNullable {
-            return nil
+        switch (trait.type, primaryKey) {
+        case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid):
+            pk = primaryKey
+        case (_, .null):
+            if !trait.isOptional { return nil }
+            pk = .null
+        default:
+            pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
+                                       Self.label(info, info.property(pkIndex)))
         }
-        let statement = try connection.statement(info.keyByPrimaryKeySQL)
+        let statement = try connection.statement(slot: info.slot(.keyByPrimaryKey), info.keyByPrimaryKeySQL)
         defer { statement.reset() }
         try ValueCodec.bind(pk, to: statement, at: 1)
         return try statement.step() ? statement.int64(0) : nil
@@ -234,7 +243,7 @@ extension Database {
     /// nested mixed values (after the row statement is done, so reading may recurse).
     func readRow(_ info: ClassInfo, _ key: Int64, _ connection: Connection, indices: [Int]) throws(CairnError) -> [Value] {
         for index in indices { try checkIndex(info, index) }
-        let statement = try connection.statement(info.selectRowSQL)
+        let statement = try connection.statement(slot: info.slot(.selectRow), info.selectRowSQL)
         statement.bind(key, at: 1)
         guard try statement.step() else {
             statement.reset()
@@ -244,14 +253,14 @@ extension Database {
         values.reserveCapacity(indices.count)
         var pending: [(position: Int, mixedCollection: (id: Int64, code: Int64)?)] = []
         for (position, index) in indices.enumerated() {
-            let property = info.property(index)
+            let trait = info.traits[index]
             guard let slot = info.slots[index] else {
                 values.append(.null)
                 pending.append((position, nil))
                 continue
             }
             let column = Int32(slot + 1)
-            if property.type == .mixed {
+            if trait.type == .mixed {
                 let code = statement.int64(column + 1)
                 if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {
                     values.append(.null)
@@ -259,15 +268,17 @@ extension Database {
                 } else {
                     values.append(ValueCodec.readMixed(statement, value: column, type: column + 1))
                 }
+            } else if trait.type == .object {
+                values.append(ValueCodec.read(statement, column, as: .object, classIndex: info.targets[index]?.index ?? -1))
             } else {
-                values.append(ValueCodec.read(statement, column, as: property.type, classIndex: info.targets[index]?.index ?? -1))
+                values.append(ValueCodec.read(statement, column, as: trait.type))
             }
         }
         statement.reset()
         for (position, mixed) in pending {
             if let mixed {
                 values[position] = try loadMixed(mixed.id, code: mixed.code, connection)
-            } else if info.property(indices[position]).isComputed {
+            } else if info.traits[indices[position]].isComputed {
                 let (origin, originIndex) = try backlinkOrigin(info, indices[position])
                 values[position] = .list(try linkingKeys(origin, originIndex, to: key, connection).map {
                     .link(ObjectLink(classIndex: origin.index, key: $0))
@@ -339,8 +350,8 @@ extension Database {
 
     /// Creates (or, in the update modes, upserts) one object.
     func create(_ info: ClassInfo, _ given: [(Int, Input)], mode: UpdateMode, _ connection: Connection) throws(CairnError) -> Int64 {
-        let properties = info.schema.properties
-        var inputs = [Input?](repeating: nil, count: properties.count)
+        let traits = info.traits
+        var inputs = [Input?](repeating: nil, count: traits.count)
         for (index, input) in given { inputs[index] = input }
 
         if mode != .never, !info.isEmbedded {
@@ -348,7 +359,7 @@ extension Database {
                 throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
             }
             guard case .value(let pk)? = inputs[pkIndex] ?? defaultInput(info, pkIndex) else {
-                throw CairnError(.missingValue, "Missing value for property '\(info.name).\(properties[pkIndex].name)'")
+                throw CairnError(.missingValue, "Missing value for property '\(info.name).\(info.property(pkIndex).name)'")
             }
             if let key = try findKey(info, pk, connection) {
                 try update(info, key, given.filter { $0.0 != pkIndex }, mode: mode, connection)
@@ -359,40 +370,47 @@ extension Database {
         // Resolve every column first (creating linked objects), then bind: nested creates may
         // use this class's cached insert statement too.
         var row: [Value] = []
-        row.reserveCapacity(info.selectColumns.count)
-        for (index, property) in properties.enumerated() where property.isColumn {
-            let input: Input
-            if let given = inputs[index] {
-                input = given
-            } else if let fallback = defaultInput(info, index) {
-                input = fallback
-            } else if property.isOptional || property.type == .mixed {
-                input = .value(.null)
-            } else {
-                throw CairnError(.missingValue, "Missing value for property '\(info.name).\(property.name)'")
+        row.reserveCapacity(info.columnIndexes.count)
+        var hasMixed = false
+        for index in info.columnIndexes {
+            let trait = traits[index]
+            if trait.type == .mixed { hasMixed = true }
+            switch inputs[index] {
+            case .value(let value)? where trait.type != .object:
+                row.append(value)
+                continue
+            case .some(let input):
+                row.append(try resolveColumn(input, info, index, mode: mode, connection))
+                continue
+            case nil:
+                break
             }
-            row.append(try resolveColumn(input, info, index, mode: mode, connection))
+            if let fallback = info.defaults[index] {
+                row.append(fallback)
+            } else if trait.isOptional || trait.type == .mixed {
+                row.append(.null)
+            } else if let input = defaultInput(info, index) {
+                row.append(try resolveColumn(input, info, index, mode: mode, connection))
+            } else {
+                throw CairnError(.missingValue, "Missing value for property '\(info.name).\(info.property(index).name)'")
+            }
         }
-        var stored: [(Value, Int64)] = []
-        stored.reserveCapacity(row.count)
-        var position = 0
-        for property in properties where property.isColumn {
-            let value = row[position]
-            position += 1
-            stored.append(property.type == .mixed ? try storeMixed(value, connection) : (value, 0))
+        var codes: [Int64] = []
+        if hasMixed {
+            codes = [Int64](repeating: 0, count: row.count)
+            for (position, index) in info.columnIndexes.enumerated() where traits[index].type == .mixed {
+                (row[position], codes[position]) = try storeMixed(row[position], connection)
+            }
         }
 
-        let statement = try connection.statement(info.insertSQL)
+        let statement = try connection.statement(slot: info.slot(.insert), info.insertSQL)
         defer { statement.reset() }
         var parameter: Int32 = 1
-        position = 0
-        for property in properties where property.isColumn {
-            let (value, code) = stored[position]
-            position += 1
-            try ValueCodec.bind(value, to: statement, at: parameter)
+        for (position, index) in info.columnIndexes.enumerated() {
+            try ValueCodec.bind(row[position], to: statement, at: parameter)
             parameter += 1
-            if property.type == .mixed {
-                statement.bind(code, at: parameter)
+            if hasMixed, traits[index].type == .mixed {
+                statement.bind(codes[position], at: parameter)
                 parameter += 1
             }
         }
@@ -411,8 +429,10 @@ extension Database {
         // For a class keyed by its int primary key the row key is that key, so this covers both.
         let key = connection.lastInsertRowID
         statement.reset()
-        for (index, property) in properties.enumerated() where property.isCollection {
-            if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, connection) }
+        if info.hasCollections {
+            for index in traits.indices where traits[index].collection != .single {
+                if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, connection) }
+            }
         }
         if info.geoPointIndices != nil { try validateGeoPoint(info, key, connection) }
         return key
@@ -449,21 +469,28 @@ extension Database {
             // Nested mixed collections are replaced wholesale: drop the old trees first.
             let mixedIndices = changes.map(\.0).filter { info.property($0).type == .mixed }
             if !mixedIndices.isEmpty { try deleteMixedTrees(info, key, mixedIndices, connection) }
-            var assignments: [String] = []
             var bindings: [(Value, Int64?)] = []
+            bindings.reserveCapacity(changes.count)
             for (index, value) in changes {
-                let property = info.property(index)
-                assignments.append("\(quoted(property.storedName)) = ?")
-                if property.type == .mixed {
-                    assignments.append("\(quoted(ClassInfo.mixedTypeColumn(property))) = ?")
+                if info.property(index).type == .mixed {
                     let (stored, code) = try storeMixed(value, connection)
                     bindings.append((stored, code))
                 } else {
                     bindings.append((value, nil))
                 }
             }
-            let sql = "UPDATE \(info.table) SET \(assignments.joined(separator: ", ")) WHERE \(info.keyColumn) = ?"
-            let statement = try connection.statement(sql)
+            func sql() -> String {
+                var assignments: [String] = []
+                for (index, _) in changes {
+                    let property = info.property(index)
+                    assignments.append("\(quoted(property.storedName)) = ?")
+                    if property.type == .mixed { assignments.append("\(quoted(ClassInfo.mixedTypeColumn(property))) = ?") }
+                }
+                return "UPDATE \(info.table) SET \(assignments.joined(separator: ", ")) WHERE \(info.keyColumn) = ?"
+            }
+            let statement = changes.count == 1
+                ? try connection.statement(slot: info.updateSlot(changes[0].0), sql())
+                : try connection.statement(sql())
             defer { statement.reset() }
             var parameter: Int32 = 1
             for (value, code) in bindings {
@@ -491,10 +518,6 @@ extension Database {
 }
 
 extension ClassInfo {
-    /// Whether writes to this class can touch more than its own row.
-    var hasRelationships: Bool {
-        schema.properties.contains { $0.isCollection || $0.type == .object || $0.type == .mixed } || !incoming.isEmpty
-    }
 
     /// The position of a column property among the column properties.
     func columnPosition(_ index: Int) -> Int? {

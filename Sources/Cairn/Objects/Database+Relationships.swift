@@ -303,13 +303,51 @@ extension Database {
         return .list(values)
     }
 
+    /// One element of a collection without reading the others: a list position, the set's
+    /// `position`-th element in insertion order, or a dictionary key (nil when absent).
+    func readElement(_ info: ClassInfo, _ owner: Int64, _ index: Int, position: Int? = nil, key: String? = nil,
+                     _ connection: Connection) throws(CairnError) -> Value? {
+        let table = try collectionTable(info, index)
+        let columns = "value" + (table.isMixed ? ", value_type" : "")
+        let statement: Statement
+        switch table.kind {
+        case .list:
+            statement = try connection.statement("SELECT \(columns) FROM \(table.name) WHERE owner = ?1 AND position = ?2")
+            statement.bind(Int64(position ?? 0), at: 2)
+        case .set, .single:
+            statement = try connection.statement("SELECT \(columns) FROM \(table.name) WHERE owner = ?1 ORDER BY rowid LIMIT 1 OFFSET ?2")
+            statement.bind(Int64(position ?? 0), at: 2)
+        case .dictionary:
+            statement = try connection.statement("SELECT \(columns) FROM \(table.name) WHERE owner = ?1 AND key = ?2")
+            statement.bind(key ?? "", at: 2)
+        }
+        statement.bind(owner, at: 1)
+        guard try statement.step() else { statement.reset(); return nil }
+        var value: Value
+        var nested: (Int64, Int64)?
+        if table.isMixed {
+            let code = statement.int64(1)
+            if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {
+                nested = (statement.int64(0), code)
+                value = .null
+            } else {
+                value = ValueCodec.readMixed(statement, value: 0, type: 1)
+            }
+        } else {
+            value = ValueCodec.read(statement, 0, as: info.traits[index].type, classIndex: info.targets[index]?.index ?? -1)
+        }
+        statement.reset()
+        if let (id, code) = nested { value = try loadMixed(id, code: code, connection) }
+        return value
+    }
+
     // MARK: Deleting
 
     /// Deletes an object and everything it owns, and removes every link to it: to-one links and
     /// dictionary values become null, list and set entries disappear.
     func deleteObject(_ info: ClassInfo, _ key: Int64, _ connection: Connection) throws(CairnError) {
         guard info.hasRelationships else {
-            let statement = try connection.statement(info.deleteSQL)
+            let statement = try connection.statement(slot: info.slot(.delete), info.deleteSQL)
             defer { statement.reset() }
             statement.bind(key, at: 1)
             _ = try statement.step()
@@ -336,7 +374,7 @@ extension Database {
             try clearCollection(info, key, index, connection)
         }
         for (origin, index) in info.incoming { try unlink(origin, index, from: key, connection) }
-        let statement = try connection.statement(info.deleteSQL)
+        let statement = try connection.statement(slot: info.slot(.delete), info.deleteSQL)
         defer { statement.reset() }
         statement.bind(key, at: 1)
         _ = try statement.step()
@@ -393,14 +431,15 @@ extension Database {
 
     // MARK: Backlinks
 
-    /// The objects linking to `key` through `origin.property(index)`, once per link, in the
-    /// origin's creation order.
+    /// The objects linking to `key` through `origin.property(index)`, once per link: for a to-one
+    /// origin in the origin's creation order, for a collection origin in the order the links were
+    /// made (the same order `Results` uses for backlinks).
     func linkingKeys(_ origin: ClassInfo, _ index: Int, to key: Int64, _ connection: Connection) throws(CairnError) -> [Int64] {
         let property = origin.property(index)
         let sql: String
         if property.isCollection {
             let table = try collectionTable(origin, index)
-            sql = "SELECT owner FROM \(table.name) WHERE value = ?1 ORDER BY owner"
+            sql = "SELECT owner FROM \(table.name) WHERE value = ?1 ORDER BY rowid"
         } else {
             let order = origin.hasSequenceColumn ? quoted(ClassInfo.sequenceColumnName) : origin.keyColumn
             sql = "SELECT \(origin.keyColumn) FROM \(origin.table) WHERE \(quoted(property.storedName)) = ?1 ORDER BY \(order)"

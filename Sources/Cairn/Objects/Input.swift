@@ -38,13 +38,29 @@ extension Database {
         }
         var given: [(Int, Input)] = []
         given.reserveCapacity(members.count)
-        var seen = Set<Int>()
+        var seen = [Bool](repeating: false, count: info.propertyNames.count)
+        var expected = 0
         for (name, valueJSON) in members {
-            guard let index = info.propertyIndex(name), info.property(index).name == name else {
-                throw noSuchProperty(info, name)
+            // Payloads usually list properties in schema order: try the next one before hashing.
+            let index: Int
+            if expected < info.propertyNames.count, info.propertyNames[expected] == name {
+                index = expected
+            } else {
+                guard let found = info.propertyIndex(name), info.propertyNames[found] == name else { throw noSuchProperty(info, name) }
+                index = found
             }
-            guard seen.insert(index).inserted else {
+            expected = index + 1
+            guard !seen[index] else {
                 throw CairnError(.invalidArgument, "Property '\(info.name).\(name)' is given more than once.")
+            }
+            seen[index] = true
+            let trait = info.traits[index]
+            if trait.isColumn, trait.type != .object, trait.type != .mixed {
+                // The common case, without copying the Property: a scalar column.
+                let value = try Self.decodeValue(valueJSON, Label(className: info.name, propertyName: name))
+                given.append((index, .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false,
+                                                                 Label(className: info.name, propertyName: name)))))
+                continue
             }
             given.append((index, try decodeInput(valueJSON, info, index)))
         }
@@ -126,6 +142,11 @@ extension Database {
 
     /// Inputs from typed values (the Swift and C APIs): links are `.link` values.
     func input(from value: Value, _ info: ClassInfo, _ index: Int) throws(CairnError) -> Input {
+        let trait = info.traits[index]
+        if trait.isColumn, trait.type != .object, trait.type != .mixed {
+            return .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false,
+                                                Label(className: info.name, propertyName: info.propertyNames[index])))
+        }
         let property = info.property(index)
         let label = Self.label(info, property)
         if property.isComputed { throw CairnError(.invalidArgument, "Cannot modify read-only property \(label).") }

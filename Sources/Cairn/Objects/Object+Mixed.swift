@@ -10,6 +10,9 @@
 extension Object {
     public func mixedValue(_ name: String, at path: [MixedPathComponent]) throws(CairnError) -> Value {
         try access { (connection) throws(CairnError) -> Value in
+            if path.isEmpty, let (index, _) = try propertyCollection(name) {
+                return try database.readCollection(info, key, index, connection)
+            }
             let slot = try database.mixedSlot(info, key, name, path, connection)
             return try database.readMixedSlot(slot, connection)
         }
@@ -128,7 +131,7 @@ extension Database {
         var remaining = path[...]
         var slot: MixedSlot
         if let slotIndex = info.slots[index] {
-            let statement = try connection.statement(info.selectRowSQL)
+            let statement = try connection.statement(slot: info.slot(.selectRow), info.selectRowSQL)
             statement.bind(key, at: 1)
             guard try statement.step() else { statement.reset(); throw invalidated(info) }
             let column = Int32(slotIndex + 1)

@@ -268,6 +268,19 @@ extension Database {
         }
     }
 
+    /// The index of a class named by a C string (public or stored name), without allocating.
+    public func classIndex(cString name: UnsafePointer<CChar>) throws(CairnError) -> Int {
+        try classInfo(cString: name).index
+    }
+
+    /// The object of class `classIndex` with a primary key, or nil.
+    public func object(classIndex: Int, primaryKey: Value) throws(CairnError) -> Object? {
+        try serialized { (connection) throws(CairnError) in
+            let info = try readable(try classInfo(index: classIndex))
+            return try findKey(info, primaryKey, connection).map { Object(database: self, info: info, key: $0) }
+        }
+    }
+
     /// Every object of a class, live. The corresponding C function is `cairn_query` with a NULL query.
     public func objects(_ className: String) throws(CairnError) -> Results {
         Results(database: self, info: try readableClass(className), base: .all)

@@ -25,6 +25,39 @@ final class ClassInfo {
     let countSQL: String
 
     static let keyColumnName = "_cairn_key"
+
+    /// Statement slots (see `Connection.statement(slot:)`): fixed operations first, then one
+    /// single-property UPDATE per property.
+    enum Slot: Int {
+        case insert, selectRow, keyByPrimaryKey, exists, delete, count, readSequence, writeSequence
+    }
+    static let fixedSlots = 8
+    /// Where this class's slots start; set once at open.
+    var slotBase = 0
+    var slotCount: Int { Self.fixedSlots + schema.properties.count }
+    func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
+    func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
+    /// The public name as a C string, to find classes by name without allocating.
+    let nameBytes: [UInt8]
+    let storedNameBytes: [UInt8]
+
+    /// What the hot paths need to know about a property, without copying `Property` (which holds
+    /// strings and JSON) for every value read or written.
+    struct Traits {
+        var type: PropertyType
+        var collection: CollectionKind
+        var isOptional: Bool
+        var isPrimaryKey: Bool
+        var isColumn: Bool { collection == .single && type != .linkingObjects }
+        var isComputed: Bool { type == .linkingObjects }
+    }
+    let traits: [Traits]
+    /// Public property names, by property index.
+    let propertyNames: [String]
+    /// Decoded `default` values of scalar properties (checked at open).
+    let defaults: [Value?]
+    /// Property indexes of the column properties, in column order.
+    let columnIndexes: [Int]
     /// Per property: the side table of a list, set or dictionary property.
     let collectionTables: [CollectionTable?]
     /// Per property: the class a link, link collection or linkingObjects property points at.
@@ -37,6 +70,8 @@ final class ClassInfo {
     init(index: Int, schema: ObjectSchema) {
         self.index = index
         self.schema = schema
+        nameBytes = Array(schema.name.utf8)
+        storedNameBytes = Array(schema.storedName.utf8)
         table = quoted(schema.storedName)
         let pk = schema.primaryKeyProperty
         let pkIsRowKey = pk.map { $0.type == .int && !$0.isOptional && $0.collection == .single } ?? false
@@ -60,6 +95,17 @@ final class ClassInfo {
         // Public names win over stored names when they collide across properties.
         for (i, property) in schema.properties.enumerated() { names[property.name] = i }
         self.slots = slots
+        propertyNames = schema.properties.map(\.name)
+        traits = schema.properties.map {
+            Traits(type: $0.type, collection: $0.collection, isOptional: $0.isOptional, isPrimaryKey: $0.isPrimaryKey)
+        }
+        defaults = schema.properties.map { property in
+            guard let json = property.defaultValue, property.collection == .single, property.type != .object,
+                  let value = try? ExtendedJSON.mixedValue(json) else { return nil }
+            return try? Database.coerceScalar(value, property.type, optional: property.isOptional,
+                                              nested: property.type == .mixed, Label(className: schema.name, propertyName: property.name))
+        }
+        columnIndexes = schema.properties.indices.filter { schema.properties[$0].isColumn }
         collectionTables = schema.properties.map { property in
             property.isCollection
                 ? CollectionTable(kind: property.collection, table: schema.storedName, column: property.storedName,
@@ -100,9 +146,23 @@ final class ClassInfo {
                 info.targets[index]?.incoming.append((info, index))
             }
         }
+        for info in classes {
+            info.hasCollections = info.collectionTables.contains { $0 != nil }
+            info.hasRelationships = info.schema.properties.contains { $0.isCollection || $0.type == .object || $0.type == .mixed }
+                || !info.incoming.isEmpty
+            info.geoPointIndices = geoPointIndices(info)
+        }
     }
 
     var isEmbedded: Bool { schema.kind == .embedded }
+
+    /// Whether the class has list, set or dictionary properties.
+    private(set) var hasCollections = false
+    /// Whether writes to this class can touch more than its own row (links, collections, mixed,
+    /// or links pointing here), so they need a savepoint and cascading deletes.
+    private(set) var hasRelationships = false
+    /// For GeoJSON point types: the `type` and `coordinates` properties.
+    private(set) var geoPointIndices: (type: Int, coordinates: Int)?
 
     /// Targets and incoming links reference classes both ways; the database breaks the cycle
     /// when it goes away.

@@ -11,6 +11,7 @@ func quoted(_ identifier: String) -> String {
 final class Connection {
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    private var slots: [Statement?] = []
 
     init(path: String, flags: Int32) throws(CairnError) {
         var db: OpaquePointer?
@@ -28,6 +29,7 @@ final class Connection {
 
     func close() {
         statements.removeAll()
+        slots.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -39,6 +41,19 @@ final class Connection {
         }
         let statement = try Statement(connection: self, sql: sql)
         statements[sql] = statement
+        return statement
+    }
+
+    /// A statement cached in a numbered slot: the hot paths (insert, read a row, find by primary
+    /// key, update one property) skip hashing their SQL text on every call.
+    func statement(slot: Int, _ sql: @autoclosure () -> String) throws(CairnError) -> Statement {
+        if slot < slots.count, let cached = slots[slot] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(connection: self, sql: sql())
+        if slot >= slots.count { slots.append(contentsOf: repeatElement(nil, count: slot - slots.count + 1)) }
+        slots[slot] = statement
         return statement
     }
 

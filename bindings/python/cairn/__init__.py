@@ -41,8 +41,10 @@ from ._errors import (
     TransactionError,
     TypeMismatchError,
 )
+from .collection import Dictionary, List, Set
 from .database import Database, WriteTransaction, open
 from .object import Object
+from .results import Results
 from .values import ObjectId
 
 __version__ = "0.1.0"
@@ -67,11 +69,13 @@ __all__ = [
     "CallbackError",
     "CorruptError",
     "Database",
+    "Dictionary",
     "DuplicatePrimaryKeyError",
     "FileError",
     "InvalidArgumentError",
     "InvalidatedObjectError",
     "LimitError",
+    "List",
     "MigrationError",
     "MigrationRequiredError",
     "MissingValueError",
@@ -85,7 +89,9 @@ __all__ = [
     "PrimaryKeyImmutableError",
     "QueryError",
     "ReadOnlyError",
+    "Results",
     "SchemaValidationError",
+    "Set",
     "TransactionError",
     "TypeMismatchError",
     "WriteTransaction",

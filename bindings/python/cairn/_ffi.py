@@ -377,9 +377,15 @@ cairn_create_many_json = _fn(
 # int cairn_get_json(cairn_db *db, const char *class_name, const char *primary_key_json,
 #                    char **out_json);
 cairn_get_json = _fn("cairn_get_json", [cairn_db_p, c_char_p, c_char_p, POINTER(c_void_p)])
+# int cairn_query_json(cairn_db *db, const char *class_name, const char *query,
+#                      const char *args_json, char **out_json);
+cairn_query_json = _fn("cairn_query_json", [cairn_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)])
 # int cairn_count(cairn_db *db, const char *class_name, const char *query, const char *args_json,
 #                 int64_t *out_count);
 cairn_count = _fn("cairn_count", [cairn_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_int64)])
+# int cairn_delete_where(cairn_db *db, const char *class_name, const char *query,
+#                        const char *args_json, int64_t *out_deleted);
+cairn_delete_where = _fn("cairn_delete_where", [cairn_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_int64)])
 
 # ---- Introspection -----------------------------------------------------------------------------
 
@@ -483,6 +489,38 @@ cairn_results_get_object = _fn(
 )
 # int cairn_results_to_json(cairn_results *results, char **out_json);
 cairn_results_to_json = _fn("cairn_results_to_json", [cairn_results_p, POINTER(c_void_p)])
+# int cairn_query(cairn_db *db, const char *class_name, const char *query, const char *args_json,
+#                 cairn_results **out_results);
+cairn_query = _fn("cairn_query", [cairn_db_p, c_char_p, c_char_p, c_char_p, POINTER(cairn_results_p)])
+# int cairn_results_filter(cairn_results *results, const char *query, const char *args_json,
+#                          cairn_results **out_results);
+cairn_results_filter = _fn(
+    "cairn_results_filter", [cairn_results_p, c_char_p, c_char_p, POINTER(cairn_results_p)]
+)
+# int cairn_results_sort(cairn_results *results, const char *sort_descriptor,
+#                        cairn_results **out_results);
+cairn_results_sort = _fn("cairn_results_sort", [cairn_results_p, c_char_p, POINTER(cairn_results_p)])
+# int cairn_results_distinct(cairn_results *results, const char *key_paths,
+#                            cairn_results **out_results);
+cairn_results_distinct = _fn("cairn_results_distinct", [cairn_results_p, c_char_p, POINTER(cairn_results_p)])
+# int cairn_results_limit(cairn_results *results, size_t limit, cairn_results **out_results);
+cairn_results_limit = _fn("cairn_results_limit", [cairn_results_p, c_size_t, POINTER(cairn_results_p)])
+# int cairn_results_snapshot(cairn_results *results, cairn_results **out_results);
+cairn_results_snapshot = _fn("cairn_results_snapshot", [cairn_results_p, POINTER(cairn_results_p)])
+# int cairn_results_min(cairn_results *results, const char *property_name, cairn_value *out_value);
+cairn_results_min = _fn("cairn_results_min", [cairn_results_p, c_char_p, cairn_value_p])
+# int cairn_results_max(cairn_results *results, const char *property_name, cairn_value *out_value);
+cairn_results_max = _fn("cairn_results_max", [cairn_results_p, c_char_p, cairn_value_p])
+# int cairn_results_sum(cairn_results *results, const char *property_name, cairn_value *out_value);
+cairn_results_sum = _fn("cairn_results_sum", [cairn_results_p, c_char_p, cairn_value_p])
+# int cairn_results_average(cairn_results *results, const char *property_name,
+#                           cairn_value *out_value);
+cairn_results_average = _fn("cairn_results_average", [cairn_results_p, c_char_p, cairn_value_p])
+# int cairn_results_delete_all(cairn_results *results, int64_t *out_deleted);
+cairn_results_delete_all = _fn("cairn_results_delete_all", [cairn_results_p, POINTER(c_int64)])
+# int cairn_list_query(cairn_list *list, const char *query, const char *args_json,
+#                      cairn_results **out_results);
+cairn_list_query = _fn("cairn_list_query", [cairn_list_p, c_char_p, c_char_p, POINTER(cairn_results_p)])
 
 # ---- Lists -------------------------------------------------------------------------------------
 

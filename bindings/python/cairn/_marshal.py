@@ -215,7 +215,7 @@ READERS: tuple[Callable[[_ffi._cairn_value_union], Any] | None, ...] = (
     _read_double,  # CAIRN_TYPE_DOUBLE
     _read_decimal,  # CAIRN_TYPE_DECIMAL128
     _read_object_id,  # CAIRN_TYPE_OBJECT_ID
-    None,  # CAIRN_TYPE_LINK: links are not read as values (see Object._cairn_read_nested)
+    None,  # CAIRN_TYPE_LINK: links are read as Objects (see Object._cairn_read_relation)
     _read_uuid,  # CAIRN_TYPE_UUID
 )
 """Readers indexed by ``cairn_value.type``. LINK, LIST and DICTIONARY have none: a nested list or

@@ -61,8 +61,10 @@ class Property:
         "collection",
         "flags",
         "index",
+        "is_link",
         "name",
         "object_type",
+        "scalar",
         "stored_name",
         "type",
     )
@@ -77,6 +79,15 @@ class Property:
         self.collection: int = info.collection
         self.object_type: str = (info.object_type or b"").decode("utf-8")
         self.flags: int = info.flags
+        # Stored in one cairn_value (a mixed property included): not a link, collection or backlink.
+        self.scalar: bool = self.collection == _ffi.CAIRN_COLLECTION_NONE and self.type not in (
+            _ffi.CAIRN_PROPERTY_OBJECT,
+            _ffi.CAIRN_PROPERTY_LINKING_OBJECTS,
+        )
+        # A to-one link (to a top-level or embedded object).
+        self.is_link: bool = (
+            self.collection == _ffi.CAIRN_COLLECTION_NONE and self.type == _ffi.CAIRN_PROPERTY_OBJECT
+        )
 
     @property
     def is_optional(self) -> bool:
@@ -89,10 +100,17 @@ class Property:
     @property
     def is_scalar(self) -> bool:
         """Stored in one cairn_value: not a collection, link or backlink."""
-        return self.collection == _ffi.CAIRN_COLLECTION_NONE and self.type not in (
-            _ffi.CAIRN_PROPERTY_OBJECT,
-            _ffi.CAIRN_PROPERTY_LINKING_OBJECTS,
-        )
+        return self.scalar
+
+    @property
+    def is_backlink(self) -> bool:
+        """A linkingObjects property (computed, read-only)."""
+        return self.type == _ffi.CAIRN_PROPERTY_LINKING_OBJECTS
+
+    @property
+    def label(self) -> str:
+        """``'Class.property'``, quoted, as the engine's messages name a property."""
+        return f"'{self.class_name}.{self.name}'"
 
     @property
     def type_name(self) -> str:
@@ -162,6 +180,10 @@ class ClassInfo:
     @property
     def is_asymmetric(self) -> bool:
         return self.kind == _ffi.CAIRN_CLASS_ASYMMETRIC
+
+    @property
+    def is_embedded(self) -> bool:
+        return self.kind == _ffi.CAIRN_CLASS_EMBEDDED
 
     def resolve(self, handle: Any, name: str) -> Property:
         """The property called ``name`` (public or stored name). Unknown names raise the engine's

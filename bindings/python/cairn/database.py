@@ -13,6 +13,7 @@ from typing import Any, Callable, TypeVar
 
 from . import _ffi
 from ._errors import (
+    NOT_FOUND,
     CairnError,
     InvalidArgumentError,
     MisuseError,
@@ -20,9 +21,9 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._handle import Handle
-from ._marshal import NESTED_TYPES, take_string, to_value
+from ._marshal import take_string, to_value
 from ._schema import ClassInfo, encode_name
-from .object import Object, check_values, make_object_type
+from .object import Object, check_values, fill_value, make_object_type, prepare_values, typed_value
 from .values import INT64_MAX, ejson_dumps, ejson_loads
 
 __all__ = ["Database", "open", "WriteTransaction"]
@@ -307,6 +308,10 @@ class Database(Handle):
         ``"modified"`` and ``"all"`` update the existing object instead (writing only the changed
         properties, or every given one). Asymmetric classes are insert-only: their create returns
         None.
+
+        A link property takes an Object, a dict (a new object, or in the update modes an upserted
+        one), a primary key of an existing object, or None; a collection property an iterable
+        (a mapping for dictionaries) of such values. See docs/python.md, Links and collections.
         """
         mode = _update_mode(update)
         payload = check_values(values, "create()")
@@ -326,10 +331,10 @@ class Database(Handle):
             prop = info.by_name.get(name) if type(name) is str else None
             if prop is None:
                 prop = info.resolve(handle, name)
-            if isinstance(value, NESTED_TYPES):
+            if not typed_value(prop, value):
                 return self._create_json(handle, info, values, mode)
+            fill_value(self, value, prop, cvalues[i])
             indices[i] = prop.index
-            to_value(value, prop, cvalues[i])
         if info.is_asymmetric:
             _ffi.cairn_object_create(handle, info.cname, count, indices, cvalues, mode, None)
             return None
@@ -340,32 +345,15 @@ class Database(Handle):
     def _create_json(
         self, handle: Any, info: ClassInfo, values: Mapping[str, Any], mode: int
     ) -> Object | None:
-        # Nested values (e.g. a list in a mixed property) only travel as JSON.
-        if info.primary_key is None and not info.is_asymmetric:
-            # No key to find the new object by: create it from its scalars (which returns the
-            # handle), then write the nested values; if that fails, remove it again, so the
-            # create stays all or nothing. (Without a primary key, the mode is always "never".)
-            scalars = {k: v for k, v in values.items() if not isinstance(v, NESTED_TYPES)}
-            nested = {k: v for k, v in values.items() if isinstance(v, NESTED_TYPES)}
-            obj = self._create_now(handle, info, scalars, mode)
-            assert obj is not None
-            try:
-                obj._update_now(obj._ptr(), nested)
-            except BaseException:
-                self._delete_now(obj, obj._ptr())
-                raise
-            return obj
-        payload = ejson_dumps(dict(values)).encode("utf-8")
-        out = c_void_p()
-        _ffi.cairn_create_json(handle, info.cname, payload, mode, byref(out))
-        stored = ejson_loads(take_string(out))
+        # Nested values (a list, a nested object, a primary-key reference...) only travel as JSON;
+        # Objects inside them are encoded as references.
+        payload = ejson_dumps(prepare_values(self, info, values)).encode("utf-8")
         if info.is_asymmetric:
+            _ffi.cairn_create_json(handle, info.cname, payload, mode, None)
             return None
-        pk = info.primary_key
-        assert pk is not None
-        found = self._find(handle, info, stored[pk.name])
-        assert found is not None
-        return found
+        out = _ffi.cairn_object_p()
+        _ffi.cairn_object_create_json(handle, info.cname, payload, mode, byref(out))
+        return info.object_type(self, out)
 
     def create_many(
         self, class_name: str, objects: Iterable[Mapping[str, Any]], *, update: str | None = None
@@ -374,13 +362,16 @@ class Database(Handle):
         were created or updated. This is the fast path for bulk inserts: the whole batch is
         serialized once and crosses into the library once."""
         mode = _update_mode(update)
-        cname = encode_name(class_name, "class")
+        info = self._class(class_name)
         rows = objects if isinstance(objects, list) else list(objects)
+        if not info.scalar_only:
+            # Links and collections: Objects become references, Python sets lists.
+            rows = [prepare_values(self, info, row) if isinstance(row, Mapping) else row for row in rows]
         payload = ejson_dumps(rows).encode("utf-8")
         handle = self._ptr()
         if self._writer != _get_ident():
-            return self._outside_write(self._create_many_now, handle, cname, payload, mode)
-        return self._create_many_now(handle, cname, payload, mode)
+            return self._outside_write(self._create_many_now, handle, info.cname, payload, mode)
+        return self._create_many_now(handle, info.cname, payload, mode)
 
     @staticmethod
     def _create_many_now(handle: Any, cname: bytes, payload: bytes, mode: int) -> int:
@@ -397,22 +388,47 @@ class Database(Handle):
         key = _ffi.cairn_value()
         to_value(primary_key, info.primary_key, key)
         out = _ffi.cairn_object_p()
-        if _ffi.cairn_object_find(handle, info.cname, key, byref(out)) == 1:  # CAIRN_NOT_FOUND
+        if _ffi.cairn_object_find(handle, info.cname, key, byref(out)) == NOT_FOUND:
             return None
         return info.object_type(self, out)
 
-    def delete(self, obj: Object) -> None:
-        """Delete a stored object (inside ``write()``). Its accessors become invalid."""
-        if not isinstance(obj, Object):
-            raise TypeMismatchError(f"delete() takes a cairn.Object, not {type(obj).__name__}")
-        if obj._cairn_db is not self:
-            raise InvalidArgumentError("delete(): the object belongs to another database")
-        handle = obj._ptr()
+    def _find_by_key(self, handle: Any, info: ClassInfo, key: int) -> Object | None:
+        out = _ffi.cairn_object_p()
+        if _ffi.cairn_object_find_by_key(handle, info.cname, key, byref(out)) == NOT_FOUND:
+            return None
+        return info.object_type(self, out)
+
+    def delete(self, target: Object | Iterable[Object]) -> None:
+        """Delete a stored object, or every object in a collection (inside ``write()``).
+
+        ``target`` is an Object, or an iterable of Objects: a list of objects (``cairn.List``)
+        deletes the objects it holds, as in Realm, not just the list's entries; so do a
+        ``cairn.Set``, a ``cairn.Results`` and a Python list. Each object is deleted once (the
+        collection is read first). Deleted objects' accessors become invalid."""
+        if isinstance(target, Object):
+            objects = [target]
+        elif isinstance(target, (str, bytes, bytearray, Mapping)) or not isinstance(target, Iterable):
+            raise TypeMismatchError(
+                f"delete() takes a cairn.Object or a collection of them, not {type(target).__name__}"
+            )
+        else:
+            objects = list(target)  # read the whole collection before deleting from it
+        for obj in objects:
+            if not isinstance(obj, Object):
+                raise TypeMismatchError(f"delete() takes cairn.Objects, not {type(obj).__name__}")
+            if obj._cairn_db is not self:
+                raise InvalidArgumentError("delete(): the object belongs to another database")
+            obj._ptr()
+        objects = list(dict.fromkeys(objects))  # each object once, in order
         self._ptr()
         if self._writer != _get_ident():
-            self._outside_write(self._delete_now, obj, handle)
+            self._outside_write(self._delete_all_now, objects)
         else:
-            self._delete_now(obj, handle)
+            self._delete_all_now(objects)
+
+    def _delete_all_now(self, objects: list[Object]) -> None:
+        for obj in objects:
+            self._delete_now(obj, obj._ptr())
 
     @staticmethod
     def _delete_now(obj: Object, handle: Any) -> None:

@@ -4,29 +4,44 @@ Each class of a database gets a generated subclass of :class:`Object` (named aft
 attributes are :class:`~cairn._schema.Property` descriptors, so ``person.name`` is one typed C call
 by pre-resolved index. ``person["name"]`` does the same for any name, including names that collide
 with :class:`Object`'s own methods.
+
+Links read as :class:`Object` (or None), collections as live :class:`~cairn.List`,
+:class:`~cairn.Set` and :class:`~cairn.Dictionary` views, linkingObjects as
+:class:`~cairn.Results`. Writes take Python values: an :class:`Object` in a link position travels as
+a typed ``CAIRN_TYPE_LINK`` value, and payloads holding nested values go through the engine's JSON
+layer, with the Objects inside them encoded as references (:func:`prepare_values`).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from ctypes import byref, c_int, c_int32, c_int64, c_void_p
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Union
 
 from . import _ffi
 from ._errors import (
+    NOT_FOUND,
     CairnError,
+    InvalidArgumentError,
+    InvalidatedObjectError,
     MisuseError,
     NotSupportedError,
     TypeMismatchError,
 )
 from ._handle import Handle
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
+from ._schema import encode_name
 from .values import ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo, Property
     from .database import Database
+    from .results import Results
+
+PathStep = Union[int, str]
+MixedPath = Union[list[PathStep], tuple[PathStep, ...], PathStep]
+"""A path into a nested mixed value: list indexes and dictionary keys (one step may be bare)."""
 
 _get_ident = threading.get_ident
 _cairn_value = _ffi.cairn_value
@@ -74,6 +89,8 @@ class Object(Handle):
     # ---- Reading -------------------------------------------------------------------------------
 
     def _cairn_read(self, prop: Property) -> Any:
+        if not prop.scalar:
+            return self._cairn_read_relation(prop)
         handle = self._cairn_h
         if handle is None:
             raise MisuseError("This object is closed.")
@@ -88,26 +105,56 @@ class Object(Handle):
         return self._cairn_read_nested(handle, prop)
 
     def _cairn_read_nested(self, handle: Any, prop: Property) -> Any:
-        """A property whose value is not a scalar: a nested list or dictionary in a mixed property
-        is returned as a plain Python value (a snapshot); links and collections are refused."""
-        if prop.type != _ffi.CAIRN_PROPERTY_MIXED or prop.collection != _ffi.CAIRN_COLLECTION_NONE:
-            raise NotSupportedError(
-                f"Property '{prop.class_name}.{prop.name}' is a {prop.kind_name}: this version of "
-                "the cairn package does not read links or collections yet (to_dict() gives a "
-                "snapshot of the whole object)."
-            )
+        """A nested list or dictionary in a mixed property, as a plain Python value (a snapshot)."""
+        if prop.type != _ffi.CAIRN_PROPERTY_MIXED:
+            raise CairnError(f"libcairn returned a non-scalar value for property {prop.label}")
         out = c_void_p()
         with self._cairn_lock:
             _ffi.cairn_object_get_mixed_json(handle, prop.cname, b"[]", byref(out))
         return ejson_loads(take_string(out))
 
-    def _cairn_json(self) -> dict[str, Any]:
+    def _cairn_read_relation(self, prop: Property) -> Any:
+        """A link (Object or None), a collection (a live List, Set or Dictionary) or a
+        linkingObjects property (a live Results)."""
+        # Imported here: both modules import this one.
+        from .collection import Dictionary, List, Set
+        from .results import Results
+
+        collection = prop.collection
+        if collection == _ffi.CAIRN_COLLECTION_LIST:
+            return List(self, prop)
+        if collection == _ffi.CAIRN_COLLECTION_SET:
+            return Set(self, prop)
+        if collection == _ffi.CAIRN_COLLECTION_DICTIONARY:
+            return Dictionary(self, prop)
+        db = self._cairn_db
+        if prop.type == _ffi.CAIRN_PROPERTY_LINKING_OBJECTS:
+            return Results._backlinks(self, prop.cname, db._class(prop.object_type))
+        target = db._class(prop.object_type)
+        handle = self._ptr()
+        out = _ffi.cairn_object_p()
+        with self._cairn_lock:
+            status = _ffi.cairn_object_get_linked(handle, prop.cname, byref(out))
+        if status == NOT_FOUND:
+            return None
+        return target.object_type(db, out)
+
+    def _cairn_json(self, depth: int = 0) -> dict[str, Any]:
         handle = self._ptr()
         out = c_void_p()
         with self._cairn_lock:
-            _ffi.cairn_object_to_json(handle, byref(out))
+            if depth:
+                _ffi.cairn_object_to_json_depth(handle, depth, byref(out))
+            else:
+                _ffi.cairn_object_to_json(handle, byref(out))
         result: dict[str, Any] = ejson_loads(take_string(out))
         return result
+
+    def _cairn_property(self, name: str) -> Property:
+        prop = self._cairn_class.by_name.get(name) if type(name) is str else None
+        if prop is None:
+            prop = self._cairn_class.resolve(self._cairn_db._ptr(), name)
+        return prop
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names that are not descriptors: stored (mapTo) names and unknown ones.
@@ -158,15 +205,26 @@ class Object(Handle):
             self._cairn_write_now(handle, prop, value)
 
     def _cairn_write_now(self, handle: Any, prop: Property, value: Any) -> None:
-        if isinstance(value, NESTED_TYPES):
-            payload = ejson_dumps({prop.name: value}).encode("utf-8")
+        db = self._cairn_db
+        if prop.scalar:
+            if not isinstance(value, NESTED_TYPES):
+                cvalue = _cairn_value()
+                fill_value(db, value, prop, cvalue)
+                with self._cairn_lock:
+                    _ffi.cairn_object_set_at(handle, prop.index, cvalue)
+                return
+        elif getattr(value, "_cairn_prop", None) is prop and value._cairn_owner == self:
+            return  # a live view assigned to its own property (`ann.dogs += [rex]`): nothing to do
+        elif prop.is_link and (value is None or isinstance(value, Object)):
+            cvalue = _cairn_value()
+            fill_value(db, value, prop, cvalue)
             with self._cairn_lock:
-                _ffi.cairn_object_update_json(handle, payload)
+                _ffi.cairn_object_set_at(handle, prop.index, cvalue)
             return
-        cvalue = _cairn_value()
-        to_value(value, prop, cvalue)
+        # Nested values, collections, nested objects and primary-key references travel as JSON.
+        payload = ejson_dumps({prop.name: prepare_value(db, prop, value)}).encode("utf-8")
         with self._cairn_lock:
-            _ffi.cairn_object_set_at(handle, prop.index, cvalue)
+            _ffi.cairn_object_update_json(handle, payload)
 
     def update(self, values: Mapping[str, Any]) -> None:
         """Write several properties at once, all or nothing (inside ``db.write()``)."""
@@ -184,29 +242,123 @@ class Object(Handle):
         count = len(values)
         indices = (c_int32 * count)()
         cvalues = (_cairn_value * count)()
-        db_handle = self._cairn_db._ptr()
+        db = self._cairn_db
+        db_handle = db._ptr()
         for i, (name, value) in enumerate(values.items()):
-            if isinstance(value, NESTED_TYPES):
-                # Nested values only travel as JSON: send the whole update that way, in one call.
-                payload = ejson_dumps(dict(values)).encode("utf-8")
-                with self._cairn_lock:
-                    _ffi.cairn_object_update_json(handle, payload)
-                return
             prop = info.by_name.get(name) if type(name) is str else None
             if prop is None:
                 prop = info.resolve(db_handle, name)
+            if not typed_value(prop, value):
+                # Nested values only travel as JSON: send the whole update that way, in one call.
+                payload = ejson_dumps(prepare_values(db, info, values)).encode("utf-8")
+                with self._cairn_lock:
+                    _ffi.cairn_object_update_json(handle, payload)
+                return
             indices[i] = prop.index
-            to_value(value, prop, cvalues[i])
+            fill_value(db, value, prop, cvalues[i])
         with self._cairn_lock:
             _ffi.cairn_object_set_values(handle, count, indices, cvalues)
 
+    # ---- Nested mixed values -------------------------------------------------------------------
+
+    def get_mixed(self, name: str, path: MixedPath = ()) -> Any:
+        """One element of a nested mixed value, as a plain Python value.
+
+        ``path`` is a list of steps, each a list index (int) or a dictionary key (str); a single
+        step may be given bare. For a ``mixed[]`` or ``mixed{}`` property the first step picks
+        the property's own element. ``()`` reads the whole value.
+        """
+        prop = self._cairn_property(name)
+        steps = _mixed_path(path)
+        if not steps and _is_mixed_collection(prop):
+            return self._cairn_read(prop)._cairn_snapshot()
+        handle = self._ptr()
+        out = c_void_p()
+        with self._cairn_lock:
+            _ffi.cairn_object_get_mixed_json(
+                handle, prop.cname, ejson_dumps(steps).encode("utf-8"), byref(out)
+            )
+        return ejson_loads(take_string(out))
+
+    def set_mixed(self, name: str, path: MixedPath, value: Any) -> None:
+        """Replace the element at ``path`` of a nested mixed value with ``value`` (a new dictionary
+        key is added), inside ``db.write()``. The rest of the value is not rewritten."""
+        prop = self._cairn_property(name)
+        steps = _mixed_path(path)
+        if not steps:
+            raise InvalidArgumentError(
+                f"set_mixed() needs a path of at least one step; assign {prop.label} to replace "
+                "the whole value"
+            )
+        payload = ejson_dumps(value).encode("utf-8")
+        self._cairn_mixed_write(_ffi.cairn_object_set_mixed_json, prop, steps, payload)
+
+    def append_mixed(self, name: str, path: MixedPath, value: Any) -> None:
+        """Append ``value`` to the nested list at ``path`` (``()``: the property's own list),
+        inside ``db.write()``."""
+        prop = self._cairn_property(name)
+        steps = _mixed_path(path)
+        payload = ejson_dumps(value).encode("utf-8")
+        self._cairn_mixed_write(_ffi.cairn_object_append_mixed_json, prop, steps, payload)
+
+    def remove_mixed(self, name: str, path: MixedPath) -> None:
+        """Remove the element at ``path`` from its nested list (later elements move up) or
+        dictionary, inside ``db.write()``."""
+        prop = self._cairn_property(name)
+        steps = _mixed_path(path)
+        if not steps:
+            raise InvalidArgumentError(
+                f"remove_mixed() needs a path of at least one step; assign None to {prop.label} "
+                "to clear the whole value"
+            )
+        self._cairn_mixed_write(_ffi.cairn_object_remove_mixed, prop, steps)
+
+    def _cairn_mixed_write(
+        self, function: Any, prop: Property, steps: list[PathStep], *payload: bytes
+    ) -> None:
+        handle = self._ptr()
+        path = ejson_dumps(steps).encode("utf-8")
+
+        def write() -> None:
+            with self._cairn_lock:
+                function(handle, prop.cname, path, *payload)
+
+        db = self._cairn_db
+        if db._writer != _get_ident():
+            db._outside_write(write)
+        else:
+            write()
+
+    # ---- Relationships -------------------------------------------------------------------------
+
+    def linking_objects(self, class_name: str, property_name: str) -> Results:
+        """The objects of ``class_name`` whose link property ``property_name`` points at this
+        object (Realm's ``@links.Class.property``), once per link, as a live Results. Works
+        without a linkingObjects property in the schema."""
+        from .results import Results
+
+        origin = self._cairn_db._class(class_name)
+        if type(property_name) is not str:
+            raise TypeMismatchError(f"property names are strings, not {type(property_name).__name__}")
+        path = encode_name(f"@links.{origin.name}.{property_name}", "property")
+        return Results._backlinks(self, path, origin)
+
     # ---- Whole object --------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        """A snapshot of every property as a plain ``dict`` (one read of the database)."""
+    def to_dict(self, depth: int = 0) -> dict[str, Any]:
+        """A snapshot of every property as a plain ``dict`` (one read of the database).
+
+        Embedded objects are nested dicts; collections are lists and dicts; a link is the target's
+        primary key (its object key when its class has none), or, ``depth`` levels deep, the
+        target as a nested dict. An object already printed further up the same path is rendered as
+        its key again, so cycles end. linkingObjects properties are left out."""
+        if type(depth) is not int:
+            raise TypeMismatchError(f"depth must be an int, not {type(depth).__name__}")
+        if depth < 0:
+            raise InvalidArgumentError(f"depth must not be negative, got {depth}")
         info = self._cairn_class
-        if not info.scalar_only:
-            return self._cairn_json()
+        if depth or not info.scalar_only:
+            return self._cairn_json(min(depth, 0x7FFFFFFF))
         handle = self._ptr()
         count = len(info.properties)
         values = (_cairn_value * count)()
@@ -315,6 +467,157 @@ def check_values(values: object, what: str) -> Mapping[str, Any]:
     if not isinstance(values, Mapping):
         raise TypeMismatchError(f"{what} takes a dict of property values, not {type(values).__name__}")
     return values
+
+
+# ---- Values for writes --------------------------------------------------------------------------
+
+
+def fill_link(db: Database, obj: Object, out: _ffi.cairn_value) -> None:
+    """``out`` = a typed link to ``obj``. The engine checks the class, that the target is not an
+    embedded object owned elsewhere, and that it still exists."""
+    if obj._cairn_db is not db:
+        raise InvalidArgumentError(
+            f"The {obj._cairn_class.name} object belongs to another database: link objects of the same "
+            "database, or give a dict to copy it"
+        )
+    obj._ptr()
+    key = obj._cairn_object_key()
+    if key is None:
+        raise MisuseError("This object is closed.")
+    out.type = _ffi.CAIRN_TYPE_LINK
+    link = out.as_.link
+    link.class_index = obj._cairn_class.index
+    link.key = key
+
+
+def fill_value(db: Database, value: Any, prop: Property | None, out: _ffi.cairn_value) -> None:
+    """``out`` = ``value`` for a typed call: an Object as a link, anything else via to_value."""
+    if isinstance(value, Object):
+        fill_link(db, value, out)
+    else:
+        to_value(value, prop, out)
+
+
+def typed_value(prop: Property, value: Any) -> bool:
+    """Whether ``value`` can be written to ``prop`` with one typed ``cairn_value``, rather than
+    through the JSON layer."""
+    if prop.scalar:
+        return not isinstance(value, NESTED_TYPES)
+    return prop.is_link and (value is None or isinstance(value, Object))
+
+
+def prepare_values(db: Database, info: ClassInfo, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A payload for the JSON layer: the same keys, with every value in a link position turned
+    into what the engine's JSON expects (see :func:`prepare_value`)."""
+    result: dict[str, Any] = {}
+    by_name = info.by_name
+    for name, value in values.items():
+        prop = by_name.get(name) if type(name) is str else None
+        # Unknown names go through unchanged: the engine refuses them with its own message.
+        result[name] = value if prop is None else prepare_value(db, prop, value)
+    return result
+
+
+def prepare_value(db: Database, prop: Property, value: Any) -> Any:
+    """One property's value for the JSON layer.
+
+    - a link, or an element of a collection of objects: an :class:`Object` becomes a reference
+      (its primary key, or its object key when its class has none), a dict a nested payload
+      (created, or upserted in the update modes), None stays None, and anything else is taken as
+      the primary key of an existing object;
+    - a list or set property takes any iterable (a Python ``set``, a cairn collection...), a
+      dictionary property any mapping: both are copied into a list or dict first.
+    """
+    if prop.is_backlink:
+        raise InvalidArgumentError(f"Cannot modify read-only property {prop.label}.")
+    collection = prop.collection
+    if collection == _ffi.CAIRN_COLLECTION_NONE:
+        if prop.is_link:
+            return prepare_link(db, prop, value)
+        if isinstance(value, Object):
+            if prop.type == _ffi.CAIRN_PROPERTY_MIXED:
+                raise NotSupportedError(
+                    f"Property {prop.label}: mixed values hold scalars and nested collections, not links."
+                )
+            raise TypeMismatchError(
+                f"Type mismatch for property {prop.label}: expected {prop.type_name}, got link."
+            )
+        return value
+    if collection == _ffi.CAIRN_COLLECTION_DICTIONARY:
+        if not isinstance(value, Mapping):
+            return value
+        if prop.type == _ffi.CAIRN_PROPERTY_OBJECT:
+            return {key: prepare_link(db, prop, item) for key, item in value.items()}
+        return dict(value.items())
+    if isinstance(value, (str, bytes, bytearray, memoryview, Mapping)) or not isinstance(value, Iterable):
+        return value  # not a collection: the engine reports the mismatch
+    items = list(value)
+    if prop.type == _ffi.CAIRN_PROPERTY_OBJECT:
+        return [prepare_link(db, prop, item) for item in items]
+    return items
+
+
+def prepare_link(db: Database, prop: Property, value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Object):
+        return link_reference(db, prop, value)
+    if isinstance(value, Mapping):
+        return prepare_values(db, db._class(prop.object_type), value)
+    return value
+
+
+def link_reference(db: Database, prop: Property, obj: Object) -> Any:
+    """How the engine's JSON names an existing object in a link position."""
+    info = obj._cairn_class
+    if obj._cairn_db is not db:
+        raise InvalidArgumentError(
+            f"The {info.name} object belongs to another database: link objects of the same "
+            "database, or give a dict to copy it"
+        )
+    if info.name != prop.object_type:
+        raise TypeMismatchError(
+            f"Type mismatch for property {prop.label}: expected an object of type "
+            f"'{prop.object_type}', got '{info.name}'."
+        )
+    if info.is_embedded:
+        raise InvalidArgumentError(
+            f"Cannot link {prop.label} to an existing embedded object of type '{info.name}': "
+            "embedded objects have exactly one owner. Assign a new object (a dict) instead."
+        )
+    if not obj.is_valid:
+        obj._ptr()  # a closed accessor is a MisuseError
+        raise InvalidatedObjectError(
+            f"The object of type '{info.name}' assigned to {prop.label} has been deleted."
+        )
+    if info.primary_key is not None:
+        return obj.primary_key
+    return obj._cairn_object_key()
+
+
+def _is_mixed_collection(prop: Property) -> bool:
+    """A ``mixed[]`` or ``mixed{}`` property (sets of mixed values hold scalars only)."""
+    return prop.type == _ffi.CAIRN_PROPERTY_MIXED and prop.collection in (
+        _ffi.CAIRN_COLLECTION_LIST,
+        _ffi.CAIRN_COLLECTION_DICTIONARY,
+    )
+
+
+def _mixed_path(path: Any) -> list[PathStep]:
+    if isinstance(path, (list, tuple)):
+        steps = list(path)
+    elif isinstance(path, (int, str)):
+        steps = [path]
+    else:
+        raise TypeMismatchError(
+            f"a path is a list of list indexes and dictionary keys, not {type(path).__name__}"
+        )
+    for step in steps:
+        if type(step) is bool or not isinstance(step, (int, str)):
+            raise TypeMismatchError(
+                f"path steps are list indexes (int) and dictionary keys (str), not {type(step).__name__}"
+            )
+    return steps
 
 
 __all__ = ["Object"]

@@ -1,0 +1,878 @@
+"""Live collection properties: :class:`List`, :class:`Set` and :class:`Dictionary`.
+
+Reading a list, set or dictionary property of an :class:`~cairn.Object` returns one of these: a
+live view over a C handle (``cairn_list``, ``cairn_set``, ``cairn_dict``) that reads the current
+state on every call and writes through to the database (inside ``db.write()``). They implement
+``MutableSequence``, ``MutableSet`` and ``MutableMapping``.
+
+- Elements of object collections are :class:`~cairn.Object` values. Writing one takes an Object
+  (a typed link), a dict (a new object: embedded, or created from the payload), or, for a class
+  with a primary key, that key's value (an existing object; an error if there is none).
+- Nested lists and dicts inside ``mixed`` elements read as plain Python values (snapshots).
+- Iteration, ``==``, ``in``, ``index()`` and ``count()`` read the whole collection once (one
+  ``*_to_json`` call), so they cost one database read, not one per element.
+
+A view keeps its Object (and so its database) alive; after ``db.close()`` it raises
+:class:`~cairn.MisuseError`; ``close()`` releases its handle early (garbage collection does too).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import (
+    ItemsView,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    MutableSequence,
+    MutableSet,
+    ValuesView,
+)
+from collections.abc import Set as AbstractSet
+from ctypes import byref, c_int, c_size_t, c_void_p
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast, overload
+
+from . import _ffi
+from ._errors import (
+    InvalidArgumentError,
+    TypeMismatchError,
+)
+from ._handle import Handle
+from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
+from ._schema import encode_name
+from .object import Object, fill_value, prepare_link
+from .values import ejson_dumps, ejson_loads
+
+if TYPE_CHECKING:
+    from ._schema import ClassInfo, Property
+
+__all__ = ["Dictionary", "List", "Set"]
+
+_T = TypeVar("_T")
+_get_ident = threading.get_ident
+_cairn_value = _ffi.cairn_value
+
+
+class _Collection(Handle):
+    """What List, Set and Dictionary share: the owner, the property, the handle, the lock."""
+
+    __slots__ = ("_cairn_lock", "_cairn_owner", "_cairn_prop", "_cairn_target")
+
+    _kind = "collection"
+
+    def __init__(self, owner: Object, prop: Property) -> None:
+        # Views come from reading a property of an Object, never from user code.
+        self._cairn_h = None
+        self._cairn_owner: Object = owner
+        # (Declared here, not in the class body: a Property is also a descriptor.)
+        self._cairn_prop: Property = prop
+        # Values read through a handle are borrowed until the next call on it: the lock keeps
+        # threads sharing this view from overwriting each other's values mid-copy.
+        self._cairn_lock: threading.Lock = threading.Lock()
+        db = owner._cairn_db
+        is_object = prop.type == _ffi.CAIRN_PROPERTY_OBJECT
+        self._cairn_target: ClassInfo | None = db._class(prop.object_type) if is_object else None
+        owner_handle = owner._ptr()
+        with owner._cairn_lock:
+            self._cairn_h = self._cairn_open(owner_handle, prop.cname)
+
+    def _cairn_open(self, owner_handle: Any, cname: bytes) -> Any:
+        raise NotImplementedError
+
+    def _cairn_to_json(self, handle: Any, out: Any) -> None:
+        raise NotImplementedError
+
+    def _cairn_write(self, operation: Callable[..., _T], *args: Any) -> _T:
+        """Run a write: directly inside this thread's ``db.write()``, else the way Database does
+        (refused while another thread holds the write transaction)."""
+        self._ptr()
+        db = self._cairn_owner._cairn_db
+        if db._writer != _get_ident():
+            return db._outside_write(operation, *args)
+        return operation(*args)
+
+    def _cairn_text(self) -> str:
+        """The whole collection as the engine's JSON, in one read (links as references)."""
+        handle = self._ptr()
+        out = c_void_p()
+        with self._cairn_lock:
+            self._cairn_to_json(handle, byref(out))
+        return take_string(out)
+
+    def _cairn_json(self) -> Any:
+        """The whole collection as Python values (links as references)."""
+        return ejson_loads(self._cairn_text())
+
+    def _cairn_raw(self) -> Any:
+        """The whole collection parsed as plain JSON: Extended JSON stays as it is ({"$date": ...}
+        with its nanoseconds), so writing it back is exact."""
+        return json.loads(self._cairn_text())
+
+    def _cairn_rewrite(self, contents: Any) -> None:
+        """Replace the whole collection of primitive values in one engine call (all or nothing;
+        a geo point is checked once, on the result). ``contents`` is plain JSON (see _cairn_raw
+        and _plain)."""
+        owner = self._cairn_owner
+        handle = owner._ptr()
+        payload = json.dumps({self._cairn_prop.name: contents}, separators=(",", ":")).encode("utf-8")
+        with owner._cairn_lock:
+            _ffi.cairn_object_update_json(handle, payload)
+
+    def _cairn_needs_json(self, value: Any) -> bool:
+        """Whether writing ``value`` as an element takes the JSON call rather than a typed one."""
+        if self._cairn_target is not None:
+            return not (value is None or isinstance(value, Object))
+        return isinstance(value, NESTED_TYPES)
+
+    def _cairn_element_json(self, value: Any) -> bytes:
+        if self._cairn_target is not None:
+            value = prepare_link(self._cairn_owner._cairn_db, self._cairn_prop, value)
+        return ejson_dumps(value).encode("utf-8")
+
+    def _cairn_fill(self, value: Any, out: _ffi.cairn_value) -> None:
+        fill_value(self._cairn_owner._cairn_db, value, self._cairn_prop, out)
+
+    def _cairn_nested(self, step: int | str) -> Any:
+        """A nested list or dictionary held by a mixed element, as a plain value."""
+        owner = self._cairn_owner
+        handle = owner._ptr()
+        out = c_void_p()
+        with owner._cairn_lock:
+            _ffi.cairn_object_get_mixed_json(
+                handle, self._cairn_prop.cname, ejson_dumps([step]).encode("utf-8"), byref(out)
+            )
+        return ejson_loads(take_string(out))
+
+    def _cairn_objects(self, refs: list[Any]) -> list[Any]:
+        """Objects for references as the engine's JSON prints them (primary keys, or object keys
+        for classes without one; None stays None)."""
+        target = self._cairn_target
+        assert target is not None
+        db = self._cairn_owner._cairn_db
+        handle = db._ptr()
+        if target.primary_key is not None:
+            return [None if ref is None else db._find(handle, target, ref) for ref in refs]
+        return [None if ref is None else db._find_by_key(handle, target, ref) for ref in refs]
+
+    def _cairn_reference(self, value: Any, *, lookup: bool) -> Object | None:
+        """The existing object a bare primary key (object key for classes without one) names.
+        With ``lookup``, None when there is none; otherwise an error, as the engine's JSON says."""
+        target = self._cairn_target
+        assert target is not None
+        db = self._cairn_owner._cairn_db
+        handle = db._ptr()
+        prop = self._cairn_prop
+        found: Object | None = None
+        if target.primary_key is not None:
+            try:
+                found = db._find(handle, target, value)
+            except (TypeMismatchError, InvalidArgumentError):
+                if not lookup:
+                    raise
+        elif type(value) is int:
+            found = db._find_by_key(handle, target, value)
+        elif not lookup:
+            raise TypeMismatchError(
+                f"Type mismatch for property {prop.label}: '{target.name}' has no primary key, so a "
+                f"link is a nested object or an object key (int), got {type(value).__name__}."
+            )
+        if found is None and not lookup:
+            what = "primary key" if target.primary_key is not None else "object key"
+            raise InvalidArgumentError(
+                f"Property {prop.label}: no object of type '{target.name}' with {what} '{value}'."
+            )
+        return found
+
+    def _release(self, handle: Any) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release this view's handle (the stored collection is untouched)."""
+        lock = getattr(self, "_cairn_lock", None)
+        if lock is None:
+            return
+        with lock:
+            super().close()
+
+    def __reduce__(self) -> Any:
+        raise TypeError(f"cairn.{type(self).__name__} is a live view and cannot be pickled; copy it first")
+
+    def _cairn_snapshot(self) -> Any:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        prop = self._cairn_prop
+        name = f"cairn.{type(self).__name__} {prop.class_name}.{prop.name}"
+        if self._cairn_h is None:
+            return f"<{name} (closed)>"
+        try:
+            return f"<{name} {self._cairn_snapshot()!r}>"
+        except Exception:
+            return f"<{name} (unreadable)>"
+
+
+def _plain(value: Any) -> Any:
+    """A Python value as plain JSON structures (Extended JSON as dicts), for _cairn_rewrite."""
+    return json.loads(ejson_dumps(value))
+
+
+# ---- List ----------------------------------------------------------------------------------------
+
+
+class List(_Collection, MutableSequence[Any]):
+    """A list property: ordered, duplicates allowed. A live ``MutableSequence``.
+
+    Reading: ``len``, ``lst[i]`` (negative indexes too), ``lst[a:b]`` (a Python list), iteration,
+    ``in``, ``index``, ``count``, ``==`` with lists. Writing (inside ``db.write()``):
+    ``lst[i] = v``, ``del lst[i]`` (slices too), ``insert``, ``append``, ``extend``, ``pop``,
+    ``remove``, ``clear`` and ``move(from, to)``.
+    """
+
+    __slots__ = ()
+
+    _kind = "list"
+
+    def _cairn_open(self, owner_handle: Any, cname: bytes) -> Any:
+        handle = _ffi.cairn_list_p()
+        _ffi.cairn_object_get_list(owner_handle, cname, byref(handle))
+        return handle
+
+    def _cairn_to_json(self, handle: Any, out: Any) -> None:
+        _ffi.cairn_list_to_json(handle, out)
+
+    def _release(self, handle: Any) -> None:
+        _ffi.cairn_list_release(handle)
+
+    # ---- Reading
+
+    def __len__(self) -> int:
+        handle = self._ptr()
+        size = c_size_t()
+        _ffi.cairn_list_size(handle, byref(size))
+        return size.value
+
+    def _cairn_position(self, index: Any, size: int) -> int:
+        """A Python index (negative counts from the end) as a position; IndexError if outside."""
+        if type(index) is not int:
+            if isinstance(index, bool) or not hasattr(index, "__index__"):
+                raise TypeMismatchError(
+                    f"list indices must be integers or slices, not {type(index).__name__}"
+                )
+            index = index.__index__()
+        position: int = index + size if index < 0 else index
+        if not 0 <= position < size:
+            raise IndexError(
+                f"Index {index} is out of bounds for list {self._cairn_prop.label} of size {size}."
+            )
+        return position
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return self._cairn_snapshot()[index]
+        return self._cairn_get(self._cairn_position(index, len(self)))
+
+    def _cairn_get(self, position: int) -> Any:
+        handle = self._ptr()
+        target = self._cairn_target
+        if target is not None:
+            out = _ffi.cairn_object_p()
+            with self._cairn_lock:
+                _ffi.cairn_list_get_object(handle, position, byref(out))
+            return target.object_type(self._cairn_owner._cairn_db, out)
+        value = _cairn_value()
+        with self._cairn_lock:
+            _ffi.cairn_list_get(handle, position, value)
+            kind = value.type
+            reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
+            if reader is not None:
+                return reader(value.as_)
+        return self._cairn_nested(position)
+
+    def _cairn_snapshot(self) -> list[Any]:
+        values: list[Any] = self._cairn_json()
+        target = self._cairn_target
+        if target is None:
+            return values
+        if target.is_embedded:  # printed as nested objects, without a key: read each
+            return [self._cairn_get(i) for i in range(len(values))]
+        return self._cairn_objects(values)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._cairn_snapshot())
+
+    def __reversed__(self) -> Iterator[Any]:
+        return iter(self._cairn_snapshot()[::-1])
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._cairn_snapshot()
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """The first position of ``value`` (ValueError when absent)."""
+        values = self._cairn_snapshot()
+        return values.index(value, start, len(values) if stop is None else stop)
+
+    def count(self, value: Any) -> int:
+        """How many times ``value`` occurs."""
+        return self._cairn_snapshot().count(value)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, List):
+            return self._cairn_snapshot() == other._cairn_snapshot()
+        if isinstance(other, list):
+            return self._cairn_snapshot() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---- Writing
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if isinstance(index, slice):
+            self._cairn_write(self._cairn_set_slice, index, list(value))
+        else:
+            self._cairn_write(self._cairn_set_now, index, value)
+
+    def _cairn_set_now(self, index: Any, value: Any) -> None:
+        handle = self._ptr()
+        position = self._cairn_position(index, len(self))
+        if self._cairn_target is None and isinstance(value, NESTED_TYPES):
+            # A nested list or dict in a mixed element: replaced through the owner, in one call.
+            owner = self._cairn_owner
+            owner_handle = owner._ptr()
+            path = ejson_dumps([position]).encode("utf-8")
+            with owner._cairn_lock:
+                _ffi.cairn_object_set_mixed_json(
+                    owner_handle, self._cairn_prop.cname, path, ejson_dumps(value).encode("utf-8")
+                )
+            return
+        if self._cairn_needs_json(value):
+            # No typed value for a new object or a primary key: insert the new element in front of
+            # the old one, then remove the old one (if the insert fails, nothing changed).
+            payload = self._cairn_element_json(value)
+            with self._cairn_lock:
+                _ffi.cairn_list_insert_json(handle, position, payload)
+                try:
+                    _ffi.cairn_list_erase(handle, position + 1)
+                except BaseException:
+                    _ffi.cairn_list_erase(handle, position)
+                    raise
+            return
+        cvalue = _cairn_value()
+        self._cairn_fill(value, cvalue)
+        with self._cairn_lock:
+            _ffi.cairn_list_set(handle, position, cvalue)
+
+    def _cairn_set_slice(self, index: slice, values: list[Any]) -> None:
+        if self._cairn_target is None:
+            raw = self._cairn_raw()
+            try:
+                raw[index] = _plain(values)
+            except ValueError as error:  # an extended slice of another size
+                raise InvalidArgumentError(str(error)) from None
+            self._cairn_rewrite(raw)
+            return
+        size = len(self)
+        start, stop, step = index.indices(size)
+        if step == 1:
+            stop = max(start, stop)
+            self._cairn_insert_all(stop, values)  # the new elements first: undone if one fails
+            for position in reversed(range(start, stop)):
+                self._cairn_erase(position)
+            return
+        positions = range(start, stop, step)
+        if len(positions) != len(values):
+            raise InvalidArgumentError(
+                f"attempt to assign sequence of size {len(values)} to extended slice of size {len(positions)}"
+            )
+        for position, value in zip(positions, values):
+            self._cairn_set_now(position, value)
+
+    def __delitem__(self, index: Any) -> None:
+        self._cairn_write(self._cairn_delete_now, index)
+
+    def _cairn_delete_now(self, index: Any) -> None:
+        if not isinstance(index, slice):
+            self._cairn_erase(self._cairn_position(index, len(self)))
+        elif self._cairn_target is None:
+            raw = self._cairn_raw()
+            del raw[index]
+            self._cairn_rewrite(raw)
+        else:
+            for position in sorted(range(*index.indices(len(self))), reverse=True):
+                self._cairn_erase(position)
+
+    def _cairn_erase(self, position: int) -> None:
+        handle = self._ptr()
+        with self._cairn_lock:
+            _ffi.cairn_list_erase(handle, position)
+
+    def insert(self, index: int, value: Any) -> None:
+        """Insert ``value`` before ``index`` (as ``list.insert``: clamped to the list's ends)."""
+        self._cairn_write(self._cairn_insert_clamped, index, value)
+
+    def append(self, value: Any) -> None:
+        """Add ``value`` at the end."""
+        self._cairn_write(self._cairn_insert_clamped, None, value)
+
+    def _cairn_insert_clamped(self, index: int | None, value: Any) -> None:
+        size = len(self)
+        if index is None:
+            position = size
+        else:
+            if isinstance(index, bool) or not hasattr(index, "__index__"):
+                raise TypeMismatchError(f"list indices must be integers, not {type(index).__name__}")
+            index = index.__index__()
+            position = min(max(index + size if index < 0 else index, 0), size)
+        self._cairn_insert_now(position, value)
+
+    def _cairn_insert_now(self, position: int, value: Any) -> None:
+        handle = self._ptr()
+        if self._cairn_needs_json(value):
+            payload = self._cairn_element_json(value)
+            with self._cairn_lock:
+                _ffi.cairn_list_insert_json(handle, position, payload)
+            return
+        cvalue = _cairn_value()
+        self._cairn_fill(value, cvalue)
+        with self._cairn_lock:
+            _ffi.cairn_list_insert(handle, position, cvalue)
+
+    def _cairn_insert_all(self, position: int, values: list[Any]) -> None:
+        """Insert ``values`` at ``position`` in a list of objects, all or nothing: if one fails,
+        the ones inserted are removed again and the objects created for them deleted."""
+        target = self._cairn_target
+        assert target is not None
+        db = self._cairn_owner._cairn_db
+        created: list[Object] = []
+        inserted = 0
+        try:
+            for value in values:
+                self._cairn_insert_now(position + inserted, value)
+                inserted += 1
+                if isinstance(value, Mapping) and not target.is_embedded:
+                    created.append(self._cairn_get(position + inserted - 1))
+        except BaseException:
+            for offset in reversed(range(inserted)):
+                self._cairn_erase(position + offset)  # embedded objects go with their entry
+            for obj in created:
+                db._delete_now(obj, obj._ptr())
+            raise
+
+    def reverse(self) -> None:
+        """Reverse the list in place (objects by moves, so embedded objects stay where they are)."""
+        self._cairn_write(self._cairn_reverse_now)
+
+    def _cairn_reverse_now(self) -> None:
+        if self._cairn_target is None:
+            self._cairn_rewrite(self._cairn_raw()[::-1])
+            return
+        size = len(self)
+        handle = self._ptr()
+        with self._cairn_lock:
+            for position in range(size - 1):
+                _ffi.cairn_list_move(handle, size - 1, position)
+
+    def extend(self, values: Iterable[Any]) -> None:
+        """Append every element of ``values``, all or nothing."""
+        items = list(values)  # a snapshot first: `lst.extend(lst)` doubles the list
+        self._cairn_write(self._cairn_extend_now, items)
+
+    def _cairn_extend_now(self, items: list[Any]) -> None:
+        if not items:
+            return
+        if self._cairn_target is None:
+            self._cairn_rewrite(self._cairn_raw() + _plain(items))
+        else:
+            self._cairn_insert_all(len(self), items)
+
+    def clear(self) -> None:
+        """Remove every element (embedded objects in the list are deleted)."""
+        self._cairn_write(self._cairn_clear_now)
+
+    def _cairn_clear_now(self) -> None:
+        handle = self._ptr()
+        with self._cairn_lock:
+            _ffi.cairn_list_clear(handle)
+
+    def move(self, source: int, destination: int) -> None:
+        """Move the element at ``source`` so that it ends up at ``destination`` (negative indexes
+        count from the end)."""
+        self._cairn_write(self._cairn_move_now, source, destination)
+
+    def _cairn_move_now(self, source: int, destination: int) -> None:
+        size = len(self)
+        start = self._cairn_position(source, size)
+        end = self._cairn_position(destination, size)
+        handle = self._ptr()
+        with self._cairn_lock:
+            _ffi.cairn_list_move(handle, start, end)
+
+
+# ---- Set -----------------------------------------------------------------------------------------
+
+
+class Set(_Collection, MutableSet[Any]):
+    """A set property: unique elements, in insertion order. A live ``MutableSet``.
+
+    ``len``, ``in``, iteration, ``==`` with sets, the set operators (``&``, ``|``, ``-``, ``^``
+    return builtin sets; ``|=`` and friends change this one), and inside ``db.write()``: ``add``,
+    ``update``, ``discard``, ``remove``, ``pop``, ``clear``.
+    """
+
+    __slots__ = ()
+
+    _kind = "set"
+
+    def _cairn_open(self, owner_handle: Any, cname: bytes) -> Any:
+        handle = _ffi.cairn_set_p()
+        _ffi.cairn_object_get_set(owner_handle, cname, byref(handle))
+        return handle
+
+    def _cairn_to_json(self, handle: Any, out: Any) -> None:
+        _ffi.cairn_set_to_json(handle, out)
+
+    def _release(self, handle: Any) -> None:
+        _ffi.cairn_set_release(handle)
+
+    @classmethod
+    def _from_iterable(cls, values: Iterable[Any]) -> set[Any]:
+        # The operators of collections.abc.Set build their result with this: a builtin set.
+        return set(values)
+
+    def __len__(self) -> int:
+        handle = self._ptr()
+        size = c_size_t()
+        _ffi.cairn_set_size(handle, byref(size))
+        return size.value
+
+    def _cairn_snapshot(self) -> list[Any]:
+        values: list[Any] = self._cairn_json()
+        if self._cairn_target is None:
+            return values
+        return self._cairn_objects(values)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._cairn_snapshot())
+
+    def _cairn_lookup(self, value: Any) -> _ffi.cairn_value | None:
+        """The typed value to look ``value`` up by, or None when it cannot be an element."""
+        cvalue = _cairn_value()
+        if self._cairn_target is not None:
+            if isinstance(value, Object):
+                if value._cairn_db is not self._cairn_owner._cairn_db:
+                    return None
+                found: Object | None = value
+            elif value is None or isinstance(value, (dict, list, tuple)):
+                return None
+            else:
+                found = self._cairn_reference(value, lookup=True)
+                if found is None:
+                    return None
+            self._cairn_fill(found, cvalue)
+            return cvalue
+        if isinstance(value, NESTED_TYPES):
+            return None
+        try:
+            to_value(value, self._cairn_prop, cvalue)
+        except (TypeMismatchError, InvalidArgumentError):
+            return None
+        return cvalue
+
+    def __contains__(self, value: object) -> bool:
+        cvalue = self._cairn_lookup(value)
+        if cvalue is None:
+            return False
+        handle = self._ptr()
+        found = c_int()
+        with self._cairn_lock:
+            _ffi.cairn_set_find(handle, cvalue, byref(found))
+        return bool(found.value)
+
+    def add(self, value: Any) -> None:
+        """Add ``value`` (nothing happens when it is already there)."""
+        self._cairn_write(self._cairn_add_now, value)
+
+    def _cairn_add_now(self, value: Any) -> bool:
+        cvalue = _cairn_value()
+        target = self._cairn_target
+        if target is not None and not (value is None or isinstance(value, Object)):
+            if isinstance(value, dict):
+                db = self._cairn_owner._cairn_db
+                value = db._create_now(db._ptr(), target, value, _ffi.CAIRN_UPDATE_NEVER)
+            else:
+                value = self._cairn_reference(value, lookup=False)
+        elif target is None and isinstance(value, NESTED_TYPES):
+            kind = "dictionary" if isinstance(value, dict) else "list"
+            raise TypeMismatchError(
+                f"Type mismatch for property {self._cairn_prop.label}: sets of mixed values hold "
+                f"scalars only, got {kind}."
+            )
+        self._cairn_fill(value, cvalue)
+        handle = self._ptr()
+        inserted = c_int()
+        with self._cairn_lock:
+            _ffi.cairn_set_insert(handle, cvalue, byref(inserted))
+        return bool(inserted.value)
+
+    def update(self, *others: Iterable[Any]) -> None:
+        """Add every element of each iterable, all or nothing."""
+        items = [value for other in others for value in list(other)]
+        self._cairn_write(self._cairn_update_now, items)
+
+    def __ior__(self, other: AbstractSet[Any]) -> Set:  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def _cairn_update_now(self, items: list[Any]) -> None:
+        if not items:
+            return
+        if self._cairn_target is None:
+            for value in items:
+                if isinstance(value, NESTED_TYPES):
+                    self._cairn_add_now(value)  # raises: sets of mixed values hold scalars only
+            self._cairn_rewrite(self._cairn_raw() + _plain(items))
+            return
+        db = self._cairn_owner._cairn_db
+        added: list[Any] = []
+        created: list[Object] = []
+        try:
+            for value in items:
+                if isinstance(value, Mapping):
+                    new = db._create_now(db._ptr(), self._cairn_target, value, _ffi.CAIRN_UPDATE_NEVER)
+                    assert new is not None
+                    created.append(new)
+                    value = new
+                if self._cairn_add_now(value):
+                    added.append(value)
+        except BaseException:
+            for value in added:
+                self._cairn_erase_now(value)
+            for obj in created:
+                db._delete_now(obj, obj._ptr())
+            raise
+
+    def discard(self, value: Any) -> None:
+        """Remove ``value`` if it is there."""
+        self._cairn_write(self._cairn_erase_now, value)
+
+    def remove(self, value: Any) -> None:
+        """Remove ``value``; KeyError when it is not there."""
+        if not self._cairn_write(self._cairn_erase_now, value):
+            raise KeyError(value)
+
+    def _cairn_erase_now(self, value: Any) -> bool:
+        cvalue = self._cairn_lookup(value)
+        if cvalue is None:
+            return False
+        handle = self._ptr()
+        erased = c_int()
+        with self._cairn_lock:
+            _ffi.cairn_set_erase(handle, cvalue, byref(erased))
+        return bool(erased.value)
+
+    def clear(self) -> None:
+        """Remove every element."""
+        self._cairn_write(self._cairn_clear_now)
+
+    def _cairn_clear_now(self) -> None:
+        handle = self._ptr()
+        with self._cairn_lock:
+            _ffi.cairn_set_clear(handle)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, AbstractSet):
+            return len(self) == len(other) and self.__le__(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+# ---- Dictionary ----------------------------------------------------------------------------------
+
+
+def _encode_key(key: object) -> bytes:
+    if type(key) is not str:
+        raise TypeMismatchError(f"dictionary keys are strings, not {type(key).__name__}")
+    return encode_name(key, "dictionary key")
+
+
+def _lookup_key(key: object) -> bytes | None:
+    """A key to look up, or None when no stored key can be equal to it."""
+    if type(key) is not str or "\0" in key:
+        return None
+    try:
+        return key.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+class _ItemsView(ItemsView[str, Any]):
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        return iter(cast(Any, self)._mapping._cairn_snapshot().items())
+
+
+class _ValuesView(ValuesView[Any]):
+    def __iter__(self) -> Iterator[Any]:
+        return iter(cast(Any, self)._mapping._cairn_snapshot().values())
+
+    def __contains__(self, value: object) -> bool:
+        return any(item is value or item == value for item in self)
+
+
+class Dictionary(_Collection, MutableMapping[str, Any]):
+    """A dictionary property: string keys, iterated in key order. A live ``MutableMapping``.
+
+    ``len``, ``d[key]``, ``in``, ``get``, ``keys()``, ``values()``, ``items()``, iteration,
+    ``==`` with dicts, and inside ``db.write()``: ``d[key] = v``, ``del d[key]``, ``pop``,
+    ``popitem``, ``setdefault``, ``update``, ``clear``. Keys cannot contain ``.`` or start with
+    ``$``; a value may be None (a link whose target was deleted reads as None).
+    """
+
+    __slots__ = ()
+
+    _kind = "dictionary"
+
+    def _cairn_open(self, owner_handle: Any, cname: bytes) -> Any:
+        handle = _ffi.cairn_dict_p()
+        _ffi.cairn_object_get_dict(owner_handle, cname, byref(handle))
+        return handle
+
+    def _cairn_to_json(self, handle: Any, out: Any) -> None:
+        _ffi.cairn_dict_to_json(handle, out)
+
+    def _release(self, handle: Any) -> None:
+        _ffi.cairn_dict_release(handle)
+
+    def __len__(self) -> int:
+        handle = self._ptr()
+        size = c_size_t()
+        _ffi.cairn_dict_size(handle, byref(size))
+        return size.value
+
+    def _cairn_find(self, key: object) -> tuple[bool, Any]:
+        """(found, value) for ``key``."""
+        ckey = _lookup_key(key)
+        if ckey is None:
+            return False, None
+        handle = self._ptr()
+        value = _cairn_value()
+        found = c_int()
+        target = self._cairn_target
+        with self._cairn_lock:
+            _ffi.cairn_dict_find(handle, ckey, value, byref(found))
+            if not found.value:
+                return False, None
+            kind = value.type
+            if kind == _ffi.CAIRN_TYPE_LINK and target is not None:
+                link_key = value.as_.link.key
+            else:
+                reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
+                if reader is not None:
+                    return True, reader(value.as_)
+                link_key = None
+        if link_key is not None:
+            assert target is not None
+            db = self._cairn_owner._cairn_db
+            return True, db._find_by_key(db._ptr(), target, link_key)
+        return True, self._cairn_nested(cast(str, key))
+
+    def __getitem__(self, key: str) -> Any:
+        found, value = self._cairn_find(key)
+        if not found:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return self._cairn_find(key)[0]
+
+    def _cairn_snapshot(self) -> dict[str, Any]:
+        entries: dict[str, Any] = self._cairn_json()
+        target = self._cairn_target
+        if target is None:
+            return entries
+        pk = target.primary_key
+        if target.is_embedded or (pk is not None and pk.is_optional):
+            # Embedded objects print without a key; a null primary key prints like a null link.
+            return {key: self[key] for key in entries}
+        return dict(zip(entries, self._cairn_objects(list(entries.values()))))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._cairn_raw()))
+
+    def items(self) -> ItemsView[str, Any]:
+        """The entries, in key order (iterating reads the dictionary once)."""
+        return _ItemsView(self)
+
+    def values(self) -> ValuesView[Any]:
+        """The values, in key order (iterating reads the dictionary once)."""
+        return _ValuesView(self)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        ckey = _encode_key(key)
+        self._cairn_write(self._cairn_set_now, ckey, value)
+
+    def _cairn_set_now(self, ckey: bytes, value: Any) -> None:
+        handle = self._ptr()
+        if self._cairn_needs_json(value):
+            payload = self._cairn_element_json(value)
+            with self._cairn_lock:
+                _ffi.cairn_dict_insert_json(handle, ckey, payload)
+            return
+        cvalue = _cairn_value()
+        self._cairn_fill(value, cvalue)
+        with self._cairn_lock:
+            _ffi.cairn_dict_insert(handle, ckey, cvalue)
+
+    def __delitem__(self, key: str) -> None:
+        if not self._cairn_write(self._cairn_erase_now, key):
+            raise KeyError(key)
+
+    def update(self, other: Any = (), /, **values: Any) -> None:
+        """Set every entry of ``other`` (a mapping or pairs) and ``values``. For a dictionary of
+        primitive or mixed values this is one write, all or nothing; a dictionary of objects is
+        updated entry by entry."""
+        pairs = list(other.items() if isinstance(other, Mapping) else other) + list(values.items())
+        for key, _ in pairs:
+            _encode_key(key)
+        self._cairn_write(self._cairn_update_now, pairs)
+
+    def _cairn_update_now(self, pairs: list[tuple[str, Any]]) -> None:
+        if not pairs:
+            return
+        if self._cairn_target is not None:
+            for key, value in pairs:
+                self._cairn_set_now(_encode_key(key), value)
+            return
+        raw = self._cairn_raw()
+        for key, value in pairs:
+            raw[key] = _plain(value)
+        self._cairn_rewrite(raw)
+
+    def _cairn_erase_now(self, key: object) -> bool:
+        ckey = _lookup_key(key)
+        if ckey is None:
+            return False
+        handle = self._ptr()
+        erased = c_int()
+        with self._cairn_lock:
+            _ffi.cairn_dict_erase(handle, ckey, byref(erased))
+        return bool(erased.value)
+
+    def clear(self) -> None:
+        """Remove every entry (embedded objects in the dictionary are deleted)."""
+        self._cairn_write(self._cairn_clear_now)
+
+    def _cairn_clear_now(self) -> None:
+        handle = self._ptr()
+        with self._cairn_lock:
+            _ffi.cairn_dict_clear(handle)
+
+    __hash__ = None  # type: ignore[assignment]
