@@ -43,14 +43,17 @@ extension QueryCompiler {
             return constant(.link(ObjectLink(classIndex: -1, key: key)))
         case .objectReference(let className, let primaryKey):
             guard let info = try? database.classInfo(className) else { throw error("No object type '\(className)'", at: range) }
-            guard info.primaryKeyIndex != nil else { throw error("'\(className)' has no primary key, so obj('\(className)', ...) cannot find an object", at: range) }
-            let key: Int64?
+            guard let pkIndex = info.primaryKeyIndex else { throw error("'\(className)' has no primary key, so obj('\(className)', ...) cannot find an object", at: range) }
+            let property = info.property(pkIndex)
+            let converted: Value
             do throws(CairnError) {
-                key = try database.findKey(info, primaryKey, connection)
+                converted = try Database.coerceScalar(primaryKey, property.type, optional: property.isOptional, nested: false,
+                                                      Label(className: info.name, propertyName: property.name))
             } catch {
                 throw self.error("obj('\(className)', \(primaryKey.extendedJSON)): \(error.message)", at: range)
             }
-            return constant(.link(ObjectLink(classIndex: info.index, key: key ?? Int64.min)))
+            let lookup = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bind(converted)))"
+            return Operand(sql: lookup, kind: .link(info), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
         case .geoBox, .geoCircle, .geoPolygon:
             throw error("A geo shape can only be used with GEOWITHIN", at: range)
         }

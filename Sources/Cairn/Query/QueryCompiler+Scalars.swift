@@ -138,16 +138,19 @@ extension QueryCompiler {
                 }
                 other = bind(.int(link.key))
             case .constant(let pk):
-                // A scalar stands for the target's primary key.
+                // A scalar stands for the target's primary key, looked up when the query runs (so
+                // the compiled SQL stays right as objects come and go).
                 guard let pkIndex = info.primaryKeyIndex,
                       Self.group(pk) == Self.group(info.property(pkIndex).type) else { throw unsupported(a.kind, b.kind, range) }
-                let key: Int64?
+                let property = info.property(pkIndex)
+                let converted: Value
                 do throws(CairnError) {
-                    key = try database.findKey(info, pk, connection)
+                    converted = try Database.coerceScalar(pk, property.type, optional: property.isOptional, nested: false,
+                                                          Label(className: info.name, propertyName: property.name))
                 } catch {
                     throw self.error("Cannot compare '\(info.name)' links with \(pk.extendedJSON): \(error.message)", at: range)
                 }
-                other = bind(.int(key ?? Int64.min))
+                other = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bind(converted)))"
             case .link(let otherInfo) where otherInfo === info:
                 other = b.sql
             default:
@@ -160,7 +163,7 @@ extension QueryCompiler {
             let type: PropertyType
             if case .scalar(let t) = a.kind { type = t } else { type = .int }
             let group = Self.group(type)
-            if let code = stringOpCode(op), group != .string && group != .data {
+            if stringOpCode(op) != nil, group != .string && group != .data {
                 throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(type.rawValue)', right side must be a string or binary type", at: range)
             }
             switch b.kind {

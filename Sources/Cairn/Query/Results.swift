@@ -26,6 +26,8 @@ public final class Results: @unchecked Sendable {
     /// What the base depends on: the owner object for lists and backlinks.
     let owner: (ClassInfo, Int64)?
     private var cache: (token: DatabaseStateToken, keys: [Int64])?
+    /// The compiled SQL: it depends only on the query and the schema, so it is compiled once.
+    private var compiled: (sql: String, parameters: [Value])?
 
     init(database: Database, info: ClassInfo, base: Base, steps: [Step] = [], owner: (ClassInfo, Int64)? = nil) {
         self.database = database
@@ -109,8 +111,10 @@ public final class Results: @unchecked Sendable {
     // MARK: Reading
 
     func compile(_ connection: Connection) throws(CairnError) -> (sql: String, parameters: [Value]) {
+        if let compiled { return compiled }
         var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
         let rows = try compiler.rows(base, steps)
+        compiled = (rows, compiler.parameters)
         return (rows, compiler.parameters)
     }
 
@@ -226,12 +230,28 @@ public final class Results: @unchecked Sendable {
         try database.serialized { (connection) throws(CairnError) -> Int in
             try database.requireWriteTransaction()
             _ = try database.readable(info)
+            if !info.hasRelationships {
+                // Nothing else to clean up: one set-based DELETE.
+                let (rows, parameters) = try compile(connection)
+                let statement = try connection.statement(
+                    "DELETE FROM \(info.table) WHERE \(info.keyColumn) IN (SELECT k FROM (\(rows)))")
+                defer { statement.reset() }
+                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                _ = try statement.step()
+                cache = nil
+                return connection.changes
+            }
             let keys = try keys(connection)
+            var deleted = 0
             try database.atomically(connection) { () throws(CairnError) in
-                for key in keys where try database.exists(info, key, connection) { try database.deleteObject(info, key, connection) }
+                // A cascade may already have removed a later key (an embedded object, say).
+                for key in keys where try database.exists(info, key, connection) {
+                    try database.deleteObject(info, key, connection)
+                    deleted += 1
+                }
             }
             cache = nil
-            return keys.count
+            return deleted
         }
     }
 }
