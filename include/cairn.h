@@ -309,6 +309,18 @@ int cairn_create_many_json(cairn_db *db, const char *class_name, const char *arr
                            int64_t *out_count);
 
 /**
+ * Create many objects from a packed batch, all or nothing (inside a write transaction): the fast
+ * path for bindings. `data` is Python's `marshal` serialization (format version 2 to 4) of a list
+ * of tuples; each tuple holds `property_count` values for the properties `property_indices`
+ * (see cairn_property_index()), in that order. Values may be None, bool, int (64-bit), float, str
+ * and bytes; use cairn_create_many_json() for other types. `data` is copied as needed.
+ * *out_count (may be NULL) receives the number of objects created or updated.
+ */
+int cairn_create_many_marshal(cairn_db *db, const char *class_name, size_t property_count,
+                              const int32_t *property_indices, const void *data, size_t size, int update_mode,
+                              int64_t *out_count);
+
+/**
  * Get an object by primary key as JSON.
  *
  * @param primary_key_json  The key as JSON: 5, "abc", {"$oid": "..."}, {"$uuid": "..."}, null.

@@ -307,6 +307,13 @@ public final class Database: @unchecked Sendable {
         return next
     }
 
+    /// Reserves `count` consecutive creation-order numbers; returns the first.
+    func reserveSequences(_ info: ClassInfo, _ count: Int, _ connection: Connection) throws(CairnError) -> Int64 {
+        let first = try nextSequence(info, connection)
+        pendingSequences[info.index] = first + Int64(count)
+        return first
+    }
+
     private func flushSequences(_ connection: Connection) throws(CairnError) {
         for (classIndex, next) in pendingSequences {
             let statement = try connection.statement(slot: classes[classIndex].slot(.writeSequence), "UPDATE _cairn_classes SET next_seq = ?1 WHERE table_name = ?2")

@@ -1,5 +1,8 @@
 import Cairn
 import CCairnHeader
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @_cdecl("cairn_open")
 public func cairn_open(_ path: UnsafePointer<CChar>?, _ schemaJSON: UnsafePointer<CChar>?, _ options: OpaquePointer?,
@@ -117,8 +120,9 @@ public func cairn_create_many_json(_ db: OpaquePointer?, _ className: UnsafePoin
         outCount?.pointee = 0
         let db = try database(db)
         let name = try string(className, "class_name")
-        let payload = try jsonArgument(arrayJSON, "array_json")
-        let count = try db.createMany(name, json: payload, update: try updateMode(mode))
+        guard let arrayJSON else { throw misuse("array_json must not be NULL.") }
+        let count = try db.createMany(name, jsonBytes: UnsafeRawBufferPointer(start: arrayJSON, count: strlen(arrayJSON)),
+                                      update: try updateMode(mode))
         outCount?.pointee = Int64(count)
         return CAIRN_OK_
     }
@@ -135,6 +139,24 @@ public func cairn_get_json(_ db: OpaquePointer?, _ className: UnsafePointer<CCha
         let key = try jsonArgument(primaryKeyJSON, "primary_key_json")
         guard let text = try db.getJSON(name, primaryKey: try Value(extendedJSON: key)) else { return CAIRN_NOT_FOUND_ }
         outJSON.pointee = try mallocString(text)
+        return CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_create_many_marshal")
+public func cairn_create_many_marshal(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ propertyCount: Int,
+                                      _ propertyIndices: UnsafePointer<Int32>?, _ data: UnsafeRawPointer?, _ size: Int,
+                                      _ mode: Int32, _ outCount: UnsafeMutablePointer<Int64>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outCount?.pointee = 0
+        let db = try database(db)
+        guard let className else { throw misuse("class_name must not be NULL.") }
+        guard let data else { throw misuse("data must not be NULL.") }
+        guard propertyCount >= 0, size >= 0 else { throw CairnError(.invalidArgument, "property_count and size must not be negative.") }
+        let classIndex = try db.classIndex(cString: className)
+        let count = try db.createMany(classIndex: classIndex, propertyIndices: try indices(propertyIndices, propertyCount),
+                                      marshal: UnsafeRawBufferPointer(start: data, count: size), update: try updateMode(mode))
+        outCount?.pointee = Int64(count)
         return CAIRN_OK_
     }
 }

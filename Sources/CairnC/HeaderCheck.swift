@@ -29,6 +29,7 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_is_in_write; v = CairnC.cairn_is_in_write; keep(v) }
     do { var v = CCairnHeader.cairn_create_json; v = CairnC.cairn_create_json; keep(v) }
     do { var v = CCairnHeader.cairn_create_many_json; v = CairnC.cairn_create_many_json; keep(v) }
+    do { var v = CCairnHeader.cairn_create_many_marshal; v = CairnC.cairn_create_many_marshal; keep(v) }
     do { var v = CCairnHeader.cairn_get_json; v = CairnC.cairn_get_json; keep(v) }
     do { var v = CCairnHeader.cairn_query_json; v = CairnC.cairn_query_json; keep(v) }
     do { var v = CCairnHeader.cairn_count; v = CairnC.cairn_count; keep(v) }

@@ -98,6 +98,9 @@ static void json_functions(cairn_db *db) {
     CHECK_MISUSE(cairn_create_json(db, NULL, "{\"_id\": 2, \"name\": \"B\"}", CAIRN_UPDATE_NEVER, &json));
     CHECK_MISUSE(cairn_create_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &json));
     CHECK(json == NULL);
+    CHECK_MISUSE(cairn_create_many_marshal(NULL, "Person", 0, NULL, "[", 1, CAIRN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(cairn_create_many_marshal(db, NULL, 0, NULL, "[", 1, CAIRN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(cairn_create_many_marshal(db, "Person", 0, NULL, NULL, 1, CAIRN_UPDATE_NEVER, &n));
     CHECK_MISUSE(cairn_create_many_json(NULL, "Person", "[]", CAIRN_UPDATE_NEVER, &n));
     CHECK_MISUSE(cairn_create_many_json(db, NULL, "[]", CAIRN_UPDATE_NEVER, &n));
     CHECK_MISUSE(cairn_create_many_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &n));

@@ -121,6 +121,22 @@ extension Database {
     public func getJSON(_ className: String, primaryKey pk: Value, depth: Int = 0) throws(CairnError) -> String? {
         try serialized { (connection) throws(CairnError) in
             let info = try readableClass(className)
+            if !info.hasRelationships {
+                // One statement: the row by primary key, written as it is read.
+                guard let pkIndex = info.primaryKeyIndex else {
+                    throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
+                }
+                let trait = info.traits[pkIndex]
+                let converted = try Self.coerceScalar(pk, trait.type, optional: trait.isOptional, nested: false,
+                                                      Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
+                let statement = try connection.statement(slot: info.slot(.selectRowByPrimaryKey), info.selectRowByPrimaryKeySQL)
+                defer { statement.reset() }
+                try ValueCodec.bind(converted, to: statement, at: 1)
+                guard try statement.step() else { return nil }
+                var writer = JSONWriter()
+                writeRowJSON(info, statement, to: &writer)
+                return writer.string
+            }
             guard let key = try findKey(info, pk, connection) else { return nil }
             var writer = JSONWriter()
             try writeJSON(info, key, depth: depth, connection, to: &writer)
@@ -293,6 +309,27 @@ extension Database {
     /// The whole object as Extended JSON. Links print as the target's primary key (object key
     /// without one) or, while `depth` > 0, as the nested object; embedded objects always nest.
     /// An object already being printed further up prints as its key, so cycles end.
+    /// Writes the row a statement is on (the key, then `info.selectColumns`) as a JSON object, for
+    /// classes without relationships: every property is a scalar column.
+    func writeRowJSON(_ info: ClassInfo, _ statement: Statement, to writer: inout JSONWriter) {
+        writer.writeByte(UInt8(ascii: "{"))
+        for (position, index) in info.columnIndexes.enumerated() {
+            if position > 0 { writer.writeByte(UInt8(ascii: ",")) }
+            writer.writeString(info.propertyNames[index])
+            writer.writeByte(UInt8(ascii: ":"))
+            let column = Int32((info.slots[index] ?? 0) + 1)
+            let type = info.traits[index].type
+            if type == .string, !statement.isNull(column) {
+                statement.withBytes(column) { writer.writeString(utf8: $0) }
+            } else if type == .int || type == .bool, !statement.isNull(column) {
+                if type == .int { writer.writeInt(statement.int64(column)) } else { writer.writeRaw(statement.int64(column) != 0 ? "true" : "false") }
+            } else {
+                ExtendedJSON.write(ValueCodec.read(statement, column, as: type), to: &writer)
+            }
+        }
+        writer.writeByte(UInt8(ascii: "}"))
+    }
+
     func writeJSON(_ info: ClassInfo, _ key: Int64, depth: Int, _ connection: Connection,
                    to writer: inout JSONWriter, path: Set<Int64> = []) throws(CairnError) {
         let indices = info.schema.properties.indices.filter { !info.property($0).isComputed }

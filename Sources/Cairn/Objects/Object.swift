@@ -102,7 +102,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
                 try database.checkIndex(info, index)
                 given.append((index, try database.input(from: value, info, index)))
             }
-            try database.atomically(connection) { () throws(CairnError) in
+            try database.atomicallyIfNeeded(info, given, connection) { () throws(CairnError) in
                 try database.update(info, key, given, mode: .all, connection)
             }
         }
@@ -114,7 +114,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
         try access { (connection) throws(CairnError) in
             try database.requireWriteTransaction()
             let given = try database.decodePayload(info, json)
-            try database.atomically(connection) { () throws(CairnError) in
+            try database.atomicallyIfNeeded(info, given, connection) { () throws(CairnError) in
                 try database.update(info, key, given, mode: .all, connection)
             }
         }

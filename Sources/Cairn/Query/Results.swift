@@ -169,6 +169,23 @@ public final class Results: @unchecked Sendable {
         try database.serialized { (connection) throws(CairnError) in
             var writer = JSONWriter()
             writer.writeByte(UInt8(ascii: "["))
+            if !info.hasRelationships, owner == nil {
+                // Every property is a column: read all rows in the query itself.
+                let (rows, parameters) = try compile(connection)
+                let columns = info.selectColumns.map { "e.\($0)" }.joined(separator: ", ")
+                let statement = try connection.statement(
+                    "SELECT e.\(info.keyColumn)\(columns.isEmpty ? "" : ", " + columns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o")
+                defer { statement.reset() }
+                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                var first = true
+                while try statement.step() {
+                    if !first { writer.writeByte(UInt8(ascii: ",")) }
+                    first = false
+                    database.writeRowJSON(info, statement, to: &writer)
+                }
+                writer.writeByte(UInt8(ascii: "]"))
+                return writer.string
+            }
             for (i, key) in try keys(connection).enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
                 try database.writeJSON(info, key, depth: Swift.max(depth, 0), connection, to: &writer)

@@ -18,9 +18,13 @@ final class ClassInfo {
     private let indexByName: [String: Int]
 
     let selectRowSQL: String
+    /// The row (key first) by primary key, in one statement.
+    let selectRowByPrimaryKeySQL: String
     let keyByPrimaryKeySQL: String
     let existsSQL: String
     let insertSQL: String
+    /// `INSERT INTO t (columns)`, for multi-row inserts.
+    let insertPrefix: String
     let deleteSQL: String
     let countSQL: String
 
@@ -29,9 +33,9 @@ final class ClassInfo {
     /// Statement slots (see `Connection.statement(slot:)`): fixed operations first, then one
     /// single-property UPDATE per property.
     enum Slot: Int {
-        case insert, selectRow, keyByPrimaryKey, exists, delete, count, readSequence, writeSequence
+        case insert, selectRow, keyByPrimaryKey, exists, delete, count, readSequence, writeSequence, insertBatch, selectRowByPrimaryKey
     }
-    static let fixedSlots = 8
+    static let fixedSlots = 10
     /// Where this class's slots start; set once at open.
     var slotBase = 0
     var slotCount: Int { Self.fixedSlots + schema.properties.count }
@@ -117,6 +121,8 @@ final class ClassInfo {
 
         let columnList = columns.isEmpty ? "" : ", " + columns.joined(separator: ", ")
         selectRowSQL = "SELECT \(keyColumn)\(columnList) FROM \(table) WHERE \(keyColumn) = ?1"
+        let rowKey = keyColumn, rowTable = table
+        selectRowByPrimaryKeySQL = pk.map { "SELECT \(rowKey)\(columnList) FROM \(rowTable) WHERE \(quoted($0.storedName)) IS ?1" } ?? ""
         if let pk {
             keyByPrimaryKeySQL = "SELECT \(keyColumn) FROM \(table) WHERE \(quoted(pk.storedName)) IS ?1"
         } else {
@@ -126,9 +132,10 @@ final class ClassInfo {
         var insertColumns = columns
         if hasSequenceColumn { insertColumns.append(quoted(Self.sequenceColumnName)) }
         let placeholders = (1...max(insertColumns.count, 1)).map { "?\($0)" }.joined(separator: ", ")
+        insertPrefix = "INSERT INTO \(table) (\(insertColumns.joined(separator: ", ")))"
         insertSQL = insertColumns.isEmpty
             ? "INSERT INTO \(table) DEFAULT VALUES"
-            : "INSERT INTO \(table) (\(insertColumns.joined(separator: ", "))) VALUES (\(placeholders))"
+            : "\(insertPrefix) VALUES (\(placeholders))"
         deleteSQL = "DELETE FROM \(table) WHERE \(keyColumn) = ?1"
         countSQL = "SELECT count(*) FROM \(table)"
     }

@@ -462,9 +462,15 @@ public struct JSONWriter {
     }
 
     public mutating func writeString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { utf8 in
+        value.withUTF8 { writeString(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes UTF-8 bytes as a JSON string, escaping what JSON requires.
+    public mutating func writeString(utf8 raw: UnsafeRawBufferPointer) {
+        bytes.append(UInt8(ascii: "\""))
+        do {
+            let utf8 = raw.bindMemory(to: UInt8.self)
             var runStart = 0
             for i in 0..<utf8.count {
                 let c = utf8[i]

@@ -374,6 +374,13 @@ cairn_create_json = _fn("cairn_create_json", [cairn_db_p, c_char_p, c_char_p, c_
 cairn_create_many_json = _fn(
     "cairn_create_many_json", [cairn_db_p, c_char_p, c_char_p, c_int, POINTER(c_int64)]
 )
+# int cairn_create_many_marshal(cairn_db *db, const char *class_name, size_t property_count,
+#                               const int32_t *property_indices, const void *data, size_t size,
+#                               int update_mode, int64_t *out_count);
+cairn_create_many_marshal = _fn(
+    "cairn_create_many_marshal",
+    [cairn_db_p, c_char_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, c_int, POINTER(c_int64)],
+)
 # int cairn_get_json(cairn_db *db, const char *class_name, const char *primary_key_json,
 #                    char **out_json);
 cairn_get_json = _fn("cairn_get_json", [cairn_db_p, c_char_p, c_char_p, POINTER(c_void_p)])

@@ -1,0 +1,249 @@
+import CSQLite
+
+/// The bulk path: objects from rows in Python's `marshal` format, bound straight into the
+/// insert statement without building JSON, `Value`s or Swift strings for simple classes.
+extension Database {
+    /// Creates objects from JSON text holding an array of objects, parsing one element at a time
+    /// (so memory stays flat however large the batch). All or nothing.
+    /// The corresponding C function is `cairn_create_many_json`.
+    @discardableResult
+    public func createMany(_ className: String, jsonBytes: UnsafeRawBufferPointer, update mode: UpdateMode = .never) throws(CairnError) -> Int {
+        try serialized { (connection) throws(CairnError) -> Int in
+            let info = try writableClass(className, mode: mode)
+            var parser = JSONParser(jsonBytes)
+            func invalid(_ error: JSONParseError) -> CairnError { CairnError(.invalidArgument, "array_json: \(error.description)") }
+            parser.skipWhitespace()
+            guard parser.index < parser.count, parser.bytes[parser.index] == UInt8(ascii: "[") else {
+                throw CairnError(.invalidArgument, "Expected a JSON array of '\(info.name)' objects.")
+            }
+            parser.index += 1
+            return try atomically(connection) { () throws(CairnError) -> Int in
+                var created = 0
+                parser.skipWhitespace()
+                if parser.index < parser.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
+                    parser.index += 1
+                } else {
+                    while true {
+                        parser.skipWhitespace()
+                        let element: JSON
+                        do throws(JSONParseError) { element = try parser.parseValue() } catch { throw invalid(error) }
+                        do throws(CairnError) {
+                            _ = try create(info, try decodePayload(info, element), mode: mode, connection)
+                        } catch {
+                            throw CairnError(error.code, "Element \(created): \(error.message)", sqliteCode: error.sqliteCode)
+                        }
+                        created += 1
+                        parser.skipWhitespace()
+                        guard parser.index < parser.count else { throw invalid(parser.fail("unexpected end of input in an array")) }
+                        let c = parser.bytes[parser.index]
+                        parser.index += 1
+                        if c == UInt8(ascii: ",") { continue }
+                        if c == UInt8(ascii: "]") { break }
+                        throw invalid(JSONParseError(offset: parser.index - 1, reason: "expected ',' or ']'"))
+                    }
+                }
+                parser.skipWhitespace()
+                guard parser.index == parser.count else { throw invalid(parser.fail("unexpected characters after the JSON value")) }
+                return created
+            }
+        }
+    }
+
+    /// Scalar types a marshal row can carry directly.
+    private static let marshalTypes: Set<PropertyType> = [.bool, .int, .float, .double, .string, .data]
+
+    /// Creates objects from `data`: Python's `marshal` serialization of a list of tuples, each
+    /// holding the values of `propertyIndices` in that order (None, bool, int, float, str, bytes).
+    /// All or nothing; returns how many objects were created or updated.
+    /// The corresponding C function is `cairn_create_many_marshal`.
+    @discardableResult
+    public func createMany(classIndex: Int, propertyIndices: [Int], marshal data: UnsafeRawBufferPointer,
+                           update mode: UpdateMode = .never) throws(CairnError) -> Int {
+        try serialized { (connection) throws(CairnError) -> Int in
+            let info = try classInfo(index: classIndex)
+            try checkWritable(info, mode: mode)
+            var seen = [Bool](repeating: false, count: info.propertyNames.count)
+            for index in propertyIndices {
+                try checkIndex(info, index)
+                guard !seen[index] else {
+                    throw CairnError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
+                }
+                seen[index] = true
+            }
+            var reader = try MarshalReader(data)
+            let rows = try reader.containerLength()
+            let direct = mode == .never && !info.hasRelationships
+                && propertyIndices.allSatisfy { info.traits[$0].isColumn && Self.marshalTypes.contains(info.traits[$0].type) }
+            return try atomically(connection) { () throws(CairnError) -> Int in
+                if direct {
+                    try insertRows(info, propertyIndices, &reader, rows, connection)
+                } else {
+                    for row in 0..<rows {
+                        do throws(CairnError) {
+                            let count = try reader.containerLength()
+                            guard count == propertyIndices.count else {
+                                throw CairnError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
+                            }
+                            var given: [(Int, Input)] = []
+                            for index in propertyIndices { given.append((index, try input(from: try reader.item().value(), info, index))) }
+                            _ = try create(info, given, mode: mode, connection)
+                        } catch {
+                            throw CairnError(error.code, "Element \(row): \(error.message)", sqliteCode: error.sqliteCode)
+                        }
+                    }
+                }
+                return rows
+            }
+        }
+    }
+
+    /// Binds each row's values straight into the class's insert statement.
+    private func insertRows(_ info: ClassInfo, _ propertyIndices: [Int], _ reader: inout MarshalReader, _ rows: Int,
+                            _ connection: Connection) throws(CairnError) {
+        let traits = info.traits
+        var source = [Int](repeating: -1, count: traits.count)
+        for (position, index) in propertyIndices.enumerated() { source[index] = position }
+        // Columns not given: their default, else null; a required one without a default is an error.
+        var fixed = [Value?](repeating: nil, count: traits.count)
+        for index in info.columnIndexes where source[index] < 0 {
+            if let value = info.defaults[index] {
+                fixed[index] = value
+            } else if traits[index].isOptional {
+                fixed[index] = .null
+            } else if rows > 0 {
+                throw CairnError(.missingValue, "Element 0: Missing value for property '\(info.name).\(info.propertyNames[index])'")
+            }
+        }
+        // Rows go in batches of `batch` per INSERT statement (one VALUES tuple each): SQLite's
+        // per-statement work is paid once per batch. A failing batch is retried row by row, so
+        // the error names the exact element.
+        let batch = 64
+        let width = info.columnIndexes.count + (info.hasSequenceColumn ? 1 : 0)
+        let single = try connection.statement(slot: info.slot(.insert), info.insertSQL)
+        defer { single.reset() }
+        var items = [MarshalReader.Item](repeating: .none, count: propertyIndices.count * batch)
+        var row = 0
+        while row < rows {
+            let n = Swift.min(batch, rows - row)
+            for r in 0..<n {
+                do throws(CairnError) {
+                    let count = try reader.containerLength()
+                    guard count == propertyIndices.count else {
+                        throw CairnError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
+                    }
+                    for position in 0..<count { items[r * count + position] = try reader.item() }
+                } catch {
+                    throw CairnError(error.code, "Element \(row + r): \(error.message)", sqliteCode: error.sqliteCode)
+                }
+            }
+            let sequenceStart = info.hasSequenceColumn ? try reserveSequences(info, n, connection) : 0
+            if n == batch {
+                let many = try connection.statement(slot: info.slot(.insertBatch), Self.batchSQL(info, batch, width))
+                var failed = false
+                do throws(CairnError) {
+                    for r in 0..<n {
+                        try bindRow(info, source, fixed, items, r * propertyIndices.count, many, Int32(r * width + 1),
+                                    sequence: sequenceStart + Int64(r))
+                    }
+                    _ = try many.step()
+                } catch {
+                    failed = true    // bad value or constraint: the row-by-row pass below names the row
+                }
+                many.reset()
+                if !failed {
+                    row += n
+                    continue
+                }
+            }
+            for r in 0..<n {
+                do throws(CairnError) {
+                    try bindRow(info, source, fixed, items, r * propertyIndices.count, single, 1, sequence: sequenceStart + Int64(r))
+                    do throws(CairnError) {
+                        _ = try single.step()
+                    } catch where error.sqliteCode == 1555 || error.sqliteCode == 2067 {
+                        var pk = Value.null
+                        if let pkIndex = info.primaryKeyIndex, source[pkIndex] >= 0 {
+                            pk = (try? items[r * propertyIndices.count + source[pkIndex]].value()) ?? .null
+                        }
+                        throw CairnError(.duplicatePrimaryKey,
+                                         "Attempting to create an object of type '\(info.name)' with an existing primary key value '\(pk)'.")
+                    }
+                    single.reset()
+                } catch {
+                    single.reset()
+                    throw CairnError(error.code, "Element \(row + r): \(error.message)", sqliteCode: error.sqliteCode)
+                }
+            }
+            row += n
+        }
+    }
+
+    /// `INSERT INTO t (columns) VALUES (?, ...), (?, ...), ...` for `rows` rows.
+    static func batchSQL(_ info: ClassInfo, _ rows: Int, _ width: Int) -> String {
+        let head = info.insertPrefix
+        var tuples: [String] = []
+        var parameter = 1
+        for _ in 0..<rows {
+            tuples.append("(" + (0..<width).map { "?\(parameter + $0)" }.joined(separator: ", ") + ")")
+            parameter += width
+        }
+        return head + " VALUES " + tuples.joined(separator: ", ")
+    }
+
+    /// Binds one row's values (or the fixed values of columns not given) from `first` on.
+    private func bindRow(_ info: ClassInfo, _ source: [Int], _ fixed: [Value?], _ items: [MarshalReader.Item], _ base: Int,
+                         _ statement: Statement, _ first: Int32, sequence: Int64) throws(CairnError) {
+        var parameter = first
+        let traits = info.traits
+        for index in info.columnIndexes {
+            let position = source[index]
+            if position >= 0 {
+                try bind(items[base + position], traits[index], Label(className: info.name, propertyName: info.propertyNames[index]),
+                         statement, parameter)
+            } else if let value = fixed[index] {
+                try ValueCodec.bind(value, to: statement, at: parameter)
+            } else {
+                statement.bindNull(parameter)
+            }
+            parameter += 1
+        }
+        if info.hasSequenceColumn { statement.bind(sequence, at: parameter) }
+    }
+
+    /// Binds one marshal value to a column of `trait`'s type, with the same rules as `coerceScalar`.
+    private func bind(_ item: MarshalReader.Item, _ trait: ClassInfo.Traits, _ label: @autoclosure () -> Label,
+                      _ statement: Statement, _ parameter: Int32) throws(CairnError) {
+        switch (trait.type, item) {
+        case (_, .none):
+            guard trait.isOptional else { throw CairnError(.notNullable, "Invalid null value for non-nullable property \(label()).") }
+            statement.bindNull(parameter)
+        case (.int, .int(let i)): statement.bind(i, at: parameter)
+        case (.bool, .bool(let b)): statement.bind(Int64(b ? 1 : 0), at: parameter)
+        case (.double, .double(let d)): try ValueCodec.bind(.double(d), to: statement, at: parameter)
+        case (.double, .int(let i)): statement.bind(Double(i), at: parameter)
+        case (.float, .double(let d)): try ValueCodec.bind(.float(Float(d)), to: statement, at: parameter)
+        case (.float, .int(let i)): try ValueCodec.bind(.float(Float(i)), to: statement, at: parameter)
+        case (.string, .text(let bytes)):
+            guard Self.isValidUTF8(bytes) else { throw CairnError(.invalidArgument, "Property \(label()): a string is not valid UTF-8.") }
+            let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
+            sqlite3_bind_text64(statement.handle, parameter, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+                                csqlite_transient(), UInt8(SQLITE_UTF8))
+        case (.data, .bytes(let bytes)): statement.bind(bytes: bytes, at: parameter)
+        default:
+            throw CairnError(.typeMismatch, "Type mismatch for property \(label()): expected \(trait.type.rawValue), got \(item.typeName).")
+        }
+    }
+
+    /// ASCII is checked a word at a time; anything else goes through the standard library.
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        let count = bytes.count
+        while i + 8 <= count {
+            if bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            i += 8
+        }
+        while i < count, bytes[i] < 0x80 { i += 1 }
+        if i == count { return true }
+        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil
+    }
+}

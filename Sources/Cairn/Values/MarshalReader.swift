@@ -1,0 +1,154 @@
+import CSQLite
+
+/// Reads the subset of Python's `marshal` format (versions 2-4) that a batch of rows needs: a list
+/// or tuple of tuples holding None, booleans, ints, floats, str and bytes, with the format's back
+/// references. It lets a Python caller hand over a whole batch from one `marshal.dumps`, which
+/// costs about 0.2 µs a row, instead of building JSON.
+struct MarshalReader {
+    enum Item {
+        case none
+        case bool(Bool)
+        case int(Int64)
+        case double(Double)
+        /// UTF-8 text inside the buffer.
+        case text(UnsafeRawBufferPointer)
+        case bytes(UnsafeRawBufferPointer)
+    }
+
+    let base: UnsafeRawPointer
+    let count: Int
+    var offset = 0
+    /// Objects flagged for back references, in order. Containers get a placeholder.
+    var references: [Item?] = []
+
+    init(_ buffer: UnsafeRawBufferPointer) throws(CairnError) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            throw CairnError(.invalidArgument, "The marshal data is empty.")
+        }
+        self.base = base
+        count = buffer.count
+    }
+
+    func fail(_ reason: String) -> CairnError {
+        CairnError(.invalidArgument, "Invalid marshal data at byte \(offset): \(reason).")
+    }
+
+    mutating func byte() throws(CairnError) -> UInt8 {
+        guard offset < count else { throw fail("unexpected end") }
+        defer { offset += 1 }
+        return base.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    mutating func int32() throws(CairnError) -> Int32 {
+        guard count - offset >= 4 else { throw fail("unexpected end") }
+        defer { offset += 4 }
+        return Int32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+    }
+
+    mutating func slice(_ length: Int) throws(CairnError) -> UnsafeRawBufferPointer {
+        guard length >= 0, count - offset >= length else { throw fail("a string runs past the end") }
+        defer { offset += length }
+        return UnsafeRawBufferPointer(start: base + offset, count: length)
+    }
+
+    /// Reads a container header: the number of elements of a list or tuple.
+    mutating func containerLength() throws(CairnError) -> Int {
+        let code = try byte()
+        if code & 0x80 != 0 { references.append(nil) }
+        switch code & 0x7F {
+        case UInt8(ascii: "["), UInt8(ascii: "("):
+            let n = Int(try int32())
+            guard n >= 0 else { throw fail("negative length") }
+            return n
+        case UInt8(ascii: ")"): return Int(try byte())
+        default: throw fail("expected a list or tuple, found type '\(Unicode.Scalar(code & 0x7F))'")
+        }
+    }
+
+    /// Reads one scalar.
+    mutating func item() throws(CairnError) -> Item {
+        let code = try byte()
+        let flagged = code & 0x80 != 0
+        var slot = -1
+        if flagged {
+            slot = references.count
+            references.append(nil)
+        }
+        let item: Item
+        switch code & 0x7F {
+        case UInt8(ascii: "N"): item = .none
+        case UInt8(ascii: "T"): item = .bool(true)
+        case UInt8(ascii: "F"): item = .bool(false)
+        case UInt8(ascii: "i"): item = .int(Int64(try int32()))
+        case UInt8(ascii: "l"):
+            let digits = Int(try int32())
+            var magnitude: UInt64 = 0
+            var shift: UInt64 = 0
+            for _ in 0..<digits.magnitude {
+                let low = UInt64(try byte()), high = UInt64(try byte())
+                let digit = low | high << 8
+                guard digit < 1 << 15 else { throw fail("invalid long digit") }
+                guard shift < 64, (digit << shift) >> shift == digit else { throw CairnError(.invalidArgument, "An integer is outside the 64-bit range.") }
+                magnitude |= digit << shift
+                shift += 15
+            }
+            if digits < 0 {
+                guard magnitude <= UInt64(Int64.max) + 1 else { throw CairnError(.invalidArgument, "An integer is outside the 64-bit range.") }
+                item = .int(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude))
+            } else {
+                guard magnitude <= UInt64(Int64.max) else { throw CairnError(.invalidArgument, "An integer is outside the 64-bit range.") }
+                item = .int(Int64(magnitude))
+            }
+        case UInt8(ascii: "g"):
+            guard count - offset >= 8 else { throw fail("unexpected end") }
+            let bits = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+            item = .double(Double(bitPattern: bits))
+        case UInt8(ascii: "z"), UInt8(ascii: "Z"):
+            item = .text(try slice(Int(try byte())))
+        case UInt8(ascii: "a"), UInt8(ascii: "A"), UInt8(ascii: "u"), UInt8(ascii: "t"):
+            item = .text(try slice(Int(try int32())))
+        case UInt8(ascii: "s"):
+            item = .bytes(try slice(Int(try int32())))
+        case UInt8(ascii: "r"):
+            let index = Int(try int32())
+            guard index >= 0, index < references.count, let referenced = references[index] else {
+                throw fail("a back reference to \(index) is not a scalar")
+            }
+            return referenced
+        default:
+            throw fail("unsupported type '\(Unicode.Scalar(code & 0x7F))' (rows may hold None, bool, int, float, str and bytes)")
+        }
+        if slot >= 0 { references[slot] = item }
+        return item
+    }
+}
+
+extension MarshalReader.Item {
+    var typeName: String {
+        switch self {
+        case .none: "null"
+        case .bool: "bool"
+        case .int: "int"
+        case .double: "double"
+        case .text: "string"
+        case .bytes: "data"
+        }
+    }
+
+    /// The item as a Value (for the general path and for messages).
+    func value() throws(CairnError) -> Value {
+        switch self {
+        case .none: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .text(let bytes):
+            guard let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
+                throw CairnError(.invalidArgument, "A string is not valid UTF-8.")
+            }
+            return .string(text)
+        case .bytes(let bytes): return .data(Array(bytes))
+        }
+    }
+}
