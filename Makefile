@@ -1,7 +1,8 @@
 # Cairn — the front door.
 #   make demo    build libcairn.so and run the C, Python and Swift examples on a fresh database
 #   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest)
-#   make bench   (see bench/) benchmarks against raw SQLite and Python's sqlite3
+#   make bench   benchmarks Cairn (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
+#                (BENCH_N=10k|100k|1M, BENCH_RUNS=3; see bench/README.md); make bench-scale: 10k vs 1M
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
 # to run is printed.
@@ -14,7 +15,7 @@ CMAKE_BUILD := build
 CMAKE_CONFIGURE := cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCAIRN_SWIFTPM_SCRATCH=$(CURDIR)/.build
 DEMO_DIR := $(CURDIR)/build/demo
 
-.PHONY: all deps lib test test-swift test-c test-python demo clean
+.PHONY: all deps lib test test-swift test-c test-python demo clean bench bench-build bench-scale
 
 all: lib
 
@@ -66,6 +67,31 @@ demo: lib
 	@echo "== Python example =="; CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/quickstart.py $(DEMO_DIR)/python.cairn
 	@echo "== Swift example ==";  swift run -c release --package-path examples/swift quickstart $(DEMO_DIR)/swift.cairn
 	@echo "== stored tables (sqlite3 $(DEMO_DIR)/c.cairn .schema) =="; sqlite3 $(DEMO_DIR)/c.cairn .schema
+
+# ---- benchmarks (bench/) -------------------------------------------------------------------
+BENCH_N ?= 100k
+BENCH_RUNS ?= 3
+BENCH_BIN := build/bench/cairn-bench
+BENCH_RUN := CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/run.py --c-harness $(BENCH_BIN) --runs $(BENCH_RUNS)
+
+$(BENCH_BIN): bench/bench.c include/cairn.h $(if $(BENCH_NO_LIB),,$(LIB))
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude bench/bench.c -o $@ \
+	  -L$(RELEASE_DIR) -lcairn -lsqlite3 -Wl,-rpath,$(CURDIR)/$(RELEASE_DIR)
+
+# BENCH_NO_LIB=1: use the library as it is (no swift build), e.g. while another build is running.
+bench-build: $(if $(BENCH_NO_LIB),,lib)
+	@$(MAKE) --no-print-directory $(BENCH_BIN)
+
+bench:
+	@started=$$(date +%s.%N); \
+	$(MAKE) --no-print-directory bench-build && \
+	$(BENCH_RUN) --n $(BENCH_N) --started $$started
+
+bench-scale:
+	@started=$$(date +%s.%N); \
+	$(MAKE) --no-print-directory bench-build && \
+	$(BENCH_RUN) --scale --started $$started
 
 clean:
 	rm -rf .build $(CMAKE_BUILD) examples/swift/.build
