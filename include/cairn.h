@@ -410,6 +410,17 @@ int cairn_object_create_json(cairn_db *db, const char *class_name, const char *o
 int cairn_object_find(cairn_db *db, const char *class_name, const cairn_value *primary_key,
                       cairn_object **out_object);
 
+/**
+ * Find an object by primary key and read properties in one call (one database read): the fast
+ * path for reading whole objects. Returns CAIRN_NOT_FOUND when there is none. String and binary
+ * values are borrowed: valid until the next call on the same database handle (or, when
+ * out_object is not NULL, until the next call on that object handle), or until it is released.
+ *
+ * @param out_object  May be NULL; otherwise receives a live handle (cairn_object_release()).
+ */
+int cairn_object_find_values(cairn_db *db, const char *class_name, const cairn_value *primary_key, size_t count,
+                             const int32_t *property_indices, cairn_value *out_values, cairn_object **out_object);
+
 /** Find an object by its object key (see cairn_object_key()). CAIRN_NOT_FOUND when absent. */
 int cairn_object_find_by_key(cairn_db *db, const char *class_name, int64_t key, cairn_object **out_object);
 

@@ -90,7 +90,7 @@ func mallocString(_ value: String) throws(CairnError) -> UnsafeMutablePointer<CC
 
 /// What a `cairn_db *` points at. Live handles are registered so that a closed (freed) handle
 /// passed back in is recognized and refused instead of being dereferenced.
-final class DatabaseHandle {
+final class DatabaseHandle: BorrowingHandle {
     let database: Database
     /// C strings handed out by introspection; valid until the handle is closed.
     var classNames: [Int: UnsafeMutablePointer<CChar>] = [:]
@@ -102,6 +102,10 @@ final class DatabaseHandle {
         for pointer in classNames.values { free(pointer) }
         for pointer in propertyStrings.values { free(pointer) }
     }
+
+    /// Borrowed strings of `cairn_object_find_values` without an object handle live here until
+    /// the next such call; calls from several threads take turns on them.
+    let borrowGuard = Mutex<Int>(0)
 
     func cString(_ value: String) -> UnsafePointer<CChar> {
         if let existing = propertyStrings[value] { return UnsafePointer(existing) }

@@ -173,3 +173,28 @@ import Glibc
         }
     }
 }
+
+@Suite struct FindValuesABITests {
+    @Test func findValuesReadsAWholeObjectInOneCall() {
+        var db: OpaquePointer?
+        let schema = #"[{"name": "P", "primaryKey": "id", "properties": {"id": "int", "name": "string", "tags": "string[]"}}]"#
+        #expect(CairnC.cairn_open(":memory:", schema, nil, &db) == CAIRN_OK)
+        defer { _ = CairnC.cairn_close(db) }
+        #expect(CairnC.cairn_begin_write(db) == CAIRN_OK)
+        #expect(CairnC.cairn_create_json(db, "P", #"{"id": 7, "name": "Zoë", "tags": ["a"]}"#, CAIRN_UPDATE_NEVER, nil) == CAIRN_OK)
+        #expect(CairnC.cairn_commit(db) == CAIRN_OK)
+        var pk = cairn_value()
+        pk.type = CAIRN_TYPE_INT; pk.`as`.integer = 7
+        var out = [cairn_value](repeating: cairn_value(), count: 2)
+        #expect(CairnC.cairn_object_find_values(db, "P", &pk, 2, [1, 0], &out, nil) == CAIRN_OK)
+        #expect(String(cString: out[0].`as`.string.data) == "Zoë" && out[1].`as`.integer == 7)
+        var object: OpaquePointer?
+        #expect(CairnC.cairn_object_find_values(db, "P", &pk, 1, [2], &out, &object) == CAIRN_OK)   // a list: general path
+        #expect(object != nil)
+        CairnC.cairn_object_release(object)
+        pk.`as`.integer = 8
+        #expect(CairnC.cairn_object_find_values(db, "P", &pk, 2, [1, 0], &out, &object) == CAIRN_NOT_FOUND)
+        #expect(object == nil)
+        #expect(CairnC.cairn_object_find_values(db, "P", &pk, 1, [9], &out, nil) == CAIRN_ERR_INVALID_ARGUMENT)
+    }
+}

@@ -171,6 +171,11 @@ static void object_lookup_functions(cairn_db *db) {
     CHECK_MISUSE(cairn_object_create_json(db, NULL, "{}", CAIRN_UPDATE_NEVER, &object));
     CHECK_MISUSE(cairn_object_create_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &object));
     CHECK_MISUSE(cairn_object_create_json(db, "Person", "{}", CAIRN_UPDATE_NEVER, NULL));
+    CHECK_MISUSE(cairn_object_find_values(NULL, "Person", &pk, 0, NULL, NULL, &object));
+    CHECK(object == NULL);
+    CHECK_MISUSE(cairn_object_find_values(db, NULL, &pk, 0, NULL, NULL, &object));
+    CHECK_MISUSE(cairn_object_find_values(db, "Person", NULL, 0, NULL, NULL, &object));
+    CHECK_MISUSE(cairn_object_find_values(db, "Person", &pk, 1, NULL, values, &object));
     CHECK_MISUSE(cairn_object_find(NULL, "Person", &pk, &object));
     CHECK(object == NULL);
     CHECK_MISUSE(cairn_object_find(db, NULL, &pk, &object));

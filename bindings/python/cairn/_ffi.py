@@ -429,6 +429,13 @@ cairn_object_create = _fn(
 cairn_object_create_json = _fn(
     "cairn_object_create_json", [cairn_db_p, c_char_p, c_char_p, c_int, POINTER(cairn_object_p)]
 )
+# int cairn_object_find_values(cairn_db *db, const char *class_name, const cairn_value *primary_key,
+#                              size_t count, const int32_t *property_indices, cairn_value *out_values,
+#                              cairn_object **out_object);
+cairn_object_find_values = _fn(
+    "cairn_object_find_values",
+    [cairn_db_p, c_char_p, cairn_value_p, c_size_t, POINTER(c_int32), cairn_value_p, POINTER(cairn_object_p)],
+)
 # int cairn_object_find(cairn_db *db, const char *class_name, const cairn_value *primary_key,
 #                       cairn_object **out_object);
 cairn_object_find = _fn("cairn_object_find", [cairn_db_p, c_char_p, cairn_value_p, POINTER(cairn_object_p)])
