@@ -291,3 +291,68 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(!(try file.explainQueryPlan("Person", "city == 'Paris'").contains { $0.hasPrefix("SCAN t0") }))
     }
 }
+
+/// Regressions for bugs found by the Python query suite.
+@Suite struct QueryRegressionTests {
+    let db: Database
+    init() throws {
+        db = try Database(path: ":memory:", schemaJSON: """
+            [{"name": "N", "primaryKey": "id", "properties": {"id": "int", "d": "decimal128?", "ds": "decimal128[]", "f": "float?", "i": "int?",
+               "home": "Place"}},
+             {"name": "Place", "embedded": true, "properties": {"name": "string"}}]
+            """)
+        try db.write {
+            try db.createMany("N", json: """
+                [{"id": 1, "d": {"$numberDecimal": "12345678901234567890.123"}, "ds": [{"$numberDecimal": "0.1"}, {"$numberDecimal": "0.2"}], "f": 0.1, "i": 4611686018427387904},
+                 {"id": 2, "d": {"$numberDecimal": "12345678901234567890.124"}, "ds": [], "f": 2.5, "i": 4611686018427387904},
+                 {"id": 3, "d": {"$numberDecimal": "1E+400"}, "i": 1}]
+                """)
+        }
+    }
+
+    @Test func decimalAggregatesAreExact() throws {
+        let all = try db.objects("N")
+        #expect(try all.max("d") == .decimal(Decimal128(string: "1E+400")!))
+        #expect(try all.min("d") == .decimal(Decimal128(string: "12345678901234567890.123")!))
+        #expect(try db.query("N", "id < 3").sum("d") == .decimal(Decimal128(string: "24691357802469135780.247")!))
+        #expect(try ids(db.query("N", "ds.@sum == 0.3")) == [1])
+        #expect(try ids(db.query("N", "ds.@avg == 0.15")) == [1])
+        #expect(try ids(db.query("N", "ds.@max == 0.2")) == [1])
+    }
+
+    @Test func decimalsSortAndGroupByValue() throws {
+        #expect(try ids(db.query("N", "TRUEPREDICATE SORT(d DESC)")) == [3, 2, 1])
+        #expect(try ids(db.query("N", "TRUEPREDICATE DISTINCT(d)")) == [1, 2, 3])
+    }
+
+    @Test func integerSumOverflowIsALimitError() throws {
+        expectError(.limit) { _ = try db.objects("N").sum("i") }
+    }
+
+    @Test func floatPropertiesMatchDoubleLiterals() throws {
+        #expect(try ids(db.query("N", "f == 0.1")) == [1])
+        #expect(try ids(db.query("N", "f == $0", [.double(0.1)])) == [1])
+    }
+
+    @Test func geoShapeArgumentsAreChecked() throws {
+        let geo = try Database(path: ":memory:", schemaJSON: querySchema)
+        for bad in [#"{"box": [[0,40],[10,91]]}"#, #"{"circle": [[0,40], -1]}"#, #"{"polygon": [[[0,0],[1,0],[1,1]]]}"#] {
+            expectError(.query) { _ = try geo.query("Person", "home.location GEOWITHIN $0", [.string(bad)]).count }
+        }
+    }
+
+    @Test func embeddedClassesCannotBeQueriedAlone() throws {
+        expectError(.invalidArgument) { _ = try db.objects("Place") }
+    }
+
+    @Test func resultsStayLiveInsideAWriteTransaction() throws {
+        let results = try db.query("N", "id > 0")
+        try db.beginWrite()
+        #expect(try results.count == 3)
+        try db.create("N", json: #"{"id": 9}"#)
+        #expect(try results.count == 4)
+        try db.object("N", primaryKey: 9)!.delete()
+        #expect(try results.count == 3)
+        try db.rollback()
+    }
+}

@@ -1,6 +1,6 @@
-"""Cairn quickstart: open a database, create, read, update, count, handle an error, and relate
-objects: a Person with a list of Dogs, an embedded Address, the Dogs' `owners` backlink and a
-mixed payload.
+"""Cairn quickstart: open a database, create, read, update, query, count, handle an error, and
+relate objects: a Person with a list of Dogs, an embedded Address, the Dogs' `owners` backlink and
+a mixed payload.
 
     python3 examples/python/quickstart.py [path]     (default: a file in a new temp directory)
 
@@ -101,6 +101,12 @@ def main() -> None:
         print(f"updated: {ann.to_dict()}")
 
         print(f"count: {db.count('Person')} people")
+
+        # Query: Realm Query Language with $0, $1... arguments; results are live and chainable.
+        scored = db.query("Person", "score >= $0", 8.0).sort("score", ascending=False)
+        print(f"score >= 8, best first: {[person.name for person in scored]}")
+        with_age = db.count("Person", "age != nil")
+        print(f"{with_age} with an age, the oldest is {db.objects('Person').max('age')}")
 
         # Errors are exceptions with the engine's message and the C status code.
         try:

@@ -439,6 +439,9 @@ extension Database {
             guard case .value(let pk)? = inputs[pkIndex] ?? defaultInput(info, pkIndex) else {
                 throw CairnError(.missingValue, "Missing value for property '\(info.name).\(info.property(pkIndex).name)'")
             }
+            if !info.hasRelationships, let key = try upsertInPlace(info, given, pkIndex, pk, mode: mode, connection) {
+                return key
+            }
             if let key = try findKey(info, pk, connection) {
                 try update(info, key, given.filter { $0.0 != pkIndex }, mode: mode, connection)
                 return key
@@ -514,6 +517,41 @@ extension Database {
         }
         if info.geoPointIndices != nil { try validateGeoPoint(info, key, connection) }
         return key
+    }
+
+    /// The update half of an upsert for a class without relationships, in one statement:
+    /// `UPDATE ... WHERE pk = ? [AND any value differs] RETURNING key`. Returns the key when the
+    /// object exists (updated, or unchanged in `.modified` mode), nil when it must be created.
+    private func upsertInPlace(_ info: ClassInfo, _ given: [(Int, Input)], _ pkIndex: Int, _ pk: Value, mode: UpdateMode,
+                               _ connection: Connection) throws(CairnError) -> Int64? {
+        var values: [(Int, Value)] = []
+        for (index, input) in given where index != pkIndex {
+            guard case .value(let value) = input, info.traits[index].isColumn, info.traits[index].type != .mixed else { return nil }
+            values.append((index, value))
+        }
+        let trait = info.traits[pkIndex]
+        let key: Value = try Self.coerceScalar(pk, trait.type, optional: trait.isOptional, nested: false,
+                                               Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
+        if values.isEmpty { return try findKey(info, key, connection) }
+        var sql = "UPDATE \(info.table) SET "
+        sql += values.enumerated().map { "\(quoted(info.property($0.element.0).storedName)) = ?\($0.offset + 2)" }.joined(separator: ", ")
+        sql += " WHERE \(quoted(info.property(pkIndex).storedName)) IS ?1"
+        if mode == .modified {
+            sql += " AND (" + values.enumerated().map { "\(quoted(info.property($0.element.0).storedName)) IS NOT ?\($0.offset + 2)" }.joined(separator: " OR ") + ")"
+        }
+        sql += " RETURNING \(info.keyColumn)"
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        try ValueCodec.bind(key, to: statement, at: 1)
+        for (position, (_, value)) in values.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(position + 2)) }
+        if try statement.step() {
+            let updated = statement.int64(0)
+            statement.reset()
+            return updated
+        }
+        statement.reset()
+        // Not updated: absent (create it), or present and unchanged in `.modified` mode.
+        return mode == .modified ? try findKey(info, key, connection) : nil
     }
 
     /// Writes inputs to an existing object. `.modified` writes only values that differ.

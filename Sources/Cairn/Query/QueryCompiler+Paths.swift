@@ -132,6 +132,13 @@ extension QueryCompiler {
                     }
                     return Operand(sql: valueSQL(position.value, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                 }
+                if table.kind == .set, let next = components.first {
+                    switch next.kind {
+                    case .index, .first, .last:
+                        throw error("'\(current.info.name).\(property.name)' is a set: sets have no positions", at: next.range)
+                    default: break
+                    }
+                }
                 if case .all? = components.first?.kind { components = components.dropFirst() }
                 addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)")
                 if let target {

@@ -57,6 +57,9 @@ extension QueryCompiler {
             return bind(.int(ns))
         case .decimal(let d): return bind(.string(d.description))
         case .float(let f): return bind(.double(Double(f)))
+        // A float property holds single-precision values: compare with the constant rounded the same way.
+        case .double(let d) where type == .float: return bind(.double(Double(Float(d))))
+        case .int(let i) where type == .float: return bind(.double(Double(Float(i))))
         case .data(let bytes) where type == .string: return bind(.string(String(decoding: bytes, as: UTF8.self)))
         case .link(let link): return bind(.int(link.key))
         default: return bind(value)

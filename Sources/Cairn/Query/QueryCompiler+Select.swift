@@ -72,7 +72,7 @@ extension QueryCompiler {
             throw error("Cannot sort or group on key path '\(name)': it goes through a list", at: keyPath.range)
         }
         switch operand.kind {
-        case .scalar(.decimal128): return "CAST(\(operand.sql) AS REAL)"
+        case .scalar(.decimal128): return "\(operand.sql) COLLATE cairn_decimal"
         case .scalar, .link, .count: return operand.sql
         case .mixed(let type): return "\(type) IN (1, 6, 7, 8), (CASE WHEN \(type) = 8 THEN CAST(\(operand.sql) AS REAL) ELSE \(operand.sql) END)"
         default: throw error("Cannot sort or group on '\(name)'", at: keyPath.range)

@@ -31,7 +31,7 @@ extension QueryCompiler {
         var components = keyPath.components
         if let propertyName { components.append(Query.PathComponent(.property(propertyName), range: keyPath.range)) }
         let operand = try path(Query.KeyPath(components, range: keyPath.range), object, quantifier: nil)
-        let name = text.utf8Slice(keyPath.range)
+        let name = text.utf8Slice(keyPath.range) + (propertyName.map { ".\($0)" } ?? "")
 
         guard let source = operand.source else {
             switch (op, operand.kind) {
@@ -53,7 +53,11 @@ extension QueryCompiler {
             guard allowed.contains(type) else {
                 throw error("Operation '.\(op.rawValue)' cannot apply to property '\(name)' of type '\(type.rawValue)'", at: range)
             }
-            if type == .decimal128 { value = "CAST(\(value) AS REAL)"; kind = .scalar(.double) }
+            if type == .decimal128 {
+                let code = ["sum": 0, "avg": 1, "min": 2, "max": 3][String(op.rawValue.dropFirst())] ?? 0
+                let sql = op == .sum ? "coalesce(cairn_decagg(\(code), \(value)), '0')" : "cairn_decagg(\(code), \(value))"
+                return result("(SELECT \(sql) \(from))", .scalar(.decimal128))
+            }
         case .mixed(let type):
             value = "(CASE WHEN \(type) IN (1, 6, 7) THEN cairn_num(\(value)) WHEN \(type) = 8 THEN CAST(\(value) AS REAL) END)"
             kind = .scalar(.double)
@@ -201,8 +205,26 @@ extension QueryCompiler {
             return "{\"polygon\":[\(ringTexts.joined(separator: ","))]}"
         case .argument(let i):
             let value = try argument(i, at: range)
-            guard case .string(let shape) = value, GeoShape(text: shape) != nil else {
+            guard case .string(let shape) = value, let parsed = GeoShape(text: shape) else {
                 throw error("A geo shape argument must be a shape such as {\"box\": [[lon, lat], [lon, lat]]}, {\"circle\": [[lon, lat], radians]} or {\"polygon\": [[[lon, lat], ...]]}", at: range)
+            }
+            // The same checks as a shape written in the query.
+            func inRange(_ lon: Double, _ lat: Double) -> Bool { (-180...180).contains(lon) && (-90...90).contains(lat) }
+            switch parsed.kind {
+            case let .box(west, south, east, north):
+                guard inRange(west, south), inRange(east, north) else {
+                    throw error("Invalid geo point in the geoBox argument: longitude must be in [-180, 180] and latitude in [-90, 90]", at: range)
+                }
+            case let .circle(lon, lat, radius):
+                guard inRange(lon, lat) else { throw error("Invalid geoCircle argument: the center is out of range", at: range) }
+                guard radius >= 0, radius.isFinite else { throw error("A geoCircle radius must be a non-negative number of radians", at: range) }
+            case .polygon(let rings):
+                for ring in rings {
+                    guard ring.count >= 4, let first = ring.first, let last = ring.last, first == last,
+                          ring.allSatisfy({ inRange($0.0, $0.1) }) else {
+                        throw error("A geoPolygon ring needs at least 4 points in range and must be closed (first point == last point)", at: range)
+                    }
+                }
             }
             return shape
         default:

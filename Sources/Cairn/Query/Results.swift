@@ -213,21 +213,34 @@ public final class Results: @unchecked Sendable {
             guard prop.isColumn, allowed.contains(prop.type) else {
                 throw CairnError(.query, "Cannot \(op.rawValue) property '\(info.name).\(prop.name)' of type '\(prop.realmTypeName == "array" ? "array" : prop.type.rawValue)'.")
             }
-            var value = "t0.\(quoted(prop.storedName))"
+            let column = "t0.\(quoted(prop.storedName))"
+            if prop.type == .decimal128 {
+                // Decimals are added and compared exactly in Swift, not through doubles.
+                let statement = try connection.statement("SELECT \(column) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k WHERE \(column) IS NOT NULL")
+                defer { statement.reset() }
+                for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
+                var values: [Decimal128] = []
+                while try statement.step() { if let d = Decimal128(string: statement.string(0)) { values.append(d) } }
+                return DecimalArithmetic.aggregate(op, values)
+            }
+            var value = column
             if prop.type == .float || prop.type == .double { value = "cairn_num(\(value))" }
-            if prop.type == .decimal128 { value = "CAST(\(value) AS REAL)" }
             let function = op == .sum ? "coalesce(sum(\(value)), 0)" : "\(op.rawValue)(\(value))"
             let sql = "SELECT \(function) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k"
             let statement = try connection.statement(sql)
             defer { statement.reset() }
             for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
-            guard try statement.step(), !statement.isNull(0) else { return .null }
+            let hasRow: Bool
+            do throws(CairnError) {
+                hasRow = try statement.step()
+            } catch where error.sqliteCode == 1 && error.message.contains("overflow") {
+                throw CairnError(.limit, "The \(op.rawValue) of '\(info.name).\(prop.name)' overflows 64-bit integers.")
+            }
+            guard hasRow, !statement.isNull(0) else { return .null }
             switch (op, prop.type) {
             case (.avg, _): return .double(statement.double(0))
             case (_, .int): return .int(statement.int64(0))
             case (_, .date): return .date(Timestamp(nanosecondsSinceEpoch: statement.int64(0)))
-            case (.sum, .decimal128): return .decimal(Decimal128(exactly: statement.double(0)) ?? Decimal128(0))
-            case (_, .decimal128): return .decimal(Decimal128(exactly: statement.double(0)) ?? Decimal128(0))
             case (_, .float): return .float(Float(statement.double(0)))
             default: return .double(statement.double(0))
             }
@@ -277,17 +290,18 @@ public final class Results: @unchecked Sendable {
 struct DatabaseStateToken: Equatable {
     let dataVersion: Int64
     let commits: Int
+    /// Rows this connection changed: inside a write transaction, every write moves it.
+    let changes: Int64
 }
 
 extension Database {
-    /// The current state token, or nil inside a write transaction (where every call may change
-    /// data, so nothing is cached).
+    /// The current state token: it changes when another connection commits (data_version), when
+    /// this one commits or rolls back, and when this one writes a row (total changes).
     func stateToken(_ connection: Connection) throws(CairnError) -> DatabaseStateToken? {
-        if inWriteTransaction { return nil }
         let statement = try connection.statement("PRAGMA data_version")
         defer { statement.reset() }
         _ = try statement.step()
-        return DatabaseStateToken(dataVersion: statement.int64(0), commits: commitCount)
+        return DatabaseStateToken(dataVersion: statement.int64(0), commits: commitCount, changes: connection.totalChanges)
     }
 
     /// SQLite's `EXPLAIN QUERY PLAN` for a query: one line per plan step (e.g. `SEARCH t0 USING
@@ -320,7 +334,11 @@ extension Database {
 
     /// Every object of a class, live. The corresponding C function is `cairn_query` with a NULL query.
     public func objects(_ className: String) throws(CairnError) -> Results {
-        Results(database: self, info: try readableClass(className), base: .all)
+        let info = try readableClass(className)
+        if info.isEmbedded {
+            throw CairnError(.invalidArgument, "Embedded objects of type '\(info.name)' cannot be queried on their own: query their parent's property instead.")
+        }
+        return Results(database: self, info: info, base: .all)
     }
 
     /// Objects matching a Realm Query Language query. The corresponding C function is `cairn_query`.

@@ -16,6 +16,7 @@ import Glibc
 /// | `cairn_geo(lon, lat, shape)` | 1 when the point is inside the shape (Extended JSON text, parsed once per statement) |
 enum SQLFunctions {
     static func register(_ db: OpaquePointer) {
+        registerDecimal(db)
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         sqlite3_create_function_v2(db, "cairn_fold", 1, flags, nil, { context, _, argv in
             guard let argv, let value = argv[0] else { return }
@@ -57,6 +58,63 @@ enum SQLFunctions {
             }
             sqlite3_result_int(context, shape.contains(longitude: longitude, latitude: latitude) ? 1 : 0)
         }, nil, nil, nil)
+    }
+
+    /// Collects decimal128 values for `cairn_decagg(op, x)`: 0 sum, 1 avg, 2 min, 3 max.
+    final class DecimalBox {
+        var values: [Decimal128] = []
+        var op: Int32 = 0
+    }
+
+    static func registerDecimal(_ db: OpaquePointer) {
+        sqlite3_create_function_v2(db, "cairn_decagg", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, nil, { context, _, argv in
+            guard let argv, let opValue = argv[0], let value = argv[1] else { return }
+            guard let slot = sqlite3_aggregate_context(context, Int32(MemoryLayout<UnsafeMutableRawPointer?>.size))?
+                .assumingMemoryBound(to: UnsafeMutableRawPointer?.self) else { return }
+            if slot.pointee == nil {
+                let box = SQLFunctions.DecimalBox()
+                box.op = sqlite3_value_int(opValue)
+                slot.pointee = Unmanaged.passRetained(box).toOpaque()
+            }
+            let box = Unmanaged<SQLFunctions.DecimalBox>.fromOpaque(slot.pointee!).takeUnretainedValue()
+            switch sqlite3_value_type(value) {
+            case SQLITE_TEXT: if let d = Decimal128(string: SQLFunctions.text(value)) { box.values.append(d) }
+            case SQLITE_INTEGER: box.values.append(Decimal128(sqlite3_value_int64(value)))
+            case SQLITE_FLOAT, SQLITE_BLOB: if let x = SQLFunctions.double(value), let d = Decimal128(exactly: x) { box.values.append(d) }
+            default: break
+            }
+        }, { context in
+            let slot = sqlite3_aggregate_context(context, 0)?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+            guard let pointer = slot?.pointee else {
+                sqlite3_result_null(context)   // no rows; sum's 0 comes from the caller's coalesce
+                return
+            }
+            let box = Unmanaged<SQLFunctions.DecimalBox>.fromOpaque(pointer).takeRetainedValue()
+            slot?.pointee = nil
+            let op: Results.Aggregate = [.sum, .avg, .min, .max][Int(Swift.max(0, Swift.min(3, box.op)))]
+            guard case .decimal(let result) = DecimalArithmetic.aggregate(op, box.values) else {
+                sqlite3_result_null(context)
+                return
+            }
+            var text = result.description
+            text.withUTF8 { sqlite3_result_text64(context, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), UInt64($0.count), csqlite_transient(), UInt8(SQLITE_UTF8)) }
+        }, nil)
+        // Orders decimal128 text by value ("1.10" and "1.1" are equal); NaN sorts last.
+        sqlite3_create_collation_v2(db, "cairn_decimal", SQLITE_UTF8, nil, { _, n1, p1, n2, p2 in
+            func decimal(_ n: Int32, _ p: UnsafeRawPointer?) -> Decimal128? {
+                guard let p else { return nil }
+                return Decimal128(string: String(decoding: UnsafeRawBufferPointer(start: p, count: Int(n)), as: UTF8.self))
+            }
+            let a = decimal(n1, p1), b = decimal(n2, p2)
+            switch (a, b) {
+            case (nil, nil): return 0
+            case (nil, _): return 1
+            case (_, nil): return -1
+            case let (x?, y?):
+                if let result = x.numericCompare(y) { return Int32(result) }
+                return x.isNaN ? (y.isNaN ? 0 : 1) : -1
+            }
+        }, nil)
     }
 
     static func text(_ value: OpaquePointer) -> String {

@@ -95,4 +95,5 @@ final class Connection {
 
 extension Connection {
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 }

@@ -43,6 +43,7 @@ from ._errors import (
 )
 from .collection import Dictionary, List, Set
 from .database import Database, WriteTransaction, open
+from .geo import GeoBox, GeoCircle, GeoPolygon, GeoShape
 from .object import Object
 from .results import Results
 from .values import ObjectId
@@ -72,6 +73,10 @@ __all__ = [
     "Dictionary",
     "DuplicatePrimaryKeyError",
     "FileError",
+    "GeoBox",
+    "GeoCircle",
+    "GeoPolygon",
+    "GeoShape",
     "InvalidArgumentError",
     "InvalidatedObjectError",
     "LimitError",

@@ -43,6 +43,7 @@ from ._handle import Handle
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._schema import encode_name
 from .object import Object, fill_value, prepare_link
+from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
 from .values import ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
@@ -331,6 +332,37 @@ class List(_Collection, MutableSequence[Any]):
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+    # ---- Queries (lists of objects)
+
+    def _cairn_results(self, query: str | None, args: tuple[Any, ...]) -> Results:
+        """``cairn_list_query``: the list's objects as live Results, in list order, optionally
+        filtered. A list of primitive values cannot be queried (the engine's TypeMismatchError)."""
+        ctext = None if query is None else encode_query(query)
+        cargs = query_args(args)
+        handle = self._ptr()
+        out = _ffi.cairn_results_p()
+        with self._cairn_lock:
+            _ffi.cairn_list_query(handle, ctext, cargs, byref(out))
+        target = self._cairn_target
+        if target is None:  # the engine refuses this already; never hand out classless Results
+            _ffi.cairn_results_release(out)
+            raise TypeMismatchError(
+                f"List {self._cairn_prop.label} does not hold objects, so it cannot be queried."
+            )
+        return Results(self._cairn_owner._cairn_db, target, out, self._cairn_owner)
+
+    def filter(self, query: str, *args: Any) -> Results:
+        """The list's objects that match a query, in list order (or as the query's SORT says), as
+        live :class:`~cairn.Results`. Lists of objects only."""
+        return self._cairn_results(query, args)
+
+    def sort(self, key: SortKeys, ascending: bool = True) -> Results:
+        """The list's objects sorted, as live :class:`~cairn.Results` (the list itself is not
+        reordered): ``ann.dogs.sort("age")``, ``ann.dogs.sort([("age", False), "name"])``.
+        Lists of objects only."""
+        sort_descriptor(key, ascending)  # check the arguments before reading the list
+        return self._cairn_results(None, ()).sort(key, ascending)
 
     # ---- Writing
 

@@ -24,6 +24,7 @@ from ._handle import Handle
 from ._marshal import take_string, to_value
 from ._schema import ClassInfo, encode_name
 from .object import Object, check_values, fill_value, make_object_type, prepare_values, typed_value
+from .results import Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
 
 __all__ = ["Database", "open", "WriteTransaction"]
@@ -403,8 +404,14 @@ class Database(Handle):
 
         ``target`` is an Object, or an iterable of Objects: a list of objects (``cairn.List``)
         deletes the objects it holds, as in Realm, not just the list's entries; so do a
-        ``cairn.Set``, a ``cairn.Results`` and a Python list. Each object is deleted once (the
-        collection is read first). Deleted objects' accessors become invalid."""
+        ``cairn.Set`` and a Python list. Each object is deleted once (the collection is read
+        first). A ``cairn.Results`` is deleted by the engine in one call (``delete_all()``).
+        Deleted objects' accessors become invalid."""
+        if isinstance(target, Results):
+            if target._cairn_db is not self:
+                raise InvalidArgumentError("delete(): the results belong to another database")
+            target.delete_all()
+            return
         if isinstance(target, Object):
             objects = [target]
         elif isinstance(target, (str, bytes, bytearray, Mapping)) or not isinstance(target, Iterable):
@@ -435,12 +442,31 @@ class Database(Handle):
         with obj._cairn_lock:
             _ffi.cairn_object_delete(handle)
 
-    def count(self, class_name: str) -> int:
-        """The number of objects of a class."""
+    def count(self, class_name: str, query: str | None = None, *args: Any) -> int:
+        """The number of objects of a class, or of those matching a query:
+        ``db.count("Person", "age > $0", 30)``."""
         cname = encode_name(class_name, "class")
+        ctext = None if query is None else encode_query(query)
+        cargs = query_args(args)
         out = c_int64()
-        _ffi.cairn_count(self._ptr(), cname, None, None, byref(out))
+        _ffi.cairn_count(self._ptr(), cname, ctext, cargs, byref(out))
         return out.value
+
+    # ---- Queries -------------------------------------------------------------------------------
+
+    def objects(self, class_name: str) -> Results:
+        """Every object of a class, in creation order, as live :class:`~cairn.Results` (refine
+        them with ``filter``, ``sort``, ``distinct`` and ``limit``)."""
+        return Results._query(self, self._class(class_name), None, ())
+
+    def query(self, class_name: str, query: str, *args: Any) -> Results:
+        """The objects of a class matching a Realm Query Language query, as live
+        :class:`~cairn.Results`: ``db.query("Person", "age > $0 SORT(name ASC) LIMIT(5)", 30)``
+        is ``db.objects("Person").filter(...)`` in one call. ``$0``, ``$1``... are ``args``
+        (see docs/queries.md)."""
+        if query is None:
+            raise TypeMismatchError("query() needs a query string; db.objects() reads every object")
+        return Results._query(self, self._class(class_name), query, args)
 
 
 def open(
