@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import atexit
 import copy
+import itertools
+import marshal
 import os
 import threading
 import weakref
 from collections.abc import Iterable, Mapping
 from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
+from operator import itemgetter
 from typing import Any, Callable, TypeVar
 
 from . import _ffi
@@ -365,6 +368,13 @@ class Database(Handle):
         mode = _update_mode(update)
         info = self._class(class_name)
         rows = objects if isinstance(objects, list) else list(objects)
+        packed = _pack_rows(info, rows)
+        if packed is not None:
+            indices, data = packed
+            handle = self._ptr()
+            if self._writer != _get_ident():
+                return self._outside_write(self._create_many_packed, handle, info.cname, indices, data, mode)
+            return self._create_many_packed(handle, info.cname, indices, data, mode)
         if not info.scalar_only:
             # Links and collections: Objects become references, Python sets lists.
             rows = [prepare_values(self, info, row) if isinstance(row, Mapping) else row for row in rows]
@@ -373,6 +383,14 @@ class Database(Handle):
         if self._writer != _get_ident():
             return self._outside_write(self._create_many_now, handle, info.cname, payload, mode)
         return self._create_many_now(handle, info.cname, payload, mode)
+
+    @staticmethod
+    def _create_many_packed(handle: Any, cname: bytes, indices: Any, data: bytes, mode: int) -> int:
+        count = c_int64()
+        _ffi.cairn_create_many_marshal(
+            handle, cname, len(indices), indices, data, len(data), mode, byref(count)
+        )
+        return count.value
 
     @staticmethod
     def _create_many_now(handle: Any, cname: bytes, payload: bytes, mode: int) -> int:
@@ -497,3 +515,29 @@ def open(
         delete_if_migration_needed=delete_if_migration_needed,
         in_memory=in_memory,
     )
+
+
+# Types the packed bulk path carries as they are (Python's marshal format); anything else
+# (datetime, Decimal, UUID, ObjectId, links, collections) goes through Extended JSON.
+_PACKABLE = frozenset({type(None), bool, int, float, str, bytes})
+
+
+def _pack_rows(info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
+    """Rows as one ``marshal`` blob of tuples plus the property indexes, or None when the batch
+    needs the general JSON path (mixed key sets, unknown names, or values of other types)."""
+    if not rows or not info.scalar_only or not isinstance(rows[0], dict):
+        return None
+    keys = tuple(rows[0])
+    width = len(keys)
+    if width == 0 or any(name not in info.by_name for name in keys):
+        return None
+    if not all(type(row) is dict and len(row) == width for row in rows):
+        return None
+    try:
+        tuples = list(map(itemgetter(*keys), rows)) if width > 1 else [(row[keys[0]],) for row in rows]
+    except KeyError:
+        return None
+    if not set(map(type, itertools.chain.from_iterable(tuples))) <= _PACKABLE:
+        return None
+    indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
+    return indices, marshal.dumps(tuples)

@@ -1,0 +1,93 @@
+"""create_many's packed path (marshal rows) must behave exactly like the JSON path."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+
+import cairn
+
+SCHEMA = [
+    {
+        "name": "Person",
+        "primaryKey": "id",
+        "properties": {
+            "id": "int",
+            "name": {"type": "string", "indexed": True},
+            "age": "int?",
+            "score": "double",
+            "active": {"type": "bool", "default": True},
+            "photo": "data?",
+        },
+    }
+]
+
+
+@pytest.fixture
+def db(tmp_path: Any) -> Any:
+    database = cairn.open(str(tmp_path / "bulk.cairn"), schema=SCHEMA)
+    yield database
+    database.close()
+
+
+def test_packed_batch_round_trips_every_simple_type(db: Any) -> None:
+    rows = [
+        {
+            "id": i,
+            "name": f"n{i} é",
+            "age": None if i % 3 == 0 else i,
+            "score": i * 0.5,
+            "photo": bytes([i % 256]),
+        }
+        for i in range(1, 301)
+    ]
+    with db.write():
+        assert db.create_many("Person", rows) == 300
+    assert db.count("Person") == 300
+    assert db.get("Person", 3).to_dict() == {
+        "id": 3,
+        "name": "n3 é",
+        "age": None,
+        "score": 1.5,
+        "active": True,
+        "photo": b"\x03",
+    }
+    assert db.get("Person", 300).to_dict()["age"] is None
+    assert db.get("Person", 299).to_dict()["age"] == 299
+
+
+def test_packed_batch_errors_name_the_element_and_write_nothing(db: Any, tmp_path: Any) -> None:
+    rows: list[dict[str, Any]] = [{"id": i, "name": "n", "score": 1.0} for i in range(100)]
+    rows[70]["score"] = "high"
+    with db.write():
+        with pytest.raises(
+            cairn.TypeMismatchError, match="Element 70: Type mismatch for property 'Person.score'"
+        ):
+            db.create_many("Person", rows)
+        rows[70]["score"] = 1.0
+        rows[90]["id"] = 5
+        with pytest.raises(
+            cairn.DuplicatePrimaryKeyError, match="Element 90: .*existing primary key value '5'"
+        ):
+            db.create_many("Person", rows)
+        rows[90]["id"] = 2**63
+        with pytest.raises(cairn.InvalidArgumentError, match="64-bit"):
+            db.create_many("Person", rows)
+    assert db.count("Person") == 0
+    db.close()
+    raw = sqlite3.connect(str(tmp_path / "bulk.cairn"))
+    assert raw.execute('SELECT count(*) FROM "Person"').fetchone() == (0,)
+
+
+def test_mixed_key_sets_and_other_types_take_the_json_path(db: Any) -> None:
+    with db.write():
+        assert (
+            db.create_many("Person", [{"id": 1, "name": "a", "score": 1}, {"id": 2, "score": 2, "name": "b"}])
+            == 2
+        )
+        assert db.create_many("Person", [{"id": 3, "name": "c", "score": 3, "age": 30}]) == 1
+        with pytest.raises(cairn.NoSuchPropertyError):
+            db.create_many("Person", [{"id": 4, "name": "d", "score": 4, "nope": 1}])
+    assert [p.name for p in db.objects("Person")] == ["a", "b", "c"]
