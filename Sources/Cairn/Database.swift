@@ -93,6 +93,8 @@ public final class Database: @unchecked Sendable {
     var commitCount = 0
     /// Creation-order counters of classes written in the current transaction (by class index).
     var pendingSequences: [Int: Int64] = [:]
+    /// Prepared upsert statements by (property indexes, mode, class): see `upsertInPlace`.
+    var upsertStatements: [[Int]: Statement] = [:]
 
     /// Opens (or creates) a database with a schema given as JSON text in Realm JS's format.
     public convenience init(path: String, schemaJSON: String, options: OpenOptions = OpenOptions()) throws(CairnError) {
@@ -142,6 +144,7 @@ public final class Database: @unchecked Sendable {
             guard let connection else { return }
             if inWriteTransaction { try? connection.execute("ROLLBACK") }
             inWriteTransaction = false
+            upsertStatements.removeAll()
             connection.close()
             self.connection = nil
             closedFlag.store(true, ordering: .releasing)

@@ -533,14 +533,15 @@ extension Database {
         let key: Value = try Self.coerceScalar(pk, trait.type, optional: trait.isOptional, nested: false,
                                                Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
         if values.isEmpty { return try findKey(info, key, connection) }
-        var sql = "UPDATE \(info.table) SET "
-        sql += values.enumerated().map { "\(quoted(info.property($0.element.0).storedName)) = ?\($0.offset + 2)" }.joined(separator: ", ")
-        sql += " WHERE \(quoted(info.property(pkIndex).storedName)) IS ?1"
-        if mode == .modified {
-            sql += " AND (" + values.enumerated().map { "\(quoted(info.property($0.element.0).storedName)) IS NOT ?\($0.offset + 2)" }.joined(separator: " OR ") + ")"
+        let cacheKey = values.map(\.0) + [Int(mode.rawValue), info.index]
+        let statement: Statement
+        if let cached = upsertStatements[cacheKey] {
+            cached.reset()
+            statement = cached
+        } else {
+            statement = try connection.statement(upsertSQL(info, values.map(\.0), pkIndex, mode))
+            upsertStatements[cacheKey] = statement
         }
-        sql += " RETURNING \(info.keyColumn)"
-        let statement = try connection.statement(sql)
         defer { statement.reset() }
         try ValueCodec.bind(key, to: statement, at: 1)
         for (position, (_, value)) in values.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(position + 2)) }
@@ -554,24 +555,36 @@ extension Database {
         return mode == .modified ? try findKey(info, key, connection) : nil
     }
 
+    private func upsertSQL(_ info: ClassInfo, _ indices: [Int], _ pkIndex: Int, _ mode: UpdateMode) -> String {
+        let values = indices.map { ($0, Value.null) }
+        var sql = "UPDATE \(info.table) SET "
+        sql += values.enumerated().map { "\(quoted(info.property($0.element.0).storedName)) = ?\($0.offset + 2)" }.joined(separator: ", ")
+        sql += " WHERE \(quoted(info.property(pkIndex).storedName)) IS ?1"
+        if mode == .modified {
+            sql += " AND (" + values.enumerated().map { "\(quoted(info.property($0.element.0).storedName)) IS NOT ?\($0.offset + 2)" }.joined(separator: " OR ") + ")"
+        }
+        sql += " RETURNING \(info.keyColumn)"
+        return sql
+    }
+
     /// Writes inputs to an existing object. `.modified` writes only values that differ.
     func update(_ info: ClassInfo, _ key: Int64, _ given: [(Int, Input)], mode: UpdateMode,
                 _ connection: Connection) throws(CairnError) {
-        let columns = given.filter { info.property($0.0).isColumn }
-        let currentIndices = columns.filter { mode == .modified || info.property($0.0).isPrimaryKey
-            || info.property($0.0).type == .mixed || (info.targets[$0.0]?.isEmbedded ?? false) }.map(\.0)
-        let current = try readRow(info, key, connection, indices: currentIndices)
+        let traits = info.traits
+        let columns = given.filter { traits[$0.0].isColumn }
+        let currentIndices = columns.filter { mode == .modified || traits[$0.0].isPrimaryKey
+            || traits[$0.0].type == .mixed || (info.targets[$0.0]?.isEmbedded ?? false) }.map(\.0)
+        let current = currentIndices.isEmpty ? [] : try readRow(info, key, connection, indices: currentIndices)
         func currentValue(_ index: Int) -> Value? { currentIndices.firstIndex(of: index).map { current[$0] } }
 
         var changes: [(Int, Value)] = []
         var replacedEmbedded: [(ClassInfo, Int64)] = []
         for (index, input) in columns {
-            let property = info.property(index)
             let value = try resolveColumn(input, info, index, mode: mode, connection)
             let old = currentValue(index)
-            if property.isPrimaryKey {
+            if traits[index].isPrimaryKey {
                 if old != value {
-                    throw CairnError(.primaryKeyImmutable, "Cannot modify primary key after creation: '\(info.name).\(property.name)'")
+                    throw CairnError(.primaryKeyImmutable, "Cannot modify primary key after creation: '\(info.name).\(info.propertyNames[index])'")
                 }
                 continue
             }
@@ -583,12 +596,12 @@ extension Database {
         }
         if !changes.isEmpty {
             // Nested mixed collections are replaced wholesale: drop the old trees first.
-            let mixedIndices = changes.map(\.0).filter { info.property($0).type == .mixed }
+            let mixedIndices = changes.map(\.0).filter { traits[$0].type == .mixed }
             if !mixedIndices.isEmpty { try deleteMixedTrees(info, key, mixedIndices, connection) }
             var bindings: [(Value, Int64?)] = []
             bindings.reserveCapacity(changes.count)
             for (index, value) in changes {
-                if info.property(index).type == .mixed {
+                if traits[index].type == .mixed {
                     let (stored, code) = try storeMixed(value, connection)
                     bindings.append((stored, code))
                 } else {
@@ -625,7 +638,7 @@ extension Database {
             throw invalidated(info)
         }
         for (target, old) in replacedEmbedded { try deleteObject(target, old, connection) }
-        for (index, input) in given where info.property(index).isCollection {
+        for (index, input) in given where traits[index].collection != .single {
             try clearCollection(info, key, index, connection)
             try writeCollection(info, key, index, input, mode: mode, connection)
         }
