@@ -41,8 +41,9 @@ from ._errors import (
     TransactionError,
     TypeMismatchError,
 )
-from .collection import Dictionary, List, Set
+from .collection import List, Set
 from .database import Database, WriteTransaction, open
+from .dictionary import Dictionary
 from .geo import GeoBox, GeoCircle, GeoPolygon, GeoShape
 from .object import Object
 from .results import Results

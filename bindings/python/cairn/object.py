@@ -117,7 +117,8 @@ class Object(Handle):
         """A link (Object or None), a collection (a live List, Set or Dictionary) or a
         linkingObjects property (a live Results)."""
         # Imported here: both modules import this one.
-        from .collection import Dictionary, List, Set
+        from .collection import List, Set
+        from .dictionary import Dictionary
         from .results import Results
 
         collection = prop.collection

@@ -1,0 +1,194 @@
+"""``cairn.Dictionary``: a live view of a dictionary property (a ``MutableMapping`` with string
+keys, in key order)."""
+
+from __future__ import annotations
+
+from collections.abc import (
+    ItemsView,
+    Iterator,
+    Mapping,
+    MutableMapping,
+    ValuesView,
+)
+from ctypes import byref, c_int
+from typing import Any, cast
+
+from . import _ffi
+from ._errors import (
+    TypeMismatchError,
+)
+from ._marshal import READERS, SCALAR_LIMIT
+from ._schema import encode_name
+from .collection import _Collection, _plain
+
+__all__ = ["Dictionary"]
+
+_cairn_value = _ffi.cairn_value
+
+
+def _encode_key(key: object) -> bytes:
+    if type(key) is not str:
+        raise TypeMismatchError(f"dictionary keys are strings, not {type(key).__name__}")
+    return encode_name(key, "dictionary key")
+
+
+def _lookup_key(key: object) -> bytes | None:
+    """A key to look up, or None when no stored key can be equal to it."""
+    if type(key) is not str or "\0" in key:
+        return None
+    try:
+        return key.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+class _ItemsView(ItemsView[str, Any]):
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        return iter(cast(Any, self)._mapping._cairn_snapshot().items())
+
+
+class _ValuesView(ValuesView[Any]):
+    def __iter__(self) -> Iterator[Any]:
+        return iter(cast(Any, self)._mapping._cairn_snapshot().values())
+
+    def __contains__(self, value: object) -> bool:
+        return any(item is value or item == value for item in self)
+
+
+class Dictionary(_Collection, MutableMapping[str, Any]):
+    """A dictionary property: string keys, iterated in key order. A live ``MutableMapping``.
+
+    ``len``, ``d[key]``, ``in``, ``get``, ``keys()``, ``values()``, ``items()``, iteration,
+    ``==`` with dicts, and inside ``db.write()``: ``d[key] = v``, ``del d[key]``, ``pop``,
+    ``popitem``, ``setdefault``, ``update``, ``clear``. Keys cannot contain ``.`` or start with
+    ``$``; a value may be None (a link whose target was deleted reads as None).
+    """
+
+    __slots__ = ()
+
+    _kind = "dictionary"
+    _ffi_handle = _ffi.cairn_dict_p
+    _ffi_open = staticmethod(_ffi.cairn_object_get_dict)
+    _ffi_to_json = staticmethod(_ffi.cairn_dict_to_json)
+    _ffi_release = staticmethod(_ffi.cairn_dict_release)
+    _ffi_size = staticmethod(_ffi.cairn_dict_size)
+
+    def _cairn_find(self, key: object) -> tuple[bool, Any]:
+        """(found, value) for ``key``."""
+        ckey = _lookup_key(key)
+        if ckey is None:
+            return False, None
+        handle = self._ptr()
+        value = _cairn_value()
+        found = c_int()
+        target = self._cairn_target
+        with self._cairn_lock:
+            _ffi.cairn_dict_find(handle, ckey, value, byref(found))
+            if not found.value:
+                return False, None
+            kind = value.type
+            if kind == _ffi.CAIRN_TYPE_LINK and target is not None:
+                link_key = value.as_.link.key
+            else:
+                reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
+                if reader is not None:
+                    return True, reader(value.as_)
+                link_key = None
+        if link_key is not None:
+            assert target is not None
+            db = self._cairn_owner._cairn_db
+            return True, db._find_by_key(db._ptr(), target, link_key)
+        return True, self._cairn_nested(cast(str, key))
+
+    def __getitem__(self, key: str) -> Any:
+        found, value = self._cairn_find(key)
+        if not found:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return self._cairn_find(key)[0]
+
+    def _cairn_snapshot(self) -> dict[str, Any]:
+        entries: dict[str, Any] = self._cairn_json()
+        target = self._cairn_target
+        if target is None:
+            return entries
+        pk = target.primary_key
+        if target.is_embedded or (pk is not None and pk.is_optional):
+            # Embedded objects print without a key; a null primary key prints like a null link.
+            return {key: self[key] for key in entries}
+        return dict(zip(entries, self._cairn_objects(list(entries.values()))))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._cairn_raw()))
+
+    def items(self) -> ItemsView[str, Any]:
+        """The entries, in key order (iterating reads the dictionary once)."""
+        return _ItemsView(self)
+
+    def values(self) -> ValuesView[Any]:
+        """The values, in key order (iterating reads the dictionary once)."""
+        return _ValuesView(self)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        ckey = _encode_key(key)
+        self._cairn_write(self._cairn_set_now, ckey, value)
+
+    def _cairn_set_now(self, ckey: bytes, value: Any) -> None:
+        handle = self._ptr()
+        if self._cairn_needs_json(value):
+            payload = self._cairn_element_json(value)
+            with self._cairn_lock:
+                _ffi.cairn_dict_insert_json(handle, ckey, payload)
+            return
+        cvalue = _cairn_value()
+        self._cairn_fill(value, cvalue)
+        with self._cairn_lock:
+            _ffi.cairn_dict_insert(handle, ckey, cvalue)
+
+    def __delitem__(self, key: str) -> None:
+        if not self._cairn_write(self._cairn_erase_now, key):
+            raise KeyError(key)
+
+    def update(self, other: Any = (), /, **values: Any) -> None:
+        """Set every entry of ``other`` (a mapping or pairs) and ``values``. For a dictionary of
+        primitive or mixed values this is one write, all or nothing; a dictionary of objects is
+        updated entry by entry."""
+        pairs = list(other.items() if isinstance(other, Mapping) else other) + list(values.items())
+        for key, _ in pairs:
+            _encode_key(key)
+        self._cairn_write(self._cairn_update_now, pairs)
+
+    def _cairn_update_now(self, pairs: list[tuple[str, Any]]) -> None:
+        if not pairs:
+            return
+        if self._cairn_target is not None:
+            for key, value in pairs:
+                self._cairn_set_now(_encode_key(key), value)
+            return
+        raw = self._cairn_raw()
+        for key, value in pairs:
+            raw[key] = _plain(value)
+        self._cairn_rewrite(raw)
+
+    def _cairn_erase_now(self, key: object) -> bool:
+        ckey = _lookup_key(key)
+        if ckey is None:
+            return False
+        handle = self._ptr()
+        erased = c_int()
+        with self._cairn_lock:
+            _ffi.cairn_dict_erase(handle, ckey, byref(erased))
+        return bool(erased.value)
+
+    def clear(self) -> None:
+        """Remove every entry (embedded objects in the dictionary are deleted)."""
+        self._cairn_write(self._cairn_clear_now)
+
+    def _cairn_clear_now(self) -> None:
+        handle = self._ptr()
+        with self._cairn_lock:
+            _ffi.cairn_dict_clear(handle)
+
+    __hash__ = None  # type: ignore[assignment]
