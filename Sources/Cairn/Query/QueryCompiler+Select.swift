@@ -5,9 +5,7 @@
 /// group; LIMIT keeps the first n. Stages nest in the order written, as in Realm.
 extension QueryCompiler {
     /// The creation-order expression of the root class's rows.
-    var creationOrder: String {
-        root.hasSequenceColumn ? "t0.\(quoted(ClassInfo.sequenceColumnName))" : "t0.\(root.keyColumn)"
-    }
+    var creationOrder: String { root.creationOrderT0 }
 
     mutating func baseSQL(_ base: Results.Base) -> String {
         switch base {

@@ -172,9 +172,8 @@ public final class Results: @unchecked Sendable {
             if !info.hasRelationships, owner == nil {
                 // Every property is a column: read all rows in the query itself.
                 let (rows, parameters) = try compile(connection)
-                let columns = info.selectColumns.map { "e.\($0)" }.joined(separator: ", ")
                 let statement = try connection.statement(
-                    "SELECT e.\(info.keyColumn)\(columns.isEmpty ? "" : ", " + columns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o")
+                    "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o")
                 defer { statement.reset() }
                 for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
                 var first = true

@@ -18,6 +18,10 @@ final class ClassInfo {
     private let indexByName: [String: Int]
 
     let selectRowSQL: String
+    /// `e.<key>, e.<column>, ...`: a row of this class read under the alias `e`.
+    let aliasedRowColumns: String
+    /// The creation-order expression under the alias `t0`.
+    let creationOrderT0: String
     /// The row (key first) by primary key, in one statement.
     let selectRowByPrimaryKeySQL: String
     let keyByPrimaryKeySQL: String
@@ -122,6 +126,8 @@ final class ClassInfo {
         let columnList = columns.isEmpty ? "" : ", " + columns.joined(separator: ", ")
         selectRowSQL = "SELECT \(keyColumn)\(columnList) FROM \(table) WHERE \(keyColumn) = ?1"
         let rowKey = keyColumn, rowTable = table
+        aliasedRowColumns = (["e.\(rowKey)"] + columns.map { "e.\($0)" }).joined(separator: ", ")
+        creationOrderT0 = pkIsRowKey ? "t0.\(quoted(Self.sequenceColumnName))" : "t0.\(rowKey)"
         selectRowByPrimaryKeySQL = pk.map { "SELECT \(rowKey)\(columnList) FROM \(rowTable) WHERE \(quoted($0.storedName)) IS ?1" } ?? ""
         if let pk {
             keyByPrimaryKeySQL = "SELECT \(keyColumn) FROM \(table) WHERE \(quoted(pk.storedName)) IS ?1"

@@ -3,7 +3,9 @@ import CSQLite
 /// Quotes an SQL identifier. Every table and column name goes through here: no user string ever
 /// becomes SQL text unquoted.
 func quoted(_ identifier: String) -> String {
-    "\"" + identifier.replacing("\"", with: "\"\"") + "\""
+    // Most names have no quote to double: skip the (slow, generic) replacing for them.
+    if !identifier.utf8.contains(UInt8(ascii: "\"")) { return "\"" + identifier + "\"" }
+    return "\"" + identifier.replacing("\"", with: "\"\"") + "\""
 }
 
 /// One SQLite connection with its statement cache. Not thread-safe by itself: `Database`
