@@ -81,6 +81,7 @@ class _Collection(Handle):
     _ffi_to_json: Any = None
     _ffi_release: Any = None
     _ffi_size: Any = None
+    _ffi_clear: Any = None
 
     def _cairn_open(self, owner_handle: Any, cname: bytes) -> Any:
         handle = self._ffi_handle()
@@ -95,6 +96,15 @@ class _Collection(Handle):
         size = c_size_t()
         self._ffi_size(handle, byref(size))
         return size.value
+
+    def clear(self) -> None:
+        """Remove every element (embedded objects in the collection are deleted)."""
+        self._cairn_write(self._cairn_clear_now)
+
+    def _cairn_clear_now(self) -> None:
+        handle = self._ptr()
+        with self._cairn_lock:
+            self._ffi_clear(handle)
 
     def _cairn_write(self, operation: Callable[..., _T], *args: Any) -> _T:
         """Run a write: directly inside this thread's ``db.write()``, else the way Database does
@@ -250,6 +260,7 @@ class List(_Collection, MutableSequence[Any]):
     _ffi_to_json = staticmethod(_ffi.cairn_list_to_json)
     _ffi_release = staticmethod(_ffi.cairn_list_release)
     _ffi_size = staticmethod(_ffi.cairn_list_size)
+    _ffi_clear = staticmethod(_ffi.cairn_list_clear)
 
     # ---- Reading
 
@@ -524,14 +535,6 @@ class List(_Collection, MutableSequence[Any]):
         else:
             self._cairn_insert_all(len(self), items)
 
-    def clear(self) -> None:
-        """Remove every element (embedded objects in the list are deleted)."""
-        self._cairn_write(self._cairn_clear_now)
-
-    def _cairn_clear_now(self) -> None:
-        handle = self._ptr()
-        with self._cairn_lock:
-            _ffi.cairn_list_clear(handle)
 
     def move(self, source: int, destination: int) -> None:
         """Move the element at ``source`` so that it ends up at ``destination`` (negative indexes
@@ -566,6 +569,7 @@ class Set(_Collection, MutableSet[Any]):
     _ffi_to_json = staticmethod(_ffi.cairn_set_to_json)
     _ffi_release = staticmethod(_ffi.cairn_set_release)
     _ffi_size = staticmethod(_ffi.cairn_set_size)
+    _ffi_clear = staticmethod(_ffi.cairn_set_clear)
 
     @classmethod
     def _from_iterable(cls, values: Iterable[Any]) -> set[Any]:
@@ -697,14 +701,6 @@ class Set(_Collection, MutableSet[Any]):
             _ffi.cairn_set_erase(handle, cvalue, byref(erased))
         return bool(erased.value)
 
-    def clear(self) -> None:
-        """Remove every element."""
-        self._cairn_write(self._cairn_clear_now)
-
-    def _cairn_clear_now(self) -> None:
-        handle = self._ptr()
-        with self._cairn_lock:
-            _ffi.cairn_set_clear(handle)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, AbstractSet):
@@ -713,5 +709,3 @@ class Set(_Collection, MutableSet[Any]):
 
     __hash__ = None  # type: ignore[assignment]
 
-
-# ---- Dictionary ----------------------------------------------------------------------------------

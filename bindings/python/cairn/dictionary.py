@@ -72,6 +72,7 @@ class Dictionary(_Collection, MutableMapping[str, Any]):
     _ffi_to_json = staticmethod(_ffi.cairn_dict_to_json)
     _ffi_release = staticmethod(_ffi.cairn_dict_release)
     _ffi_size = staticmethod(_ffi.cairn_dict_size)
+    _ffi_clear = staticmethod(_ffi.cairn_dict_clear)
 
     def _cairn_find(self, key: object) -> tuple[bool, Any]:
         """(found, value) for ``key``."""
@@ -181,14 +182,5 @@ class Dictionary(_Collection, MutableMapping[str, Any]):
         with self._cairn_lock:
             _ffi.cairn_dict_erase(handle, ckey, byref(erased))
         return bool(erased.value)
-
-    def clear(self) -> None:
-        """Remove every entry (embedded objects in the dictionary are deleted)."""
-        self._cairn_write(self._cairn_clear_now)
-
-    def _cairn_clear_now(self) -> None:
-        handle = self._ptr()
-        with self._cairn_lock:
-            _ffi.cairn_dict_clear(handle)
 
     __hash__ = None  # type: ignore[assignment]
