@@ -309,6 +309,19 @@ int cairn_create_many_json(cairn_db *db, const char *class_name, const char *arr
                            int64_t *out_count);
 
 /**
+ * Create many objects from typed values, all or nothing (inside a write transaction): the fast
+ * path for C. `values` holds `row_count` rows of `property_count` values each, row after row;
+ * value j of a row is for property `property_indices[j]` (see cairn_property_index()).
+ * Properties not given take their default, else null if optional, else the call fails with
+ * CAIRN_ERR_MISSING_VALUE. Strings and binaries are copied. Classes whose given properties are
+ * plain columns are inserted in multi-row batches. *out_count (may be NULL) receives the number
+ * of objects created or updated. An error names the element: "Element 12: ...".
+ */
+int cairn_create_many_values(cairn_db *db, const char *class_name, size_t property_count,
+                             const int32_t *property_indices, size_t row_count, const cairn_value *values,
+                             int update_mode, int64_t *out_count);
+
+/**
  * Create many objects from a packed batch, all or nothing (inside a write transaction): the fast
  * path for bindings. `data` is Python's `marshal` serialization (format version 2 to 4) of a list
  * of tuples; each tuple holds `property_count` values for the properties `property_indices`
@@ -420,6 +433,16 @@ int cairn_object_find(cairn_db *db, const char *class_name, const cairn_value *p
  */
 int cairn_object_find_values(cairn_db *db, const char *class_name, const cairn_value *primary_key, size_t count,
                              const int32_t *property_indices, cairn_value *out_values, cairn_object **out_object);
+
+/**
+ * Find an object by primary key and write properties in one call, all or nothing (inside a write
+ * transaction): the fast path for updates. When every property is a plain column (bool, int,
+ * float, double, string, data) this is a single UPDATE with no read first. Returns
+ * CAIRN_NOT_FOUND, writing nothing, when there is no such object. The primary key itself cannot
+ * be written (CAIRN_ERR_PRIMARY_KEY_IMMUTABLE when it would change). Values are copied.
+ */
+int cairn_object_update_values(cairn_db *db, const char *class_name, const cairn_value *primary_key, size_t count,
+                               const int32_t *property_indices, const cairn_value *values);
 
 /** Find an object by its object key (see cairn_object_key()). CAIRN_NOT_FOUND when absent. */
 int cairn_object_find_by_key(cairn_db *db, const char *class_name, int64_t key, cairn_object **out_object);

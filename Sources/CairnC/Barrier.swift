@@ -142,16 +142,39 @@ func database(_ pointer: OpaquePointer?) throws(CairnError) -> Database {
     return db
 }
 
-/// A handle that lends out strings and binaries: the buffers live until the next call on the
-/// handle, or until it is released.
+/// A handle that lends out strings and binaries: copies live in an arena until the next call on
+/// the handle, or until it is released. The arena keeps its memory between calls, so a steady
+/// read loop allocates nothing.
 class BorrowingHandle {
-    var borrowed: [UnsafeMutableRawPointer] = []
+    private var chunks: [(memory: UnsafeMutableRawPointer, capacity: Int)] = []
+    private var used = 0
 
-    deinit { releaseBorrowed() }
+    deinit { for chunk in chunks { free(chunk.memory) } }
 
     func releaseBorrowed() {
-        for pointer in borrowed { free(pointer) }
-        borrowed.removeAll(keepingCapacity: true)
+        used = 0
+        guard chunks.count > 1 else { return }
+        // Several chunks were needed: replace them with one that holds as much.
+        let total = chunks.reduce(0) { $0 + $1.capacity }
+        for chunk in chunks { free(chunk.memory) }
+        chunks.removeAll(keepingCapacity: true)
+        if let memory = malloc(total) { chunks.append((memory, total)) }
+    }
+
+    /// Copies `bytes` (plus a NUL, so strings are also C strings) into the arena.
+    func lend(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer? {
+        let need = bytes.count + 1
+        if chunks.isEmpty || used + need > chunks[chunks.count - 1].capacity {
+            let capacity = Swift.max(need, 4096, (chunks.last?.capacity ?? 0) * 2)
+            guard let memory = malloc(capacity) else { return nil }
+            chunks.append((memory, capacity))
+            used = 0
+        }
+        let destination = chunks[chunks.count - 1].memory + used
+        if let base = bytes.baseAddress, bytes.count > 0 { memcpy(destination, base, bytes.count) }
+        destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+        used += need
+        return destination
     }
 }
 

@@ -51,6 +51,29 @@ func value(from c: cairn_value) throws(CairnError) -> Value {
     }
 }
 
+/// Converts a caller's `cairn_value` without copying: strings and binaries stay borrowed from
+/// the caller (for the bulk path, which binds them before returning).
+func borrowed(from c: cairn_value) throws(CairnError) -> BorrowedValue {
+    switch c.type {
+    case CAIRN_TYPE_NULL: return .null
+    case CAIRN_TYPE_INT: return .int(c.`as`.integer)
+    case CAIRN_TYPE_BOOL: return .bool(c.`as`.boolean != 0)
+    case CAIRN_TYPE_DOUBLE: return .double(c.`as`.dnum)
+    case CAIRN_TYPE_STRING:
+        let s = c.`as`.string
+        if s.size == 0 { return .text(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let data = s.data else { throw misuse("A string value has a NULL data pointer and a non-zero size.") }
+        return .text(UnsafeRawBufferPointer(start: data, count: s.size))
+    case CAIRN_TYPE_BINARY:
+        let b = c.`as`.binary
+        if b.size == 0 { return .bytes(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let data = b.data else { throw misuse("A binary value has a NULL data pointer and a non-zero size.") }
+        return .bytes(UnsafeRawBufferPointer(start: data, count: b.size))
+    default:
+        return .value(try value(from: c))
+    }
+}
+
 /// Writes an engine `Value` into a caller's `cairn_value`. Strings and binaries are copied into
 /// buffers owned by `handle` (borrowed by the caller until the next call on it).
 func store(_ value: Value, into out: UnsafeMutablePointer<cairn_value>, borrowing handle: BorrowingHandle) throws(CairnError) {
@@ -92,14 +115,32 @@ func store(_ value: Value, into out: UnsafeMutablePointer<cairn_value>, borrowin
     out.pointee = c
 }
 
-/// Copies bytes into a malloc'ed buffer (with a trailing NUL, so strings are also C strings)
-/// that `handle` frees at its next call.
+/// Copies bytes into `handle`'s arena (borrowed by the caller until the next call on it).
 private func copy(_ bytes: UnsafeRawBufferPointer, _ handle: BorrowingHandle) -> (UnsafeMutableRawPointer, Int)? {
-    guard let memory = malloc(bytes.count + 1) else { return nil }
-    if let base = bytes.baseAddress, bytes.count > 0 { memcpy(memory, base, bytes.count) }
-    memory.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
-    handle.borrowed.append(memory)
-    return (memory, bytes.count)
+    handle.lend(bytes).map { ($0, bytes.count) }
+}
+
+/// Writes a borrowed value into a caller's `cairn_value`, copying text and bytes into `handle`.
+func store(_ value: BorrowedValue, into out: UnsafeMutablePointer<cairn_value>, borrowing handle: BorrowingHandle) throws(CairnError) {
+    var c = cairn_value()
+    switch value {
+    case .null: c.type = CAIRN_TYPE_NULL
+    case .int(let i): c.type = CAIRN_TYPE_INT; c.`as`.integer = i
+    case .bool(let b): c.type = CAIRN_TYPE_BOOL; c.`as`.boolean = b ? 1 : 0
+    case .double(let d): c.type = CAIRN_TYPE_DOUBLE; c.`as`.dnum = d
+    case .text(let bytes):
+        guard let pointer = handle.lend(bytes) else { throw outOfMemory() }
+        c.type = CAIRN_TYPE_STRING
+        c.`as`.string = cairn_string(data: pointer.assumingMemoryBound(to: CChar.self), size: bytes.count)
+    case .bytes(let bytes):
+        guard let pointer = handle.lend(bytes) else { throw outOfMemory() }
+        c.type = CAIRN_TYPE_BINARY
+        c.`as`.binary = cairn_binary(data: UnsafePointer(pointer.assumingMemoryBound(to: UInt8.self)), size: bytes.count)
+    case .value(let value):
+        try store(value, into: out, borrowing: handle)
+        return
+    }
+    out.pointee = c
 }
 
 /// Reads `count` values from a caller's array.

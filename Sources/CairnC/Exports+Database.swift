@@ -143,6 +143,32 @@ public func cairn_get_json(_ db: OpaquePointer?, _ className: UnsafePointer<CCha
     }
 }
 
+@_cdecl("cairn_create_many_values")
+public func cairn_create_many_values(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ propertyCount: Int,
+                                     _ propertyIndices: UnsafePointer<Int32>?, _ rowCount: Int, _ values: UnsafePointer<cairn_value>?,
+                                     _ mode: Int32, _ outCount: UnsafeMutablePointer<Int64>?) -> Int32 {
+    capi { () throws(CairnError) in
+        outCount?.pointee = 0
+        let db = try database(db)
+        guard let className else { throw misuse("class_name must not be NULL.") }
+        guard propertyCount >= 0, rowCount >= 0 else {
+            throw CairnError(.invalidArgument, "property_count and row_count must not be negative.")
+        }
+        let (total, overflow) = propertyCount.multipliedReportingOverflow(by: rowCount)
+        guard !overflow else { throw CairnError(.invalidArgument, "property_count * row_count overflows.") }
+        guard total == 0 || values != nil else { throw misuse("values must not be NULL when there are values to read.") }
+        let classIndex = try db.classIndex(cString: className)
+        let count = try db.createMany(classIndex: classIndex, propertyIndices: try indices(propertyIndices, propertyCount),
+                                      rows: rowCount, update: try updateMode(mode)) { (row, out) throws(CairnError) in
+            guard let values else { return }
+            let first = values + row * propertyCount
+            for position in 0..<propertyCount { out[position] = try borrowed(from: first[position]) }
+        }
+        outCount?.pointee = Int64(count)
+        return CAIRN_OK_
+    }
+}
+
 @_cdecl("cairn_create_many_marshal")
 public func cairn_create_many_marshal(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ propertyCount: Int,
                                       _ propertyIndices: UnsafePointer<Int32>?, _ data: UnsafeRawPointer?, _ size: Int,

@@ -55,29 +55,48 @@ public func cairn_object_find_values(_ db: OpaquePointer?, _ className: UnsafePo
     capi { () throws(CairnError) in
         outObject?.pointee = nil
         let handle = try databaseHandle(db)
-        let db = try database(db)
+        let db = handle.database
+        if db.isClosed { throw misuse("The database is closed.") }
         guard let className else { throw misuse("class_name must not be NULL.") }
         guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
         guard count >= 0 else { throw CairnError(.invalidArgument, "count must not be negative.") }
         guard count == 0 || outValues != nil else { throw misuse("out_values must not be NULL when count is not 0.") }
         let classIndex = try db.classIndex(cString: className)
-        guard let (object, values) = try db.objectValues(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee),
-                                                         propertyIndices: try indices(propertyIndices, count)) else {
-            return CAIRN_NOT_FOUND_
-        }
-        if let outObject {
-            let objectHandle = ObjectHandle(object)
-            if let outValues {
-                for (i, value) in values.enumerated() { try store(value, into: outValues + i, borrowing: objectHandle) }
+        let found = try db.withObjectRow(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee),
+                                         propertyIndices: try indices(propertyIndices, count)) { (row) throws(CairnError) in
+            if let outObject {
+                let objectHandle = ObjectHandle(row.object)
+                if let outValues {
+                    try row.forEach { (i, value) throws(CairnError) in try store(value, into: outValues + i, borrowing: objectHandle) }
+                }
+                outObject.pointee = retained(objectHandle)
+            } else if let outValues {
+                try handle.borrowGuard.withLock { (_: inout Int) throws(CairnError) in
+                    handle.releaseBorrowed()
+                    try row.forEach { (i, value) throws(CairnError) in try store(value, into: outValues + i, borrowing: handle) }
+                }
             }
-            outObject.pointee = retained(objectHandle)
-        } else if let outValues {
-            try handle.borrowGuard.withLock { (_: inout Int) throws(CairnError) in
-                handle.releaseBorrowed()
-                for (i, value) in values.enumerated() { try store(value, into: outValues + i, borrowing: handle) }
-            }
         }
-        return CAIRN_OK_
+        return found == nil ? CAIRN_NOT_FOUND_ : CAIRN_OK_
+    }
+}
+
+@_cdecl("cairn_object_update_values")
+public func cairn_object_update_values(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ primaryKey: UnsafePointer<cairn_value>?,
+                                       _ count: Int, _ propertyIndices: UnsafePointer<Int32>?, _ values: UnsafePointer<cairn_value>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let db = try database(db)
+        guard let className else { throw misuse("class_name must not be NULL.") }
+        guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
+        guard count >= 0 else { throw CairnError(.invalidArgument, "count must not be negative.") }
+        guard count == 0 || values != nil else { throw misuse("values must not be NULL when count is not 0.") }
+        let classIndex = try db.classIndex(cString: className)
+        let found = try db.updateValues(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee),
+                                        propertyIndices: try indices(propertyIndices, count)) { (position) throws(CairnError) in
+            guard let values else { return .null }
+            return try borrowed(from: values[position])
+        }
+        return found ? CAIRN_OK_ : CAIRN_NOT_FOUND_
     }
 }
 

@@ -29,6 +29,7 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_is_in_write; v = CairnC.cairn_is_in_write; keep(v) }
     do { var v = CCairnHeader.cairn_create_json; v = CairnC.cairn_create_json; keep(v) }
     do { var v = CCairnHeader.cairn_create_many_json; v = CairnC.cairn_create_many_json; keep(v) }
+    do { var v = CCairnHeader.cairn_create_many_values; v = CairnC.cairn_create_many_values; keep(v) }
     do { var v = CCairnHeader.cairn_create_many_marshal; v = CairnC.cairn_create_many_marshal; keep(v) }
     do { var v = CCairnHeader.cairn_get_json; v = CairnC.cairn_get_json; keep(v) }
     do { var v = CCairnHeader.cairn_query_json; v = CairnC.cairn_query_json; keep(v) }
@@ -45,6 +46,7 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_object_create_json; v = CairnC.cairn_object_create_json; keep(v) }
     do { var v = CCairnHeader.cairn_object_find; v = CairnC.cairn_object_find; keep(v) }
     do { var v = CCairnHeader.cairn_object_find_values; v = CairnC.cairn_object_find_values; keep(v) }
+    do { var v = CCairnHeader.cairn_object_update_values; v = CairnC.cairn_object_update_values; keep(v) }
     do { var v = CCairnHeader.cairn_object_find_by_key; v = CairnC.cairn_object_find_by_key; keep(v) }
     do { var v = CCairnHeader.cairn_object_release; v = CairnC.cairn_object_release; keep(v) }
     do { var v = CCairnHeader.cairn_object_key; v = CairnC.cairn_object_key; keep(v) }

@@ -91,6 +91,7 @@ static void database_functions(cairn_db *db) {
 static void json_functions(cairn_db *db) {
     char *json = NULL;
     int64_t n = 0;
+    cairn_value pk = {.type = CAIRN_TYPE_INT, .as.integer = 1};
 
     /* Inside a transaction, so the NULL is the only problem. */
     REQUIRE_OK(cairn_begin_write(db));
@@ -101,6 +102,13 @@ static void json_functions(cairn_db *db) {
     CHECK_MISUSE(cairn_create_many_marshal(NULL, "Person", 0, NULL, "[", 1, CAIRN_UPDATE_NEVER, &n));
     CHECK_MISUSE(cairn_create_many_marshal(db, NULL, 0, NULL, "[", 1, CAIRN_UPDATE_NEVER, &n));
     CHECK_MISUSE(cairn_create_many_marshal(db, "Person", 0, NULL, NULL, 1, CAIRN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(cairn_create_many_values(NULL, "Person", 0, NULL, 0, NULL, CAIRN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(cairn_create_many_values(db, NULL, 0, NULL, 0, NULL, CAIRN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(cairn_create_many_values(db, "Person", 1, NULL, 1, NULL, CAIRN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(cairn_object_update_values(NULL, "Person", &pk, 0, NULL, NULL));
+    CHECK_MISUSE(cairn_object_update_values(db, NULL, &pk, 0, NULL, NULL));
+    CHECK_MISUSE(cairn_object_update_values(db, "Person", NULL, 0, NULL, NULL));
+    CHECK_MISUSE(cairn_object_update_values(db, "Person", &pk, 1, NULL, NULL));
     CHECK_MISUSE(cairn_create_many_json(NULL, "Person", "[]", CAIRN_UPDATE_NEVER, &n));
     CHECK_MISUSE(cairn_create_many_json(db, NULL, "[]", CAIRN_UPDATE_NEVER, &n));
     CHECK_MISUSE(cairn_create_many_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &n));

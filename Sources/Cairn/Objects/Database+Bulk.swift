@@ -1,7 +1,8 @@
 import CSQLite
 
-/// The bulk path: objects from rows in Python's `marshal` format, bound straight into the
-/// insert statement without building JSON, `Value`s or Swift strings for simple classes.
+/// The bulk paths: objects from a JSON array parsed element by element, and from rows of
+/// borrowed values (Python's `marshal` format, or a C caller's `cairn_value` array) bound
+/// straight into multi-row inserts without building JSON, `Value`s or Swift strings.
 extension Database {
     /// Creates objects from JSON text holding an array of objects, parsing one element at a time
     /// (so memory stays flat however large the batch). All or nothing.
@@ -50,7 +51,7 @@ extension Database {
     }
 
     /// Scalar types a marshal row can carry directly.
-    private static let marshalTypes: Set<PropertyType> = [.bool, .int, .float, .double, .string, .data]
+    static let marshalTypes: Set<PropertyType> = [.bool, .int, .float, .double, .string, .data]
 
     /// Creates objects from `data`: Python's `marshal` serialization of a list of tuples, each
     /// holding the values of `propertyIndices` in that order (None, bool, int, float, str, bytes).
@@ -59,6 +60,26 @@ extension Database {
     @discardableResult
     public func createMany(classIndex: Int, propertyIndices: [Int], marshal data: UnsafeRawBufferPointer,
                            update mode: UpdateMode = .never) throws(CairnError) -> Int {
+        var reader = try MarshalReader(data)
+        let rows = try reader.containerLength()
+        return try createMany(classIndex: classIndex, propertyIndices: propertyIndices, rows: rows, update: mode) {
+            (_, out) throws(CairnError) in
+            let count = try reader.containerLength()
+            guard count == out.count else { throw CairnError(.invalidArgument, "Expected \(out.count) values, got \(count).") }
+            for position in 0..<count { out[position] = try reader.item() }
+        }
+    }
+
+    /// Creates `rows` objects whose values `fill(row, out)` provides, row after row: `out` has
+    /// one slot per entry of `propertyIndices`. Borrowed text and bytes need only live until the
+    /// next call of `fill` or the end of this call. Classes of plain columns are inserted in
+    /// multi-row `INSERT` batches bound straight from the borrowed values. All or nothing;
+    /// returns how many objects were created or updated. The corresponding C functions are
+    /// `cairn_create_many_values` and `cairn_create_many_marshal`.
+    @discardableResult
+    public func createMany(classIndex: Int, propertyIndices: [Int], rows: Int, update mode: UpdateMode = .never,
+                           values fill: (_ row: Int, _ out: UnsafeMutableBufferPointer<BorrowedValue>) throws(CairnError) -> Void)
+        throws(CairnError) -> Int {
         try serialized { (connection) throws(CairnError) -> Int in
             let info = try classInfo(index: classIndex)
             try checkWritable(info, mode: mode)
@@ -70,25 +91,23 @@ extension Database {
                 }
                 seen[index] = true
             }
-            var reader = try MarshalReader(data)
-            let rows = try reader.containerLength()
             let direct = mode == .never && !info.hasRelationships
                 && propertyIndices.allSatisfy { info.traits[$0].isColumn && Self.marshalTypes.contains(info.traits[$0].type) }
             return try atomically(connection) { () throws(CairnError) -> Int in
                 if direct {
-                    try insertRows(info, propertyIndices, &reader, rows, connection)
+                    try insertRows(info, propertyIndices, rows, fill, connection)
                 } else {
-                    for row in 0..<rows {
+                    var row = [BorrowedValue](repeating: .null, count: propertyIndices.count)
+                    for r in 0..<rows {
                         do throws(CairnError) {
-                            let count = try reader.containerLength()
-                            guard count == propertyIndices.count else {
-                                throw CairnError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
-                            }
+                            try row.withUnsafeMutableBufferPointer { (out) throws(CairnError) in try fill(r, out) }
                             var given: [(Int, Input)] = []
-                            for index in propertyIndices { given.append((index, try input(from: try reader.item().value(), info, index))) }
+                            for (position, index) in propertyIndices.enumerated() {
+                                given.append((index, try input(from: try row[position].value(), info, index)))
+                            }
                             _ = try create(info, given, mode: mode, connection)
                         } catch {
-                            throw CairnError(error.code, "Element \(row): \(error.message)", sqliteCode: error.sqliteCode)
+                            throw CairnError(error.code, "Element \(r): \(error.message)", sqliteCode: error.sqliteCode)
                         }
                     }
                 }
@@ -98,7 +117,8 @@ extension Database {
     }
 
     /// Binds each row's values straight into the class's insert statement.
-    private func insertRows(_ info: ClassInfo, _ propertyIndices: [Int], _ reader: inout MarshalReader, _ rows: Int,
+    private func insertRows(_ info: ClassInfo, _ propertyIndices: [Int], _ rows: Int,
+                            _ fill: (Int, UnsafeMutableBufferPointer<BorrowedValue>) throws(CairnError) -> Void,
                             _ connection: Connection) throws(CairnError) {
         let traits = info.traits
         var source = [Int](repeating: -1, count: traits.count)
@@ -121,17 +141,16 @@ extension Database {
         let width = info.columnIndexes.count + (info.hasSequenceColumn ? 1 : 0)
         let single = try connection.statement(slot: info.slot(.insert), info.insertSQL)
         defer { single.reset() }
-        var items = [MarshalReader.Item](repeating: .none, count: propertyIndices.count * batch)
+        let width0 = propertyIndices.count
+        var items = [BorrowedValue](repeating: .null, count: width0 * batch)
         var row = 0
         while row < rows {
             let n = Swift.min(batch, rows - row)
             for r in 0..<n {
                 do throws(CairnError) {
-                    let count = try reader.containerLength()
-                    guard count == propertyIndices.count else {
-                        throw CairnError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
+                    try items.withUnsafeMutableBufferPointer { (all) throws(CairnError) in
+                        try fill(row + r, UnsafeMutableBufferPointer(rebasing: all[r * width0..<(r + 1) * width0]))
                     }
-                    for position in 0..<count { items[r * count + position] = try reader.item() }
                 } catch {
                     throw CairnError(error.code, "Element \(row + r): \(error.message)", sqliteCode: error.sqliteCode)
                 }
@@ -191,7 +210,7 @@ extension Database {
     }
 
     /// Binds one row's values (or the fixed values of columns not given) from `first` on.
-    private func bindRow(_ info: ClassInfo, _ source: [Int], _ fixed: [Value?], _ items: [MarshalReader.Item], _ base: Int,
+    private func bindRow(_ info: ClassInfo, _ source: [Int], _ fixed: [Value?], _ items: [BorrowedValue], _ base: Int,
                          _ statement: Statement, _ first: Int32, sequence: Int64) throws(CairnError) {
         var parameter = first
         let traits = info.traits
@@ -211,10 +230,10 @@ extension Database {
     }
 
     /// Binds one marshal value to a column of `trait`'s type, with the same rules as `coerceScalar`.
-    private func bind(_ item: MarshalReader.Item, _ trait: ClassInfo.Traits, _ label: @autoclosure () -> Label,
+    func bind(_ item: BorrowedValue, _ trait: ClassInfo.Traits, _ label: @autoclosure () -> Label,
                       _ statement: Statement, _ parameter: Int32) throws(CairnError) {
         switch (trait.type, item) {
-        case (_, .none):
+        case (_, .null):
             guard trait.isOptional else { throw CairnError(.notNullable, "Invalid null value for non-nullable property \(label()).") }
             statement.bindNull(parameter)
         case (.int, .int(let i)): statement.bind(i, at: parameter)
@@ -229,6 +248,9 @@ extension Database {
             sqlite3_bind_text64(statement.handle, parameter, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
                                 csqlite_transient(), UInt8(SQLITE_UTF8))
         case (.data, .bytes(let bytes)): statement.bind(bytes: bytes, at: parameter)
+        case (_, .value(let value)):
+            let coerced = try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false, label())
+            try ValueCodec.bind(coerced, to: statement, at: parameter)
         default:
             throw CairnError(.typeMismatch, "Type mismatch for property \(label()): expected \(trait.type.rawValue), got \(item.typeName).")
         }

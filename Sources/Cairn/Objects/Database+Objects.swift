@@ -100,47 +100,6 @@ extension Database {
         }
     }
 
-    /// The object with a primary key and the values of some of its properties, read in one
-    /// statement; nil when there is none. The corresponding C function is `cairn_object_find_values`.
-    public func objectValues(classIndex: Int, primaryKey: Value, propertyIndices: [Int]) throws(CairnError) -> (Object, [Value])? {
-        try serialized { (connection) throws(CairnError) -> (Object, [Value])? in
-            let info = try readable(try classInfo(index: classIndex))
-            for index in propertyIndices { try checkIndex(info, index) }
-            guard let pkIndex = info.primaryKeyIndex else {
-                throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
-            }
-            // Properties stored outside the row (collections, backlinks, nested mixed) need more
-            // reads: take the general path for them.
-            let simple = propertyIndices.allSatisfy { info.traits[$0].isColumn && info.traits[$0].type != .mixed }
-            if !simple {
-                guard let key = try findKey(info, primaryKey, connection) else { return nil }
-                return (Object(database: self, info: info, key: key), try readRow(info, key, connection, indices: propertyIndices))
-            }
-            let trait = info.traits[pkIndex]
-            let pk: Value
-            switch (trait.type, primaryKey) {
-            case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid): pk = primaryKey
-            case (_, .null) where !trait.isOptional: return nil
-            default:
-                pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
-                                           Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
-            }
-            let statement = try connection.statement(slot: info.slot(.selectRowByPrimaryKey), info.selectRowByPrimaryKeySQL)
-            defer { statement.reset() }
-            try ValueCodec.bind(pk, to: statement, at: 1)
-            guard try statement.step() else { return nil }
-            let key = statement.int64(0)
-            var values: [Value] = []
-            values.reserveCapacity(propertyIndices.count)
-            for index in propertyIndices {
-                let column = Int32((info.slots[index] ?? 0) + 1)
-                let type = info.traits[index].type
-                values.append(ValueCodec.read(statement, column, as: type, classIndex: type == .object ? info.targets[index]?.index ?? -1 : -1))
-            }
-            return (Object(database: self, info: info, key: key), values)
-        }
-    }
-
     /// The object with an object key, or nil. The corresponding C function is `cairn_object_find_by_key`.
     public func object(_ className: String, key: Int64) throws(CairnError) -> Object? {
         try serialized { (connection) throws(CairnError) in

@@ -35,16 +35,17 @@ final class ClassInfo {
     static let keyColumnName = "_cairn_key"
 
     /// Statement slots (see `Connection.statement(slot:)`): fixed operations first, then one
-    /// single-property UPDATE per property.
+    /// single-property UPDATE by object key per property, then one by primary key per property.
     enum Slot: Int {
         case insert, selectRow, keyByPrimaryKey, exists, delete, count, readSequence, writeSequence, insertBatch, selectRowByPrimaryKey
     }
     static let fixedSlots = 10
     /// Where this class's slots start; set once at open.
     var slotBase = 0
-    var slotCount: Int { Self.fixedSlots + schema.properties.count }
+    var slotCount: Int { Self.fixedSlots + 2 * schema.properties.count }
     func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
     func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
+    func updateByPrimaryKeySlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + schema.properties.count + propertyIndex }
     /// The public name as a C string, to find classes by name without allocating.
     let nameBytes: [UInt8]
     let storedNameBytes: [UInt8]

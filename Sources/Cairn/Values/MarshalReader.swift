@@ -5,15 +5,7 @@ import CSQLite
 /// references. It lets a Python caller hand over a whole batch from one `marshal.dumps`, which
 /// costs about 0.2 µs a row, instead of building JSON.
 struct MarshalReader {
-    enum Item {
-        case none
-        case bool(Bool)
-        case int(Int64)
-        case double(Double)
-        /// UTF-8 text inside the buffer.
-        case text(UnsafeRawBufferPointer)
-        case bytes(UnsafeRawBufferPointer)
-    }
+    typealias Item = BorrowedValue
 
     let base: UnsafeRawPointer
     let count: Int
@@ -76,7 +68,7 @@ struct MarshalReader {
         }
         let item: Item
         switch code & 0x7F {
-        case UInt8(ascii: "N"): item = .none
+        case UInt8(ascii: "N"): item = .null
         case UInt8(ascii: "T"): item = .bool(true)
         case UInt8(ascii: "F"): item = .bool(false)
         case UInt8(ascii: "i"): item = .int(Int64(try int32()))
@@ -121,34 +113,5 @@ struct MarshalReader {
         }
         if slot >= 0 { references[slot] = item }
         return item
-    }
-}
-
-extension MarshalReader.Item {
-    var typeName: String {
-        switch self {
-        case .none: "null"
-        case .bool: "bool"
-        case .int: "int"
-        case .double: "double"
-        case .text: "string"
-        case .bytes: "data"
-        }
-    }
-
-    /// The item as a Value (for the general path and for messages).
-    func value() throws(CairnError) -> Value {
-        switch self {
-        case .none: return .null
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .double(let d): return .double(d)
-        case .text(let bytes):
-            guard let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
-                throw CairnError(.invalidArgument, "A string is not valid UTF-8.")
-            }
-            return .string(text)
-        case .bytes(let bytes): return .data(Array(bytes))
-        }
     }
 }

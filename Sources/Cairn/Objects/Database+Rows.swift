@@ -1,0 +1,128 @@
+import CSQLite
+
+/// The by-primary-key fast paths: read a row in place, write columns in one statement.
+extension Database {
+    /// The object with a primary key and the values of some of its properties, read in one
+    /// statement; nil when there is none.
+    public func objectValues(classIndex: Int, primaryKey: Value, propertyIndices: [Int]) throws(CairnError) -> (Object, [Value])? {
+        try withObjectRow(classIndex: classIndex, primaryKey: primaryKey, propertyIndices: propertyIndices) {
+            (row) throws(CairnError) -> (Object, [Value]) in
+            var values: [Value] = []
+            values.reserveCapacity(propertyIndices.count)
+            try row.forEach { (_, value) throws(CairnError) in values.append(try value.value()) }
+            return (row.object, values)
+        }
+    }
+
+    /// Finds the object with a primary key and hands `body` the values of `propertyIndices`
+    /// straight from the row, without copying them (one statement for properties stored in the
+    /// row). Borrowed text and bytes are valid only inside `body`. Nil when there is no object.
+    /// The corresponding C function is `cairn_object_find_values`.
+    public func withObjectRow<R>(classIndex: Int, primaryKey: Value, propertyIndices: [Int],
+                                 _ body: (ObjectRow) throws(CairnError) -> R) throws(CairnError) -> R? {
+        try serialized { (connection) throws(CairnError) -> R? in
+            let info = try readable(try classInfo(index: classIndex))
+            for index in propertyIndices { try checkIndex(info, index) }
+            guard let pkIndex = info.primaryKeyIndex else {
+                throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
+            }
+            // Properties stored outside the row (collections, backlinks, nested mixed) need more
+            // reads: take the general path for them.
+            let simple = propertyIndices.allSatisfy { info.traits[$0].isColumn && info.traits[$0].type != .mixed }
+            if !simple {
+                guard let key = try findKey(info, primaryKey, connection) else { return nil }
+                let values = try readRow(info, key, connection, indices: propertyIndices)
+                return try body(ObjectRow(database: self, info: info, key: key, source: .values(values), indices: propertyIndices))
+            }
+            let trait = info.traits[pkIndex]
+            let pk: Value
+            switch (trait.type, primaryKey) {
+            case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid): pk = primaryKey
+            case (_, .null) where !trait.isOptional: return nil
+            default:
+                pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
+                                           Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
+            }
+            let statement = try connection.statement(slot: info.slot(.selectRowByPrimaryKey), info.selectRowByPrimaryKeySQL)
+            defer { statement.reset() }
+            try ValueCodec.bind(pk, to: statement, at: 1)
+            guard try statement.step() else { return nil }
+            return try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
+                                      indices: propertyIndices))
+        }
+    }
+
+    /// Finds the object with a primary key and writes the values of `propertyIndices`
+    /// (`values(position)` gives each), all or nothing. When they are all plain columns this is
+    /// one `UPDATE ... WHERE primary key = ?`, with no read first. Returns false, writing nothing,
+    /// when there is no such object. The corresponding C function is `cairn_object_update_values`.
+    @discardableResult
+    public func updateValues(classIndex: Int, primaryKey: Value, propertyIndices: [Int],
+                             values: (_ position: Int) throws(CairnError) -> BorrowedValue) throws(CairnError) -> Bool {
+        try serialized { (connection) throws(CairnError) -> Bool in
+            try requireWriteTransaction()
+            let info = try classInfo(index: classIndex)
+            try checkWritable(info, mode: .all)
+            guard let pkIndex = info.primaryKeyIndex else {
+                throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
+            }
+            for index in propertyIndices { try checkIndex(info, index) }
+            if propertyIndices.count > 1 {
+                var seen = [Bool](repeating: false, count: info.propertyNames.count)
+                for index in propertyIndices {
+                    guard !seen[index] else {
+                        throw CairnError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
+                    }
+                    seen[index] = true
+                }
+            }
+            let trait = info.traits[pkIndex]
+            if case .null = primaryKey, !trait.isOptional { return false }
+            let pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
+                                           Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
+            let direct = !propertyIndices.isEmpty && propertyIndices.allSatisfy {
+                $0 != pkIndex && info.traits[$0].isColumn && Self.marshalTypes.contains(info.traits[$0].type)
+            }
+            guard direct else {
+                guard let key = try findKey(info, pk, connection) else { return false }
+                var given: [(Int, Input)] = []
+                for (position, index) in propertyIndices.enumerated() {
+                    given.append((index, try input(from: try values(position).value(), info, index)))
+                }
+                try atomicallyIfNeeded(info, given, connection) { () throws(CairnError) in
+                    try update(info, key, given, mode: .all, connection)
+                }
+                return true
+            }
+            func sql() -> String {
+                var assignments: [String] = []
+                for (position, index) in propertyIndices.enumerated() {
+                    assignments.append("\(quoted(info.property(index).storedName)) = ?\(position + 2)")
+                }
+                let key = quoted(info.property(pkIndex).storedName)
+                return "UPDATE \(info.table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?1"
+            }
+            let statement: Statement
+            if propertyIndices.count == 1 {
+                statement = try connection.statement(slot: info.updateByPrimaryKeySlot(propertyIndices[0]), sql())
+            } else {
+                var cacheKey: [Int] = [-1 - info.index]
+                cacheKey.append(contentsOf: propertyIndices)
+                if let cached = upsertStatements[cacheKey] {
+                    statement = cached
+                } else {
+                    statement = try connection.statement(sql())
+                    upsertStatements[cacheKey] = statement
+                }
+            }
+            defer { statement.reset() }
+            try ValueCodec.bind(pk, to: statement, at: 1)
+            for (position, index) in propertyIndices.enumerated() {
+                try bind(try values(position), info.traits[index],
+                         Label(className: info.name, propertyName: info.propertyNames[index]), statement, Int32(position + 2))
+            }
+            _ = try statement.step()
+            return connection.changes > 0
+        }
+    }
+}
