@@ -475,6 +475,17 @@ int cairn_object_get_at(cairn_object *object, int32_t property_index, cairn_valu
 int cairn_object_get_values(cairn_object *object, size_t count, const int32_t *property_indices,
                             cairn_value *out_values);
 
+/**
+ * Read several properties packed, in one database read: the fast path for bindings. The packed
+ * form is Python's `marshal` serialization of a tuple of the values, in the order of
+ * property_indices. Only null, bool, int, double, string and data values can be packed; any
+ * other gives CAIRN_ERR_NOT_SUPPORTED (use cairn_object_get_values()). The bytes are copied to
+ * `buffer` when they fit in `capacity`; *out_size always receives their size, so a caller whose
+ * buffer was too small calls again with one of at least that size.
+ */
+int cairn_object_get_marshal(cairn_object *object, size_t count, const int32_t *property_indices, void *buffer,
+                             size_t capacity, size_t *out_size);
+
 /** Write one property by name (inside a write transaction). The value is copied. */
 int cairn_object_set(cairn_object *object, const char *property_name, const cairn_value *value);
 

@@ -182,6 +182,34 @@ public func cairn_object_get_values(_ object: OpaquePointer?, _ count: Int, _ pr
     }
 }
 
+@_cdecl("cairn_object_get_marshal")
+public func cairn_object_get_marshal(_ object: OpaquePointer?, _ count: Int, _ propertyIndices: UnsafePointer<Int32>?,
+                                     _ buffer: UnsafeMutableRawPointer?, _ capacity: Int, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try objectHandle(object)
+        guard let outSize else { throw misuse("out_size must not be NULL.") }
+        outSize.pointee = 0
+        guard count >= 0, capacity >= 0 else { throw CairnError(.invalidArgument, "count and capacity must not be negative.") }
+        guard capacity == 0 || buffer != nil else { throw misuse("buffer must not be NULL when capacity is not 0.") }
+        let object = handle.object
+        var writer = MarshalWriter()
+        try object.withRow(try indices(propertyIndices, count)) { (row) throws(CairnError) in
+            writer.beginTuple(row.count)
+            try row.forEach { (position, value) throws(CairnError) in
+                guard writer.put(value) else {
+                    let name = object.objectSchema.properties[Int(propertyIndices![position])].name
+                    throw CairnError(.notSupported, "Property '\(object.className).\(name)' cannot be packed: read it with cairn_object_get_values().")
+                }
+            }
+        }
+        outSize.pointee = writer.bytes.count
+        if writer.bytes.count <= capacity, let buffer {
+            writer.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+        return CAIRN_OK_
+    }
+}
+
 @_cdecl("cairn_object_set")
 public func cairn_object_set(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
                              _ value: UnsafePointer<cairn_value>?) -> Int32 {

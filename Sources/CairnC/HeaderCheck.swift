@@ -55,6 +55,7 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_object_get; v = CairnC.cairn_object_get; keep(v) }
     do { var v = CCairnHeader.cairn_object_get_at; v = CairnC.cairn_object_get_at; keep(v) }
     do { var v = CCairnHeader.cairn_object_get_values; v = CairnC.cairn_object_get_values; keep(v) }
+    do { var v = CCairnHeader.cairn_object_get_marshal; v = CairnC.cairn_object_get_marshal; keep(v) }
     do { var v = CCairnHeader.cairn_object_set; v = CairnC.cairn_object_set; keep(v) }
     do { var v = CCairnHeader.cairn_object_set_at; v = CairnC.cairn_object_set_at; keep(v) }
     do { var v = CCairnHeader.cairn_object_set_values; v = CairnC.cairn_object_set_values; keep(v) }

@@ -235,6 +235,14 @@ static void object_functions(cairn_db *db, cairn_object *object) {
     CHECK_MISUSE(cairn_object_get_values(NULL, 2, indices, values));
     CHECK_MISUSE(cairn_object_get_values(object, 2, NULL, values));
     CHECK_MISUSE(cairn_object_get_values(object, 2, indices, NULL));
+    {
+        char packed[64];
+        size_t size = 0;
+        CHECK_MISUSE(cairn_object_get_marshal(NULL, 2, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_object_get_marshal(object, 2, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_object_get_marshal(object, 2, indices, NULL, sizeof packed, &size));
+        CHECK_MISUSE(cairn_object_get_marshal(object, 2, indices, packed, sizeof packed, NULL));
+    }
     CHECK_MISUSE(cairn_object_to_json(NULL, &json));
     CHECK_MISUSE(cairn_object_to_json(object, NULL));
     CHECK(json == NULL);

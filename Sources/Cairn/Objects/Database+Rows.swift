@@ -126,3 +126,24 @@ extension Database {
         }
     }
 }
+
+extension Object {
+    /// Hands `body` the values of `indices` straight from the object's row (borrowed text and
+    /// bytes, valid only inside `body`). Properties stored outside the row are read in full.
+    public func withRow<R>(_ indices: [Int], _ body: (ObjectRow) throws(CairnError) -> R) throws(CairnError) -> R {
+        try access { (connection) throws(CairnError) -> R in
+            let info = self.info
+            for index in indices { try database.checkIndex(info, index) }
+            let simple = indices.allSatisfy { info.traits[$0].isColumn && info.traits[$0].type != .mixed }
+            if !simple {
+                let values = try database.readRow(info, key, connection, indices: indices)
+                return try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+            }
+            let statement = try connection.statement(slot: info.slot(.selectRow), info.selectRowSQL)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            guard try statement.step() else { throw database.invalidated(info) }
+            return try body(ObjectRow(database: database, info: info, key: key, source: .statement(statement), indices: indices))
+        }
+    }
+}

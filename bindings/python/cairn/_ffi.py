@@ -381,6 +381,13 @@ cairn_create_many_marshal = _fn(
     "cairn_create_many_marshal",
     [cairn_db_p, c_char_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, c_int, POINTER(c_int64)],
 )
+# int cairn_create_many_values(cairn_db *db, const char *class_name, size_t property_count,
+#                              const int32_t *property_indices, size_t row_count, const cairn_value *values,
+#                              int update_mode, int64_t *out_count);
+cairn_create_many_values = _fn(
+    "cairn_create_many_values",
+    [cairn_db_p, c_char_p, c_size_t, POINTER(c_int32), c_size_t, cairn_value_p, c_int, POINTER(c_int64)],
+)
 # int cairn_get_json(cairn_db *db, const char *class_name, const char *primary_key_json,
 #                    char **out_json);
 cairn_get_json = _fn("cairn_get_json", [cairn_db_p, c_char_p, c_char_p, POINTER(c_void_p)])
@@ -436,6 +443,12 @@ cairn_object_find_values = _fn(
     "cairn_object_find_values",
     [cairn_db_p, c_char_p, cairn_value_p, c_size_t, POINTER(c_int32), cairn_value_p, POINTER(cairn_object_p)],
 )
+# int cairn_object_update_values(cairn_db *db, const char *class_name, const cairn_value *primary_key,
+#                                size_t count, const int32_t *property_indices, const cairn_value *values);
+cairn_object_update_values = _fn(
+    "cairn_object_update_values",
+    [cairn_db_p, c_char_p, cairn_value_p, c_size_t, POINTER(c_int32), cairn_value_p],
+)
 # int cairn_object_find(cairn_db *db, const char *class_name, const cairn_value *primary_key,
 #                       cairn_object **out_object);
 cairn_object_find = _fn("cairn_object_find", [cairn_db_p, c_char_p, cairn_value_p, POINTER(cairn_object_p)])
@@ -460,6 +473,12 @@ cairn_object_get_at = _fn("cairn_object_get_at", [cairn_object_p, c_int32, cairn
 #                             cairn_value *out_values);
 cairn_object_get_values = _fn(
     "cairn_object_get_values", [cairn_object_p, c_size_t, POINTER(c_int32), cairn_value_p]
+)
+# int cairn_object_get_marshal(cairn_object *object, size_t count, const int32_t *property_indices,
+#                              void *buffer, size_t capacity, size_t *out_size);
+cairn_object_get_marshal = _fn(
+    "cairn_object_get_marshal",
+    [cairn_object_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
 )
 # int cairn_object_set(cairn_object *object, const char *property_name, const cairn_value *value);
 cairn_object_set = _fn("cairn_object_set", [cairn_object_p, c_char_p, cairn_value_p])

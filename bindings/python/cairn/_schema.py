@@ -134,6 +134,15 @@ class Property:
         return f"<cairn property {self.class_name}.{self.name}: {self.type_name}>"
 
 
+_PACKABLE_TYPES = (
+    _ffi.CAIRN_PROPERTY_BOOL,
+    _ffi.CAIRN_PROPERTY_INT,
+    _ffi.CAIRN_PROPERTY_DOUBLE,
+    _ffi.CAIRN_PROPERTY_STRING,
+    _ffi.CAIRN_PROPERTY_DATA,
+)
+
+
 class ClassInfo:
     """A class of the schema as seen through one database handle."""
 
@@ -145,7 +154,9 @@ class ClassInfo:
         "index",
         "kind",
         "name",
+        "names",
         "object_type",
+        "packable",
         "primary_key",
         "properties",
         "scalar_only",
@@ -175,6 +186,11 @@ class ClassInfo:
         self.by_name: dict[str, Property] = {p.name: p for p in properties}
         self.primary_key: Property | None = next((p for p in properties if p.is_primary_key), None)
         self.scalar_only = all(p.is_scalar for p in properties)
+        self.names: tuple[str, ...] = tuple(p.name for p in properties)
+        # Every value fits Python's marshal format: rows can be read packed, in one crossing.
+        self.packable = all(
+            p.collection == _ffi.CAIRN_COLLECTION_NONE and p.type in _PACKABLE_TYPES for p in properties
+        )
         self.all_indices = (c_int32 * len(properties))(*range(len(properties)))
 
     @property

@@ -14,9 +14,10 @@ layer, with the Objects inside them encoded as references (:func:`prepare_values
 
 from __future__ import annotations
 
+import marshal
 import threading
 from collections.abc import Iterable, Mapping
-from ctypes import byref, c_int, c_int32, c_int64, c_void_p
+from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 
 from . import _ffi
@@ -46,6 +47,34 @@ MixedPath = Union[list[PathStep], tuple[PathStep, ...], PathStep]
 _get_ident = threading.get_ident
 _cairn_value = _ffi.cairn_value
 _get_at = _ffi.cairn_object_get_at
+
+
+# Per-thread scratch for packed reads: (buffer, its memoryview, size cell, byref(size cell)).
+_scratch = threading.local()
+
+
+def _packed_scratch(capacity: int) -> tuple[Any, memoryview, c_size_t, Any]:
+    current = getattr(_scratch, "area", None)
+    if current is not None and len(current[0]) >= capacity:
+        return current  # type: ignore[no-any-return]
+    buffer = create_string_buffer(max(capacity, 4096))
+    size = c_size_t()
+    area = (buffer, memoryview(buffer), size, byref(size))
+    _scratch.area = area
+    return area
+
+
+def read_packed(handle: Any, count: int, indices: Any, lock: Any) -> Any:
+    """The values of ``indices`` read in one call, as Python's marshal format decodes them."""
+    buffer, view, size, size_ref = _packed_scratch(0)
+    with lock:
+        _ffi.cairn_object_get_marshal(handle, count, indices, buffer, len(buffer), size_ref)
+        needed = size.value
+        if needed > len(buffer):  # a large row: grow the scratch area and read again
+            buffer, view, size, size_ref = _packed_scratch(needed)
+            _ffi.cairn_object_get_marshal(handle, count, indices, buffer, len(buffer), size_ref)
+            needed = size.value
+        return marshal.loads(view[:needed])
 
 
 class Object(Handle):
@@ -362,6 +391,8 @@ class Object(Handle):
             return self._cairn_json(min(depth, 0x7FFFFFFF))
         handle = self._ptr()
         count = len(info.properties)
+        if info.packable:
+            return dict(zip(info.names, read_packed(handle, count, info.all_indices, self._cairn_lock)))
         values = (_cairn_value * count)()
         result = {}
         with self._cairn_lock:

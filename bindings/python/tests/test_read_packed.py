@@ -1,0 +1,137 @@
+"""to_dict()'s packed read (one crossing, Python's marshal format) must give exactly what the
+value-by-value read gives, for every value a packable class can hold."""
+
+from __future__ import annotations
+
+import marshal
+import math
+from ctypes import byref, c_size_t, create_string_buffer
+from typing import Any
+
+import pytest
+
+import cairn
+from cairn import _ffi
+
+SCHEMA = [
+    {
+        "name": "Row",
+        "primaryKey": "id",
+        "properties": {
+            "id": "int",
+            "n": "int?",
+            "text": "string?",
+            "blob": "data?",
+            "x": "double?",
+            "flag": "bool?",
+        },
+    },
+    {"name": "WithFloat", "primaryKey": "id", "properties": {"id": "int", "f": "float"}},
+]
+
+
+@pytest.fixture
+def db(open_db: Any) -> cairn.Database:
+    return open_db(SCHEMA)
+
+
+def slow_dict(obj: cairn.Object) -> dict[str, Any]:
+    return {name: obj[name] for name in ("id", "n", "text", "blob", "x", "flag")}
+
+
+@pytest.mark.parametrize(
+    "n",
+    [0, 1, -1, 2**31 - 1, -(2**31), 2**31, -(2**31) - 1, 2**62, 2**63 - 1, -(2**63), 12345678901234],
+)
+def test_integers_of_every_width_round_trip(db: cairn.Database, n: int) -> None:
+    with db.write():
+        obj = db.create("Row", {"id": 1, "n": n})
+    assert obj.to_dict()["n"] == n
+    assert type(obj.to_dict()["n"]) is int
+
+
+def test_every_value_kind_matches_the_value_by_value_read(db: cairn.Database) -> None:
+    with db.write():
+        obj = db.create(
+            "Row",
+            {"id": 7, "n": None, "text": "Grüße, 世界 🌍", "blob": b"\x00\xff\x01", "x": -0.0, "flag": False},
+        )
+    packed = obj.to_dict()
+    assert packed == {
+        "id": 7,
+        "n": None,
+        "text": "Grüße, 世界 🌍",
+        "blob": b"\x00\xff\x01",
+        "x": -0.0,
+        "flag": False,
+    }
+    assert math.copysign(1.0, packed["x"]) == -1.0
+    assert packed == slow_dict(obj)
+    assert type(packed["flag"]) is bool and type(packed["blob"]) is bytes
+
+
+def test_nan_and_infinities_survive(db: cairn.Database) -> None:
+    with db.write():
+        nan = db.create("Row", {"id": 1, "x": float("nan")})
+        inf = db.create("Row", {"id": 2, "x": float("-inf")})
+    assert math.isnan(nan.to_dict()["x"])
+    assert inf.to_dict()["x"] == float("-inf")
+
+
+def test_a_row_larger_than_the_scratch_buffer_is_read_whole(db: cairn.Database) -> None:
+    big = "x" * 100_000 + "end"
+    with db.write():
+        obj = db.create("Row", {"id": 1, "text": big, "blob": bytes(range(256)) * 100})
+        small = db.create("Row", {"id": 2, "text": "small"})
+    assert obj.to_dict()["text"] == big
+    assert obj.to_dict()["blob"] == bytes(range(256)) * 100
+    assert small.to_dict()["text"] == "small"  # the grown buffer is reused correctly
+
+
+def test_to_dict_is_live(db: cairn.Database) -> None:
+    with db.write():
+        obj = db.create("Row", {"id": 1, "text": "before"})
+    assert obj.to_dict()["text"] == "before"
+    with db.write():
+        obj.text = "after"
+    assert obj.to_dict()["text"] == "after"
+
+
+def test_deleted_object_raises_invalidated(db: cairn.Database) -> None:
+    with db.write():
+        obj = db.create("Row", {"id": 1})
+        db.delete(db.get("Row", 1))  # type: ignore[arg-type]
+    with pytest.raises(cairn.InvalidatedObjectError):
+        obj.to_dict()
+
+
+def test_classes_with_other_types_are_not_packed_and_still_read(db: cairn.Database) -> None:
+    with db.write():
+        obj = db.create("WithFloat", {"id": 1, "f": 0.1})
+    assert not db._class("WithFloat").packable
+    assert db._class("Row").packable
+    assert obj.to_dict() == {"id": 1, "f": 0.1}
+
+
+def test_the_engine_refuses_to_pack_a_float_naming_the_property(db: cairn.Database) -> None:
+    with db.write():
+        obj = db.create("WithFloat", {"id": 1, "f": 2.5})
+    info = db._class("WithFloat")
+    size = c_size_t()
+    buffer = create_string_buffer(64)
+    with pytest.raises(cairn.NotSupportedError, match="WithFloat.f"):
+        _ffi.cairn_object_get_marshal(obj._ptr(), 2, info.all_indices, buffer, 64, byref(size))
+
+
+def test_a_too_small_buffer_reports_the_size_needed(db: cairn.Database) -> None:
+    with db.write():
+        obj = db.create("Row", {"id": 1, "text": "hello"})
+    info = db._class("Row")
+    size = c_size_t()
+    buffer = create_string_buffer(4)
+    _ffi.cairn_object_get_marshal(obj._ptr(), 6, info.all_indices, buffer, 4, byref(size))
+    assert size.value > 4
+    assert buffer.raw == b"\x00" * 4  # nothing written
+    large = create_string_buffer(size.value)
+    _ffi.cairn_object_get_marshal(obj._ptr(), 6, info.all_indices, large, size.value, byref(size))
+    assert marshal.loads(large.raw[: size.value]) == (1, None, "hello", None, None, None)
