@@ -50,8 +50,13 @@ extension Database {
         }
     }
 
-    /// Scalar types a marshal row can carry directly.
-    static let marshalTypes: Set<PropertyType> = [.bool, .int, .float, .double, .string, .data]
+    /// Whether values of a type bind straight from a `BorrowedValue` (a switch: this runs per call).
+    static func isPlainType(_ type: PropertyType) -> Bool {
+        switch type {
+        case .bool, .int, .float, .double, .string, .data: true
+        default: false
+        }
+    }
 
     /// Creates objects from `data`: Python's `marshal` serialization of a list of tuples, each
     /// holding the values of `propertyIndices` in that order (None, bool, int, float, str, bytes).
@@ -92,7 +97,7 @@ extension Database {
                 seen[index] = true
             }
             let direct = mode == .never && !info.hasRelationships
-                && propertyIndices.allSatisfy { info.traits[$0].isColumn && Self.marshalTypes.contains(info.traits[$0].type) }
+                && propertyIndices.allSatisfy { info.traits[$0].isColumn && Self.isPlainType(info.traits[$0].type) }
             return try atomically(connection) { () throws(CairnError) -> Int in
                 if direct {
                     try insertRows(info, propertyIndices, rows, fill, connection)

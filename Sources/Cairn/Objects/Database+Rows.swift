@@ -81,7 +81,7 @@ extension Database {
             let pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
                                            Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
             let direct = !propertyIndices.isEmpty && propertyIndices.allSatisfy {
-                $0 != pkIndex && info.traits[$0].isColumn && Self.marshalTypes.contains(info.traits[$0].type)
+                $0 != pkIndex && info.traits[$0].isColumn && Self.isPlainType(info.traits[$0].type)
             }
             guard direct else {
                 guard let key = try findKey(info, pk, connection) else { return false }
