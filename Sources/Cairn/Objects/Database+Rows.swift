@@ -100,7 +100,7 @@ extension Database {
                     assignments.append("\(quoted(info.property(index).storedName)) = ?\(position + 2)")
                 }
                 let key = quoted(info.property(pkIndex).storedName)
-                return "UPDATE \(info.table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = ?1"
+                return "UPDATE \(info.table) SET \(assignments.joined(separator: ", ")) WHERE \(key) IS ?1"
             }
             let statement: Statement
             if propertyIndices.count == 1 {
