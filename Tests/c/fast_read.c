@@ -1,0 +1,210 @@
+/*
+ * fast_read.c — cairn_object_find_values: reads the row in place and lends strings from a per-handle arena.
+ */
+#include "fast_paths.h"
+
+/*---- cairn_object_find_values ------------------------------------------------------------------*/
+
+enum { WIDE = 6, BIG = 10000 };
+
+static void fill_big(char *buffer, size_t size, int seed) {
+    for (size_t i = 0; i < size; i++) buffer[i] = (char)('a' + (int)((i * 7 + (size_t)seed * 13) % 26));
+    /* a multi-byte character in the middle, so the bytes are not all ASCII */
+    memcpy(buffer + size / 2, "\xc3\xa9", 2);
+}
+
+static void write_wide(cairn_db *db, const int32_t *idx, int64_t id, char big[WIDE][BIG], int small, int seed) {
+    cairn_value pk = v_int(id);
+    cairn_value values[WIDE];
+    char smalls[WIDE][32];
+    for (int p = 0; p < WIDE; p++) {
+        if (small) {
+            snprintf(smalls[p], sizeof smalls[p], "s%d-%d", p, seed);
+            values[p] = v_str(smalls[p]);
+        } else {
+            fill_big(big[p], BIG, seed * WIDE + p);
+            values[p] = v_strn(big[p], BIG);
+        }
+    }
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_OK(cairn_object_update_values(db, "Wide", &pk, WIDE, idx + 1, values));
+    REQUIRE_OK(cairn_commit(db));
+}
+
+/* The strings s0..s5 in out[1..6]: "s<p>-<seed>" when small, else big[p]. */
+static void check_wide_(const cairn_value *out, char big[WIDE][BIG], int small, int seed, int line) {
+    int before_ = __atomic_load_n(&check_failures, __ATOMIC_RELAXED);
+    for (int p = 0; p < WIDE; p++) {
+        CHECK(out[1 + p].type == CAIRN_TYPE_STRING);
+        if (out[1 + p].type != CAIRN_TYPE_STRING) continue;
+        if (small) {
+            char want[32];
+            snprintf(want, sizeof want, "s%d-%d", p, seed);
+            CHECK_BYTES(out[1 + p].as.string.data, out[1 + p].as.string.size, want, strlen(want));
+        } else {
+            CHECK(out[1 + p].as.string.size == BIG && memcmp(out[1 + p].as.string.data, big[p], BIG) == 0);
+        }
+    }
+    if (__atomic_load_n(&check_failures, __ATOMIC_RELAXED) != before_) fprintf(stderr, "    (in check_wide called from line %d)\n", line);
+}
+#define check_wide(out, big, small, seed) check_wide_((out), (big), (small), (seed), __LINE__)
+
+/* Many long strings, then short ones, again and again: every value of one call is intact. */
+static void test_find_values_long_strings(void) {
+    cairn_db *db = fresh();
+    static char big[WIDE][BIG];
+    static char big2[WIDE][BIG];
+    const char *names[WIDE + 1] = {"id", "s0", "s1", "s2", "s3", "s4", "s5"};
+    int32_t idx[WIDE + 1];
+    cairn_value out[WIDE + 1];
+    cairn_value pk1 = v_int(1), pk2 = v_int(2);
+
+    for (int p = 0; p <= WIDE; p++) idx[p] = prop(db, "Wide", names[p]);
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Wide", "{\"id\": 1, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
+                                             " \"s4\": \"\", \"s5\": \"\"}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Wide", "{\"id\": 2, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
+                                             " \"s4\": \"\", \"s5\": \"\"}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+
+    for (int round = 0; round < 6; round++) {
+        int small = round % 2;
+        write_wide(db, idx, 1, big, small, round);
+        write_wide(db, idx, 2, big2, !small, round + 100);
+        for (int repeat = 0; repeat < 3; repeat++) {
+            memset(out, 0xAB, sizeof out);
+            CHECK_OK(cairn_object_find_values(db, "Wide", &pk1, WIDE + 1, idx, out, NULL));
+            CHECK(out[0].type == CAIRN_TYPE_INT && out[0].as.integer == 1);
+            check_wide(out, big, small, round);
+            memset(out, 0xAB, sizeof out);
+            CHECK_OK(cairn_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, out, NULL));
+            check_wide(out, big2, !small, round + 100);
+        }
+        /* The same property several times in one call: each value is its own copy. */
+        {
+            int32_t same[4] = {idx[1], idx[1], idx[6], idx[1]};
+            cairn_value four[4];
+            CHECK_OK(cairn_object_find_values(db, "Wide", &pk1, 4, same, four, NULL));
+            for (int i = 0; i < 4; i++) CHECK(four[i].type == CAIRN_TYPE_STRING);
+            if (!small) {
+                CHECK(four[0].as.string.size == BIG && memcmp(four[0].as.string.data, big[0], BIG) == 0);
+                CHECK(four[1].as.string.size == BIG && memcmp(four[1].as.string.data, big[0], BIG) == 0);
+                CHECK(four[2].as.string.size == BIG && memcmp(four[2].as.string.data, big[5], BIG) == 0);
+                CHECK(four[3].as.string.size == BIG && memcmp(four[3].as.string.data, big[0], BIG) == 0);
+            }
+        }
+    }
+    CHECK_OK(cairn_close(db));
+}
+
+/* Values borrowed with out_object stay valid until the next call on that object handle. */
+static void test_find_values_borrowed_by_object(void) {
+    cairn_db *db = fresh();
+    static char big[WIDE][BIG];
+    static char big2[WIDE][BIG];
+    const char *names[WIDE + 1] = {"id", "s0", "s1", "s2", "s3", "s4", "s5"};
+    int32_t idx[WIDE + 1];
+    cairn_value first[WIDE + 1], second[WIDE + 1], scratch[WIDE + 1];
+    cairn_value pk1 = v_int(1), pk2 = v_int(2), pk3 = v_int(3);
+    cairn_object *o1 = NULL, *o2 = NULL, *none = (cairn_object *)&pk3;
+    int64_t key = -1;
+    char *json = NULL;
+
+    for (int p = 0; p <= WIDE; p++) idx[p] = prop(db, "Wide", names[p]);
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Wide", "{\"id\": 1, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
+                                             " \"s4\": \"\", \"s5\": \"\"}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Wide", "{\"id\": 2, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
+                                             " \"s4\": \"\", \"s5\": \"\"}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    write_wide(db, idx, 1, big, 0, 1);
+    write_wide(db, idx, 2, big2, 0, 2);
+
+    CHECK_OK(cairn_object_find_values(db, "Wide", &pk1, WIDE + 1, idx, first, &o1));
+    REQUIRE(o1 != NULL);
+    check_wide(first, big, 0, 1);
+    /* Calls on the database handle (including find_values lending from the database handle)
+     * and on another object handle leave the first object's values alone. */
+    CHECK_OK(cairn_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, scratch, NULL));
+    check_wide(scratch, big2, 0, 2);
+    CHECK_OK(cairn_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, second, &o2));
+    REQUIRE(o2 != NULL);
+    CHECK_OK(cairn_get_json(db, "Wide", "2", &json));
+    cairn_free(json);
+    CHECK_OK(cairn_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, scratch, NULL));
+    check_wide(first, big, 0, 1);
+    check_wide(second, big2, 0, 2);
+    /* The next call on o2 replaces o2's values; o1's are still intact. */
+    CHECK_OK(cairn_object_get_values(o2, WIDE + 1, idx, scratch));
+    check_wide(scratch, big2, 0, 2);
+    check_wide(first, big, 0, 1);
+    /* A write in between (through another path) does not change what was lent. */
+    write_wide(db, idx, 1, big2, 1, 9);
+    check_wide(first, big, 0, 1);
+    CHECK_OK(cairn_object_get_values(o1, WIDE + 1, idx, scratch));
+    check_wide(scratch, big2, 1, 9);
+    CHECK_OK(cairn_object_key(o1, &key));
+    CHECK(key >= 1);
+
+    /* Not found: CAIRN_NOT_FOUND, *out_object = NULL, and no error set. */
+    CHECK_RC(cairn_object_find_values(db, "Wide", &pk3, WIDE + 1, idx, scratch, &none), CAIRN_NOT_FOUND);
+    CHECK(none == NULL);
+    CHECK_RC(cairn_last_error_code(), CAIRN_OK);
+    cairn_object_release(o1);
+    cairn_object_release(o2);
+    CHECK_OK(cairn_close(db));
+}
+
+/* find_values on the general path (links, lists) and with an optional primary key. */
+static void test_find_values_other_shapes(void) {
+    cairn_db *db = fresh();
+    int32_t tagged[4] = {prop(db, "Tagged", "code"), prop(db, "Tagged", "n"), prop(db, "Tagged", "next"),
+                         prop(db, "Tagged", "extra")};
+    int32_t maybe[2] = {prop(db, "MaybeKey", "id"), prop(db, "MaybeKey", "n")};
+    int32_t tagged_class = -1;
+    cairn_value a = v_str("a"), b_code = v_str("b"), null_pk = v_null(), out[4];
+    cairn_object *b = NULL, *obj = NULL;
+    int64_t b_key = -1;
+
+    REQUIRE_OK(cairn_class_index(db, "Tagged", &tagged_class));
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_object_create_json(db, "Tagged", "{\"code\": \"b\", \"n\": 2}", CAIRN_UPDATE_NEVER, &b));
+    REQUIRE_OK(cairn_create_json(db, "Tagged", "{\"code\": \"a\", \"n\": 1, \"next\": \"b\", \"extra\": \"mixed text\"}",
+                                 CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "MaybeKey", "{\"id\": null, \"n\": 9}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(cairn_object_key(b, &b_key));
+
+    memset(out, 0xAB, sizeof out);
+    CHECK_OK(cairn_object_find_values(db, "Tagged", &a, 4, tagged, out, &obj));
+    CHECK_VSTR(out[0], "a");
+    CHECK(out[1].type == CAIRN_TYPE_INT && out[1].as.integer == 1);
+    CHECK(out[2].type == CAIRN_TYPE_LINK && out[2].as.link.class_index == tagged_class && out[2].as.link.key == b_key);
+    CHECK_VSTR(out[3], "mixed text");
+    CHECK(obj != NULL);
+    cairn_object_release(obj);
+    /* Without the mixed property the row is read in place, links included. */
+    memset(out, 0xAB, sizeof out);
+    CHECK_OK(cairn_object_find_values(db, "Tagged", &a, 3, tagged, out, NULL));
+    CHECK_VSTR(out[0], "a");
+    CHECK(out[1].type == CAIRN_TYPE_INT && out[1].as.integer == 1);
+    CHECK(out[2].type == CAIRN_TYPE_LINK && out[2].as.link.class_index == tagged_class && out[2].as.link.key == b_key);
+    memset(out, 0xAB, sizeof out);
+    CHECK_OK(cairn_object_find_values(db, "Tagged", &b_code, 3, tagged, out, NULL));
+    CHECK_VSTR(out[0], "b");
+    CHECK(out[2].type == CAIRN_TYPE_NULL);
+
+    memset(out, 0xAB, sizeof out);
+    CHECK_OK(cairn_object_find_values(db, "MaybeKey", &null_pk, 2, maybe, out, NULL));
+    CHECK(out[0].type == CAIRN_TYPE_NULL);
+    CHECK(out[1].type == CAIRN_TYPE_INT && out[1].as.integer == 9);
+    cairn_object_release(b);
+    CHECK_OK(cairn_close(db));
+}
+
+int main(void) {
+    test_find_values_long_strings();
+    test_find_values_borrowed_by_object();
+    test_find_values_other_shapes();
+    return check_report("fast_read");
+}
