@@ -88,14 +88,7 @@ extension Database {
         try serialized { (connection) throws(CairnError) -> Int in
             let info = try classInfo(index: classIndex)
             try checkWritable(info, mode: mode)
-            var seen = [Bool](repeating: false, count: info.propertyNames.count)
-            for index in propertyIndices {
-                try checkIndex(info, index)
-                guard !seen[index] else {
-                    throw CairnError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
-                }
-                seen[index] = true
-            }
+            try checkWriteIndices(info, propertyIndices)
             let direct = mode == .never && !info.hasRelationships
                 && propertyIndices.allSatisfy { info.traits[$0].isColumn && Self.isPlainType(info.traits[$0].type) }
             return try atomically(connection) { () throws(CairnError) -> Int in

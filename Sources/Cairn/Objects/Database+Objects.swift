@@ -46,17 +46,10 @@ extension Database {
         try serialized { (connection) throws(CairnError) in
             let info = try classInfo(index: classIndex)
             try checkWritable(info, mode: mode)
+            try checkWriteIndices(info, values.lazy.map(\.0))
             var given: [(Int, Input)] = []
             given.reserveCapacity(values.count)
-            var seen = [Bool](repeating: false, count: info.propertyNames.count)
-            for (index, value) in values {
-                try checkIndex(info, index)
-                guard !seen[index] else {
-                    throw CairnError(.invalidArgument, "Property '\(info.name).\(info.property(index).name)' is given more than once.")
-                }
-                seen[index] = true
-                given.append((index, try input(from: value, info, index)))
-            }
+            for (index, value) in values { given.append((index, try input(from: value, info, index))) }
             let key = try atomicallyIfNeeded(info, given, connection) { () throws(CairnError) in
                 try create(info, given, mode: mode, connection)
             }
@@ -217,6 +210,27 @@ extension Database {
         guard index >= 0, index < info.schema.properties.count else {
             throw CairnError(.invalidArgument,
                              "Property index \(index) is out of range for '\(info.name)' (\(info.schema.properties.count) properties).")
+        }
+    }
+
+    /// Checks the property indexes a write is given: each in range, none twice.
+    func checkWriteIndices<S: Sequence<Int>>(_ info: ClassInfo, _ indices: S) throws(CairnError) {
+        var first = -1
+        var seen: [Bool] = []   // allocated from the second index on: one-property writes need none
+        for index in indices {
+            try checkIndex(info, index)
+            if first < 0 {
+                first = index
+                continue
+            }
+            if seen.isEmpty {
+                seen = [Bool](repeating: false, count: info.propertyNames.count)
+                seen[first] = true
+            }
+            guard !seen[index] else {
+                throw CairnError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
+            }
+            seen[index] = true
         }
     }
 

@@ -28,8 +28,7 @@ extension Database {
             }
             // Properties stored outside the row (collections, backlinks, nested mixed) need more
             // reads: take the general path for them.
-            let simple = propertyIndices.allSatisfy { info.traits[$0].isColumn && info.traits[$0].type != .mixed }
-            if !simple {
+            if !info.inRow(propertyIndices) {
                 guard let key = try findKey(info, primaryKey, connection) else { return nil }
                 let values = try readRow(info, key, connection, indices: propertyIndices)
                 return try body(ObjectRow(database: self, info: info, key: key, source: .values(values), indices: propertyIndices))
@@ -66,16 +65,7 @@ extension Database {
             guard let pkIndex = info.primaryKeyIndex else {
                 throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
             }
-            for index in propertyIndices { try checkIndex(info, index) }
-            if propertyIndices.count > 1 {
-                var seen = [Bool](repeating: false, count: info.propertyNames.count)
-                for index in propertyIndices {
-                    guard !seen[index] else {
-                        throw CairnError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
-                    }
-                    seen[index] = true
-                }
-            }
+            try checkWriteIndices(info, propertyIndices)
             let trait = info.traits[pkIndex]
             if case .null = primaryKey, !trait.isOptional { return false }
             let pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
@@ -134,8 +124,7 @@ extension Object {
         try access { (connection) throws(CairnError) -> R in
             let info = self.info
             for index in indices { try database.checkIndex(info, index) }
-            let simple = indices.allSatisfy { info.traits[$0].isColumn && info.traits[$0].type != .mixed }
-            if !simple {
+            if !info.inRow(indices) {
                 let values = try database.readRow(info, key, connection, indices: indices)
                 return try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
             }

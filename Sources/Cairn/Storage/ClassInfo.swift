@@ -45,6 +45,9 @@ final class ClassInfo {
     var slotCount: Int { Self.fixedSlots + 2 * schema.properties.count }
     func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
     func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
+    /// Whether these properties are all read from the row itself (no collection, backlink or
+    /// nested mixed value, which need more reads).
+    func inRow(_ indices: [Int]) -> Bool { indices.allSatisfy { traits[$0].isColumn && traits[$0].type != .mixed } }
     func updateByPrimaryKeySlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + schema.properties.count + propertyIndex }
     /// The public name as a C string, to find classes by name without allocating.
     let nameBytes: [UInt8]
