@@ -502,15 +502,10 @@ static void test_create_many_arguments(void) {
     CHECK_OK(cairn_close(db));
 }
 
-
-/*---- Known engine bug (run with CAIRN_TEST_KNOWN_BUGS=1) -----------------------------------------
- * This check fails with the library as it is; it is kept here so that a fix can be verified.
- */
-
-/* An optional primary key may be null for one object only (docs/schema.md), but the key's
- * UNIQUE index lets SQLite store any number of NULLs: two null keys are accepted, by
- * cairn_create_many_values and by cairn_create_json alike. */
-static void known_bug_second_null_primary_key(void) {
+/* Regression: an optional primary key may be null for one object only (docs/schema.md), but the
+ * key's UNIQUE index lets SQLite store any number of NULLs; the engine now checks, on the batch
+ * path and on single creates alike. */
+static void test_second_null_primary_key(void) {
     cairn_db *db = fresh();
     int32_t idx[2] = {prop(db, "MaybeKey", "id"), prop(db, "MaybeKey", "n")};
     cairn_value rows[6] = {v_null(), v_int(1), v_int(7), v_int(2), v_null(), v_int(3)};
@@ -540,6 +535,6 @@ int main(void) {
     test_create_many_links();
     test_create_many_upserts();
     test_create_many_arguments();
-    if (getenv("CAIRN_TEST_KNOWN_BUGS")) known_bug_second_null_primary_key();
+    test_second_null_primary_key();
     return check_report("fast_create");
 }

@@ -89,7 +89,8 @@ extension Database {
             let info = try classInfo(index: classIndex)
             try checkWritable(info, mode: mode)
             try checkWriteIndices(info, propertyIndices)
-            let direct = mode == .never && !info.hasRelationships
+            // An optional primary key needs the one-null check of `create`: no batches for it.
+            let direct = mode == .never && !info.hasRelationships && !info.hasOptionalPrimaryKey
                 && propertyIndices.allSatisfy { info.traits[$0].isColumn && Self.isPlainType(info.traits[$0].type) }
             return try atomically(connection) { () throws(CairnError) -> Int in
                 if direct {

@@ -457,6 +457,13 @@ extension Database {
             }
         }
 
+        // SQLite's unique index lets any number of NULLs in: one object at most may have a null
+        // primary key, so look for it first.
+        if info.hasOptionalPrimaryKey, let pkIndex = info.primaryKeyIndex, let position = info.columnPosition(pkIndex),
+           row[position].isNull, try findKey(info, .null, connection) != nil {
+            throw CairnError(.duplicatePrimaryKey,
+                             "Attempting to create an object of type '\(info.name)' with an existing primary key value 'null'.")
+        }
         let statement = try connection.statement(slot: info.slot(.insert), info.insertSQL)
         defer { statement.reset() }
         var parameter: Int32 = 1

@@ -45,6 +45,8 @@ final class ClassInfo {
     var slotCount: Int { Self.fixedSlots + 2 * schema.properties.count }
     func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
     func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
+    /// Whether the primary key may be null (for one object at most).
+    var hasOptionalPrimaryKey: Bool { primaryKeyIndex.map { traits[$0].isOptional } ?? false }
     /// Whether these properties are all read from the row itself (no collection, backlink or
     /// nested mixed value, which need more reads).
     func inRow(_ indices: [Int]) -> Bool { indices.allSatisfy { traits[$0].isColumn && traits[$0].type != .mixed } }

@@ -315,3 +315,16 @@ def test_dropped_objects_and_databases_are_released_by_the_garbage_collector(
         del objects
         gc.collect()
         assert all(r() is None for r in refs)
+
+
+def test_a_second_null_primary_key_is_a_duplicate(open_db: OpenDb) -> None:
+    # Regression: SQLite's unique index allows many NULLs; one object at most may have a null key.
+    db = open_db([{"name": "M", "primaryKey": "id", "properties": {"id": "int?", "n": "int"}}])
+    with db.write():
+        db.create("M", {"id": None, "n": 1})
+    with pytest.raises(cairn.DuplicatePrimaryKeyError, match="existing primary key value 'null'"), db.write():
+        db.create("M", {"id": None, "n": 2})
+    with pytest.raises(cairn.DuplicatePrimaryKeyError), db.write():
+        db.create_many("M", [{"id": 5, "n": 3}, {"id": None, "n": 4}])
+    assert len(db.objects("M")) == 1
+    assert db.get("M", None).n == 1  # type: ignore[union-attr]
