@@ -549,6 +549,15 @@ int cairn_results_get_object(cairn_results *results, size_t index, cairn_object 
 int cairn_results_to_json(cairn_results *results, char **out_json);
 
 /**
+ * Read properties of every object, packed, in one call: Python's `marshal` serialization of a
+ * list of tuples (one per object, in order; the values of property_indices). Packing rules and
+ * the buffer protocol are those of cairn_object_get_marshal(): *out_size always receives the
+ * size, and the bytes are copied only when they fit in `capacity`.
+ */
+int cairn_results_get_marshal(cairn_results *results, size_t count, const int32_t *property_indices, void *buffer,
+                              size_t capacity, size_t *out_size);
+
+/**
  * Live results of a query over a class (`query` NULL: every object, in creation order). Results
  * re-evaluate after every change; release with cairn_results_release().
  */

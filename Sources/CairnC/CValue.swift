@@ -160,3 +160,24 @@ func indices(_ pointer: UnsafePointer<Int32>?, _ count: Int) throws(CairnError) 
 }
 
 func outOfMemory() -> CairnError { CairnError(.limit, "Out of memory.") }
+
+/// Appends a row to a packed (marshal) result as a tuple; values marshal cannot carry are
+/// refused with a message naming the property.
+func pack(_ row: ObjectRow, into writer: inout MarshalWriter, className: String, indices: [Int]) throws(CairnError) {
+    writer.beginTuple(row.count)
+    try row.forEach { (position, value) throws(CairnError) in
+        guard writer.put(value) else {
+            let name = row.propertyName(indices[position])
+            throw CairnError(.notSupported, "Property '\(className).\(name)' cannot be packed: read it with the typed calls.")
+        }
+    }
+}
+
+/// Copies a packed result into a caller's buffer when it fits; the size is always reported.
+func copyPacked(_ writer: MarshalWriter, _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                _ outSize: UnsafeMutablePointer<Int>) throws(CairnError) {
+    outSize.pointee = writer.bytes.count
+    if writer.bytes.count <= capacity, let buffer {
+        writer.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    }
+}

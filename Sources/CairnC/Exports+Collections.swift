@@ -95,6 +95,30 @@ public func cairn_results_to_json(_ results: OpaquePointer?, _ outJSON: UnsafeMu
     }
 }
 
+@_cdecl("cairn_results_get_marshal")
+public func cairn_results_get_marshal(_ results: OpaquePointer?, _ count: Int, _ propertyIndices: UnsafePointer<Int32>?,
+                                      _ buffer: UnsafeMutableRawPointer?, _ capacity: Int, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let handle = try resultsHandle(results)
+        guard let outSize else { throw misuse("out_size must not be NULL.") }
+        outSize.pointee = 0
+        guard count >= 0, capacity >= 0 else { throw CairnError(.invalidArgument, "count and capacity must not be negative.") }
+        guard capacity == 0 || buffer != nil else { throw misuse("buffer must not be NULL when capacity is not 0.") }
+        let results = handle.results
+        let indices = try indices(propertyIndices, count)
+        var writer = MarshalWriter()
+        writer.beginList(0)
+        var rows = 0
+        try results.forEachRow(indices) { (row) throws(CairnError) in
+            try pack(row, into: &writer, className: results.className, indices: indices)
+            rows += 1
+        }
+        writer.patchList(at: 0, count: rows)
+        try copyPacked(writer, buffer, capacity, outSize)
+        return CAIRN_OK_
+    }
+}
+
 // MARK: Shared helpers
 
 private func openCollection<T: CollectionAccessor>(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,

@@ -192,20 +192,12 @@ public func cairn_object_get_marshal(_ object: OpaquePointer?, _ count: Int, _ p
         guard count >= 0, capacity >= 0 else { throw CairnError(.invalidArgument, "count and capacity must not be negative.") }
         guard capacity == 0 || buffer != nil else { throw misuse("buffer must not be NULL when capacity is not 0.") }
         let object = handle.object
+        let indices = try indices(propertyIndices, count)
         var writer = MarshalWriter()
-        try object.withRow(try indices(propertyIndices, count)) { (row) throws(CairnError) in
-            writer.beginTuple(row.count)
-            try row.forEach { (position, value) throws(CairnError) in
-                guard writer.put(value) else {
-                    let name = object.objectSchema.properties[Int(propertyIndices![position])].name
-                    throw CairnError(.notSupported, "Property '\(object.className).\(name)' cannot be packed: read it with cairn_object_get_values().")
-                }
-            }
+        try object.withRow(indices) { (row) throws(CairnError) in
+            try pack(row, into: &writer, className: object.className, indices: indices)
         }
-        outSize.pointee = writer.bytes.count
-        if writer.bytes.count <= capacity, let buffer {
-            writer.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        }
+        try copyPacked(writer, buffer, capacity, outSize)
         return CAIRN_OK_
     }
 }

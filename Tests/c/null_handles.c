@@ -314,6 +314,15 @@ static void results_functions(cairn_results *results) {
     CHECK_MISUSE(cairn_results_get_object(NULL, 0, &object));
     CHECK(object == NULL);
     CHECK_MISUSE(cairn_results_get_object(results, 0, NULL));
+    {
+        int32_t props[1] = {0};
+        char packed[64];
+        size_t size = 0;
+        CHECK_MISUSE(cairn_results_get_marshal(NULL, 1, props, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_results_get_marshal(results, 1, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_results_get_marshal(results, 1, props, NULL, sizeof packed, &size));
+        CHECK_MISUSE(cairn_results_get_marshal(results, 1, props, packed, sizeof packed, NULL));
+    }
     CHECK_MISUSE(cairn_results_to_json(NULL, &json));
     CHECK_MISUSE(cairn_results_to_json(results, NULL));
     CHECK(json == NULL);

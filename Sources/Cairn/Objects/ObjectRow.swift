@@ -16,6 +16,9 @@ public struct ObjectRow {
     let source: Source
     let indices: [Int]
 
+    /// The public name of property `index` (for messages).
+    public func propertyName(_ index: Int) -> String { info.propertyNames[index] }
+
     /// How many values were asked for.
     public var count: Int { indices.count }
 

@@ -28,6 +28,7 @@ public final class Results: @unchecked Sendable {
     private var cache: (token: DatabaseStateToken, keys: [Int64])?
     /// The compiled SQL: it depends only on the query and the schema, so it is compiled once.
     private var compiled: (sql: String, parameters: [Value])?
+    private var rowsText: String?
 
     init(database: Database, info: ClassInfo, base: Base, steps: [Step] = [], owner: (ClassInfo, Int64)? = nil) {
         self.database = database
@@ -110,6 +111,15 @@ public final class Results: @unchecked Sendable {
 
     // MARK: Reading
 
+    /// Every column of every object, in order (for classes without relationships); built once.
+    func rowsSQL(_ connection: Connection) throws(CairnError) -> (sql: String, parameters: [Value]) {
+        let (rows, parameters) = try compile(connection)
+        if let rowsText { return (rowsText, parameters) }
+        let sql = "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
+        rowsText = sql
+        return (sql, parameters)
+    }
+
     func compile(_ connection: Connection) throws(CairnError) -> (sql: String, parameters: [Value]) {
         if let compiled { return compiled }
         var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
@@ -171,9 +181,8 @@ public final class Results: @unchecked Sendable {
             writer.writeByte(UInt8(ascii: "["))
             if !info.hasRelationships, owner == nil {
                 // Every property is a column: read all rows in the query itself.
-                let (rows, parameters) = try compile(connection)
-                let statement = try connection.statement(
-                    "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o")
+                let (sql, parameters) = try rowsSQL(connection)
+                let statement = try connection.statement(sql)
                 defer { statement.reset() }
                 for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
                 var first = true
@@ -191,6 +200,29 @@ public final class Results: @unchecked Sendable {
             }
             writer.writeByte(UInt8(ascii: "]"))
             return writer.string
+        }
+    }
+
+    /// Hands `body` the row of each object in order, read in place (see `ObjectRow`): one
+    /// statement for classes of plain columns, a read per object otherwise.
+    public func forEachRow(_ indices: [Int], _ body: (ObjectRow) throws(CairnError) -> Void) throws(CairnError) {
+        try database.serialized { (connection) throws(CairnError) in
+            for index in indices { try database.checkIndex(info, index) }
+            if !info.hasRelationships, owner == nil, info.inRow(indices) {
+                let (sql, parameters) = try rowsSQL(connection)
+                let statement = try connection.statement(sql)
+                defer { statement.reset() }
+                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                while try statement.step() {
+                    try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
+                                       indices: indices))
+                }
+                return
+            }
+            for key in try keys(connection) {
+                let values = try database.readRow(info, key, connection, indices: indices)
+                try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+            }
         }
     }
 

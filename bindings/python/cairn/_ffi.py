@@ -522,6 +522,12 @@ cairn_results_get_object = _fn(
 )
 # int cairn_results_to_json(cairn_results *results, char **out_json);
 cairn_results_to_json = _fn("cairn_results_to_json", [cairn_results_p, POINTER(c_void_p)])
+# int cairn_results_get_marshal(cairn_results *results, size_t count, const int32_t *property_indices,
+#                               void *buffer, size_t capacity, size_t *out_size);
+cairn_results_get_marshal = _fn(
+    "cairn_results_get_marshal",
+    [cairn_results_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+)
 # int cairn_query(cairn_db *db, const char *class_name, const char *query, const char *args_json,
 #                 cairn_results **out_results);
 cairn_query = _fn("cairn_query", [cairn_db_p, c_char_p, c_char_p, c_char_p, POINTER(cairn_results_p)])

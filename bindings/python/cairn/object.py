@@ -51,6 +51,7 @@ _get_at = _ffi.cairn_object_get_at
 
 # Per-thread scratch for packed reads: (buffer, its memoryview, size cell, byref(size cell)).
 _scratch = threading.local()
+_SCRATCH_KEPT = 1 << 20
 
 
 def _packed_scratch(capacity: int) -> tuple[Any, memoryview, c_size_t, Any]:
@@ -60,19 +61,21 @@ def _packed_scratch(capacity: int) -> tuple[Any, memoryview, c_size_t, Any]:
     buffer = create_string_buffer(max(capacity, 4096))
     size = c_size_t()
     area = (buffer, memoryview(buffer), size, byref(size))
-    _scratch.area = area
+    if capacity <= _SCRATCH_KEPT:  # a one-off large read does not stay allocated
+        _scratch.area = area
     return area
 
 
-def read_packed(handle: Any, count: int, indices: Any, lock: Any) -> Any:
-    """The values of ``indices`` read in one call, as Python's marshal format decodes them."""
+def read_packed(function: Any, handle: Any, count: int, indices: Any, lock: Any) -> Any:
+    """The values of ``indices`` read in one call of ``function`` (``cairn_object_get_marshal``
+    or ``cairn_results_get_marshal``), decoded from Python's marshal format."""
     buffer, view, size, size_ref = _packed_scratch(0)
     with lock:
-        _ffi.cairn_object_get_marshal(handle, count, indices, buffer, len(buffer), size_ref)
+        function(handle, count, indices, buffer, len(buffer), size_ref)
         needed = size.value
-        if needed > len(buffer):  # a large row: grow the scratch area and read again
+        if needed > len(buffer):  # a large result: grow the scratch area and read again
             buffer, view, size, size_ref = _packed_scratch(needed)
-            _ffi.cairn_object_get_marshal(handle, count, indices, buffer, len(buffer), size_ref)
+            function(handle, count, indices, buffer, len(buffer), size_ref)
             needed = size.value
         return marshal.loads(view[:needed])
 
@@ -392,7 +395,8 @@ class Object(Handle):
         handle = self._ptr()
         count = len(info.properties)
         if info.packable:
-            return dict(zip(info.names, read_packed(handle, count, info.all_indices, self._cairn_lock)))
+            get = _ffi.cairn_object_get_marshal
+            return dict(zip(info.names, read_packed(get, handle, count, info.all_indices, self._cairn_lock)))
         values = (_cairn_value * count)()
         result = {}
         with self._cairn_lock:

@@ -17,6 +17,7 @@ results once, then open each (see :meth:`Results._cairn_objects` for what that c
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int64, c_size_t, c_void_p
@@ -28,7 +29,7 @@ from ._handle import Handle
 from ._marshal import from_value, take_string
 from ._schema import encode_name
 from .geo import GeoShape
-from .object import Object
+from .object import Object, read_packed
 from .values import check_int64, ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
@@ -42,6 +43,9 @@ SortKeys = Union[str, Sequence[Union[str, tuple[str, bool]]]]
 
 _MISSING: Any = object()
 _get_ident = threading.get_ident
+
+# Results handles have no per-handle lock: nothing is borrowed from them by a packed read.
+_NO_LOCK = contextlib.nullcontext()
 
 
 # ---- Query text and arguments --------------------------------------------------------------------
@@ -361,6 +365,12 @@ class Results(Handle, Sequence[Object]):
 
     def to_dicts(self) -> list[dict[str, Any]]:
         """Every object as a dict (as ``Object.to_dict()``), in one read."""
+        info = self._cairn_class
+        if info.packable:  # plain values: one packed read, decoded by marshal
+            names = info.names
+            get = _ffi.cairn_results_get_marshal
+            rows = read_packed(get, self._ptr(), len(names), info.all_indices, _NO_LOCK)
+            return [dict(zip(names, row)) for row in rows]
         out = c_void_p()
         _ffi.cairn_results_to_json(self._ptr(), byref(out))
         result: list[dict[str, Any]] = ejson_loads(take_string(out))

@@ -135,3 +135,57 @@ def test_a_too_small_buffer_reports_the_size_needed(db: cairn.Database) -> None:
     large = create_string_buffer(size.value)
     _ffi.cairn_object_get_marshal(obj._ptr(), 6, info.all_indices, large, size.value, byref(size))
     assert marshal.loads(large.raw[: size.value]) == (1, None, "hello", None, None, None)
+
+
+def test_results_to_dicts_packed_matches_the_json_read(db: cairn.Database) -> None:
+    with db.write():
+        db.create_many(
+            "Row",
+            [
+                {
+                    "id": i,
+                    "n": i * 2**40 if i % 2 else None,
+                    "text": f"t{i}é",
+                    "blob": bytes([i]),
+                    "x": i / 3,
+                    "flag": i % 3 == 0,
+                }
+                for i in range(50)
+            ],
+        )
+    results = db.query("Row", "id >= $0 SORT(id DESC)", 10)
+    packed = results.to_dicts()
+    assert len(packed) == 40
+    assert packed[0] == {
+        "id": 49,
+        "n": 49 * 2**40,
+        "text": "t49é",
+        "blob": bytes([49]),
+        "x": 49 / 3,
+        "flag": False,
+    }
+    assert [d["id"] for d in packed] == list(range(49, 9, -1))
+    assert packed == [obj.to_dict() for obj in results]
+
+
+def test_results_to_dicts_empty_and_live(db: cairn.Database) -> None:
+    results = db.query("Row", "n == $0", 5)
+    assert results.to_dicts() == []
+    with db.write():
+        db.create("Row", {"id": 1, "n": 5})
+    assert results.to_dicts() == [{"id": 1, "n": 5, "text": None, "blob": None, "x": None, "flag": None}]
+
+
+def test_results_larger_than_the_kept_scratch_area(db: cairn.Database) -> None:
+    big = "y" * 300_000
+    with db.write():
+        db.create_many("Row", [{"id": i, "text": big} for i in range(5)])  # ~1.5 MB packed
+    dicts = db.objects("Row").to_dicts()
+    assert [d["text"] == big for d in dicts] == [True] * 5
+    assert db.get("Row", 0).to_dict()["text"] == big  # type: ignore[union-attr]
+
+
+def test_results_of_unpackable_classes_use_the_json_read(db: cairn.Database) -> None:
+    with db.write():
+        db.create("WithFloat", {"id": 1, "f": 0.1})
+    assert db.objects("WithFloat").to_dicts() == [{"id": 1, "f": 0.1}]
