@@ -540,4 +540,5 @@ def _pack_rows(info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
     if not set(map(type, itertools.chain.from_iterable(tuples))) <= _PACKABLE:
         return None
     indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
-    return indices, marshal.dumps(tuples)
+    # Version 2: no reference table (3x faster to write than 4); the engine reads 2 to 4.
+    return indices, marshal.dumps(tuples, 2)
