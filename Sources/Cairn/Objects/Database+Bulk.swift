@@ -67,11 +67,21 @@ extension Database {
                            update mode: UpdateMode = .never) throws(CairnError) -> Int {
         var reader = try MarshalReader(data)
         let rows = try reader.containerLength()
+        let info = try classInfo(index: classIndex)
         return try createMany(classIndex: classIndex, propertyIndices: propertyIndices, rows: rows, update: mode) {
             (_, out) throws(CairnError) in
             let count = try reader.containerLength()
             guard count == out.count else { throw CairnError(.invalidArgument, "Expected \(out.count) values, got \(count).") }
-            for position in 0..<count { out[position] = try reader.item() }
+            for position in 0..<count {
+                do throws(CairnError) {
+                    out[position] = try reader.item()
+                } catch where error.code == .typeMismatch {
+                    // A list, dict, ... where a scalar belongs: name the property, as the JSON path does.
+                    let index = propertyIndices[position]
+                    throw CairnError(.typeMismatch, "Type mismatch for property '\(info.name).\(info.propertyNames[index])': "
+                                     + "expected \(info.traits[index].type.rawValue), got \(error.message).")
+                }
+            }
         }
     }
 

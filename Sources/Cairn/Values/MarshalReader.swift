@@ -7,6 +7,12 @@ import CSQLite
 struct MarshalReader {
     typealias Item = BorrowedValue
 
+    /// Marshal type codes of Python values a row cannot hold, by the name errors give them.
+    static let containerNames: [UInt8: String] = [
+        UInt8(ascii: "["): "list", UInt8(ascii: "("): "tuple", UInt8(ascii: ")"): "tuple", UInt8(ascii: "{"): "dict",
+        UInt8(ascii: "<"): "set", UInt8(ascii: ">"): "frozenset", UInt8(ascii: "y"): "complex", UInt8(ascii: "x"): "complex",
+    ]
+
     let base: UnsafeRawPointer
     let count: Int
     var offset = 0
@@ -109,6 +115,10 @@ struct MarshalReader {
             }
             return referenced
         default:
+            if let name = Self.containerNames[code & 0x7F] {
+                // A Python value of another kind: a type error for the property (see createMany).
+                throw CairnError(.typeMismatch, name)
+            }
             throw fail("unsupported type '\(Unicode.Scalar(code & 0x7F))' (rows may hold None, bool, int, float, str and bytes)")
         }
         if slot >= 0 { references[slot] = item }

@@ -151,6 +151,7 @@ class ClassInfo:
         "all_indices",
         "by_name",
         "cname",
+        "has_mixed",
         "index",
         "kind",
         "name",
@@ -187,6 +188,7 @@ class ClassInfo:
         self.primary_key: Property | None = next((p for p in properties if p.is_primary_key), None)
         self.scalar_only = all(p.is_scalar for p in properties)
         self.names: tuple[str, ...] = tuple(p.name for p in properties)
+        self.has_mixed = any(p.type == _ffi.CAIRN_PROPERTY_MIXED for p in properties)
         # Every value fits Python's marshal format: rows can be read packed, in one crossing.
         self.packable = all(
             p.collection == _ffi.CAIRN_COLLECTION_NONE and p.type in _PACKABLE_TYPES for p in properties

@@ -537,8 +537,14 @@ def _pack_rows(info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
         tuples = list(map(itemgetter(*keys), rows)) if width > 1 else [(row[keys[0]],) for row in rows]
     except KeyError:
         return None
-    if not set(map(type, itertools.chain.from_iterable(tuples))) <= _PACKABLE:
+    # Containers are values of a mixed property (the JSON path stores them); elsewhere the engine
+    # refuses them naming the property, so only classes with a mixed property check types here.
+    # Other objects (datetime, Decimal, ...) are not marshallable: dumps() raises ValueError.
+    if info.has_mixed and not set(map(type, itertools.chain.from_iterable(tuples))) <= _PACKABLE:
         return None
     indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
-    # Version 2: no reference table (3x faster to write than 4); the engine reads 2 to 4.
-    return indices, marshal.dumps(tuples, 2)
+    try:
+        # Version 2: no reference table (3x faster to write than 4); the engine reads 2 to 4.
+        return indices, marshal.dumps(tuples, 2)
+    except ValueError:
+        return None

@@ -91,3 +91,43 @@ def test_mixed_key_sets_and_other_types_take_the_json_path(db: Any) -> None:
         with pytest.raises(cairn.NoSuchPropertyError):
             db.create_many("Person", [{"id": 4, "name": "d", "score": 4, "nope": 1}])
     assert [p.name for p in db.objects("Person")] == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "kind"), [([1], "list"), ((1, 2), "tuple"), ({"a": 1}, "dict"), ({1}, "set"), (1j, "complex")]
+)
+def test_a_container_in_a_plain_class_names_the_element_and_property(db: Any, bad: Any, kind: str) -> None:
+    rows = [{"id": i, "name": f"n{i}", "age": i, "score": 1.0} for i in range(100)]
+    rows[70]["age"] = bad
+    with (
+        pytest.raises(cairn.TypeMismatchError, match=rf"Element 70: .*'Person\.age'.*got {kind}"),
+        db.write(),
+    ):
+        db.create_many("Person", rows)
+    assert len(db.objects("Person")) == 0
+
+
+def test_values_marshal_cannot_carry_take_the_general_path(db: Any) -> None:
+    import datetime
+    import enum
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    with db.write():
+        assert db.create_many("Person", [{"id": 1, "name": "a", "age": Level.HIGH, "score": 2.0}]) == 1
+    assert db.get("Person", 1).age == 3
+    with pytest.raises(cairn.TypeMismatchError, match="Person.name"), db.write():
+        db.create_many("Person", [{"id": 2, "name": datetime.datetime(2020, 1, 1), "age": 1, "score": 1.0}])
+
+
+def test_containers_in_a_mixed_property_are_stored(tmp_path: Any) -> None:
+    schema = [{"name": "Bag", "primaryKey": "id", "properties": {"id": "int", "stuff": "mixed"}}]
+    database = cairn.open(str(tmp_path / "mixed.cairn"), schema=schema)
+    try:
+        with database.write():
+            database.create_many("Bag", [{"id": 1, "stuff": [1, {"k": "v"}]}, {"id": 2, "stuff": 5}])
+        assert database.get("Bag", 1).stuff == [1, {"k": "v"}]
+        assert database.get("Bag", 2).stuff == 5
+    finally:
+        database.close()
