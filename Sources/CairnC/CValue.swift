@@ -173,6 +173,16 @@ func pack(_ row: ObjectRow, into writer: inout MarshalWriter, className: String,
     }
 }
 
+/// Checks the arguments of a packed read; returns `out_size`, set to 0 until the read succeeds.
+func packedOutput(_ count: Int, _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                  _ outSize: UnsafeMutablePointer<Int>?) throws(CairnError) -> UnsafeMutablePointer<Int> {
+    guard let outSize else { throw misuse("out_size must not be NULL.") }
+    outSize.pointee = 0
+    guard count >= 0, capacity >= 0 else { throw CairnError(.invalidArgument, "count and capacity must not be negative.") }
+    guard capacity == 0 || buffer != nil else { throw misuse("buffer must not be NULL when capacity is not 0.") }
+    return outSize
+}
+
 /// Copies a packed result into a caller's buffer when it fits; the size is always reported.
 func copyPacked(_ writer: MarshalWriter, _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
                 _ outSize: UnsafeMutablePointer<Int>) throws(CairnError) {

@@ -100,10 +100,7 @@ public func cairn_results_get_marshal(_ results: OpaquePointer?, _ count: Int, _
                                       _ buffer: UnsafeMutableRawPointer?, _ capacity: Int, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
     capi { () throws(CairnError) in
         let handle = try resultsHandle(results)
-        guard let outSize else { throw misuse("out_size must not be NULL.") }
-        outSize.pointee = 0
-        guard count >= 0, capacity >= 0 else { throw CairnError(.invalidArgument, "count and capacity must not be negative.") }
-        guard capacity == 0 || buffer != nil else { throw misuse("buffer must not be NULL when capacity is not 0.") }
+        let outSize = try packedOutput(count, buffer, capacity, outSize)
         let results = handle.results
         let indices = try indices(propertyIndices, count)
         var writer = MarshalWriter()
