@@ -95,6 +95,10 @@ public final class Database: @unchecked Sendable {
     var pendingSequences: [Int: Int64] = [:]
     /// Prepared upsert statements by (property indexes, mode, class): see `upsertInPlace`.
     var upsertStatements: [[Int]: Statement] = [:]
+    /// Parsed queries by text (the parse depends on nothing else): a program runs the same few
+    /// query texts with different arguments. Emptied when it reaches `parsedQueryLimit`.
+    var parsedQueries: [String: Query] = [:]
+    public static let parsedQueryLimit = 256
 
     /// Opens (or creates) a database with a schema given as JSON text in Realm JS's format.
     public convenience init(path: String, schemaJSON: String, options: OpenOptions = OpenOptions()) throws(CairnError) {

@@ -330,4 +330,22 @@ private final class BorrowedPool {
         #expect(try db.objectValues(classIndex: 0, primaryKey: "b", propertyIndices: [1]) == nil)
         expectError(.typeMismatch) { _ = try db.objectValues(classIndex: 0, primaryKey: .int(1), propertyIndices: [1]) }
     }
+
+    // MARK: Parsed-query cache
+
+    @Test func cachedQueryTextsBindTheirOwnArguments() throws {
+        let db = try openPeople()
+        _ = try db.write { try createPeople(db, (0..<10).map(personRow)) }
+        // Same text, different arguments: each Results sees its own.
+        #expect(try db.query("Person", "id == $0", [.int(3)]).count == 1)
+        #expect(try db.query("Person", "id == $0", [.int(42)]).count == 0)
+        #expect(try db.query("Person", "id > $0", [.int(7)]).count == 3)
+        // More distinct texts than the cache holds: it is emptied and refilled, answers unchanged.
+        for limit in 0..<(Database.parsedQueryLimit + 10) {
+            #expect(try db.query("Person", "id <= \(limit)").count == Swift.min(limit, 10))
+        }
+        #expect(try db.query("Person", "id == $0", [.int(5)]).count == 1)
+        // A bad text is reported every time, not cached.
+        for _ in 0..<2 { expectError(.query) { _ = try db.query("Person", "id ==") } }
+    }
 }

@@ -48,7 +48,7 @@ public final class Results: @unchecked Sendable {
 
     /// Objects matching a Realm Query Language predicate (which may end in SORT, DISTINCT, LIMIT).
     public func filter(_ query: String, _ arguments: [Value] = []) throws(CairnError) -> Results {
-        let parsed = try QueryParser.parse(query)
+        let parsed = try database.parsed(query)
         var newSteps: [Step] = [.filter(parsed.predicate, text: query, arguments: arguments)]
         for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
         let refined = adding(newSteps)
@@ -370,6 +370,17 @@ extension Database {
             throw CairnError(.invalidArgument, "Embedded objects of type '\(info.name)' cannot be queried on their own: query their parent's property instead.")
         }
         return Results(database: self, info: info, base: .all)
+    }
+
+    /// The parse of a query text, from the cache when it was seen before.
+    func parsed(_ text: String) throws(CairnError) -> Query {
+        if let cached = try serialized({ (_) throws(CairnError) in parsedQueries[text] }) { return cached }
+        let query = try QueryParser.parse(text)
+        try serialized { (_) throws(CairnError) in
+            if parsedQueries.count >= Self.parsedQueryLimit { parsedQueries.removeAll(keepingCapacity: true) }
+            parsedQueries[text] = query
+        }
+        return query
     }
 
     /// Objects matching a Realm Query Language query. The corresponding C function is `cairn_query`.
