@@ -288,12 +288,12 @@ class CairnWorker(Worker):
         return self.db.count("Person")
 
     def get(self):
-        get = self.db.get
+        get_dict = self.db.get_dict
         acc = 0
         for i in self.ids:
-            d = get("Person", i).to_dict()
+            d = get_dict("Person", i)
             acc += d["age"]
-        return 'db.get("Person", i).to_dict() (every field), autocommit', acc
+        return 'db.get_dict("Person", i) (every field, one call), autocommit', acc
 
     def unavailable(self, step: str) -> str | None:
         if not hasattr(self.db, "query"):

@@ -20,7 +20,8 @@
  *     next call on the same handle, or until it is released.
  *   - NULL where a handle or a required pointer is expected gives CAIRN_ERR_MISUSE, never a crash.
  *   - A cairn_db may be used from any thread; calls on one handle are serialized. A callback that
- *     calls back into the same handle gets CAIRN_ERR_MISUSE, never a deadlock.
+ *     calls back into the same handle gets CAIRN_ERR_MISUSE, never a deadlock. Object, collection
+ *     and results handles lend values until their next call: use each from one thread at a time.
  *   - Text is UTF-8. JSON values use MongoDB Extended JSON v2 (relaxed) for types JSON lacks:
  *     {"$date": "..."}, {"$oid": "..."}, {"$uuid": "..."}, {"$numberDecimal": "..."},
  *     {"$binary": {"base64": "...", "subType": "00"}}, {"$numberDouble": "NaN"}.
@@ -435,6 +436,15 @@ int cairn_object_find_values(cairn_db *db, const char *class_name, const cairn_v
                              const int32_t *property_indices, cairn_value *out_values, cairn_object **out_object);
 
 /**
+ * Find an object by primary key and read properties packed, in one call and one database read,
+ * with no object handle: the values as cairn_object_get_marshal() packs them, with the same
+ * buffer protocol. Returns CAIRN_NOT_FOUND (and *out_size 0) when there is no such object. The
+ * Python package's Database.get_dict() is this call.
+ */
+int cairn_object_find_marshal(cairn_db *db, const char *class_name, const cairn_value *primary_key, size_t count,
+                              const int32_t *property_indices, void *buffer, size_t capacity, size_t *out_size);
+
+/**
  * Find an object by primary key and write properties in one call, all or nothing (inside a write
  * transaction): the fast path for updates. When every property is a plain column (bool, int,
  * float, double, string, data) this is a single UPDATE with no read first. Returns
@@ -479,9 +489,10 @@ int cairn_object_get_values(cairn_object *object, size_t count, const int32_t *p
  * Read several properties packed, in one database read: the fast path for bindings. The packed
  * form is Python's `marshal` serialization of a tuple of the values, in the order of
  * property_indices. Only null, bool, int, double, string and data values can be packed; any
- * other gives CAIRN_ERR_NOT_SUPPORTED (use cairn_object_get_values()). The bytes are copied to
- * `buffer` when they fit in `capacity`; *out_size always receives their size, so a caller whose
- * buffer was too small calls again with one of at least that size.
+ * other gives CAIRN_ERR_NOT_SUPPORTED (use cairn_object_get_values()). The bytes are written to
+ * `buffer` up to `capacity`; *out_size always receives their full size, so a caller whose buffer
+ * was too small (*out_size > capacity: the buffer holds an incomplete prefix) calls again with one
+ * of at least that size. After an error the buffer's contents are unspecified.
  */
 int cairn_object_get_marshal(cairn_object *object, size_t count, const int32_t *property_indices, void *buffer,
                              size_t capacity, size_t *out_size);
@@ -552,7 +563,7 @@ int cairn_results_to_json(cairn_results *results, char **out_json);
  * Read properties of every object, packed, in one call: Python's `marshal` serialization of a
  * list of tuples (one per object, in order; the values of property_indices). Packing rules and
  * the buffer protocol are those of cairn_object_get_marshal(): *out_size always receives the
- * size, and the bytes are copied only when they fit in `capacity`.
+ * size, and the bytes are complete only when it is at most `capacity`.
  */
 int cairn_results_get_marshal(cairn_results *results, size_t count, const int32_t *property_indices, void *buffer,
                               size_t capacity, size_t *out_size);

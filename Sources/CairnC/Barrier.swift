@@ -146,8 +146,11 @@ func database(_ pointer: OpaquePointer?) throws(CairnError) -> Database {
 /// the handle, or until it is released. The arena keeps its memory between calls, so a steady
 /// read loop allocates nothing.
 class BorrowingHandle {
-    private var chunks: [(memory: UnsafeMutableRawPointer, capacity: Int)] = []
-    private var used = 0
+    // A handle is used by one thread at a time (its lent values live until its next call: see
+    // the header's threading rules; the db handle's arena is behind `borrowGuard`), so the
+    // runtime exclusivity checks are skipped on this hot path.
+    @exclusivity(unchecked) private var chunks: [(memory: UnsafeMutableRawPointer, capacity: Int)] = []
+    @exclusivity(unchecked) private var used = 0
 
     deinit { for chunk in chunks { free(chunk.memory) } }
 

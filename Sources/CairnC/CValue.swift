@@ -183,11 +183,7 @@ func packedOutput(_ count: Int, _ buffer: UnsafeMutableRawPointer?, _ capacity: 
     return outSize
 }
 
-/// Copies a packed result into a caller's buffer when it fits; the size is always reported.
-func copyPacked(_ writer: MarshalWriter, _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
-                _ outSize: UnsafeMutablePointer<Int>) throws(CairnError) {
-    outSize.pointee = writer.bytes.count
-    if writer.bytes.count <= capacity, let buffer {
-        writer.bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    }
+/// Reports a packed result's size; the bytes are already in the caller's buffer when they fit.
+func finishPacked(_ writer: MarshalWriter, _ outSize: UnsafeMutablePointer<Int>) {
+    outSize.pointee = writer.count
 }

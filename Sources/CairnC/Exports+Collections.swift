@@ -103,7 +103,7 @@ public func cairn_results_get_marshal(_ results: OpaquePointer?, _ count: Int, _
         let outSize = try packedOutput(count, buffer, capacity, outSize)
         let results = handle.results
         let indices = try indices(propertyIndices, count)
-        var writer = MarshalWriter()
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
         writer.beginList(0)
         var rows = 0
         try results.forEachRow(indices) { (row) throws(CairnError) in
@@ -111,7 +111,7 @@ public func cairn_results_get_marshal(_ results: OpaquePointer?, _ count: Int, _
             rows += 1
         }
         writer.patchList(at: 0, count: rows)
-        try copyPacked(writer, buffer, capacity, outSize)
+        finishPacked(writer, outSize)
         return CAIRN_OK_
     }
 }

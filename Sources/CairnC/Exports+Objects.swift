@@ -62,8 +62,8 @@ public func cairn_object_find_values(_ db: OpaquePointer?, _ className: UnsafePo
         guard count >= 0 else { throw CairnError(.invalidArgument, "count must not be negative.") }
         guard count == 0 || outValues != nil else { throw misuse("out_values must not be NULL when count is not 0.") }
         let classIndex = try db.classIndex(cString: className)
-        let found = try db.withObjectRow(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee),
-                                         propertyIndices: try indices(propertyIndices, count)) { (row) throws(CairnError) in
+        let found = try db.visitObjectRow(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee),
+                                          propertyIndices: try indices(propertyIndices, count)) { (row) throws(CairnError) in
             if let outObject {
                 let objectHandle = ObjectHandle(row.object)
                 if let outValues {
@@ -77,7 +77,29 @@ public func cairn_object_find_values(_ db: OpaquePointer?, _ className: UnsafePo
                 }
             }
         }
-        return found == nil ? CAIRN_NOT_FOUND_ : CAIRN_OK_
+        return found ? CAIRN_OK_ : CAIRN_NOT_FOUND_
+    }
+}
+
+@_cdecl("cairn_object_find_marshal")
+public func cairn_object_find_marshal(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ primaryKey: UnsafePointer<cairn_value>?,
+                                      _ count: Int, _ propertyIndices: UnsafePointer<Int32>?, _ buffer: UnsafeMutableRawPointer?,
+                                      _ capacity: Int, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let outSize = try packedOutput(count, buffer, capacity, outSize)
+        let db = try database(db)
+        guard let className else { throw misuse("class_name must not be NULL.") }
+        guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
+        let classIndex = try db.classIndex(cString: className)
+        let indices = try indices(propertyIndices, count)
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
+        let found = try db.visitObjectRow(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee),
+                                          propertyIndices: indices) { (row) throws(CairnError) in
+            try pack(row, into: &writer, className: row.className, indices: indices)
+        }
+        guard found else { return CAIRN_NOT_FOUND_ }
+        finishPacked(writer, outSize)
+        return CAIRN_OK_
     }
 }
 
@@ -190,11 +212,11 @@ public func cairn_object_get_marshal(_ object: OpaquePointer?, _ count: Int, _ p
         let outSize = try packedOutput(count, buffer, capacity, outSize)
         let object = handle.object
         let indices = try indices(propertyIndices, count)
-        var writer = MarshalWriter()
-        try object.withRow(indices) { (row) throws(CairnError) in
-            try pack(row, into: &writer, className: object.className, indices: indices)
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
+        try object.visitRow(indices) { (row) throws(CairnError) in
+            try pack(row, into: &writer, className: row.className, indices: indices)
         }
-        try copyPacked(writer, buffer, capacity, outSize)
+        finishPacked(writer, outSize)
         return CAIRN_OK_
     }
 }

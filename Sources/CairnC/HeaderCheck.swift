@@ -46,6 +46,7 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_object_create_json; v = CairnC.cairn_object_create_json; keep(v) }
     do { var v = CCairnHeader.cairn_object_find; v = CairnC.cairn_object_find; keep(v) }
     do { var v = CCairnHeader.cairn_object_find_values; v = CairnC.cairn_object_find_values; keep(v) }
+    do { var v = CCairnHeader.cairn_object_find_marshal; v = CairnC.cairn_object_find_marshal; keep(v) }
     do { var v = CCairnHeader.cairn_object_update_values; v = CairnC.cairn_object_update_values; keep(v) }
     do { var v = CCairnHeader.cairn_object_find_by_key; v = CairnC.cairn_object_find_by_key; keep(v) }
     do { var v = CCairnHeader.cairn_object_release; v = CairnC.cairn_object_release; keep(v) }

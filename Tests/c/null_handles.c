@@ -184,6 +184,18 @@ static void object_lookup_functions(cairn_db *db) {
     CHECK_MISUSE(cairn_object_find_values(db, NULL, &pk, 0, NULL, NULL, &object));
     CHECK_MISUSE(cairn_object_find_values(db, "Person", NULL, 0, NULL, NULL, &object));
     CHECK_MISUSE(cairn_object_find_values(db, "Person", &pk, 1, NULL, values, &object));
+    {
+        char packed[64];
+        size_t size = 99;
+        int32_t indices[1] = {0};
+        CHECK_MISUSE(cairn_object_find_marshal(NULL, "Person", &pk, 1, indices, packed, sizeof packed, &size));
+        CHECK(size == 0);
+        CHECK_MISUSE(cairn_object_find_marshal(db, NULL, &pk, 1, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_object_find_marshal(db, "Person", NULL, 1, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, indices, NULL, sizeof packed, &size));
+        CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, indices, packed, sizeof packed, NULL));
+    }
     CHECK_MISUSE(cairn_object_find(NULL, "Person", &pk, &object));
     CHECK(object == NULL);
     CHECK_MISUSE(cairn_object_find(db, NULL, &pk, &object));

@@ -18,9 +18,21 @@ extension Database {
     /// straight from the row, without copying them (one statement for properties stored in the
     /// row). Borrowed text and bytes are valid only inside `body`. Nil when there is no object.
     /// The corresponding C function is `cairn_object_find_values`.
+    @inlinable
     public func withObjectRow<R>(classIndex: Int, primaryKey: Value, propertyIndices: [Int],
                                  _ body: (ObjectRow) throws(CairnError) -> R) throws(CairnError) -> R? {
-        try serialized { (connection) throws(CairnError) -> R? in
+        var result: R?
+        let found = try visitObjectRow(classIndex: classIndex, primaryKey: primaryKey, propertyIndices: propertyIndices) {
+            (row) throws(CairnError) in result = try body(row)
+        }
+        return found ? result : nil
+    }
+
+    /// `withObjectRow` without a result type: true when the object exists (and `body` ran). Not
+    /// generic, so callers in other modules pay no generic dispatch on this hot path.
+    public func visitObjectRow(classIndex: Int, primaryKey: Value, propertyIndices: [Int],
+                               _ body: (ObjectRow) throws(CairnError) -> Void) throws(CairnError) -> Bool {
+        try serialized { (connection) throws(CairnError) -> Bool in
             let info = try readable(try classInfo(index: classIndex))
             for index in propertyIndices { try checkIndex(info, index) }
             guard let pkIndex = info.primaryKeyIndex else {
@@ -29,15 +41,16 @@ extension Database {
             // Properties stored outside the row (collections, backlinks, nested mixed) need more
             // reads: take the general path for them.
             if !info.inRow(propertyIndices) {
-                guard let key = try findKey(info, primaryKey, connection) else { return nil }
+                guard let key = try findKey(info, primaryKey, connection) else { return false }
                 let values = try readRow(info, key, connection, indices: propertyIndices)
-                return try body(ObjectRow(database: self, info: info, key: key, source: .values(values), indices: propertyIndices))
+                try body(ObjectRow(database: self, info: info, key: key, source: .values(values), indices: propertyIndices))
+                return true
             }
             let trait = info.traits[pkIndex]
             let pk: Value
             switch (trait.type, primaryKey) {
             case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid): pk = primaryKey
-            case (_, .null) where !trait.isOptional: return nil
+            case (_, .null) where !trait.isOptional: return false
             default:
                 pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
                                            Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
@@ -45,9 +58,10 @@ extension Database {
             let statement = try connection.statement(slot: info.slot(.selectRowByPrimaryKey), info.selectRowByPrimaryKeySQL)
             defer { statement.reset() }
             try ValueCodec.bind(pk, to: statement, at: 1)
-            guard try statement.step() else { return nil }
-            return try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
-                                      indices: propertyIndices))
+            guard try statement.step() else { return false }
+            try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
+                               indices: propertyIndices))
+            return true
         }
     }
 
@@ -120,8 +134,16 @@ extension Database {
 extension Object {
     /// Hands `body` the values of `indices` straight from the object's row (borrowed text and
     /// bytes, valid only inside `body`). Properties stored outside the row are read in full.
+    @inlinable
     public func withRow<R>(_ indices: [Int], _ body: (ObjectRow) throws(CairnError) -> R) throws(CairnError) -> R {
-        try access { (connection) throws(CairnError) -> R in
+        var result: R?
+        try visitRow(indices) { (row) throws(CairnError) in result = try body(row) }
+        return result!  // visitRow returns only after running body once
+    }
+
+    /// `withRow` without a result type (not generic, for callers in other modules).
+    public func visitRow(_ indices: [Int], _ body: (ObjectRow) throws(CairnError) -> Void) throws(CairnError) {
+        try access { (connection) throws(CairnError) in
             let info = self.info
             for index in indices { try database.checkIndex(info, index) }
             if !info.inRow(indices) {

@@ -16,6 +16,9 @@ public struct ObjectRow {
     let source: Source
     let indices: [Int]
 
+    /// The public name of the object's class.
+    public var className: String { info.name }
+
     /// The public name of property `index` (for messages).
     public func propertyName(_ index: Int) -> String { info.propertyNames[index] }
 

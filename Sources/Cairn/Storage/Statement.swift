@@ -19,10 +19,17 @@ final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
+    /// Stepped since the last reset. Cached statements are reset both when fetched and after use;
+    /// the flag makes the second of those free.
+    @exclusivity(unchecked) private var stepped = false
+
     /// Makes the statement ready for new bindings. Bindings are overwritten by the next use, so
     /// they are not cleared (every caller binds every parameter).
-    func reset() {
-        sqlite3_reset(handle)
+    @inline(__always) func reset() {
+        if stepped {
+            stepped = false
+            sqlite3_reset(handle)
+        }
     }
 
     @inline(__always) func bindNull(_ index: Int32) {
@@ -61,17 +68,18 @@ final class Statement {
 
     /// Steps once: true when a row is available, false when the statement is done.
     @inline(__always) func step() throws(CairnError) -> Bool {
+        stepped = true
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
         let error = connection.error(rc, context: "step")
-        sqlite3_reset(handle)
+        reset()
         throw error
     }
 
     /// Runs a statement that returns no rows, then resets it.
     func run() throws(CairnError) {
-        defer { sqlite3_reset(handle) }
+        defer { reset() }
         _ = try step()
     }
 

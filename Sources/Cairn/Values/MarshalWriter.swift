@@ -1,61 +1,83 @@
 /// Writes Python's `marshal` format (readable by every marshal version from 2 on) for the
 /// read fast path of bindings: a row becomes a tuple, a results set a list of tuples. Only
 /// None, bool, int, float, str and bytes are written; `put` returns false for anything else.
+///
+/// The bytes go straight into a caller's buffer, snprintf style: `count` keeps growing past
+/// `capacity`, so a caller whose buffer was too small learns the size it needs (what was written
+/// then is incomplete and must be ignored). Nothing is allocated.
 public struct MarshalWriter {
-    public private(set) var bytes: [UInt8] = []
+    private let base: UnsafeMutableRawPointer?
+    private let capacity: Int
+    /// The size of everything written so far, including what did not fit.
+    public private(set) var count = 0
 
-    public init() { bytes.reserveCapacity(256) }
+    public init(into buffer: UnsafeMutableRawPointer?, capacity: Int) {
+        base = buffer
+        self.capacity = buffer == nil ? 0 : Swift.max(capacity, 0)
+    }
 
-    public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+    /// True when everything written so far is in the buffer.
+    public var fits: Bool { count <= capacity }
 
-    mutating func int32(_ value: Int32) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    @inline(__always) mutating func byte(_ value: UInt8) {
+        if count < capacity, let base { base.storeBytes(of: value, toByteOffset: count, as: UInt8.self) }
+        count += 1
+    }
+
+    @inline(__always) mutating func raw(_ bytes: UnsafeRawBufferPointer) {
+        if count + bytes.count <= capacity, let base, let source = bytes.baseAddress, bytes.count > 0 {
+            (base + count).copyMemory(from: source, byteCount: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    @inline(__always) mutating func int32(_ value: Int32) {
+        withUnsafeBytes(of: value.littleEndian) { raw($0) }
     }
 
     /// A tuple header for `count` items.
     public mutating func beginTuple(_ count: Int) {
         if count < 256 {
-            bytes.append(UInt8(ascii: ")"))
-            bytes.append(UInt8(count))
+            byte(UInt8(ascii: ")"))
+            byte(UInt8(count))
         } else {
-            bytes.append(UInt8(ascii: "("))
+            byte(UInt8(ascii: "("))
             int32(Int32(count))
         }
     }
 
     /// A list header for `count` items.
     public mutating func beginList(_ count: Int) {
-        bytes.append(UInt8(ascii: "["))
+        byte(UInt8(ascii: "["))
         int32(Int32(truncatingIfNeeded: count))
     }
 
     /// Overwrites the item count of a list begun at `offset` (for lists counted while writing).
-    public mutating func patchList(at offset: Int, count: Int) {
-        withUnsafeBytes(of: Int32(truncatingIfNeeded: count).littleEndian) { raw in
-            for i in 0..<4 { bytes[offset + 1 + i] = raw[i] }
-        }
+    public mutating func patchList(at offset: Int, count items: Int) {
+        guard offset + 5 <= capacity, let base else { return }
+        base.storeBytes(of: Int32(truncatingIfNeeded: items).littleEndian, toByteOffset: offset + 1, as: Int32.self)
     }
 
     /// Appends one value; false (nothing written) for values marshal cannot carry as is.
     @discardableResult
     public mutating func put(_ value: BorrowedValue) -> Bool {
         switch value {
-        case .null: bytes.append(UInt8(ascii: "N"))
-        case .bool(let b): bytes.append(UInt8(ascii: b ? "T" : "F"))
+        case .null: byte(UInt8(ascii: "N"))
+        case .bool(let b): byte(UInt8(ascii: b ? "T" : "F"))
         case .int(let i): putInt(i)
         case .double(let d): putDouble(d)
         case .text(let text):
-            bytes.append(UInt8(ascii: "u"))
+            byte(UInt8(ascii: "u"))
             int32(Int32(truncatingIfNeeded: text.count))
-            bytes.append(contentsOf: text)
+            raw(text)
         case .bytes(let data):
-            bytes.append(UInt8(ascii: "s"))
+            byte(UInt8(ascii: "s"))
             int32(Int32(truncatingIfNeeded: data.count))
-            bytes.append(contentsOf: data)
+            raw(data)
         case .value(let value):
             switch value {
-            case .null: bytes.append(UInt8(ascii: "N"))
-            case .bool(let b): bytes.append(UInt8(ascii: b ? "T" : "F"))
+            case .null: byte(UInt8(ascii: "N"))
+            case .bool(let b): byte(UInt8(ascii: b ? "T" : "F"))
             case .int(let i): putInt(i)
             case .double(let d): putDouble(d)
             case .string(var s): return put(s.withUTF8 { BorrowedValue.text(UnsafeRawBufferPointer($0)) })
@@ -67,28 +89,31 @@ public struct MarshalWriter {
     }
 
     private mutating func putDouble(_ d: Double) {
-        bytes.append(UInt8(ascii: "g"))
-        withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        byte(UInt8(ascii: "g"))
+        withUnsafeBytes(of: d.bitPattern.littleEndian) { raw($0) }
     }
 
     private mutating func putInt(_ i: Int64) {
         if let small = Int32(exactly: i) {
-            bytes.append(UInt8(ascii: "i"))
+            byte(UInt8(ascii: "i"))
             int32(small)
             return
         }
         // A Python long: base 2^15 digits, least significant first; the sign is the count's.
         var magnitude = i.magnitude
-        var digits: [UInt16] = []
+        var digits = 0
         while magnitude > 0 {
-            digits.append(UInt16(magnitude & 0x7FFF))
+            digits += 1
             magnitude >>= 15
         }
-        bytes.append(UInt8(ascii: "l"))
-        int32(Int32(i < 0 ? -digits.count : digits.count))
-        for digit in digits {
-            bytes.append(UInt8(digit & 0xFF))
-            bytes.append(UInt8(digit >> 8))
+        byte(UInt8(ascii: "l"))
+        int32(Int32(i < 0 ? -digits : digits))
+        magnitude = i.magnitude
+        for _ in 0..<digits {
+            let digit = UInt16(magnitude & 0x7FFF)
+            byte(UInt8(digit & 0xFF))
+            byte(UInt8(digit >> 8))
+            magnitude >>= 15
         }
     }
 }

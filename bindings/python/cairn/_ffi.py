@@ -443,6 +443,13 @@ cairn_object_find_values = _fn(
     "cairn_object_find_values",
     [cairn_db_p, c_char_p, cairn_value_p, c_size_t, POINTER(c_int32), cairn_value_p, POINTER(cairn_object_p)],
 )
+# int cairn_object_find_marshal(cairn_db *db, const char *class_name, const cairn_value *primary_key,
+#                               size_t count, const int32_t *property_indices, void *buffer,
+#                               size_t capacity, size_t *out_size);
+cairn_object_find_marshal = _fn(
+    "cairn_object_find_marshal",
+    [cairn_db_p, c_char_p, cairn_value_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+)
 # int cairn_object_update_values(cairn_db *db, const char *class_name, const cairn_value *primary_key,
 #                                size_t count, const int32_t *property_indices, const cairn_value *values);
 cairn_object_update_values = _fn(

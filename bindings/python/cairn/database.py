@@ -26,7 +26,7 @@ from ._errors import (
 from ._handle import Handle
 from ._marshal import take_string, to_value
 from ._schema import ClassInfo, encode_name
-from .object import Object, check_values, fill_value, make_object_type, prepare_values, typed_value
+from .object import Object, _packed_scratch, check_values, fill_value, make_object_type, prepare_values, typed_value
 from .results import Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
 
@@ -402,6 +402,34 @@ class Database(Handle):
         """The object of ``class_name`` with this primary key, or None."""
         info = self._class(class_name)
         return self._find(self._ptr(), info, primary_key)
+
+    def get_dict(self, class_name: str, primary_key: Any) -> dict[str, Any] | None:
+        """The object of ``class_name`` with this primary key as a plain ``dict`` (what
+        ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. For classes of
+        plain properties (bool, int, float, double, string, data) this is one call and one
+        database read (``cairn_object_find_marshal``), the fastest way to read a whole object."""
+        info = self._class(class_name)
+        handle = self._ptr()
+        if not info.packable:
+            found = self._find(handle, info, primary_key)
+            if found is None:
+                return None
+            with found:
+                return found.to_dict()
+        key = _ffi.cairn_value()
+        to_value(primary_key, info.primary_key, key)
+        find = _ffi.cairn_object_find_marshal
+        count = len(info.names)
+        buffer, view, size, size_ref = _packed_scratch(0)
+        if find(handle, info.cname, key, count, info.all_indices, buffer, len(buffer), size_ref) == NOT_FOUND:
+            return None
+        needed = size.value
+        while needed > len(buffer):  # a large object: grow the scratch area and read again
+            buffer, view, size, size_ref = _packed_scratch(needed)
+            if find(handle, info.cname, key, count, info.all_indices, buffer, len(buffer), size_ref) == NOT_FOUND:
+                return None  # deleted by another handle in between
+            needed = size.value
+        return dict(zip(info.names, marshal.loads(view[:needed])))
 
     def _find(self, handle: Any, info: ClassInfo, primary_key: Any) -> Object | None:
         key = _ffi.cairn_value()

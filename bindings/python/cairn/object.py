@@ -73,7 +73,7 @@ def read_packed(function: Any, handle: Any, count: int, indices: Any, lock: Any)
     with lock:
         function(handle, count, indices, buffer, len(buffer), size_ref)
         needed = size.value
-        if needed > len(buffer):  # a large result: grow the scratch area and read again
+        while needed > len(buffer):  # a large result: grow the scratch area and read again
             buffer, view, size, size_ref = _packed_scratch(needed)
             function(handle, count, indices, buffer, len(buffer), size_ref)
             needed = size.value

@@ -131,10 +131,12 @@ def test_a_too_small_buffer_reports_the_size_needed(db: cairn.Database) -> None:
     buffer = create_string_buffer(4)
     _ffi.cairn_object_get_marshal(obj._ptr(), 6, info.all_indices, buffer, 4, byref(size))
     assert size.value > 4
-    assert buffer.raw == b"\x00" * 4  # nothing written
     large = create_string_buffer(size.value)
     _ffi.cairn_object_get_marshal(obj._ptr(), 6, info.all_indices, large, size.value, byref(size))
     assert marshal.loads(large.raw[: size.value]) == (1, None, "hello", None, None, None)
+    # The small buffer holds the items that fit whole (tuple header, the int's tag); the int's
+    # four bytes did not fit, so they were not written.
+    assert buffer.raw == large.raw[:3] + b"\x00"
 
 
 def test_results_to_dicts_packed_matches_the_json_read(db: cairn.Database) -> None:
@@ -189,3 +191,68 @@ def test_results_of_unpackable_classes_use_the_json_read(db: cairn.Database) -> 
     with db.write():
         db.create("WithFloat", {"id": 1, "f": 0.1})
     assert db.objects("WithFloat").to_dicts() == [{"id": 1, "f": 0.1}]
+
+
+# ---- Database.get_dict: find and packed read in one call -------------------------------------
+
+
+def test_get_dict_matches_to_dict_for_every_value_kind(db: cairn.Database) -> None:
+    with db.write():
+        db.create("Row", {"id": 1, "n": -(2**63), "text": "Grüße 🌍", "blob": b"\x00\xff", "x": 1.25, "flag": True})
+        db.create("Row", {"id": 2})
+    for key in (1, 2):
+        got = db.get_dict("Row", key)
+        assert got == db.get("Row", key).to_dict()
+        assert list(got) == ["id", "n", "text", "blob", "x", "flag"]
+    assert db.get_dict("Row", 1) == {
+        "id": 1, "n": -(2**63), "text": "Grüße 🌍", "blob": b"\x00\xff", "x": 1.25, "flag": True,
+    }
+    assert db.get_dict("Row", 2) == {"id": 2, "n": None, "text": None, "blob": None, "x": None, "flag": None}
+
+
+def test_get_dict_of_a_missing_key_is_none(db: cairn.Database) -> None:
+    with db.write():
+        db.create("Row", {"id": 1})
+    assert db.get_dict("Row", 99) is None
+    assert db.get_dict("WithFloat", 1) is None  # the general path agrees
+
+
+def test_get_dict_is_a_snapshot_that_reads_the_latest_state(db: cairn.Database) -> None:
+    with db.write():
+        db.create("Row", {"id": 1, "text": "old"})
+    before = db.get_dict("Row", 1)
+    with db.write():
+        db.get("Row", 1).text = "new"
+    assert before["text"] == "old"  # a plain dict: not live
+    assert db.get_dict("Row", 1)["text"] == "new"
+    with db.write():
+        db.delete(db.get("Row", 1))
+    assert db.get_dict("Row", 1) is None
+
+
+def test_get_dict_reads_a_row_larger_than_the_scratch_buffer(db: cairn.Database) -> None:
+    big = "y" * 1_500_000 + "end"  # above the 1 MB kept scratch area too
+    with db.write():
+        db.create("Row", {"id": 1, "text": big})
+        db.create("Row", {"id": 2, "text": "small"})
+    assert db.get_dict("Row", 1)["text"] == big
+    assert db.get_dict("Row", 2)["text"] == "small"
+
+
+def test_get_dict_of_an_unpackable_class_takes_the_general_path(db: cairn.Database) -> None:
+    with db.write():
+        db.create("WithFloat", {"id": 1, "f": 0.5})
+    assert db.get_dict("WithFloat", 1) == {"id": 1, "f": 0.5}
+
+
+def test_get_dict_errors_name_the_class_and_change_nothing(db: cairn.Database) -> None:
+    with db.write():
+        db.create("Row", {"id": 1})
+    with pytest.raises(cairn.NoSuchClassError, match="Nobody"):
+        db.get_dict("Nobody", 1)
+    with pytest.raises(cairn.TypeMismatchError, match="Row.id"):
+        db.get_dict("Row", "one")
+    assert db.get_dict("Row", 1) == {"id": 1, "n": None, "text": None, "blob": None, "x": None, "flag": None}
+    db.close()
+    with pytest.raises(cairn.MisuseError):
+        db.get_dict("Row", 1)
