@@ -99,6 +99,9 @@ public final class Database: @unchecked Sendable {
     /// query texts with different arguments. Emptied when it reaches `parsedQueryLimit`.
     var parsedQueries: [String: Query] = [:]
     public static let parsedQueryLimit = 256
+    /// Compiled queries by class, text and argument types (`QueryTemplate`); emptied when it
+    /// reaches `parsedQueryLimit`.
+    var queryTemplates: [QueryTemplate.Key: QueryTemplate.Entry] = [:]
 
     /// Opens (or creates) a database with a schema given as JSON text in Realm JS's format.
     public convenience init(path: String, schemaJSON: String, options: OpenOptions = OpenOptions()) throws(CairnError) {
@@ -149,6 +152,7 @@ public final class Database: @unchecked Sendable {
             if inWriteTransaction { try? connection.execute("ROLLBACK") }
             inWriteTransaction = false
             upsertStatements.removeAll()
+            queryTemplates.removeAll()
             connection.close()
             self.connection = nil
             closedFlag.store(true, ordering: .releasing)

@@ -39,6 +39,7 @@ extension QueryCompiler {
                 let condition = try self.condition(predicate)
                 if first, case .all = base {
                     sql += " WHERE \(condition)"
+                    if steps.count == 1 { plainCondition = condition }
                 } else {
                     sql = "SELECT s.k AS k, s.o AS o FROM (\(sql)) AS s \(join) WHERE \(condition)"
                 }

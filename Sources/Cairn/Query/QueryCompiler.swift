@@ -13,6 +13,9 @@ struct QueryCompiler {
     var text: String
     var arguments: [Value]
     var parameters: [Value] = []
+    /// Set by `rows` when the result is a single filter over every object of the root class: the
+    /// WHERE condition, so the rows can be read straight from the table.
+    var plainCondition: String?
     private var aliasCounter = 0
     /// SUBQUERY variables in scope: name -> the object they stand for.
     var variables: [String: ObjectRef] = [:]

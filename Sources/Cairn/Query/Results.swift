@@ -19,6 +19,14 @@ public final class Results: @unchecked Sendable {
     enum Step {
         case filter(Query.Predicate, text: String, arguments: [Value])
         case postfix(Query.PostfixClause, text: String, arguments: [Value])
+
+        /// The same step with other arguments.
+        func with(_ arguments: [Value]) -> Step {
+            switch self {
+            case .filter(let predicate, let text, _): .filter(predicate, text: text, arguments: arguments)
+            case .postfix(let clause, let text, _): .postfix(clause, text: text, arguments: arguments)
+            }
+        }
     }
 
     let base: Base
@@ -27,8 +35,10 @@ public final class Results: @unchecked Sendable {
     let owner: (ClassInfo, Int64)?
     private var cache: (token: DatabaseStateToken, keys: [Int64])?
     /// The compiled SQL: it depends only on the query and the schema, so it is compiled once.
-    private var compiled: (sql: String, parameters: [Value])?
+    private var compiled: QueryTemplate.Compiled?
     private var rowsText: String?
+    /// The compiled form shared with other results of the same query text and argument types.
+    private var template: QueryTemplate?
 
     init(database: Database, info: ClassInfo, base: Base, steps: [Step] = [], owner: (ClassInfo, Int64)? = nil) {
         self.database = database
@@ -52,8 +62,39 @@ public final class Results: @unchecked Sendable {
         var newSteps: [Step] = [.filter(parsed.predicate, text: query, arguments: arguments)]
         for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
         let refined = adding(newSteps)
-        try refined.validate()   // report errors now, not at the first read
+        if case .all = base, steps.isEmpty, owner == nil {
+            try refined.compileShared(query, arguments)
+        } else {
+            try refined.validate()   // report errors now, not at the first read
+        }
         return refined
+    }
+
+    /// Compiles a query over every object of the class through the database's templates: a text
+    /// seen before with arguments of the same types is bound without compiling (`QueryTemplate`).
+    private func compileShared(_ text: String, _ arguments: [Value]) throws(CairnError) {
+        try database.serialized { (connection) throws(CairnError) in
+            guard let signature = QueryTemplate.signature(arguments) else {
+                _ = try compile(connection)
+                return
+            }
+            let key = QueryTemplate.Key(classIndex: info.index, text: text, signature: signature)
+            switch database.queryTemplates[key] {
+            case .template(let shared)?:
+                template = shared
+                compiled = (shared.sql, shared.bind(arguments), shared.condition)
+            case .uncacheable?:
+                _ = try compile(connection)
+            case nil:
+                let first = try compile(connection)
+                let certified = QueryTemplate.certify(first, arguments: arguments) { (probe) throws(CairnError) in
+                    try compileSteps(connection, steps.map { $0.with(probe) })
+                }
+                if database.queryTemplates.count >= Database.parsedQueryLimit { database.queryTemplates.removeAll(keepingCapacity: true) }
+                database.queryTemplates[key] = certified.map { .template($0) } ?? .uncacheable
+                template = certified
+            }
+        }
     }
 
     /// Sorted by key paths, e.g. `sorted(by: [("age", false), ("name", true)])`.
@@ -112,20 +153,37 @@ public final class Results: @unchecked Sendable {
     // MARK: Reading
 
     /// Every column of every object, in order (for classes without relationships); built once.
+    /// A single filter over the class reads its rows straight from the table; anything else
+    /// joins its `(k, o)` rows back to the table.
     func rowsSQL(_ connection: Connection) throws(CairnError) -> (sql: String, parameters: [Value]) {
-        let (rows, parameters) = try compile(connection)
+        let (rows, parameters, condition) = try compile(connection)
         if let rowsText { return (rowsText, parameters) }
-        let sql = "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
+        if let shared = template?.rowsSQL {
+            rowsText = shared
+            return (shared, parameters)
+        }
+        let sql: String
+        if let condition {
+            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(info.creationOrderT0)"
+        } else {
+            sql = "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
+        }
         rowsText = sql
+        template?.rowsSQL = sql
         return (sql, parameters)
     }
 
-    func compile(_ connection: Connection) throws(CairnError) -> (sql: String, parameters: [Value]) {
+    func compile(_ connection: Connection) throws(CairnError) -> QueryTemplate.Compiled {
         if let compiled { return compiled }
+        let result = try compileSteps(connection, steps)
+        compiled = result
+        return result
+    }
+
+    private func compileSteps(_ connection: Connection, _ steps: [Step]) throws(CairnError) -> QueryTemplate.Compiled {
         var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
         let rows = try compiler.rows(base, steps)
-        compiled = (rows, compiler.parameters)
-        return (rows, compiler.parameters)
+        return (rows, compiler.parameters, compiler.plainCondition)
     }
 
     func keys(_ connection: Connection) throws(CairnError) -> [Int64] {
@@ -134,7 +192,7 @@ public final class Results: @unchecked Sendable {
         }
         let token = try database.stateToken(connection)
         if let token, let cache, cache.token == token { return cache.keys }
-        let (rows, parameters) = try compile(connection)
+        let (rows, parameters, _) = try compile(connection)
         var sql = "SELECT k FROM (\(rows)) ORDER BY o"
         if case .snapshot = base {
             sql = "SELECT r.k FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
@@ -293,7 +351,7 @@ public final class Results: @unchecked Sendable {
             _ = try database.readable(info)
             if !info.hasRelationships {
                 // Nothing else to clean up: one set-based DELETE.
-                let (rows, parameters) = try compile(connection)
+                let (rows, parameters, _) = try compile(connection)
                 let statement = try connection.statement(
                     "DELETE FROM \(info.table) WHERE \(info.keyColumn) IN (SELECT k FROM (\(rows)))")
                 defer { statement.reset() }
@@ -340,7 +398,7 @@ extension Database {
     public func explainQueryPlan(_ className: String, _ query: String, _ arguments: [Value] = []) throws(CairnError) -> [String] {
         let results = try self.query(className, query, arguments)
         return try serialized { (connection) throws(CairnError) -> [String] in
-            let (rows, parameters) = try results.compile(connection)
+            let (rows, parameters, _) = try results.compile(connection)
             let statement = try connection.statement("EXPLAIN QUERY PLAN SELECT k FROM (\(rows)) ORDER BY o")
             defer { statement.reset() }
             for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }

@@ -20,6 +20,8 @@ final class ClassInfo {
     let selectRowSQL: String
     /// `e.<key>, e.<column>, ...`: a row of this class read under the alias `e`.
     let aliasedRowColumns: String
+    /// The same row read under the alias `t0`.
+    let rowColumnsT0: String
     /// The creation-order expression under the alias `t0`.
     let creationOrderT0: String
     /// The row (key first) by primary key, in one statement.
@@ -133,6 +135,7 @@ final class ClassInfo {
         selectRowSQL = "SELECT \(keyColumn)\(columnList) FROM \(table) WHERE \(keyColumn) = ?1"
         let rowKey = keyColumn, rowTable = table
         aliasedRowColumns = (["e.\(rowKey)"] + columns.map { "e.\($0)" }).joined(separator: ", ")
+        rowColumnsT0 = (["t0.\(rowKey)"] + columns.map { "t0.\($0)" }).joined(separator: ", ")
         creationOrderT0 = pkIsRowKey ? "t0.\(quoted(Self.sequenceColumnName))" : "t0.\(rowKey)"
         selectRowByPrimaryKeySQL = pk.map { "SELECT \(rowKey)\(columnList) FROM \(rowTable) WHERE \(quoted($0.storedName)) IS ?1" } ?? ""
         if let pk {
