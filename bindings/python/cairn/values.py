@@ -344,6 +344,10 @@ def _ejson_default(value: Any) -> Any:
     raise TypeMismatchError(f"Cairn cannot store a value of Python type '{type(value).__name__}'")
 
 
+# One encoder for every call: json.dumps() with options builds a new JSONEncoder each time.
+_EJSON_ENCODER = json.JSONEncoder(default=_ejson_default, allow_nan=False, separators=(",", ":"))
+
+
 def _replace_non_finite(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return {"$numberDouble": "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")}
@@ -355,10 +359,10 @@ def _replace_non_finite(value: Any) -> Any:
 
 
 def ejson_dumps(value: Any) -> str:
-    """Serialize to Extended JSON. Fast path: one ``json.dumps``; values holding NaN or
+    """Serialize to Extended JSON. Fast path: one ``encode``; values holding NaN or
     infinities take a second pass that spells them ``{"$numberDouble": ...}``."""
     try:
-        return json.dumps(value, default=_ejson_default, allow_nan=False, separators=(",", ":"))
+        return _EJSON_ENCODER.encode(value)
     except RecursionError:
         raise LimitError("the value is nested too deeply to serialize") from None
     except ValueError as error:
@@ -367,9 +371,7 @@ def ejson_dumps(value: Any) -> str:
         if "Circular reference" in str(error):
             raise InvalidArgumentError("the value contains a circular reference") from None
     try:
-        return json.dumps(
-            _replace_non_finite(value), default=_ejson_default, allow_nan=False, separators=(",", ":")
-        )
+        return _EJSON_ENCODER.encode(_replace_non_finite(value))
     except RecursionError:
         raise LimitError("the value is nested too deeply to serialize") from None
 
