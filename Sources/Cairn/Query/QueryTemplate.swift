@@ -37,8 +37,10 @@ final class QueryTemplate {
     /// The WHERE condition when the query is one filter over every object of the class: its rows
     /// are then read straight from the table (`Results.rowsSQL`).
     let condition: String?
-    /// The read SQL (every column, in order), built on first use.
+    /// The read SQL (every column, in order), built on first use, and its prepared statement
+    /// (the connection's cached one for that text).
     var rowsSQL: String?
+    var rowsStatement: Statement?
 
     private init(sql: String, parameters: [Parameter], condition: String?) {
         self.sql = sql

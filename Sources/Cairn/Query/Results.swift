@@ -173,6 +173,19 @@ public final class Results: @unchecked Sendable {
         return (sql, parameters)
     }
 
+    /// The prepared read of `rowsSQL`; shared through the template, so a repeated query text
+    /// does not look its statement up by SQL text again.
+    private func rowsStatement(_ connection: Connection) throws(CairnError) -> (Statement, [Value]) {
+        let (sql, parameters) = try rowsSQL(connection)
+        if let shared = template?.rowsStatement {
+            shared.reset()
+            return (shared, parameters)
+        }
+        let statement = try connection.statement(sql)
+        template?.rowsStatement = statement
+        return (statement, parameters)
+    }
+
     func compile(_ connection: Connection) throws(CairnError) -> QueryTemplate.Compiled {
         if let compiled { return compiled }
         let result = try compileSteps(connection, steps)
@@ -239,8 +252,7 @@ public final class Results: @unchecked Sendable {
             writer.writeByte(UInt8(ascii: "["))
             if !info.hasRelationships, owner == nil {
                 // Every property is a column: read all rows in the query itself.
-                let (sql, parameters) = try rowsSQL(connection)
-                let statement = try connection.statement(sql)
+                let (statement, parameters) = try rowsStatement(connection)
                 defer { statement.reset() }
                 for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
                 var first = true
@@ -267,8 +279,7 @@ public final class Results: @unchecked Sendable {
         try database.serialized { (connection) throws(CairnError) in
             for index in indices { try database.checkIndex(info, index) }
             if !info.hasRelationships, owner == nil, info.inRow(indices) {
-                let (sql, parameters) = try rowsSQL(connection)
-                let statement = try connection.statement(sql)
+                let (statement, parameters) = try rowsStatement(connection)
                 defer { statement.reset() }
                 for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
                 while try statement.step() {
