@@ -300,29 +300,18 @@ class CairnWorker(Worker):
             return "skipped: Database.query not available"
         return None
 
-    @staticmethod
-    def _read(results):
-        """Every field of every object of a Results: Results.to_dicts() (one read) where the
-        package has it, else to_dict() of each object (SPEC §9's API)."""
-        to_dicts = getattr(results, "to_dicts", None)
-        if to_dicts is not None:
-            return to_dicts(), "results.to_dicts()"
-        return [obj.to_dict() for obj in results], "to_dict() of each match"
-
     def lookup(self, names):
-        query = self.db.query
+        query_dicts = self.db.query_dicts
         rows = ids = 0
-        how = ""
         for name in names:
-            dicts, how = self._read(query("Person", "name == $0", name))
-            for d in dicts:
+            for d in query_dicts("Person", "name == $0", name):
                 rows += 1
                 ids += d["id"]
-        return f'db.query("Person", "name == $0", name), {how}', rows, ids
+        return 'db.query_dicts("Person", "name == $0", name) (one call)', rows, ids
 
     def range_query(self):
-        dicts, how = self._read(self.db.query("Person", "age BETWEEN {30, 40}"))
-        return f'db.query("Person", "age BETWEEN {{30, 40}}"), {how}', len(dicts), sum(d["id"] for d in dicts)
+        dicts = self.db.query_dicts("Person", "age BETWEEN {30, 40}")
+        return 'db.query_dicts("Person", "age BETWEEN {30, 40}") (one call)', len(dicts), sum(d["id"] for d in dicts)
 
     def update(self, _params) -> str:
         db = self.db

@@ -569,6 +569,15 @@ int cairn_results_get_marshal(cairn_results *results, size_t count, const int32_
                               size_t capacity, size_t *out_size);
 
 /**
+ * Query and read packed in one call, with no results handle: the objects of class_name matching
+ * `query` (with args_json, as cairn_query(); NULL query for every object), read as
+ * cairn_results_get_marshal() packs them, with the same buffer protocol. The Python package's
+ * Database.query_dicts() is this call.
+ */
+int cairn_query_marshal(cairn_db *db, const char *class_name, const char *query, const char *args_json, size_t count,
+                        const int32_t *property_indices, void *buffer, size_t capacity, size_t *out_size);
+
+/**
  * Live results of a query over a class (`query` NULL: every object, in creation order). Results
  * re-evaluate after every change; release with cairn_results_release().
  */

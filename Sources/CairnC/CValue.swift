@@ -173,6 +173,17 @@ func pack(_ row: ObjectRow, into writer: inout MarshalWriter, className: String,
     }
 }
 
+/// Appends every row of `results` to a packed result, as a list of tuples.
+func packRows(_ results: Results, _ indices: [Int], into writer: inout MarshalWriter) throws(CairnError) {
+    writer.beginList(0)
+    var rows = 0
+    try results.forEachRow(indices) { (row) throws(CairnError) in
+        try pack(row, into: &writer, className: row.className, indices: indices)
+        rows += 1
+    }
+    writer.patchList(at: 0, count: rows)
+}
+
 /// Checks the arguments of a packed read; returns `out_size`, set to 0 until the read succeeds.
 func packedOutput(_ count: Int, _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
                   _ outSize: UnsafeMutablePointer<Int>?) throws(CairnError) -> UnsafeMutablePointer<Int> {

@@ -104,13 +104,7 @@ public func cairn_results_get_marshal(_ results: OpaquePointer?, _ count: Int, _
         let results = handle.results
         let indices = try indices(propertyIndices, count)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
-        writer.beginList(0)
-        var rows = 0
-        try results.forEachRow(indices) { (row) throws(CairnError) in
-            try pack(row, into: &writer, className: results.className, indices: indices)
-            rows += 1
-        }
-        writer.patchList(at: 0, count: rows)
+        try packRows(results, indices, into: &writer)
         finishPacked(writer, outSize)
         return CAIRN_OK_
     }

@@ -65,6 +65,21 @@ public func cairn_delete_where(_ db: OpaquePointer?, _ className: UnsafePointer<
     }
 }
 
+@_cdecl("cairn_query_marshal")
+public func cairn_query_marshal(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
+                                _ argsJSON: UnsafePointer<CChar>?, _ count: Int, _ propertyIndices: UnsafePointer<Int32>?,
+                                _ buffer: UnsafeMutableRawPointer?, _ capacity: Int, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        let outSize = try packedOutput(count, buffer, capacity, outSize)
+        let db = try database(db)
+        let indices = try indices(propertyIndices, count)
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
+        try packRows(try results(db, className, query, argsJSON), indices, into: &writer)
+        finishPacked(writer, outSize)
+        return CAIRN_OK_
+    }
+}
+
 @_cdecl("cairn_query")
 public func cairn_query(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
                         _ argsJSON: UnsafePointer<CChar>?, _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {

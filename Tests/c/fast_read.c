@@ -277,10 +277,59 @@ static void test_find_marshal(void) {
     CHECK_OK(cairn_close(db));
 }
 
+/* query_marshal: the same bytes as cairn_query + cairn_results_get_marshal; an empty list;
+ * the buffer protocol; errors. */
+static void test_query_marshal(void) {
+    cairn_db *db = fresh();
+    int32_t named[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
+    int32_t special[1] = {prop(db, "Special", "when")};
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"b\", \"v\": 2}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"a\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"c\", \"v\": 3}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
+                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+
+    unsigned char packed[128], again[128];
+    size_t size = 0, again_size = 0;
+    CHECK_OK(cairn_query_marshal(db, "Named", "v >= $0", "[2]", 2, named, packed, sizeof packed, &size));
+    /* [("b", 2), ("c", 3)] in creation order: list header, then two 2-tuples. */
+    static const unsigned char want[] = {'[', 2, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'b', 'i', 2, 0, 0, 0,
+                                         ')', 2, 'u', 1, 0, 0, 0, 'c', 'i', 3, 0, 0, 0};
+    CHECK(size == sizeof want);
+    CHECK(memcmp(packed, want, sizeof want) == 0);
+    cairn_results *results = NULL;
+    REQUIRE_OK(cairn_query(db, "Named", "v >= $0", "[2]", &results));
+    CHECK_OK(cairn_results_get_marshal(results, 2, named, again, sizeof again, &again_size));
+    CHECK(again_size == size && memcmp(again, packed, size) == 0);
+    cairn_results_release(results);
+
+    /* Every object (NULL query), an empty result, a buffer too small. */
+    CHECK_OK(cairn_query_marshal(db, "Named", NULL, NULL, 1, named, packed, sizeof packed, &size));
+    CHECK(size == 5 + 3 * 8 && packed[1] == 3 && packed[12] == 'b' && packed[20] == 'a' && packed[28] == 'c');
+    CHECK_OK(cairn_query_marshal(db, "Named", "v > 9", NULL, 2, named, packed, sizeof packed, &size));
+    CHECK(size == 5 && memcmp(packed, "[\0\0\0\0", 5) == 0);
+    CHECK_OK(cairn_query_marshal(db, "Named", "TRUEPREDICATE", NULL, 2, named, packed, 3, &size));
+    CHECK(size == 5 + 3 * 13);
+
+    CHECK_FAILS(cairn_query_marshal(db, "Named", "v >", NULL, 2, named, packed, sizeof packed, &size),
+                CAIRN_ERR_QUERY, "");
+    CHECK(size == 0);
+    CHECK_FAILS(cairn_query_marshal(db, "Named", "v == $0", "[1", 2, named, packed, sizeof packed, &size),
+                CAIRN_ERR_INVALID_ARGUMENT, "");
+    CHECK_FAILS(cairn_query_marshal(db, "Nobody", "TRUEPREDICATE", NULL, 2, named, packed, sizeof packed, &size),
+                CAIRN_ERR_NO_SUCH_CLASS, "Nobody");
+    CHECK_FAILS(cairn_query_marshal(db, "Special", "TRUEPREDICATE", NULL, 1, special, packed, sizeof packed, &size),
+                CAIRN_ERR_NOT_SUPPORTED, "Property 'Special.when' cannot be packed");
+    CHECK_OK(cairn_close(db));
+}
+
 int main(void) {
     test_find_values_long_strings();
     test_find_values_borrowed_by_object();
     test_find_values_other_shapes();
     test_find_marshal();
+    test_query_marshal();
     return check_report("fast_read");
 }

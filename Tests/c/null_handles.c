@@ -195,6 +195,13 @@ static void object_lookup_functions(cairn_db *db) {
         CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, NULL, packed, sizeof packed, &size));
         CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, indices, NULL, sizeof packed, &size));
         CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, indices, packed, sizeof packed, NULL));
+        size = 99;
+        CHECK_MISUSE(cairn_query_marshal(NULL, "Person", "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, &size));
+        CHECK(size == 0);
+        CHECK_MISUSE(cairn_query_marshal(db, NULL, "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(cairn_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, indices, NULL, sizeof packed, &size));
+        CHECK_MISUSE(cairn_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, NULL));
     }
     CHECK_MISUSE(cairn_object_find(NULL, "Person", &pk, &object));
     CHECK(object == NULL);

@@ -535,6 +535,13 @@ cairn_results_get_marshal = _fn(
     "cairn_results_get_marshal",
     [cairn_results_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
 )
+# int cairn_query_marshal(cairn_db *db, const char *class_name, const char *query, const char *args_json,
+#                         size_t count, const int32_t *property_indices, void *buffer, size_t capacity,
+#                         size_t *out_size);
+cairn_query_marshal = _fn(
+    "cairn_query_marshal",
+    [cairn_db_p, c_char_p, c_char_p, c_char_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+)
 # int cairn_query(cairn_db *db, const char *class_name, const char *query, const char *args_json,
 #                 cairn_results **out_results);
 cairn_query = _fn("cairn_query", [cairn_db_p, c_char_p, c_char_p, c_char_p, POINTER(cairn_results_p)])

@@ -505,6 +505,32 @@ class Database(Handle):
         them with ``filter``, ``sort``, ``distinct`` and ``limit``)."""
         return Results._query(self, self._class(class_name), None, ())
 
+    def query_dicts(self, class_name: str, query: str, *args: Any) -> list[dict[str, Any]]:
+        """The objects matching a query as plain dicts, in result order: what
+        ``db.query(class_name, query, *args).to_dicts()`` returns, as a snapshot. For classes of
+        plain properties (bool, int, float, double, string, data) this is one C call and one
+        database read (``cairn_query_marshal``), with no :class:`~cairn.Results` in between."""
+        if query is None:
+            raise TypeMismatchError("query_dicts() needs a query string (\"TRUEPREDICATE\" reads every object)")
+        info = self._class(class_name)
+        if not info.packable:
+            with self.query(class_name, query, *args) as results:
+                return results.to_dicts()
+        handle = self._ptr()
+        ctext = encode_query(query)
+        cargs = query_args(args)
+        read = _ffi.cairn_query_marshal
+        names = info.names
+        count = len(names)
+        buffer, view, size, size_ref = _packed_scratch(0)
+        read(handle, info.cname, ctext, cargs, count, info.all_indices, buffer, len(buffer), size_ref)
+        needed = size.value
+        while needed > len(buffer):  # many rows: grow the scratch area and read again
+            buffer, view, size, size_ref = _packed_scratch(needed)
+            read(handle, info.cname, ctext, cargs, count, info.all_indices, buffer, len(buffer), size_ref)
+            needed = size.value
+        return [dict(zip(names, row)) for row in marshal.loads(view[:needed])]
+
     def query(self, class_name: str, query: str, *args: Any) -> Results:
         """The objects of a class matching a Realm Query Language query, as live
         :class:`~cairn.Results`: ``db.query("Person", "age > $0 SORT(name ASC) LIMIT(5)", 30)``

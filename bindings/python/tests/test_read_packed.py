@@ -256,3 +256,57 @@ def test_get_dict_errors_name_the_class_and_change_nothing(db: cairn.Database) -
     db.close()
     with pytest.raises(cairn.MisuseError):
         db.get_dict("Row", 1)
+
+
+# ---- Database.query_dicts: query and packed read in one call ---------------------------------
+
+
+def test_query_dicts_matches_query_to_dicts(db: cairn.Database) -> None:
+    with db.write():
+        for i in (5, 3, 9, 1):  # created out of key order: results come in creation order
+            db.create("Row", {"id": i, "n": i * 10, "text": f"t{i % 2}", "x": i / 4})
+    for query, args in [("text == $0", ("t1",)), ("n > $0", (20,)), ("x < $0", (1.0,)), ("TRUEPREDICATE", ())]:
+        assert db.query_dicts("Row", query, *args) == db.query("Row", query, *args).to_dicts()
+    assert [d["id"] for d in db.query_dicts("Row", "text == $0", "t1")] == [5, 3, 9, 1]
+    assert [d["id"] for d in db.query_dicts("Row", "n > $0 SORT(n DESC) LIMIT(2)", 20)] == [9, 5]
+    assert db.query_dicts("Row", "text == $0", "nothing") == []
+
+
+def test_query_dicts_sees_writes_and_new_arguments(db: cairn.Database) -> None:
+    with db.write():
+        db.create("Row", {"id": 1, "text": "a"})
+    assert [d["id"] for d in db.query_dicts("Row", "text == $0", "a")] == [1]
+    with db.write():
+        db.create("Row", {"id": 2, "text": "a"})
+        db.create("Row", {"id": 3, "text": "b"})
+    assert [d["id"] for d in db.query_dicts("Row", "text == $0", "a")] == [1, 2]
+    assert [d["id"] for d in db.query_dicts("Row", "text == $0", "b")] == [3]
+    assert db.query_dicts("Row", "text == $0", None) == []
+
+
+def test_query_dicts_larger_than_the_kept_scratch_area(db: cairn.Database) -> None:
+    with db.write():
+        db.create_many("Row", [{"id": i, "text": "z" * 5000} for i in range(400)])  # ~2 MB packed
+    rows = db.query_dicts("Row", "text BEGINSWITH $0", "z")
+    assert len(rows) == 400 and rows[-1] == {"id": 399, "n": None, "text": "z" * 5000, "blob": None, "x": None, "flag": None}
+
+
+def test_query_dicts_of_an_unpackable_class_takes_the_general_path(db: cairn.Database) -> None:
+    with db.write():
+        db.create("WithFloat", {"id": 1, "f": 0.5})
+        db.create("WithFloat", {"id": 2, "f": 1.5})
+    assert db.query_dicts("WithFloat", "f > $0", 1.0) == [{"id": 2, "f": 1.5}]
+
+
+def test_query_dicts_errors(db: cairn.Database) -> None:
+    with pytest.raises(cairn.QueryError, match="age"):
+        db.query_dicts("Row", "age > 3")
+    with pytest.raises(cairn.NoSuchClassError, match="Nobody"):
+        db.query_dicts("Nobody", "TRUEPREDICATE")
+    with pytest.raises(cairn.QueryError, match=r"\$1"):
+        db.query_dicts("Row", "n == $1", 1)
+    with pytest.raises(cairn.TypeMismatchError, match="query string"):
+        db.query_dicts("Row", None)  # type: ignore[arg-type]
+    db.close()
+    with pytest.raises(cairn.MisuseError):
+        db.query_dicts("Row", "TRUEPREDICATE")
