@@ -18,6 +18,7 @@ results once, then open each (see :meth:`Results._cairn_objects` for what that c
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int64, c_size_t, c_void_p
@@ -31,6 +32,9 @@ from ._schema import encode_name
 from .geo import GeoShape
 from .object import Object, read_packed
 from .values import check_int64, ejson_dumps, ejson_loads
+
+# json's C string encoder (the one json.dumps uses with ensure_ascii=False).
+_encode_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined]
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo
@@ -93,10 +97,34 @@ def _argument(value: Any, position: int) -> Any:
     return value  # datetime, Decimal, UUID, ObjectId: ejson_dumps writes them
 
 
+def _plain_json(value: Any) -> str | None:
+    """The JSON of a str, int, bool, None or finite float argument (what ``ejson_dumps`` writes),
+    or None for anything else."""
+    kind = type(value)
+    if kind is str:
+        return _encode_string(value)
+    if kind is int:
+        return str(check_int64(value))
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is float and value - value == 0.0:  # finite: NaN and infinities take the EJSON path
+        return repr(value)
+    return None
+
+
 def query_args(args: Sequence[Any]) -> bytes | None:
     """The ``args_json`` of a query: a JSON array of the ``$n`` arguments, or None for none."""
     if not args:
         return None
+    # Fast path for the common arguments (a name, a number): no encoder, no list of values.
+    parts = [_plain_json(value) for value in args]
+    if None not in parts:
+        try:
+            return ("[" + ",".join(parts) + "]").encode("utf-8")  # type: ignore[arg-type]
+        except UnicodeEncodeError:
+            pass  # a lone surrogate: the general path reports it
     values = [_argument(value, position) for position, value in enumerate(args)]
     try:
         text = ejson_dumps(values)

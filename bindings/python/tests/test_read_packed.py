@@ -310,3 +310,22 @@ def test_query_dicts_errors(db: cairn.Database) -> None:
     db.close()
     with pytest.raises(cairn.MisuseError):
         db.query_dicts("Row", "TRUEPREDICATE")
+
+
+def test_plain_query_arguments_round_trip_exactly(db: cairn.Database) -> None:
+    # Strings, ints, floats, bools and None take a JSON fast path: each must mean what it says.
+    texts = ['quote " backslash \\ newline \n', "NUL \0 inside", "Grüße 🌍", "", "ends with \\"]
+    with db.write():
+        for i, text in enumerate(texts):
+            db.create("Row", {"id": i, "text": text, "n": -(2**63) + i, "x": [0.1, -0.0, 1e300, 5e-324, 2.5][i],
+                              "flag": i % 2 == 0})
+    for i, text in enumerate(texts):
+        assert [d["id"] for d in db.query_dicts("Row", "text == $0", text)] == [i]
+        assert [d["id"] for d in db.query_dicts("Row", "n == $0 AND flag == $1", -(2**63) + i, i % 2 == 0)] == [i]
+    assert [d["id"] for d in db.query_dicts("Row", "x == $0", 5e-324)] == [3]
+    assert [d["id"] for d in db.query_dicts("Row", "blob == $0 AND x > $1", None, 1e299)] == [2]
+    assert db.query_dicts("Row", "x == $0", float("nan")) == []  # NaN takes the EJSON path
+    with pytest.raises(cairn.InvalidArgumentError, match="surrogate"):
+        db.query_dicts("Row", "text == $0", "\ud800")
+    with pytest.raises(cairn.InvalidArgumentError, match="64 bits"):
+        db.query_dicts("Row", "n == $0", 2**64)
