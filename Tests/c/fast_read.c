@@ -314,10 +314,10 @@ static void test_query_marshal(void) {
     CHECK(size == 5 + 3 * 13);
 
     CHECK_FAILS(cairn_query_marshal(db, "Named", "v >", NULL, 2, named, packed, sizeof packed, &size),
-                CAIRN_ERR_QUERY, "");
+                CAIRN_ERR_QUERY, "Invalid predicate: 'v >'");
     CHECK(size == 0);
     CHECK_FAILS(cairn_query_marshal(db, "Named", "v == $0", "[1", 2, named, packed, sizeof packed, &size),
-                CAIRN_ERR_INVALID_ARGUMENT, "");
+                CAIRN_ERR_INVALID_ARGUMENT, "args_json: Invalid JSON");
     CHECK_FAILS(cairn_query_marshal(db, "Nobody", "TRUEPREDICATE", NULL, 2, named, packed, sizeof packed, &size),
                 CAIRN_ERR_NO_SUCH_CLASS, "Nobody");
     CHECK_FAILS(cairn_query_marshal(db, "Special", "TRUEPREDICATE", NULL, 1, special, packed, sizeof packed, &size),

@@ -26,7 +26,16 @@ from ._errors import (
 from ._handle import Handle
 from ._marshal import take_string, to_value
 from ._schema import ClassInfo, encode_name
-from .object import Object, _packed_scratch, check_values, fill_value, make_object_type, prepare_values, typed_value
+from .object import (
+    NO_LOCK,
+    Object,
+    check_values,
+    fill_value,
+    make_object_type,
+    prepare_values,
+    read_packed,
+    typed_value,
+)
 from .results import Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
 
@@ -419,17 +428,8 @@ class Database(Handle):
         key = _ffi.cairn_value()
         to_value(primary_key, info.primary_key, key)
         find = _ffi.cairn_object_find_marshal
-        count = len(info.names)
-        buffer, view, size, size_ref = _packed_scratch(0)
-        if find(handle, info.cname, key, count, info.all_indices, buffer, len(buffer), size_ref) == NOT_FOUND:
-            return None
-        needed = size.value
-        while needed > len(buffer):  # a large object: grow the scratch area and read again
-            buffer, view, size, size_ref = _packed_scratch(needed)
-            if find(handle, info.cname, key, count, info.all_indices, buffer, len(buffer), size_ref) == NOT_FOUND:
-                return None  # deleted by another handle in between
-            needed = size.value
-        return dict(zip(info.names, marshal.loads(view[:needed])))
+        row = read_packed(find, NO_LOCK, handle, info.cname, key, len(info.names), info.all_indices)
+        return None if row is None else dict(zip(info.names, row))
 
     def _find(self, handle: Any, info: ClassInfo, primary_key: Any) -> Object | None:
         key = _ffi.cairn_value()
@@ -516,20 +516,11 @@ class Database(Handle):
         if not info.packable:
             with self.query(class_name, query, *args) as results:
                 return results.to_dicts()
-        handle = self._ptr()
-        ctext = encode_query(query)
-        cargs = query_args(args)
-        read = _ffi.cairn_query_marshal
         names = info.names
-        count = len(names)
-        buffer, view, size, size_ref = _packed_scratch(0)
-        read(handle, info.cname, ctext, cargs, count, info.all_indices, buffer, len(buffer), size_ref)
-        needed = size.value
-        while needed > len(buffer):  # many rows: grow the scratch area and read again
-            buffer, view, size, size_ref = _packed_scratch(needed)
-            read(handle, info.cname, ctext, cargs, count, info.all_indices, buffer, len(buffer), size_ref)
-            needed = size.value
-        return [dict(zip(names, row)) for row in marshal.loads(view[:needed])]
+        read = _ffi.cairn_query_marshal
+        rows = read_packed(read, NO_LOCK, self._ptr(), info.cname, encode_query(query), query_args(args),
+                           len(names), info.all_indices)
+        return [dict(zip(names, row)) for row in rows]
 
     def query(self, class_name: str, query: str, *args: Any) -> Results:
         """The objects of a class matching a Realm Query Language query, as live

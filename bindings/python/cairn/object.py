@@ -14,6 +14,7 @@ layer, with the Objects inside them encoded as references (:func:`prepare_values
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import threading
 from collections.abc import Iterable, Mapping
@@ -66,16 +67,24 @@ def _packed_scratch(capacity: int) -> tuple[Any, memoryview, c_size_t, Any]:
     return area
 
 
-def read_packed(function: Any, handle: Any, count: int, indices: Any, lock: Any) -> Any:
-    """The values of ``indices`` read in one call of ``function`` (``cairn_object_get_marshal``
-    or ``cairn_results_get_marshal``), decoded from Python's marshal format."""
+# For packed reads that borrow nothing from a handle (results, and the db-level reads): no lock.
+NO_LOCK = contextlib.nullcontext()
+
+
+def read_packed(function: Any, lock: Any, *args: Any) -> Any:
+    """One packed read: ``function(*args, buffer, capacity, size_ref)`` (``cairn_object_get_marshal``,
+    ``cairn_results_get_marshal``, ``cairn_object_find_marshal``, ``cairn_query_marshal``) into
+    the per-thread scratch area, grown and read again while the result does not fit; the value
+    decoded from Python's marshal format, or None when the call reports NOT_FOUND."""
     buffer, view, size, size_ref = _packed_scratch(0)
     with lock:
-        function(handle, count, indices, buffer, len(buffer), size_ref)
+        if function(*args, buffer, len(buffer), size_ref) == NOT_FOUND:
+            return None
         needed = size.value
         while needed > len(buffer):  # a large result: grow the scratch area and read again
             buffer, view, size, size_ref = _packed_scratch(needed)
-            function(handle, count, indices, buffer, len(buffer), size_ref)
+            if function(*args, buffer, len(buffer), size_ref) == NOT_FOUND:
+                return None  # deleted by another handle in between
             needed = size.value
         return marshal.loads(view[:needed])
 
@@ -396,7 +405,7 @@ class Object(Handle):
         count = len(info.properties)
         if info.packable:
             get = _ffi.cairn_object_get_marshal
-            return dict(zip(info.names, read_packed(get, handle, count, info.all_indices, self._cairn_lock)))
+            return dict(zip(info.names, read_packed(get, self._cairn_lock, handle, count, info.all_indices)))
         values = (_cairn_value * count)()
         result = {}
         with self._cairn_lock:

@@ -17,7 +17,6 @@ results once, then open each (see :meth:`Results._cairn_objects` for what that c
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -30,7 +29,7 @@ from ._handle import Handle
 from ._marshal import from_value, take_string
 from ._schema import encode_name
 from .geo import GeoShape
-from .object import Object, read_packed
+from .object import NO_LOCK, Object, read_packed
 from .values import check_int64, ejson_dumps, ejson_loads
 
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).
@@ -48,8 +47,6 @@ SortKeys = Union[str, Sequence[Union[str, tuple[str, bool]]]]
 _MISSING: Any = object()
 _get_ident = threading.get_ident
 
-# Results handles have no per-handle lock: nothing is borrowed from them by a packed read.
-_NO_LOCK = contextlib.nullcontext()
 
 
 # ---- Query text and arguments --------------------------------------------------------------------
@@ -397,7 +394,7 @@ class Results(Handle, Sequence[Object]):
         if info.packable:  # plain values: one packed read, decoded by marshal
             names = info.names
             get = _ffi.cairn_results_get_marshal
-            rows = read_packed(get, self._ptr(), len(names), info.all_indices, _NO_LOCK)
+            rows = read_packed(get, NO_LOCK, self._ptr(), len(names), info.all_indices)
             return [dict(zip(names, row)) for row in rows]
         out = c_void_p()
         _ffi.cairn_results_to_json(self._ptr(), byref(out))

@@ -307,6 +307,10 @@ def test_query_dicts_errors(db: cairn.Database) -> None:
         db.query_dicts("Row", "n == $1", 1)
     with pytest.raises(cairn.TypeMismatchError, match="query string"):
         db.query_dicts("Row", None)  # type: ignore[arg-type]
+    with pytest.raises(cairn.TypeMismatchError, match="Query arguments: .*'object'"):
+        db.query_dicts("Row", "n == $0", object())
+    with pytest.raises(cairn.QueryError, match="Unsupported comparison"):
+        db.query_dicts("Row", "n == $0", "five")  # wrong type for the property
     db.close()
     with pytest.raises(cairn.MisuseError):
         db.query_dicts("Row", "TRUEPREDICATE")
@@ -329,3 +333,12 @@ def test_plain_query_arguments_round_trip_exactly(db: cairn.Database) -> None:
         db.query_dicts("Row", "text == $0", "\ud800")
     with pytest.raises(cairn.InvalidArgumentError, match="64 bits"):
         db.query_dicts("Row", "n == $0", 2**64)
+
+
+def test_get_dict_of_a_class_without_primary_key_is_refused(open_db: Any) -> None:
+    db = open_db([{"name": "Note", "properties": {"text": "string"}}], name="nopk.cairn")
+    with db.write():
+        db.create("Note", {"text": "a"})
+    with pytest.raises(cairn.InvalidArgumentError, match="'Note' does not have a primary key"):
+        db.get_dict("Note", 1)
+    assert db.query_dicts("Note", "text == $0", "a") == [{"text": "a"}]
