@@ -7,6 +7,7 @@ import copy
 import itertools
 import marshal
 import os
+import struct
 import threading
 import weakref
 from collections.abc import Iterable, Mapping
@@ -23,6 +24,9 @@ from ._errors import (
     TransactionError,
     TypeMismatchError,
 )
+from ._fastread import CAIRN_TYPE_INT, DATA_OFFSET, Reader, arena, find_marshal, put_int_key
+from ._fastread import query_dicts as fast_query_dicts
+from ._fastread import reader as new_reader
 from ._handle import Handle
 from ._marshal import take_string, to_value
 from ._schema import ClassInfo, encode_name
@@ -53,6 +57,11 @@ _UPDATE_MODES = {
 
 # Databases still open at interpreter exit are closed while the library is fully usable.
 _open_databases: weakref.WeakSet[Database] = weakref.WeakSet()
+
+# Query strings as the C API takes them (encode_query), by text: most programs run a few queries
+# many times. Emptied when full.
+_query_texts: dict[str, bytes] = {}
+_QUERY_TEXTS_KEPT = 256
 
 
 @atexit.register
@@ -128,7 +137,7 @@ class Database(Handle):
     second thread waits until the first thread's ``write()`` block ends.
     """
 
-    __slots__ = ("_classes", "_path", "_schema", "_write_lock", "_writer")
+    __slots__ = ("_classes", "_path", "_readers", "_schema", "_write_lock", "_writer")
 
     _kind = "database"
 
@@ -158,6 +167,8 @@ class Database(Handle):
         self._write_lock = threading.RLock()
         self._writer: int | None = None
         self._classes: dict[str, ClassInfo] = {}
+        # Fast whole-object readers by class name (_fastread); dropped when the handle is released.
+        self._readers: dict[str, Reader] = {}
         self._schema: list[dict[str, Any]] | None = None
         options = _ffi.cairn_options_new()
         try:
@@ -175,6 +186,7 @@ class Database(Handle):
     # ---- Lifetime ------------------------------------------------------------------------------
 
     def _release(self, handle: Any) -> None:
+        self._readers.clear()
         _ffi.cairn_close(handle)
 
     def close(self) -> None:
@@ -417,7 +429,26 @@ class Database(Handle):
         ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. For classes of
         plain properties (bool, int, float, double, string, data) this is one call and one
         database read (``cairn_object_find_marshal``), the fastest way to read a whole object."""
-        info = self._class(class_name)
+        reader = self._readers.get(class_name) if type(class_name) is str else None
+        if reader is not None and type(primary_key) is int and reader.int_key:
+            db, cname, count, indices, build, _, info = reader
+            buffer, view, size, key, size_address, data, capacity = arena()
+            try:
+                put_int_key(buffer, 0, CAIRN_TYPE_INT, primary_key)
+            except struct.error:  # beyond int64: the general path reports it
+                return self._get_dict(class_name, info, primary_key)
+            status = find_marshal(db, cname, key, count, indices, data, capacity, size_address)
+            if status:
+                if status == NOT_FOUND:
+                    return None
+                _ffi._raise(status)
+            needed = size.value
+            if needed > capacity:  # larger than the arena: the general path grows its buffer
+                return self._get_dict(class_name, info, primary_key)
+            return build(marshal.loads(view[DATA_OFFSET:DATA_OFFSET + needed]))
+        return self._get_dict(class_name, self._class(class_name), primary_key)
+
+    def _get_dict(self, class_name: str, info: ClassInfo, primary_key: Any) -> dict[str, Any] | None:
         handle = self._ptr()
         if not info.packable:
             found = self._find(handle, info, primary_key)
@@ -425,6 +456,8 @@ class Database(Handle):
                 return None
             with found:
                 return found.to_dict()
+        if type(class_name) is str and class_name not in self._readers:
+            self._readers[class_name] = new_reader(handle, info)
         key = _ffi.cairn_value()
         to_value(primary_key, info.primary_key, key)
         find = _ffi.cairn_object_find_marshal
@@ -510,17 +543,24 @@ class Database(Handle):
         ``db.query(class_name, query, *args).to_dicts()`` returns, as a snapshot. For classes of
         plain properties (bool, int, float, double, string, data) this is one C call and one
         database read (``cairn_query_marshal``), with no :class:`~cairn.Results` in between."""
-        if query is None:
-            raise TypeMismatchError("query_dicts() needs a query string (\"TRUEPREDICATE\" reads every object)")
-        info = self._class(class_name)
-        if not info.packable:
-            with self.query(class_name, query, *args) as results:
-                return results.to_dicts()
-        names = info.names
-        read = _ffi.cairn_query_marshal
-        rows = read_packed(read, NO_LOCK, self._ptr(), info.cname, encode_query(query), query_args(args),
-                           len(names), info.all_indices)
-        return [dict(zip(names, row)) for row in rows]
+        reader = self._readers.get(class_name) if type(class_name) is str else None
+        text = _query_texts.get(query) if type(query) is str else None
+        if reader is None or text is None:
+            if query is None:
+                raise TypeMismatchError(
+                    "query_dicts() needs a query string (\"TRUEPREDICATE\" reads every object)"
+                )
+            info = self._class(class_name)
+            if not info.packable:
+                with self.query(class_name, query, *args) as results:
+                    return results.to_dicts()
+            text = encode_query(query)
+            if len(_query_texts) >= _QUERY_TEXTS_KEPT:
+                _query_texts.clear()
+            _query_texts[query] = text
+            if reader is None:
+                reader = self._readers[class_name] = new_reader(self._ptr(), info)
+        return fast_query_dicts(reader, text, query_args(args))
 
     def query(self, class_name: str, query: str, *args: Any) -> Results:
         """The objects of a class matching a Realm Query Language query, as live
