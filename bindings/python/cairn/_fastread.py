@@ -6,8 +6,9 @@ around the call, which costs more than the call itself when done the general way
 
 - a :class:`Reader` per class and database holds every argument that does not change (addresses,
   not ctypes objects), built once;
-- the two functions are called through prototypes of plain ``c_void_p`` / ``c_size_t`` arguments
-  and no ``errcheck``: the status is checked inline;
+- the two functions are called without ``argtypes`` or ``errcheck``, with arguments that are
+  ctypes objects already (``c_void_p``, ``c_size_t``, made once): ctypes passes them as they are,
+  converting nothing; the status is checked inline;
 - the primary key, the size cell and the packed bytes live in one per-thread arena (the calls
   release the GIL, so a shared one would race): writing the key is one ``pack_into``;
 - rows become dicts through a function generated per class (``{'id': r[0], ...}``), four times
@@ -22,7 +23,7 @@ from __future__ import annotations
 import struct
 import threading
 from marshal import loads
-from ctypes import CFUNCTYPE, addressof, c_char_p, c_int, c_size_t, c_void_p, cast, create_string_buffer
+from ctypes import addressof, c_size_t, c_void_p, cast, create_string_buffer
 from typing import Any, Callable, NamedTuple
 
 from . import _ffi
@@ -39,22 +40,21 @@ CAIRN_TYPE_INT = _ffi.CAIRN_TYPE_INT
 put_int_key = struct.Struct("=i4xq").pack_into
 """Writes a CAIRN_TYPE_INT key: ``put_int_key(arena.buffer, 0, CAIRN_TYPE_INT, value)``."""
 
-find_marshal = CFUNCTYPE(
-    c_int, c_void_p, c_char_p, c_void_p, c_size_t, c_void_p, c_void_p, c_size_t, c_void_p
-)(("cairn_object_find_marshal", _ffi.lib))
-query_marshal = CFUNCTYPE(
-    c_int, c_void_p, c_char_p, c_char_p, c_char_p, c_size_t, c_void_p, c_void_p, c_size_t, c_void_p
-)(("cairn_query_marshal", _ffi.lib))
+# Fresh function pointers (lib[name], unlike lib.name, is not the one _ffi declared): no argtypes,
+# so every argument must be a ctypes object (or bytes / None for the char * ones); int return.
+find_marshal = _ffi.lib["cairn_object_find_marshal"]
+query_marshal = _ffi.lib["cairn_query_marshal"]
 
 
 class Arena(NamedTuple):
     buffer: Any  # the ctypes buffer (kept alive here)
     view: memoryview
     size: c_size_t  # the size cell, a view into the buffer
-    key: int  # addresses the calls take
-    size_address: int
-    data: int
-    capacity: int  # bytes available at `data`
+    key: c_void_p  # the arguments the calls take
+    size_address: c_void_p
+    data: c_void_p
+    capacity: c_size_t  # bytes available at `data`
+    limit: int  # the same, as an int
 
 
 _local = threading.local()
@@ -64,8 +64,9 @@ _ARENA_KEPT = 1 << 20  # a larger arena, for one large result, is not kept
 def _new_arena(capacity: int) -> Arena:
     buffer = create_string_buffer(DATA_OFFSET + capacity)
     base = addressof(buffer)
-    arena = Arena(buffer, memoryview(buffer), c_size_t.from_buffer(buffer, _SIZE_OFFSET), base + _KEY_OFFSET,
-                  base + _SIZE_OFFSET, base + DATA_OFFSET, capacity)
+    size = c_size_t.from_buffer(buffer, _SIZE_OFFSET)
+    arena = Arena(buffer, memoryview(buffer), size, c_void_p(base + _KEY_OFFSET), c_void_p(base + _SIZE_OFFSET),
+                  c_void_p(base + DATA_OFFSET), c_size_t(capacity), capacity)
     if capacity <= _ARENA_KEPT:
         _local.arena = arena
     return arena
@@ -83,15 +84,15 @@ def query_dicts(reader: Reader, query: bytes, args_json: bytes | None) -> list[d
     """``cairn_query_marshal`` into this thread's arena (grown and read again while the result does
     not fit), each row built into a dict."""
     db, cname, count, indices, build, _, _ = reader
-    _, view, size, _, size_address, data, capacity = arena()
+    _, view, size, _, size_address, data, capacity, limit = arena()
     while True:
         status = query_marshal(db, cname, query, args_json, count, indices, data, capacity, size_address)
         if status:
             _ffi._raise(status)
         needed = size.value
-        if needed <= capacity:
+        if needed <= limit:
             return [build(row) for row in loads(view[DATA_OFFSET:DATA_OFFSET + needed])]
-        _, view, size, _, size_address, data, capacity = _new_arena(needed)
+        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
 
 
 def row_builder(names: tuple[str, ...]) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
@@ -108,10 +109,10 @@ def row_builder(names: tuple[str, ...]) -> Callable[[tuple[Any, ...]], dict[str,
 class Reader(NamedTuple):
     """What a fast read of one class through one open database needs, computed once."""
 
-    db: int  # the cairn_db address; readers are dropped when the database closes
+    db: c_void_p  # the cairn_db; readers are dropped when the database closes
     cname: bytes
-    count: int
-    indices: int  # address of the class's all-properties index array (kept alive by `info`)
+    count: c_size_t
+    indices: Any  # the class's all-properties index array (info.all_indices)
     build: Callable[[tuple[Any, ...]], dict[str, Any]]
     int_key: bool  # the primary key is an int property: get_dict takes the fast path for ints
     info: ClassInfo
@@ -120,5 +121,5 @@ class Reader(NamedTuple):
 def reader(handle: Any, info: ClassInfo) -> Reader:
     key = info.primary_key
     int_key = key is not None and key.type == _ffi.CAIRN_PROPERTY_INT
-    return Reader(cast(handle, c_void_p).value or 0, info.cname, len(info.names), addressof(info.all_indices),
+    return Reader(cast(handle, c_void_p), info.cname, c_size_t(len(info.names)), info.all_indices,
                   row_builder(info.names), int_key, info)

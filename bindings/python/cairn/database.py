@@ -432,7 +432,7 @@ class Database(Handle):
         reader = self._readers.get(class_name) if type(class_name) is str else None
         if reader is not None and type(primary_key) is int and reader.int_key:
             db, cname, count, indices, build, _, info = reader
-            buffer, view, size, key, size_address, data, capacity = arena()
+            buffer, view, size, key, size_address, data, capacity, limit = arena()
             try:
                 put_int_key(buffer, 0, CAIRN_TYPE_INT, primary_key)
             except struct.error:  # beyond int64: the general path reports it
@@ -443,7 +443,7 @@ class Database(Handle):
                     return None
                 _ffi._raise(status)
             needed = size.value
-            if needed > capacity:  # larger than the arena: the general path grows its buffer
+            if needed > limit:  # larger than the arena: the general path grows its buffer
                 return self._get_dict(class_name, info, primary_key)
             return build(marshal.loads(view[DATA_OFFSET:DATA_OFFSET + needed]))
         return self._get_dict(class_name, self._class(class_name), primary_key)
