@@ -175,13 +175,24 @@ func pack(_ row: ObjectRow, into writer: inout MarshalWriter, className: String,
 
 /// Appends every row of `results` to a packed result, as a list of tuples.
 func packRows(_ results: Results, _ indices: [Int], into writer: inout MarshalWriter) throws(CairnError) {
+    _ = try packRows(into: &writer, indices) { (visit) throws(CairnError) -> Bool in
+        try results.forEachRow(indices, visit)
+        return true
+    }
+}
+
+/// Appends the rows `read` visits to a packed result, as a list of tuples; returns what `read`
+/// returns (false: it read nothing, and the writer holds only the list header).
+func packRows(into writer: inout MarshalWriter, _ indices: [Int],
+              _ read: ((ObjectRow) throws(CairnError) -> Void) throws(CairnError) -> Bool) throws(CairnError) -> Bool {
     writer.beginList(0)
     var rows = 0
-    try results.forEachRow(indices) { (row) throws(CairnError) in
+    let done = try read { (row) throws(CairnError) in
         try pack(row, into: &writer, className: row.className, indices: indices)
         rows += 1
     }
     writer.patchList(at: 0, count: rows)
+    return done
 }
 
 /// Checks the arguments of a packed read; returns `out_size`, set to 0 until the read succeeds.

@@ -74,6 +74,20 @@ public func cairn_query_marshal(_ db: OpaquePointer?, _ className: UnsafePointer
         let db = try database(db)
         let indices = try indices(propertyIndices, count)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
+        // A query run before with arguments of the same types: its rows straight from the shared
+        // statement. Anything else (and every error) takes the general path.
+        if let className, let query, let classIndex = try? db.classIndex(cString: className),
+           let text = try? string(query, "query"), let arguments = try? queryArguments(argsJSON) {
+            let read = try packRows(into: &writer, indices) { (visit) throws(CairnError) -> Bool in
+                try db.visitTemplateRows(classIndex: classIndex, text: text, arguments: arguments,
+                                         propertyIndices: indices, visit)
+            }
+            if read {
+                finishPacked(writer, outSize)
+                return CAIRN_OK_
+            }
+            writer = MarshalWriter(into: buffer, capacity: capacity)
+        }
         try packRows(try results(db, className, query, argsJSON), indices, into: &writer)
         finishPacked(writer, outSize)
         return CAIRN_OK_

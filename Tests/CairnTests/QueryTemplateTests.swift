@@ -137,4 +137,36 @@ import Testing
         try db.write { _ = try db.create("Item", json: #"{"id": 0, "name": "apple", "n": 1, "x": 0, "f": 0}"#) }
         #expect(try ids(db, "name == $0", [.string("apple")]) == [5, 3, 1, 0])
     }
+
+    /// The keys `visitTemplateRows` visits, or nil when it declines (no template to read through).
+    func templateKeys(_ db: Database, _ text: String, _ arguments: [Value], _ indices: [Int] = [0, 1]) throws -> [Int64]? {
+        var keys: [Int64] = []
+        let read = try db.visitTemplateRows(classIndex: 0, text: text, arguments: arguments, propertyIndices: indices) { (row) throws(CairnError) in
+            #expect(row.count == indices.count)
+            keys.append(row.key)
+        }
+        return read ? keys : nil
+    }
+
+    @Test func templateRowsAreTheQueryRowsWithoutResults() throws {
+        let db = try openItems()
+        // Declined until the general path has run the text once and read its rows.
+        #expect(try templateKeys(db, "name == $0", [.string("apple")]) == nil)
+        #expect(try ids(db, "name == $0", [.string("apple")]) == [5, 3, 1])
+        let appleKeys = try db.query("Item", "name == $0", [.string("apple")]).objects.map(\.key)
+        #expect(try templateKeys(db, "name == $0", [.string("apple")]) == appleKeys)
+        #expect(try templateKeys(db, "name == $0", [.string("nothing")]) == [])
+        #expect(try templateKeys(db, "name == $0", [.string("bean")])?.count == 1)
+        // Other argument types are another template: declined.
+        #expect(try templateKeys(db, "name == $0", [.int(1)]) == nil)
+        // Writes are seen: the shared statement is bound and stepped afresh.
+        try db.write { _ = try db.create("Item", json: #"{"id": 0, "name": "apple", "n": 1, "x": 0, "f": 0}"#) }
+        #expect(try templateKeys(db, "name == $0", [.string("apple")])?.count == 4)
+        // Postfix clauses keep their meaning through the shared statement.
+        #expect(try ids(db, "name == $0 SORT(n DESC) LIMIT(2)", [.string("apple")]) == [1, 3])
+        let sortedKeys = try db.query("Item", "name == $0 SORT(n DESC) LIMIT(2)", [.string("apple")]).objects.map(\.key)
+        #expect(try templateKeys(db, "name == $0 SORT(n DESC) LIMIT(2)", [.string("apple")]) == sortedKeys)
+        // Bad property indexes are refused as by every read.
+        expectError(.invalidArgument) { _ = try templateKeys(db, "name == $0", [.string("apple")], [99]) }
+    }
 }

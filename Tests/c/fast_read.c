@@ -325,11 +325,63 @@ static void test_query_marshal(void) {
     CHECK_OK(cairn_close(db));
 }
 
+/* A query text run before with arguments of the same types reads through its shared statement
+ * (no results object): the same bytes as the general path, for new arguments and after writes. */
+static void test_query_marshal_repeated(void) {
+    cairn_db *db = fresh();
+    int32_t named[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
+    int32_t special[1] = {prop(db, "Special", "when")};
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"b\", \"v\": 2}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"a\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
+                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+
+    unsigned char packed[128];
+    size_t size = 0;
+    static const unsigned char only_a[] = {'[', 1, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'a', 'i', 1, 0, 0, 0};
+    static const unsigned char only_b[] = {'[', 1, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'b', 'i', 2, 0, 0, 0};
+    for (int round = 0; round < 3; round++) {
+        CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"a\"]", 2, named, packed, sizeof packed, &size));
+        CHECK(size == sizeof only_a && memcmp(packed, only_a, sizeof only_a) == 0);
+        CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"b\"]", 2, named, packed, sizeof packed, &size));
+        CHECK(size == sizeof only_b && memcmp(packed, only_b, sizeof only_b) == 0);
+    }
+    CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"zz\"]", 2, named, packed, sizeof packed, &size));
+    CHECK(size == 5 && memcmp(packed, "[\0\0\0\0", 5) == 0);
+    /* A buffer too small reports the size needed, as on the general path. */
+    CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"a\"]", 2, named, packed, 4, &size));
+    CHECK(size == sizeof only_a);
+    /* Writes are seen. */
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"a2\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    CHECK_OK(cairn_query_marshal(db, "Named", "v == $0", "[1]", 1, named, packed, sizeof packed, &size));
+    CHECK_OK(cairn_query_marshal(db, "Named", "v == $0", "[1]", 1, named, packed, sizeof packed, &size));
+    CHECK(size == 5 + 8 + 9 && packed[1] == 2 && packed[12] == 'a' && packed[20] == 'a' && packed[21] == '2');
+    /* Errors on a repeated text are the general path's. */
+    int32_t bad[1] = {99};
+    CHECK_FAILS(cairn_query_marshal(db, "Named", "key == $0", "[\"a\"]", 1, bad, packed, sizeof packed, &size),
+                CAIRN_ERR_INVALID_ARGUMENT, "Property index 99 is out of range for 'Named'");
+    CHECK_FAILS(cairn_query_marshal(db, "Named", "key == $0", "[1]", 2, named, packed, sizeof packed, &size),
+                CAIRN_ERR_QUERY, "Unsupported comparison");
+    for (int round = 0; round < 2; round++) {
+        CHECK_FAILS(cairn_query_marshal(db, "Special", "n == $0", "[1]", 1, special, packed, sizeof packed, &size),
+                    CAIRN_ERR_NOT_SUPPORTED, "Property 'Special.when' cannot be packed");
+        CHECK(size == 0);
+    }
+    CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"b\"]", 2, named, packed, sizeof packed, &size));
+    CHECK(size == sizeof only_b && memcmp(packed, only_b, sizeof only_b) == 0);
+    CHECK_OK(cairn_close(db));
+}
+
 int main(void) {
     test_find_values_long_strings();
     test_find_values_borrowed_by_object();
     test_find_values_other_shapes();
     test_find_marshal();
     test_query_marshal();
+    test_query_marshal_repeated();
     return check_report("fast_read");
 }

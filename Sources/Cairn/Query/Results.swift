@@ -456,6 +456,33 @@ extension Database {
     public func query(_ className: String, _ query: String, _ arguments: [Value] = []) throws(CairnError) -> Results {
         try objects(className).filter(query, arguments)
     }
+
+    /// The rows of a query over every object of a class, in order, read through the statement its
+    /// shared template holds, with no `Results` built: what `query(...).forEachRow(...)` visits,
+    /// for a query text run before with arguments of the same types (the lookup loop of
+    /// `cairn_query_marshal`, Python's `db.query_dicts`). Returns false, visiting nothing, when
+    /// there is no such template yet or its rows are not read in one statement; the general path
+    /// then runs the query (and reports its errors).
+    public func visitTemplateRows(classIndex: Int, text: String, arguments: [Value], propertyIndices: [Int],
+                                  _ body: (ObjectRow) throws(CairnError) -> Void) throws(CairnError) -> Bool {
+        try serialized { (connection) throws(CairnError) -> Bool in
+            guard let signature = QueryTemplate.signature(arguments),
+                  case .template(let template)? = queryTemplates[QueryTemplate.Key(classIndex: classIndex, text: text,
+                                                                                   signature: signature)],
+                  let statement = template.rowsStatement else { return false }
+            let info = try classInfo(index: classIndex)
+            for index in propertyIndices { try checkIndex(info, index) }
+            guard !info.hasRelationships, info.inRow(propertyIndices) else { return false }
+            statement.reset()
+            defer { statement.reset() }
+            for (i, value) in template.bind(arguments).enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            while try statement.step() {
+                try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
+                                   indices: propertyIndices))
+            }
+            return true
+        }
+    }
 }
 
 extension Object {
