@@ -117,6 +117,23 @@ final class DatabaseHandle: BorrowingHandle {
 
 private let liveDatabases = Mutex<Set<UInt>>([])
 
+/// Bumped (under the registry's lock) each time a database handle leaves the registry: a thread's
+/// memo of the last handle it found live is trusted only while the generation is unchanged, so a
+/// steady loop of calls on one handle skips the registry's lock and hash, and a closed handle is
+/// never taken for live (not even when a new handle gets its address).
+private let registryGeneration = Atomic<UInt>(0)
+
+private struct HandleMemo {
+    var address: UInt
+    var generation: UInt
+}
+
+private let handleMemoKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { free($0) }
+    return key
+}()
+
 func registerDatabase(_ handle: DatabaseHandle) -> OpaquePointer {
     let pointer = Unmanaged.passRetained(handle).toOpaque()
     liveDatabases.withLock { _ = $0.insert(UInt(bitPattern: pointer)) }
@@ -125,14 +142,31 @@ func registerDatabase(_ handle: DatabaseHandle) -> OpaquePointer {
 
 /// Removes a handle from the registry; returns it (still retained) when it was live.
 func unregisterDatabase(_ pointer: OpaquePointer) -> Unmanaged<DatabaseHandle>? {
-    let removed = liveDatabases.withLock { $0.remove(UInt(bitPattern: UnsafeRawPointer(pointer))) != nil }
+    let removed = liveDatabases.withLock { (live) -> Bool in
+        guard live.remove(UInt(bitPattern: UnsafeRawPointer(pointer))) != nil else { return false }
+        registryGeneration.add(1, ordering: .releasing)
+        return true
+    }
     return removed ? Unmanaged<DatabaseHandle>.fromOpaque(UnsafeRawPointer(pointer)) : nil
 }
 
 func databaseHandle(_ pointer: OpaquePointer?) throws(CairnError) -> DatabaseHandle {
     guard let pointer else { throw misuse("The database handle is NULL.") }
-    let live = liveDatabases.withLock { $0.contains(UInt(bitPattern: UnsafeRawPointer(pointer))) }
+    let address = UInt(bitPattern: UnsafeRawPointer(pointer))
+    // Read before the registry: a handle removed after this read bumps the generation past it.
+    let generation = registryGeneration.load(ordering: .acquiring)
+    let memo = pthread_getspecific(handleMemoKey)?.assumingMemoryBound(to: HandleMemo.self)
+    if let memo, memo.pointee.address == address, memo.pointee.generation == generation {
+        return Unmanaged<DatabaseHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+    let live = liveDatabases.withLock { $0.contains(address) }
     guard live else { throw misuse("The database handle is closed or invalid.") }
+    if let memo {
+        memo.pointee = HandleMemo(address: address, generation: generation)
+    } else if let fresh = malloc(MemoryLayout<HandleMemo>.stride) {
+        fresh.initializeMemory(as: HandleMemo.self, to: HandleMemo(address: address, generation: generation))
+        pthread_setspecific(handleMemoKey, fresh)
+    }
     return Unmanaged<DatabaseHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
 }
 

@@ -156,8 +156,36 @@ func values(_ pointer: UnsafePointer<cairn_value>?, _ count: Int) throws(CairnEr
 func indices(_ pointer: UnsafePointer<Int32>?, _ count: Int) throws(CairnError) -> [Int] {
     guard count > 0 else { return [] }
     guard let pointer else { throw misuse("property_indices must not be NULL when count is not 0.") }
-    return (0..<count).map { Int(pointer[$0]) }
+    let memo: IndicesMemo
+    if let existing = pthread_getspecific(indicesMemoKey) {
+        memo = Unmanaged<IndicesMemo>.fromOpaque(existing).takeUnretainedValue()
+    } else {
+        memo = IndicesMemo()
+        pthread_setspecific(indicesMemoKey, Unmanaged.passRetained(memo).toOpaque())
+    }
+    if memo.raw.count == count, memo.raw.withUnsafeBytes({ memcmp($0.baseAddress!, pointer, $0.count) == 0 }) {
+        return memo.indices
+    }
+    memo.raw = Array(UnsafeBufferPointer(start: pointer, count: count))
+    memo.indices = memo.raw.map { Int($0) }
+    return memo.indices
 }
+
+/// The property indexes last converted on this thread: a loop of calls passing the same indexes
+/// (the usual read or update loop) gets the same array back, allocating nothing. Compared by
+/// content on every call, replaced when they differ; a caller's array is never changed in place.
+private final class IndicesMemo {
+    var raw: [Int32] = []
+    var indices: [Int] = []
+}
+
+private let indicesMemoKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { (memo) in
+        if let memo { Unmanaged<IndicesMemo>.fromOpaque(memo).release() }
+    }
+    return key
+}()
 
 func outOfMemory() -> CairnError { CairnError(.limit, "Out of memory.") }
 

@@ -376,6 +376,51 @@ static void test_query_marshal_repeated(void) {
     CHECK_OK(cairn_close(db));
 }
 
+/* The C layer remembers, per thread, the property indexes it last converted and the database
+ * handle it last found live. Neither may outlive what it stands for: indexes are compared by
+ * content (the same array, changed in place, reads the new properties), and a closed handle is
+ * refused even by the thread that used it last. */
+static void test_per_thread_memos(void) {
+    cairn_db *db = fresh();
+    int32_t indices[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"k1\", \"v\": 7, \"label\": \"L\"}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    cairn_value k1 = v_str("k1"), out[2];
+    CHECK_OK(cairn_object_find_values(db, "Named", &k1, 2, indices, out, NULL));
+    CHECK(out[0].type == CAIRN_TYPE_STRING && out[1].type == CAIRN_TYPE_INT && out[1].as.integer == 7);
+    indices[0] = prop(db, "Named", "v");  /* same array, same count, new content */
+    indices[1] = prop(db, "Named", "label");
+    CHECK_OK(cairn_object_find_values(db, "Named", &k1, 2, indices, out, NULL));
+    CHECK(out[0].type == CAIRN_TYPE_INT && out[0].as.integer == 7);
+    CHECK(out[1].type == CAIRN_TYPE_STRING && out[1].as.string.size == 1 && out[1].as.string.data[0] == 'L');
+    CHECK_OK(cairn_object_find_values(db, "Named", &k1, 1, indices, out, NULL));  /* a prefix of it */
+    CHECK(out[0].type == CAIRN_TYPE_INT && out[0].as.integer == 7);
+    cairn_value eight = v_int(8);
+    REQUIRE_OK(cairn_begin_write(db));
+    CHECK_OK(cairn_object_update_values(db, "Named", &k1, 1, indices, &eight));
+    REQUIRE_OK(cairn_commit(db));
+    CHECK_OK(cairn_close(db));
+    /* The handle this thread used last is closed: refused, never taken for live. */
+    unsigned char packed[64];
+    size_t size = 0;
+    CHECK_FAILS(cairn_object_find_values(db, "Named", &k1, 1, indices, out, NULL), CAIRN_ERR_MISUSE,
+                "closed or invalid");
+    CHECK_FAILS(cairn_object_find_marshal(db, "Named", &k1, 1, indices, packed, sizeof packed, &size),
+                CAIRN_ERR_MISUSE, "closed or invalid");
+    CHECK_FAILS(cairn_object_update_values(db, "Named", &k1, 1, indices, &eight), CAIRN_ERR_MISUSE,
+                "closed or invalid");
+    /* A new handle works, and the old one stays refused after it. */
+    cairn_db *other = fresh();
+    CHECK_OK(cairn_query_marshal(other, "Named", "v == $0", "[8]", 1, indices, packed, sizeof packed, &size));
+    CHECK(size == 5);
+    if (other != db) {
+        CHECK_FAILS(cairn_query_marshal(db, "Named", "v == $0", "[8]", 1, indices, packed, sizeof packed, &size),
+                    CAIRN_ERR_MISUSE, "closed or invalid");
+    }
+    CHECK_OK(cairn_close(other));
+}
+
 int main(void) {
     test_find_values_long_strings();
     test_find_values_borrowed_by_object();
@@ -383,5 +428,6 @@ int main(void) {
     test_find_marshal();
     test_query_marshal();
     test_query_marshal_repeated();
+    test_per_thread_memos();
     return check_report("fast_read");
 }
