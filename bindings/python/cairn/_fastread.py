@@ -91,7 +91,7 @@ def query_dicts(reader: Reader, query: bytes, args_json: bytes | None) -> list[d
             _ffi._raise(status)
         needed = size.value
         if needed <= limit:
-            return [build(row) for row in loads(view[DATA_OFFSET:DATA_OFFSET + needed])]
+            return list(map(build, loads(view[DATA_OFFSET:DATA_OFFSET + needed])))
         _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
 
 

@@ -115,6 +115,11 @@ def query_args(args: Sequence[Any]) -> bytes | None:
     """The ``args_json`` of a query: a JSON array of the ``$n`` arguments, or None for none."""
     if not args:
         return None
+    if len(args) == 1 and type(args[0]) is str:  # the commonest: one string (a name, a key)
+        try:
+            return ("[" + _encode_string(args[0]) + "]").encode("utf-8")
+        except UnicodeEncodeError:
+            pass  # a lone surrogate: the general path reports it
     # Fast path for the common arguments (a name, a number): no encoder, no list of values.
     parts = [_plain_json(value) for value in args]
     if None not in parts:
