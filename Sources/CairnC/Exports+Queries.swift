@@ -8,6 +8,7 @@ func queryArguments(_ argsJSON: UnsafePointer<CChar>?) throws(CairnError) -> [Va
         throw CairnError(.invalidArgument, "args_json must be a JSON array of the query's arguments.")
     }
     var values: [Value] = []
+    values.reserveCapacity(items.count)
     for item in items { values.append(try Value(extendedJSON: item)) }
     return values
 }

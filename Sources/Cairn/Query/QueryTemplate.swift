@@ -21,7 +21,7 @@ final class QueryTemplate {
     struct Key: Hashable {
         let classIndex: Int
         let text: String
-        let signature: [UInt8]
+        let signature: UInt64
     }
 
     /// What the cache holds for a key.
@@ -48,20 +48,34 @@ final class QueryTemplate {
         self.condition = condition
     }
 
-    /// The argument types, or nil when an argument is of a type that does not take part.
-    static func signature(_ arguments: [Value]) -> [UInt8]? {
-        var signature: [UInt8] = []
-        signature.reserveCapacity(arguments.count)
+    /// The argument types, two bits each under a leading 1 (so counts differ too), or nil when an
+    /// argument is of a type that does not take part or there are more than 31 arguments.
+    static func signature(_ arguments: [Value]) -> UInt64? {
+        guard arguments.count <= 31 else { return nil }
+        var signature: UInt64 = 1
         for argument in arguments {
+            let code: UInt64
             switch argument {
-            case .null: signature.append(0)
-            case .int: signature.append(1)
-            case .double: signature.append(2)
-            case .string: signature.append(3)
+            case .null: code = 0
+            case .int: code = 1
+            case .double: code = 2
+            case .string: code = 3
             default: return nil
             }
+            signature = signature << 2 | code
         }
         return signature
+    }
+
+    /// Binds the parameters for `arguments` (of the template's signature) to `statement`, from 1,
+    /// without building the array `bind(_:)` returns.
+    func bind(_ arguments: [Value], to statement: Statement) throws(CairnError) {
+        for (position, parameter) in parameters.enumerated() {
+            switch parameter {
+            case .fixed(let value): try ValueCodec.bind(value, to: statement, at: Int32(position + 1))
+            case .argument(let index): try ValueCodec.bind(arguments[index], to: statement, at: Int32(position + 1))
+            }
+        }
     }
 
     /// The parameters for `arguments` (of the template's signature).

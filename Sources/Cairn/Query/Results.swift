@@ -475,7 +475,7 @@ extension Database {
             guard !info.hasRelationships, info.inRow(propertyIndices) else { return false }
             statement.reset()
             defer { statement.reset() }
-            for (i, value) in template.bind(arguments).enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            try template.bind(arguments, to: statement)
             while try statement.step() {
                 try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
                                    indices: propertyIndices))
