@@ -560,6 +560,20 @@ int cairn_results_get_object(cairn_results *results, size_t index, cairn_object 
 int cairn_results_to_json(cairn_results *results, char **out_json);
 
 /**
+ * Read properties of the objects at positions start, start + 1, ... (at most max_rows of them),
+ * in one call and with no object handles: the typed fast path for query results. Row r's values
+ * go to out_values[r * count + i], i following property_indices; *out_rows receives the number
+ * of rows read, fewer than max_rows only at the end of the results (0 when start is past it).
+ * Strings and binaries are borrowed until the next call on the results handle, or until it is
+ * released. Reading from position 0 streams the rows in one statement; later positions read
+ * each row by key, so a long result can be read in chunks at the same cost per row.
+ *
+ * @param out_values  max_rows * count values; may be NULL only when either is 0.
+ */
+int cairn_results_get_values(cairn_results *results, size_t start, size_t max_rows, size_t count,
+                             const int32_t *property_indices, cairn_value *out_values, size_t *out_rows);
+
+/**
  * Read properties of every object, packed, in one call: Python's `marshal` serialization of a
  * list of tuples (one per object, in order; the values of property_indices). Packing rules and
  * the buffer protocol are those of cairn_object_get_marshal(): *out_size always receives the

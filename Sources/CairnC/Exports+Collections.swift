@@ -95,6 +95,37 @@ public func cairn_results_to_json(_ results: OpaquePointer?, _ outJSON: UnsafeMu
     }
 }
 
+@_cdecl("cairn_results_get_values")
+public func cairn_results_get_values(_ results: OpaquePointer?, _ start: Int, _ maxRows: Int, _ count: Int,
+                                     _ propertyIndices: UnsafePointer<Int32>?, _ outValues: UnsafeMutablePointer<cairn_value>?,
+                                     _ outRows: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(CairnError) in
+        guard let outRows else { throw misuse("out_rows must not be NULL.") }
+        outRows.pointee = 0
+        let handle = try resultsHandle(results)
+        guard start >= 0, maxRows >= 0, count >= 0 else {
+            throw CairnError(.invalidArgument, "start, max_rows and count must not be negative.")
+        }
+        guard maxRows == 0 || count == 0 || outValues != nil else {
+            throw misuse("out_values must not be NULL when max_rows and count are not 0.")
+        }
+        guard count == 0 || maxRows <= Int.max / count else {
+            throw CairnError(.invalidArgument, "max_rows * count does not fit in memory.")
+        }
+        let indices = try indices(propertyIndices, count)
+        var rows = 0
+        let read = try handle.results.forEachRow(from: start, maxRows: maxRows, indices) { (row) throws(CairnError) in
+            if let outValues {
+                let first = outValues + rows * count
+                try row.forEach { (i, value) throws(CairnError) in try store(value, into: first + i, borrowing: handle) }
+            }
+            rows += 1
+        }
+        outRows.pointee = read
+        return CAIRN_OK_
+    }
+}
+
 @_cdecl("cairn_results_get_marshal")
 public func cairn_results_get_marshal(_ results: OpaquePointer?, _ count: Int, _ propertyIndices: UnsafePointer<Int32>?,
                                       _ buffer: UnsafeMutableRawPointer?, _ capacity: Int, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {

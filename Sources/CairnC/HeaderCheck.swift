@@ -72,6 +72,7 @@ func headerMatchesExports() {
     do { var v = CCairnHeader.cairn_results_get_object; v = CairnC.cairn_results_get_object; keep(v) }
     do { var v = CCairnHeader.cairn_results_to_json; v = CairnC.cairn_results_to_json; keep(v) }
     do { var v = CCairnHeader.cairn_results_get_marshal; v = CairnC.cairn_results_get_marshal; keep(v) }
+    do { var v = CCairnHeader.cairn_results_get_values; v = CairnC.cairn_results_get_values; keep(v) }
     do { var v = CCairnHeader.cairn_query_marshal; v = CairnC.cairn_query_marshal; keep(v) }
     do { var v = CCairnHeader.cairn_query; v = CairnC.cairn_query; keep(v) }
     do { var v = CCairnHeader.cairn_results_filter; v = CairnC.cairn_results_filter; keep(v) }

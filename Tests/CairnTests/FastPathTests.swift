@@ -329,6 +329,31 @@ private final class BorrowedPool {
         #expect(none == .some(nil))
     }
 
+    @Test func resultsRowsFromAPositionStreamOrReadByKey() throws {
+        let db = try openPeople()
+        _ = try db.write { try createPeople(db, (0..<6).map(personRow)) }
+        let results = try db.query("Person", "score > $0", [.double(1.0)])  // ids 2...6
+        func ids(_ start: Int, _ maxRows: Int) throws -> [Int64] {
+            var seen: [Int64] = []
+            let count = try results.forEachRow(from: start, maxRows: maxRows, [0, 1]) { (row) throws(CairnError) in
+                #expect(row.count == 2)
+                if case .int(let id) = try row[0].value() { seen.append(id) }
+            }
+            #expect(count == seen.count)
+            return seen
+        }
+        #expect(try ids(0, 10) == [2, 3, 4, 5, 6])  // streamed
+        #expect(try ids(0, 2) == [2, 3])
+        #expect(try ids(2, 2) == [4, 5])  // by key
+        #expect(try ids(4, 2) == [6])
+        #expect(try ids(5, 2) == [])
+        #expect(try ids(1, 0) == [])
+        expectError(.invalidArgument, "start and max_rows must not be negative.") { _ = try ids(-1, 2) }
+        expectError(.invalidArgument, "Property index 9 is out of range for 'Person' (6 properties).") {
+            _ = try results.forEachRow(from: 0, maxRows: 1, [9]) { (_) throws(CairnError) in }
+        }
+    }
+
     // MARK: MarshalWriter
 
     @Test func marshalWriterWritesInPlaceAndCountsPastTheEnd() throws {

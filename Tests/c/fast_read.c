@@ -421,6 +421,84 @@ static void test_per_thread_memos(void) {
     CHECK_OK(cairn_close(other));
 }
 
+/*---- cairn_results_get_values -----------------------------------------------------------------*/
+
+static int str_is(cairn_value v, const char *want) {
+    return v.type == CAIRN_TYPE_STRING && v.as.string.size == strlen(want) &&
+           memcmp(v.as.string.data, want, v.as.string.size) == 0;
+}
+
+/* Typed rows of query results: streamed from position 0, by key elsewhere, the same values
+ * either way; borrowed strings live until the next call on the results handle. */
+static void test_results_get_values(void) {
+    cairn_db *db = fresh();
+    int32_t idx[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
+    static const char *keys[5] = {"e", "d", "c", "b", "a"};  /* created out of key order */
+    REQUIRE_OK(cairn_begin_write(db));
+    for (int i = 0; i < 5; i++) {
+        char json[64];
+        snprintf(json, sizeof json, "{\"key\": \"%s\", \"v\": %d}", keys[i], i * 10);
+        REQUIRE_OK(cairn_create_json(db, "Named", json, CAIRN_UPDATE_NEVER, NULL));
+    }
+    REQUIRE_OK(cairn_commit(db));
+    cairn_results *results = NULL;
+    REQUIRE_OK(cairn_query(db, "Named", "v >= $0", "[10]", &results));
+
+    cairn_value out[2 * 8];
+    size_t rows = 99;
+    CHECK_OK(cairn_results_get_values(results, 0, 8, 2, idx, out, &rows));  /* all, streamed */
+    CHECK(rows == 4);
+    for (size_t r = 0; r < rows && r < 4; r++) {
+        CHECK(str_is(out[r * 2], keys[r + 1]));
+        CHECK(out[r * 2 + 1].type == CAIRN_TYPE_INT && out[r * 2 + 1].as.integer == (int64_t)(r + 1) * 10);
+    }
+    /* In chunks of 3: rows 0-2 streamed, row 3 by key; then past the end. */
+    CHECK_OK(cairn_results_get_values(results, 0, 3, 2, idx, out, &rows));
+    CHECK(rows == 3 && str_is(out[0], "d") && str_is(out[4], "b"));
+    CHECK_OK(cairn_results_get_values(results, 3, 3, 2, idx, out, &rows));
+    CHECK(rows == 1 && str_is(out[0], "a") && out[1].as.integer == 40);
+    CHECK_OK(cairn_results_get_values(results, 4, 3, 2, idx, out, &rows));
+    CHECK(rows == 0);
+    CHECK_OK(cairn_results_get_values(results, (size_t)1 << 40, 3, 2, idx, out, &rows));
+    CHECK(rows == 0);
+    /* One property, from the middle; zero rows asked; zero properties (rows still counted). */
+    CHECK_OK(cairn_results_get_values(results, 1, 2, 1, idx + 1, out, &rows));
+    CHECK(rows == 2 && out[0].as.integer == 20 && out[1].as.integer == 30);
+    CHECK_OK(cairn_results_get_values(results, 0, 0, 2, idx, NULL, &rows));
+    CHECK(rows == 0);
+    CHECK_OK(cairn_results_get_values(results, 0, 10, 0, NULL, NULL, &rows));
+    CHECK(rows == 4);
+    /* Live: a write is seen by the next read. */
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"z\", \"v\": 99}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    CHECK_OK(cairn_results_get_values(results, 4, 8, 2, idx, out, &rows));
+    CHECK(rows == 1 && str_is(out[0], "z") && out[1].as.integer == 99);
+
+    /* Errors change nothing and name the problem. */
+    int32_t bad[1] = {42};
+    CHECK_FAILS(cairn_results_get_values(results, 0, 1, 1, bad, out, &rows), CAIRN_ERR_INVALID_ARGUMENT,
+                "Property index 42 is out of range for 'Named'");
+    CHECK(rows == 0);
+    CHECK_FAILS(cairn_results_get_values(results, 0, 1, 2, idx, NULL, &rows), CAIRN_ERR_MISUSE, "out_values");
+    CHECK_FAILS(cairn_results_get_values(results, 0, 1, 2, idx, out, NULL), CAIRN_ERR_MISUSE, "out_rows");
+    CHECK_FAILS(cairn_results_get_values(results, 0, SIZE_MAX / 2, 4, idx, out, &rows), CAIRN_ERR_INVALID_ARGUMENT,
+                "does not fit");
+    cairn_results_release(results);
+
+    /* A class with collections and links reads each row by key from position 0 too. */
+    int32_t tagged[2] = {prop(db, "Tagged", "code"), prop(db, "Tagged", "tags")};
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Tagged", "{\"code\": \"t1\", \"n\": 1, \"tags\": [\"x\", \"y\"]}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Tagged", "{\"code\": \"t2\", \"n\": 2, \"tags\": []}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(cairn_query(db, "Tagged", "n > 0", NULL, &results));
+    CHECK_OK(cairn_results_get_values(results, 0, 4, 2, tagged, out, &rows));
+    CHECK(rows == 2 && str_is(out[0], "t1") && out[1].type == CAIRN_TYPE_LIST && str_is(out[2], "t2"));
+    cairn_results_release(results);
+    CHECK_OK(cairn_close(db));
+}
+
 int main(void) {
     test_find_values_long_strings();
     test_find_values_borrowed_by_object();
@@ -429,5 +507,6 @@ int main(void) {
     test_query_marshal();
     test_query_marshal_repeated();
     test_per_thread_memos();
+    test_results_get_values();
     return check_report("fast_read");
 }

@@ -341,6 +341,13 @@ static void results_functions(cairn_results *results) {
         CHECK_MISUSE(cairn_results_get_marshal(results, 1, NULL, packed, sizeof packed, &size));
         CHECK_MISUSE(cairn_results_get_marshal(results, 1, props, NULL, sizeof packed, &size));
         CHECK_MISUSE(cairn_results_get_marshal(results, 1, props, packed, sizeof packed, NULL));
+        cairn_value values[1];
+        size_t rows = 7;
+        CHECK_MISUSE(cairn_results_get_values(NULL, 0, 1, 1, props, values, &rows));
+        CHECK(rows == 0);
+        CHECK_MISUSE(cairn_results_get_values(results, 0, 1, 1, NULL, values, &rows));
+        CHECK_MISUSE(cairn_results_get_values(results, 0, 1, 1, props, NULL, &rows));
+        CHECK_MISUSE(cairn_results_get_values(results, 0, 1, 1, props, values, NULL));
     }
     CHECK_MISUSE(cairn_results_to_json(NULL, &json));
     CHECK_MISUSE(cairn_results_to_json(results, NULL));
@@ -631,6 +638,7 @@ static void closed_database_functions(const char *path) {
 
     CHECK_MISUSE(cairn_results_count(results, &n));
     CHECK_MISUSE(cairn_results_get_object(results, 0, &out_object));
+    CHECK_MISUSE(cairn_results_get_values(results, 0, 1, 1, indices, values, &n));
     CHECK_MISUSE(cairn_results_to_json(results, &json));
 
     v = string_value("a");

@@ -295,6 +295,41 @@ public final class Results: @unchecked Sendable {
         }
     }
 
+    /// Hands `body` the rows at positions `start ..< start + maxRows` (fewer at the end), in
+    /// order, read in place; returns how many. From the first position, classes of plain columns
+    /// stream from one statement; elsewhere each row is read by its key, so reading a long result
+    /// in chunks costs no more than reading it at once. The C function is `cairn_results_get_values`.
+    public func forEachRow(from start: Int, maxRows: Int, _ indices: [Int],
+                           _ body: (ObjectRow) throws(CairnError) -> Void) throws(CairnError) -> Int {
+        guard start >= 0, maxRows >= 0 else {
+            throw CairnError(.invalidArgument, "start and max_rows must not be negative.")
+        }
+        return try database.serialized { (connection) throws(CairnError) -> Int in
+            for index in indices { try database.checkIndex(info, index) }
+            if maxRows == 0 { return 0 }
+            if start == 0, !info.hasRelationships, owner == nil, info.inRow(indices) {
+                let (statement, parameters) = try rowsStatement(connection)
+                defer { statement.reset() }
+                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                var rows = 0
+                while rows < maxRows, try statement.step() {
+                    try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
+                                       indices: indices))
+                    rows += 1
+                }
+                return rows
+            }
+            let keys = try keys(connection)
+            guard start < keys.count else { return 0 }
+            let end = start + Swift.min(maxRows, keys.count - start)
+            for key in keys[start..<end] {
+                let values = try database.readRow(info, key, connection, indices: indices)
+                try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+            }
+            return end - start
+        }
+    }
+
     // MARK: Aggregates
 
     public enum Aggregate: String, Sendable {

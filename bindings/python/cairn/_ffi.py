@@ -527,6 +527,12 @@ cairn_results_count = _fn("cairn_results_count", [cairn_results_p, POINTER(c_siz
 cairn_results_get_object = _fn(
     "cairn_results_get_object", [cairn_results_p, c_size_t, POINTER(cairn_object_p)]
 )
+# int cairn_results_get_values(cairn_results *results, size_t start, size_t max_rows, size_t count,
+#                              const int32_t *property_indices, cairn_value *out_values, size_t *out_rows);
+cairn_results_get_values = _fn(
+    "cairn_results_get_values",
+    [cairn_results_p, c_size_t, c_size_t, c_size_t, POINTER(c_int32), cairn_value_p, POINTER(c_size_t)],
+)
 # int cairn_results_to_json(cairn_results *results, char **out_json);
 cairn_results_to_json = _fn("cairn_results_to_json", [cairn_results_p, POINTER(c_void_p)])
 # int cairn_results_get_marshal(cairn_results *results, size_t count, const int32_t *property_indices,
