@@ -44,27 +44,6 @@ import Glibc
         #expect(byName.contains { $0.contains("USING INDEX _cairn_idx_6_people_first_name") }, "\(byName)")
     }
 
-    @Test func indexesOfIntKeyClassesKeepCreationOrderSoLookupsNeedNoSort() throws {
-        let path = temporaryPath()
-        let db = try openPeople(path)
-        // Created with keys in descending order: creation order is not key order.
-        try db.write {
-            for id in [30, 20, 10] { try db.create("Person", json: #"{"id": \#(id), "name": "same"}"#) }
-            try db.create("Person", json: #"{"id": 5, "name": "other"}"#)
-        }
-        let ids = try db.query("Person", "name == $0", [.string("same")]).objects.map { try $0.value("id") }
-        #expect(ids == [.int(30), .int(20), .int(10)])
-        #expect(try db.query("Person", "name == $0", [.string("same")]).jsonText().contains(#"{"id":30,"#))
-        db.close()
-        let columns = sqlRows(path, "SELECT name FROM pragma_index_info('_cairn_idx_6_Person_name')").map { $0[0] }
-        #expect(columns == ["name", "_cairn_seq"])
-        let plan = sqlRows(path, """
-            EXPLAIN QUERY PLAN SELECT * FROM "Person" AS t0 WHERE t0."name" = 'same' ORDER BY t0."_cairn_seq"
-            """).map { $0.last ?? "" }
-        #expect(plan.contains { $0.contains("USING INDEX _cairn_idx_6_Person_name") }, "\(plan)")
-        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
-    }
-
     @Test func dataSurvivesReopenAndASubsetSchemaWorks() throws {
         let path = temporaryPath()
         do {

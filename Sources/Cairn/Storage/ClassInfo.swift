@@ -267,10 +267,7 @@ final class ClassInfo {
             return "CREATE UNIQUE INDEX \(indexName(property)) ON \(table) (\(column))"
         }
         if property.index == .general || property.type == .object {
-            // Entries for equal values then come in creation order (`_cairn_seq`; otherwise the
-            // row key, which every index ends with), so queries need no sort for it.
-            let order = hasSequenceColumn ? ", \(quoted(Self.sequenceColumnName))" : ""
-            return "CREATE INDEX \(indexName(property)) ON \(table) (\(column)\(order))"
+            return "CREATE INDEX \(indexName(property)) ON \(table) (\(column))"
         }
         return nil
     }
