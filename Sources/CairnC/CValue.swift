@@ -156,27 +156,39 @@ func values(_ pointer: UnsafePointer<cairn_value>?, _ count: Int) throws(CairnEr
 func indices(_ pointer: UnsafePointer<Int32>?, _ count: Int) throws(CairnError) -> [Int] {
     guard count > 0 else { return [] }
     guard let pointer else { throw misuse("property_indices must not be NULL when count is not 0.") }
-    let memo: IndicesMemo
     if let existing = pthread_getspecific(indicesMemoKey) {
-        memo = Unmanaged<IndicesMemo>.fromOpaque(existing).takeUnretainedValue()
-    } else {
-        memo = IndicesMemo()
-        pthread_setspecific(indicesMemoKey, Unmanaged.passRetained(memo).toOpaque())
+        return Unmanaged<IndicesMemo>.fromOpaque(existing)._withUnsafeGuaranteedRef { $0.indices(pointer, count) }
     }
-    if memo.raw.count == count, memo.raw.withUnsafeBytes({ memcmp($0.baseAddress!, pointer, $0.count) == 0 }) {
-        return memo.indices
-    }
-    memo.raw = Array(UnsafeBufferPointer(start: pointer, count: count))
-    memo.indices = memo.raw.map { Int($0) }
-    return memo.indices
+    let memo = IndicesMemo()
+    pthread_setspecific(indicesMemoKey, Unmanaged.passRetained(memo).toOpaque())
+    return memo.indices(pointer, count)
 }
 
 /// The property indexes last converted on this thread: a loop of calls passing the same indexes
 /// (the usual read or update loop) gets the same array back, allocating nothing. Compared by
 /// content on every call, replaced when they differ; a caller's array is never changed in place.
 private final class IndicesMemo {
-    var raw: [Int32] = []
-    var indices: [Int] = []
+    private var raw: UnsafeMutablePointer<Int32>?
+    private var rawCount = 0
+    private var converted: [Int] = []
+
+    deinit { free(raw) }
+
+    func indices(_ pointer: UnsafePointer<Int32>, _ count: Int) -> [Int] {
+        if count == rawCount, let raw, memcmp(raw, pointer, count * MemoryLayout<Int32>.stride) == 0 {
+            return converted
+        }
+        free(raw)
+        raw = nil
+        rawCount = 0
+        converted = (0..<count).map { Int(pointer[$0]) }
+        if let copy = malloc(count * MemoryLayout<Int32>.stride)?.assumingMemoryBound(to: Int32.self) {
+            copy.update(from: pointer, count: count)
+            raw = copy
+            rawCount = count
+        }
+        return converted
+    }
 }
 
 private let indicesMemoKey: pthread_key_t = {

@@ -81,9 +81,14 @@ extension Database {
             }
             try checkWriteIndices(info, propertyIndices)
             let trait = info.traits[pkIndex]
-            if case .null = primaryKey, !trait.isOptional { return false }
-            let pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
+            let pk: Value
+            switch (trait.type, primaryKey) {
+            case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid): pk = primaryKey
+            case (_, .null) where !trait.isOptional: return false
+            default:
+                pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
                                            Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
+            }
             let direct = !propertyIndices.isEmpty && propertyIndices.allSatisfy {
                 $0 != pkIndex && info.traits[$0].isColumn && Self.isPlainType(info.traits[$0].type)
             }
