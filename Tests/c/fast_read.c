@@ -277,19 +277,25 @@ static void test_find_marshal(void) {
     CHECK_OK(cairn_close(db));
 }
 
+/* Named "b" (v 2) and "a" (v 1), created in that order, then "c" (v 3) when `with_c`; one Special
+ * object with values marshal cannot carry. */
+static void fill_named_and_special(cairn_db *db, int with_c) {
+    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"b\", \"v\": 2}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"a\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
+    if (with_c) REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"c\", \"v\": 3}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
+                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(cairn_commit(db));
+}
+
 /* query_marshal: the same bytes as cairn_query + cairn_results_get_marshal; an empty list;
  * the buffer protocol; errors. */
 static void test_query_marshal(void) {
     cairn_db *db = fresh();
     int32_t named[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
     int32_t special[1] = {prop(db, "Special", "when")};
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"b\", \"v\": 2}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"a\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"c\", \"v\": 3}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
-                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
+    fill_named_and_special(db, 1);
 
     unsigned char packed[128], again[128];
     size_t size = 0, again_size = 0;
@@ -331,12 +337,7 @@ static void test_query_marshal_repeated(void) {
     cairn_db *db = fresh();
     int32_t named[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
     int32_t special[1] = {prop(db, "Special", "when")};
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"b\", \"v\": 2}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"a\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
-                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
+    fill_named_and_special(db, 0);
 
     unsigned char packed[128];
     size_t size = 0;

@@ -46,15 +46,7 @@ extension Database {
                 try body(ObjectRow(database: self, info: info, key: key, source: .values(values), indices: propertyIndices))
                 return true
             }
-            let trait = info.traits[pkIndex]
-            let pk: Value
-            switch (trait.type, primaryKey) {
-            case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid): pk = primaryKey
-            case (_, .null) where !trait.isOptional: return false
-            default:
-                pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
-                                           Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
-            }
+            guard let pk = try primaryKeyValue(primaryKey, info, pkIndex) else { return false }
             let statement = try connection.statement(slot: info.slot(.selectRowByPrimaryKey), info.selectRowByPrimaryKeySQL)
             defer { statement.reset() }
             try ValueCodec.bind(pk, to: statement, at: 1)
@@ -80,15 +72,7 @@ extension Database {
                 throw CairnError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
             }
             try checkWriteIndices(info, propertyIndices)
-            let trait = info.traits[pkIndex]
-            let pk: Value
-            switch (trait.type, primaryKey) {
-            case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid): pk = primaryKey
-            case (_, .null) where !trait.isOptional: return false
-            default:
-                pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
-                                           Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
-            }
+            guard let pk = try primaryKeyValue(primaryKey, info, pkIndex) else { return false }
             let direct = !propertyIndices.isEmpty && propertyIndices.allSatisfy {
                 $0 != pkIndex && info.traits[$0].isColumn && Self.isPlainType(info.traits[$0].type)
             }
@@ -132,6 +116,22 @@ extension Database {
             }
             _ = try statement.step()
             return connection.changes > 0
+        }
+    }
+}
+
+extension Database {
+    /// A primary key as stored: a value of the property's own type as is (the common case, with no
+    /// coercion), anything else coerced or refused naming the property; nil for a null key of a
+    /// required primary key, which no object has.
+    func primaryKeyValue(_ primaryKey: Value, _ info: ClassInfo, _ pkIndex: Int) throws(CairnError) -> Value? {
+        let trait = info.traits[pkIndex]
+        switch (trait.type, primaryKey) {
+        case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid): return primaryKey
+        case (_, .null) where !trait.isOptional: return nil
+        default:
+            return try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
+                                         Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
         }
     }
 }
