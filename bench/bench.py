@@ -313,13 +313,13 @@ class CairnWorker(Worker):
         dicts = self.db.query_dicts("Person", "age BETWEEN {30, 40}")
         return 'db.query_dicts("Person", "age BETWEEN {30, 40}") (one call)', len(dicts), sum(d["id"] for d in dicts)
 
-    def update(self, _params) -> str:
-        db = self.db
-        get = db.get
-        with db.write():
-            for i in self.ids:
-                get("Person", i).score = i * 0.5 + 1
-        return 'with db.write(): db.get("Person", i).score = new value, per object'
+    def update_input(self):
+        return [{"id": i, "score": i * 0.5 + 1} for i in self.ids]
+
+    def update(self, rows) -> str:
+        with self.db.write():
+            self.db.create_many("Person", rows, update="all")
+        return 'with db.write(): db.create_many("Person", [{"id": i, "score": new value}, ...], update="all")'
 
     def score_of(self, i: int) -> float:
         return self.db.get("Person", i).score

@@ -130,7 +130,7 @@ private final class BorrowedPool {
         #expect(try db.count("Person") == 131)
     }
 
-    @Test func createManyUpsertsThroughTheGeneralPath() throws {
+    @Test func createManyUpsertsExistingAndNewObjects() throws {
         let db = try openPeople()
         _ = try db.write { try createPeople(db, (0..<3).map(personRow)) }
         let update: [[BorrowedValue]] = [[.int(2), pool.text("two"), .int(22)], [.int(3), pool.text("n2 é"), .null],
@@ -143,6 +143,47 @@ private final class BorrowedPool {
         // A float and a string given as Values take the same rules as the typed API.
         #expect(try db.write { try createPeople(db, [[.int(5), .value(.string("five")), .value(.float(2.5))]], indices: [0, 1, 4]) } == 1)
         #expect(try db.object("Person", primaryKey: 5)?["score"] == .double(2.5))
+    }
+
+    @Test func createManyUpsertsWriteOnlyTheGivenColumnsInPlace() throws {
+        let db = try openPeople()
+        _ = try db.write { try createPeople(db, (0..<4).map(personRow)) }
+        // .all: existing objects get the given columns, new ones are created with defaults for the
+        // rest; the count is every row.
+        let scores: [[BorrowedValue]] = [[.int(2), pool.text("two"), .double(9.5)], [.int(7), pool.text("seven"), .double(7.5)],
+                                         [.int(4), pool.text("four"), .int(40)]]
+        #expect(try db.write { try createPeople(db, scores, indices: [0, 1, 4], update: .all) } == 3)
+        #expect(try db.count("Person") == 5)
+        #expect(try db.getJSON("Person", primaryKey: 2) == #"{"id":2,"name":"two","age":-49,"email":null,"score":9.5,"active":false}"#)
+        #expect(try db.object("Person", primaryKey: 4)?["score"] == .double(40))  // an int given for a double
+        #expect(try db.object("Person", primaryKey: 4)?["name"] == .string("four"))
+        #expect(try db.getJSON("Person", primaryKey: 7) == #"{"id":7,"name":"seven","age":null,"email":null,"score":7.5,"active":true}"#)
+        // Key last: the same.
+        #expect(try db.write { try createPeople(db, [[.double(1.25), .int(1)]], indices: [4, 0], update: .all) } == 1)
+        #expect(try db.object("Person", primaryKey: 1)?["score"] == .double(1.25))
+        // .modified: an unchanged row, a changed one, a new one.
+        let mixed: [[BorrowedValue]] = [[.int(2), pool.text("two"), .double(9.5)], [.int(3), pool.text("n2 é"), .double(0.0)],
+                                        [.int(8), pool.text("eight"), .double(8.5)]]
+        #expect(try db.write { try createPeople(db, mixed, indices: [0, 1, 4], update: .modified) } == 3)
+        #expect(try db.count("Person") == 6)
+        #expect(try db.object("Person", primaryKey: 3)?["score"] == .double(0.0))
+        #expect(try db.object("Person", primaryKey: 8)?["score"] == .double(8.5))
+        // A new object needs its required properties: the general path says which.
+        expectError(.missingValue, "Element 1: Missing value for property 'Person.name'") {
+            _ = try db.write { try createPeople(db, [[.int(2), .double(3)], [.int(99), .double(1)]], indices: [0, 4], update: .all) }
+        }
+        // Errors name the element and the property, and undo the whole batch.
+        expectError(.typeMismatch, "Element 1: Type mismatch for property 'Person.score': expected double, got string.") {
+            _ = try db.write { try createPeople(db, [[.int(2), .double(1)], [.int(3), pool.text("x")]], indices: [0, 4], update: .all) }
+        }
+        expectError(.notNullable, "Element 0: Invalid null value for non-nullable property 'Person.id'.") {
+            _ = try db.write { try createPeople(db, [[.null, .double(1)]], indices: [0, 4], update: .modified) }
+        }
+        expectError(.notNullable, "Element 0: Invalid null value for non-nullable property 'Person.score'.") {
+            _ = try db.write { try createPeople(db, [[.int(2), .null]], indices: [0, 4], update: .all) }
+        }
+        #expect(try db.object("Person", primaryKey: 2)?["score"] == .double(9.5))  // every batch undone
+        #expect(try db.count("Person") == 6)
     }
 
     // MARK: updateValues(classIndex:primaryKey:propertyIndices:values:)

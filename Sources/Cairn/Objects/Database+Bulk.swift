@@ -100,8 +100,20 @@ extension Database {
             try checkWritable(info, mode: mode)
             try checkWriteIndices(info, propertyIndices)
             // An optional primary key needs the one-null check of `create`: no batches for it.
-            let direct = mode == .never && !info.hasRelationships && !info.hasOptionalPrimaryKey
+            let plain = !info.hasRelationships && !info.hasOptionalPrimaryKey
                 && propertyIndices.allSatisfy { info.traits[$0].isColumn && Self.isPlainType(info.traits[$0].type) }
+            let direct = plain && mode == .never
+            // Upserts of plain columns given with the primary key try the update straight from the
+            // borrowed values; only rows that must be created take the general path.
+            let upsertColumns = propertyIndices.filter { $0 != info.primaryKeyIndex }
+            let upsert: (pkPosition: Int, statement: Statement)?
+            if plain, mode != .never, info.geoPointIndices == nil, !upsertColumns.isEmpty, let pkIndex = info.primaryKeyIndex,
+               let pkPosition = propertyIndices.firstIndex(of: pkIndex),
+               propertyIndices.count == upsertColumns.count + 1 {
+                upsert = (pkPosition, try upsertStatement(info, upsertColumns, pkIndex, mode, returning: false, connection))
+            } else {
+                upsert = nil
+            }
             return try atomically(connection) { () throws(CairnError) -> Int in
                 if direct {
                     try insertRows(info, propertyIndices, rows, fill, connection)
@@ -110,6 +122,10 @@ extension Database {
                     for r in 0..<rows {
                         do throws(CairnError) {
                             try row.withUnsafeMutableBufferPointer { (out) throws(CairnError) in try fill(r, out) }
+                            if let upsert, try updateInPlace(info, propertyIndices, row, upsert.pkPosition, upsert.statement,
+                                                             mode: mode, connection) {
+                                continue
+                            }
                             var given: [(Int, Input)] = []
                             for (position, index) in propertyIndices.enumerated() {
                                 given.append((index, try input(from: try row[position].value(), info, index)))
@@ -123,6 +139,31 @@ extension Database {
                 return rows
             }
         }
+    }
+
+    /// The update half of an upsert bound straight from a row's borrowed values (the statement of
+    /// `upsertStatement` for the row's non-key columns, in order, without `RETURNING`). True when the object exists
+    /// (updated, or unchanged in `.modified` mode); false when it must be created.
+    private func updateInPlace(_ info: ClassInfo, _ propertyIndices: [Int], _ row: [BorrowedValue], _ pkPosition: Int,
+                               _ statement: Statement, mode: UpdateMode, _ connection: Connection) throws(CairnError) -> Bool {
+        statement.reset()
+        defer { statement.reset() }
+        let traits = info.traits
+        func label(_ index: Int) -> Label { Label(className: info.name, propertyName: info.propertyNames[index]) }
+        let pkIndex = propertyIndices[pkPosition]
+        try bind(row[pkPosition], traits[pkIndex], label(pkIndex), statement, 1)
+        var parameter: Int32 = 2
+        for (position, index) in propertyIndices.enumerated() where position != pkPosition {
+            try bind(row[position], traits[index], label(index), statement, parameter)
+            parameter += 1
+        }
+        _ = try statement.step()
+        if connection.changes > 0 { return true }
+        guard mode == .modified else { return false }
+        // Nothing differed, or there is no such object: tell them apart.
+        statement.reset()
+        guard let pk = try primaryKeyValue(try row[pkPosition].value(), info, pkIndex) else { return false }
+        return try findKey(info, pk, connection) != nil
     }
 
     /// Binds each row's values straight into the class's insert statement.

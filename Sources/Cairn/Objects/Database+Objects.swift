@@ -513,15 +513,7 @@ extension Database {
         let key: Value = try Self.coerceScalar(pk, trait.type, optional: trait.isOptional, nested: false,
                                                Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
         if values.isEmpty { return try findKey(info, key, connection) }
-        let cacheKey = values.map(\.0) + [Int(mode.rawValue), info.index]
-        let statement: Statement
-        if let cached = upsertStatements[cacheKey] {
-            cached.reset()
-            statement = cached
-        } else {
-            statement = try connection.statement(upsertSQL(info, values.map(\.0), pkIndex, mode))
-            upsertStatements[cacheKey] = statement
-        }
+        let statement = try upsertStatement(info, values.map(\.0), pkIndex, mode, connection)
         defer { statement.reset() }
         try ValueCodec.bind(key, to: statement, at: 1)
         for (position, (_, value)) in values.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(position + 2)) }
@@ -535,7 +527,24 @@ extension Database {
         return mode == .modified ? try findKey(info, key, connection) : nil
     }
 
-    private func upsertSQL(_ info: ClassInfo, _ indices: [Int], _ pkIndex: Int, _ mode: UpdateMode) -> String {
+    /// The prepared `UPDATE ... WHERE pk IS ?1 [AND any value differs] RETURNING key` writing the
+    /// columns `indices` (from ?2 on), cached per class, columns and mode; reset, ready to bind.
+    /// With `returning` false the statement has no `RETURNING` (the caller reads
+    /// `connection.changes`), which spares SQLite materializing a result.
+    func upsertStatement(_ info: ClassInfo, _ indices: [Int], _ pkIndex: Int, _ mode: UpdateMode,
+                         returning: Bool = true, _ connection: Connection) throws(CairnError) -> Statement {
+        let cacheKey = indices + [Int(mode.rawValue) + (returning ? 0 : 16), info.index]
+        if let cached = upsertStatements[cacheKey] {
+            cached.reset()
+            return cached
+        }
+        let statement = try connection.statement(upsertSQL(info, indices, pkIndex, mode, returning: returning))
+        upsertStatements[cacheKey] = statement
+        return statement
+    }
+
+    private func upsertSQL(_ info: ClassInfo, _ indices: [Int], _ pkIndex: Int, _ mode: UpdateMode,
+                           returning: Bool) -> String {
         let values = indices.map { ($0, Value.null) }
         var sql = "UPDATE \(info.table) SET "
         sql += values.enumerated().map { "\(quoted(info.property($0.element.0).storedName)) = ?\($0.offset + 2)" }.joined(separator: ", ")
@@ -543,7 +552,7 @@ extension Database {
         if mode == .modified {
             sql += " AND (" + values.enumerated().map { "\(quoted(info.property($0.element.0).storedName)) IS NOT ?\($0.offset + 2)" }.joined(separator: " OR ") + ")"
         }
-        sql += " RETURNING \(info.keyColumn)"
+        if returning { sql += " RETURNING \(info.keyColumn)" }
         return sql
     }
 

@@ -81,6 +81,44 @@ def test_packed_batch_errors_name_the_element_and_write_nothing(db: Any, tmp_pat
     assert raw.execute('SELECT count(*) FROM "Person"').fetchone() == (0,)
 
 
+def test_packed_upserts_update_given_properties_and_create_missing_objects(db: Any) -> None:
+    with db.write():
+        db.create_many("Person", [{"id": i, "name": f"n{i}", "age": i, "score": 1.0} for i in range(4)])
+    with db.write():
+        count = db.create_many("Person", [{"id": 1, "score": 5.5}, {"id": 3, "score": 7}], update="all")
+    assert count == 2
+    one = {"id": 1, "name": "n1", "age": 1, "score": 5.5, "active": True, "photo": None}
+    assert db.get_dict("Person", 1) == one
+    assert db.get_dict("Person", 3)["score"] == 7.0  # an int for a double property
+    with db.write():  # unchanged, changed, new (with the required name): every row counts
+        rows = [{"id": 1, "name": "n1", "score": 5.5}, {"id": 2, "name": "two", "score": 2.5},
+                {"id": 9, "name": "nine", "score": 9.5}]
+        assert db.create_many("Person", rows, update="modified") == 3
+    assert db.count("Person") == 5
+    two = {"id": 2, "name": "two", "age": 2, "score": 2.5, "active": True, "photo": None}
+    nine = {"id": 9, "name": "nine", "age": None, "score": 9.5, "active": True, "photo": None}
+    assert db.get_dict("Person", 2) == two
+    assert db.get_dict("Person", 9) == nine
+
+
+def test_packed_upsert_errors_name_the_element_and_undo_the_batch(db: Any) -> None:
+    with db.write():
+        db.create_many("Person", [{"id": i, "name": f"n{i}", "score": 1.0} for i in range(3)])
+    with db.write():
+        bad_type = [{"id": 0, "score": 3.0}, {"id": 1, "score": "x"}]
+        message = "Element 1: Type mismatch for property 'Person.score'"
+        with pytest.raises(cairn.TypeMismatchError, match=message):
+            db.create_many("Person", bad_type, update="all")
+        new_without_name = [{"id": 0, "score": 3.0}, {"id": 7, "score": 1.0}]
+        message = "Element 1: Missing value for property 'Person.name'"
+        with pytest.raises(cairn.MissingValueError, match=message):
+            db.create_many("Person", new_without_name, update="modified")
+        with pytest.raises(cairn.NotNullableError, match="Element 0: .*'Person.score'"):
+            db.create_many("Person", [{"id": 0, "score": None}], update="all")
+    assert [db.get_dict("Person", i)["score"] for i in range(3)] == [1.0, 1.0, 1.0]
+    assert db.count("Person") == 3
+
+
 def test_mixed_key_sets_and_other_types_take_the_json_path(db: Any) -> None:
     with db.write():
         assert (
