@@ -266,6 +266,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs `body` in a write transaction: commits when it returns, rolls back when it throws.
+    @discardableResult
     public func write<R>(_ body: () throws -> R) throws -> R {
         try beginWrite()
         do {
