@@ -513,6 +513,18 @@ extension Database {
         let key: Value = try Self.coerceScalar(pk, trait.type, optional: trait.isOptional, nested: false,
                                                Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
         if values.isEmpty { return try findKey(info, key, connection) }
+        // When the primary key is the row key, the updated object's key is the value given:
+        // no RETURNING (which has SQLite build a result), `changes` says whether a row matched.
+        if info.hasSequenceColumn, case .int(let rowKey) = key {
+            let statement = try upsertStatement(info, values.map(\.0), pkIndex, mode, returning: false, connection)
+            defer { statement.reset() }
+            try ValueCodec.bind(key, to: statement, at: 1)
+            for (position, (_, value)) in values.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(position + 2)) }
+            _ = try statement.step()
+            if connection.changes > 0 { return rowKey }
+            statement.reset()
+            return mode == .modified ? try findKey(info, key, connection) : nil
+        }
         let statement = try upsertStatement(info, values.map(\.0), pkIndex, mode, connection)
         defer { statement.reset() }
         try ValueCodec.bind(key, to: statement, at: 1)

@@ -160,6 +160,11 @@ def test_update_modes(db: cairn.Database) -> None:
         assert same == ann and ann.name == "Anna" and ann.age == 30
         db.create("Person", {"_id": 1, "name": "Anna", "age": None}, update="all")
         assert ann.age is None
+        # Nothing differs: the same object comes back (no row written); a new key creates one.
+        assert db.create("Person", {"_id": 1, "name": "Anna"}, update="modified") == ann
+        bo = db.create("Person", {"_id": 2, "name": "Bo"}, update="all")
+        assert bo.name == "Bo" and bo.age is None
+        db.delete(bo)
         with pytest.raises(cairn.InvalidArgumentError, match="update must be None, 'modified' or 'all'"):
             db.create("Person", {"_id": 1, "name": "x"}, update="sometimes")
     assert db.count("Person") == 1
