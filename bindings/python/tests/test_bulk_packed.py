@@ -119,6 +119,25 @@ def test_packed_upsert_errors_name_the_element_and_undo_the_batch(db: Any) -> No
     assert db.count("Person") == 3
 
 
+def test_packing_leaves_the_cyclic_collector_as_it_found_it(db: Any) -> None:
+    import gc
+
+    assert gc.isenabled()
+    with db.write():
+        assert db.create_many("Person", [{"id": i, "name": "n", "score": 1.0} for i in range(50)]) == 50
+        assert gc.isenabled()
+        with pytest.raises(cairn.TypeMismatchError):
+            db.create_many("Person", [{"id": 99, "name": "n", "score": object()}])
+        assert gc.isenabled()
+        gc.disable()
+        try:
+            db.create_many("Person", [{"id": 100, "name": "n", "score": 2.0}])
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    assert db.count("Person") == 51
+
+
 def test_mixed_key_sets_and_other_types_take_the_json_path(db: Any) -> None:
     with db.write():
         assert (
