@@ -74,9 +74,11 @@ BENCH_RUNS ?= 3
 BENCH_BIN := build/bench/cairn-bench
 BENCH_RUN := CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/run.py --c-harness $(BENCH_BIN) --runs $(BENCH_RUNS)
 
-$(BENCH_BIN): bench/bench.c include/cairn.h $(if $(BENCH_NO_LIB),,$(LIB))
+BENCH_SOURCES := bench/bench.c bench/bench_raw.c bench/bench_cairn.c
+
+$(BENCH_BIN): $(BENCH_SOURCES) bench/bench.h include/cairn.h $(if $(BENCH_NO_LIB),,$(LIB))
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude bench/bench.c -o $@ \
+	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude $(BENCH_SOURCES) -o $@ \
 	  -L$(RELEASE_DIR) -lcairn -lsqlite3 -Wl,-rpath,$(CURDIR)/$(RELEASE_DIR)
 
 # BENCH_NO_LIB=1: use the library as it is (no swift build), e.g. while another build is running.
