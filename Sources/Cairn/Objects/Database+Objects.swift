@@ -513,26 +513,19 @@ extension Database {
         let key: Value = try Self.coerceScalar(pk, trait.type, optional: trait.isOptional, nested: false,
                                                Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
         if values.isEmpty { return try findKey(info, key, connection) }
-        // When the primary key is the row key, the updated object's key is the value given:
-        // no RETURNING (which has SQLite build a result), `changes` says whether a row matched.
-        if info.hasSequenceColumn, case .int(let rowKey) = key {
-            let statement = try upsertStatement(info, values.map(\.0), pkIndex, mode, returning: false, connection)
-            defer { statement.reset() }
-            try ValueCodec.bind(key, to: statement, at: 1)
-            for (position, (_, value)) in values.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(position + 2)) }
-            _ = try statement.step()
-            if connection.changes > 0 { return rowKey }
-            statement.reset()
-            return mode == .modified ? try findKey(info, key, connection) : nil
-        }
-        let statement = try upsertStatement(info, values.map(\.0), pkIndex, mode, connection)
+        // When the primary key is the row key, the updated object's key is the value given: no
+        // RETURNING (which has SQLite build a result), `changes` says whether a row matched.
+        var rowKey: Int64?
+        if info.hasSequenceColumn, case .int(let given) = key { rowKey = given }
+        let statement = try upsertStatement(info, values.map(\.0), pkIndex, mode, returning: rowKey == nil, connection)
         defer { statement.reset() }
         try ValueCodec.bind(key, to: statement, at: 1)
         for (position, (_, value)) in values.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(position + 2)) }
-        if try statement.step() {
-            let updated = statement.int64(0)
-            statement.reset()
-            return updated
+        if let rowKey {
+            _ = try statement.step()
+            if connection.changes > 0 { return rowKey }
+        } else if try statement.step() {
+            return statement.int64(0)
         }
         statement.reset()
         // Not updated: absent (create it), or present and unchanged in `.modified` mode.
@@ -545,7 +538,7 @@ extension Database {
     /// `connection.changes`), which spares SQLite materializing a result.
     func upsertStatement(_ info: ClassInfo, _ indices: [Int], _ pkIndex: Int, _ mode: UpdateMode,
                          returning: Bool = true, _ connection: Connection) throws(CairnError) -> Statement {
-        let cacheKey = indices + [Int(mode.rawValue) + (returning ? 0 : 16), info.index]
+        let cacheKey = indices + [Int(mode.rawValue), returning ? 1 : 0, info.index]
         if let cached = upsertStatements[cacheKey] {
             cached.reset()
             return cached

@@ -276,23 +276,7 @@ public final class Results: @unchecked Sendable {
     /// Hands `body` the row of each object in order, read in place (see `ObjectRow`): one
     /// statement for classes of plain columns, a read per object otherwise.
     public func forEachRow(_ indices: [Int], _ body: (ObjectRow) throws(CairnError) -> Void) throws(CairnError) {
-        try database.serialized { (connection) throws(CairnError) in
-            for index in indices { try database.checkIndex(info, index) }
-            if !info.hasRelationships, owner == nil, info.inRow(indices) {
-                let (statement, parameters) = try rowsStatement(connection)
-                defer { statement.reset() }
-                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
-                while try statement.step() {
-                    try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
-                                       indices: indices))
-                }
-                return
-            }
-            for key in try keys(connection) {
-                let values = try database.readRow(info, key, connection, indices: indices)
-                try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
-            }
-        }
+        _ = try forEachRow(from: 0, maxRows: .max, indices, body)
     }
 
     /// Hands `body` the rows at positions `start ..< start + maxRows` (fewer at the end), in
