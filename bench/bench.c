@@ -34,6 +34,13 @@ void make_person(int64_t id, person *p) {
     p->email_len = snprintf(p->email, sizeof p->email, "user%" PRId64 "@example.com", id);
 }
 
+person *make_people(int64_t n) {
+    person *people = malloc((size_t)n * sizeof *people);
+    if (!people) die("out of memory");
+    for (int64_t i = 0; i < n; i++) make_person(i + 1, &people[i]);
+    return people;
+}
+
 const char *const STEP_NAMES[] = {"insert", "get", "lookup", "range", "update", "delete"};
 
 int64_t person_sum(const person *p) {
@@ -110,6 +117,13 @@ void emit_mem(int64_t n, long baseline_kb, long after_input_kb, int64_t input_by
 
 void check(const char *step, int64_t got, int64_t want) {
     if (got != want) die("%s read the wrong data: checksum %" PRId64 ", expected %" PRId64, step, got, want);
+}
+
+void check_lookups(const expected *e, int64_t rows, int64_t ids) {
+    int64_t want = 0;
+    for (int k = 0; k < LOOKUPS; k++) want += e->lookup_ids[k];
+    check("lookup rows", rows, LOOKUPS);
+    check("lookup ids", ids, want);
 }
 
 /* A step that runs longer than cfg->step_timeout stops its process (exit status 3) after saying so;

@@ -61,6 +61,7 @@ typedef struct expected {
 
 void make_person(int64_t id, person *p);
 int64_t person_sum(const person *p);
+person *make_people(int64_t n); /* ids 1...n, malloc'ed (the input of the insert step) */
 
 /*---- measurement helpers (bench.c) -------------------------------------------------------------*/
 
@@ -72,6 +73,7 @@ void emit_step(const char *step, int64_t ops, int64_t rows, double seconds, cons
 void emit_mem(int64_t n, long baseline_kb, long after_input_kb, int64_t input_bytes, const char *input_what, long insert_peak_kb,
               long peak_kb);
 void check(const char *step, int64_t got, int64_t want);
+void check_lookups(const expected *e, int64_t rows, int64_t ids); /* one row per lookup, their ids */
 int step_begins(const config *cfg, unsigned step_bit);
 int64_t field_bytes(int64_t n);
 

@@ -32,6 +32,19 @@ static int64_t sq_read_row(sqlite3_stmt *st) { /* reads every column of a person
     return id + age + name_len + email_len + active + (int64_t)(2 * score);
 }
 
+/* Steps a bound statement through every row, reading each whole; adds their ids to *ids, resets
+ * the statement and returns how many rows there were. */
+static int64_t sq_read_rows(sqlite3_stmt *st, int64_t *ids) {
+    int64_t rows = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        sq_read_row(st);
+        *ids += sqlite3_column_int64(st, 0);
+        rows++;
+    }
+    sqlite3_reset(st);
+    return rows;
+}
+
 void run_raw(const config *cfg, const char *path, const expected *e) {
     sqlite3 *db = NULL;
     if (sqlite3_open(path, &db) != SQLITE_OK) die("sqlite open %s", path);
@@ -53,9 +66,7 @@ void run_raw(const config *cfg, const char *path, const expected *e) {
     int64_t n = cfg->n;
 
     long baseline = rss_kb();
-    person *people = malloc((size_t)n * sizeof *people);
-    if (!people) die("out of memory");
-    for (int64_t i = 0; i < n; i++) make_person(i + 1, &people[i]);
+    person *people = make_people(n);
     long after_input = rss_kb();
 
     /* insert: one transaction, one prepared INSERT per row */
@@ -100,22 +111,15 @@ void run_raw(const config *cfg, const char *path, const expected *e) {
         char names[LOOKUPS][24];
         int lens[LOOKUPS];
         for (int k = 0; k < LOOKUPS; k++) lens[k] = snprintf(names[k], 24, "name%" PRId64, e->lookup_ids[k]);
-        int64_t rows = 0, ids = 0, want = 0;
+        int64_t rows = 0, ids = 0;
         t0 = now();
         for (int k = 0; k < LOOKUPS; k++) {
             sqlite3_bind_text(by_name, 1, names[k], lens[k], SQLITE_STATIC);
-            while (sqlite3_step(by_name) == SQLITE_ROW) {
-                sq_read_row(by_name);
-                ids += sqlite3_column_int64(by_name, 0);
-                rows++;
-            }
-            sqlite3_reset(by_name);
+            rows += sq_read_rows(by_name, &ids);
         }
         t1 = now();
         emit_step("lookup", LOOKUPS, rows, t1 - t0, "prepared SELECT by name (indexed), read every column");
-        for (int k = 0; k < LOOKUPS; k++) want += e->lookup_ids[k];
-        check("lookup rows", rows, LOOKUPS);
-        check("lookup ids", ids, want);
+        check_lookups(e, rows, ids);
     }
 
     if (step_begins(cfg, STEP_RANGE)) {
@@ -123,12 +127,7 @@ void run_raw(const config *cfg, const char *path, const expected *e) {
         t0 = now();
         sqlite3_bind_int(range, 1, RANGE_LO);
         sqlite3_bind_int(range, 2, RANGE_HI);
-        while (sqlite3_step(range) == SQLITE_ROW) {
-            sq_read_row(range);
-            ids += sqlite3_column_int64(range, 0);
-            rows++;
-        }
-        sqlite3_reset(range);
+        rows += sq_read_rows(range, &ids);
         t1 = now();
         emit_step("range", 1, rows, t1 - t0, "prepared SELECT ... WHERE age BETWEEN 30 AND 40, read every column");
         check("range rows", rows, e->range_rows);
