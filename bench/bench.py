@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
-"""bench.py — the Python half of Cairn's benchmark harness (see bench/README.md).
+"""bench.py — the Python half of Drumlin's benchmark harness (see bench/README.md).
 
-Times the same Person workload on Python's sqlite3, Cairn's Python package and (when it can be
+Times the same Person workload on Python's sqlite3, Drumlin's Python package and (when it can be
 imported) ObjectBox's Python package. Each system runs in its own process per run (this script
 re-invokes itself with --worker), so peak RSS is per system and per run.
 
 Output: one JSON object per line on stdout (measurements), progress on stderr; bench/run.py turns
 them into tables. Nothing here judges a number.
 
-    python3 bench/bench.py --n 100000 [--runs 3] [--systems sqlite3,cairn,objectbox]
+    python3 bench/bench.py --n 100000 [--runs 3] [--systems sqlite3,drumlin,objectbox]
                            [--steps insert,get,lookup,range,update,delete]
 
-Cairn is imported from bindings/python (next to this directory) with the library named by
-CAIRN_LIBRARY, as documented in docs/python.md.
+Drumlin is imported from bindings/python (next to this directory) with the library named by
+DRUMLIN_LIBRARY, as documented in docs/python.md.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 ALL_STEPS = ["insert", "get", "lookup", "range", "update", "delete"]
-ALL_SYSTEMS = ["sqlite3", "cairn", "objectbox"]
+ALL_SYSTEMS = ["sqlite3", "drumlin", "objectbox"]
 LOOKUPS = 1000
 RANGE_LO, RANGE_HI = 30, 40
 
@@ -262,16 +262,16 @@ class Sqlite3Worker(Worker):
         self.con.close()
 
 
-# ---- Cairn's Python package ---------------------------------------------------------------------
+# ---- Drumlin's Python package ---------------------------------------------------------------------
 
-class CairnWorker(Worker):
-    system = "cairn"
+class DrumlinWorker(Worker):
+    system = "drumlin"
 
     def open(self) -> None:
         sys.path.insert(0, os.path.join(ROOT, "bindings", "python"))
-        import cairn
-        self.cairn = cairn
-        self.db = cairn.open(self.path, schema=SCHEMA)
+        import drumlin
+        self.drumlin = drumlin
+        self.db = drumlin.open(self.path, schema=SCHEMA)
 
     def build_input(self):
         dicts = [{"id": i, "name": f"name{i}", "age": 18 + (i * 7) % 60, "email": f"user{i}@example.com",
@@ -421,7 +421,7 @@ class ObjectBoxWorker(Worker):
         self.store.close()
 
 
-WORKERS = {"sqlite3": Sqlite3Worker, "cairn": CairnWorker, "objectbox": ObjectBoxWorker}
+WORKERS = {"sqlite3": Sqlite3Worker, "drumlin": DrumlinWorker, "objectbox": ObjectBoxWorker}
 
 
 def worker_main(args) -> int:
@@ -481,8 +481,8 @@ def main() -> int:
     print(json.dumps({"harness": "python", "kind": "info", "n": args.n, "runs": args.runs,
                       "python": sys.version.split()[0], "sqlite": sqlite3.sqlite_version}), flush=True)
     env = dict(os.environ)
-    env.setdefault("CAIRN_LIBRARY", os.path.join(ROOT, ".build", "release", "libcairn.so"))
-    tmp = tempfile.mkdtemp(prefix="cairn-bench-py-")
+    env.setdefault("DRUMLIN_LIBRARY", os.path.join(ROOT, ".build", "release", "libdrumlin.so"))
+    tmp = tempfile.mkdtemp(prefix="drumlin-bench-py-")
     failed = 0
     skip: dict[str, dict[str, int]] = {system: {} for system in systems}  # timed-out step -> run
     try:

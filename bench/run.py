@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""run.py — runs Cairn's benchmark harnesses and reports (what `make bench` calls).
+"""run.py — runs Drumlin's benchmark harnesses and reports (what `make bench` calls).
 
-    python3 bench/run.py --c-harness build/bench/cairn-bench [--n 100k] [--runs 3] [--scale]
+    python3 bench/run.py --c-harness build/bench/drumlin-bench [--n 100k] [--runs 3] [--scale]
 
-Runs the C harness (raw SQLite C, Cairn C JSON and typed paths), then the Python harness (sqlite3,
-Cairn Python, ObjectBox when it can be installed in bench/.venv), takes the median of each step over
-the runs, prints the tables with the Cairn/peer ratios, the targets of the performance issue and
+Runs the C harness (raw SQLite C, Drumlin C JSON and typed paths), then the Python harness (sqlite3,
+Drumlin Python, ObjectBox when it can be installed in bench/.venv), takes the median of each step over
+the runs, prints the tables with the Drumlin/peer ratios, the targets of the performance issue and
 whether each is met, peak RSS, and writes bench/results/latest.md (with --scale:
 bench/results/scale.md). It never fails because of a number: only a harness that crashed or read
 wrong data makes it exit non-zero.
 
 Environment: BENCH_N (10k, 100k, 1M or a number), BENCH_RUNS, BENCH_OBJECTBOX=0 to skip ObjectBox,
-BENCH_STEP_TIMEOUT (seconds per step; default 60 per 100k objects), CAIRN_LIBRARY (the library the
+BENCH_STEP_TIMEOUT (seconds per step; default 60 per 100k objects), DRUMLIN_LIBRARY (the library the
 Python harness loads).
 """
 from __future__ import annotations
@@ -39,9 +39,9 @@ STEP_LABEL = {
     "update": "update every score (one transaction)",
     "delete": "delete all (one transaction)",
 }
-C_SYSTEMS = [("raw", "raw SQLite C"), ("json", "Cairn C (JSON)"), ("typed", "Cairn C (typed)")]
-PY_SYSTEMS = [("sqlite3", "sqlite3"), ("cairn", "Cairn Python"), ("objectbox", "ObjectBox")]
-# The performance issue's targets: Cairn ops/s >= factor x the peer's, from the same run's medians.
+C_SYSTEMS = [("raw", "raw SQLite C"), ("json", "Drumlin C (JSON)"), ("typed", "Drumlin C (typed)")]
+PY_SYSTEMS = [("sqlite3", "sqlite3"), ("drumlin", "Drumlin Python"), ("objectbox", "ObjectBox")]
+# The performance issue's targets: Drumlin ops/s >= factor x the peer's, from the same run's medians.
 C_TARGETS = {"insert": 0.8, "get": 0.8, "update": 0.7, "delete": 0.7}
 PY_TARGETS = {"insert": 1.2, "get": 1.0, "lookup": 1.0}
 SCALE_STEPS = ["insert", "get", "lookup"]
@@ -235,7 +235,7 @@ def c_table(r: Results) -> tuple[str, list[tuple[str, bool | None]]]:
         cells = [fmt_rate(x) if x is not None else r.why_missing("c", s, step) for x, (s, _) in
                  zip((raw, js, ty), C_SYSTEMS)]
         rows.append([STEP_LABEL[step]] + cells + [fmt_ratio(rj), fmt_ratio(rt), tgt, met])
-    header = ["step", "raw SQLite C", "Cairn C (JSON)", "Cairn C (typed)", "JSON/raw", "typed/raw", "target",
+    header = ["step", "raw SQLite C", "Drumlin C (JSON)", "Drumlin C (typed)", "JSON/raw", "typed/raw", "target",
               "met? (best path)"]
     return table(header, rows), verdicts
 
@@ -257,7 +257,7 @@ def py_table(r: Results) -> tuple[str, list[tuple[str, bool | None]]]:
         cells = [fmt_rate(x) if x is not None else r.why_missing("python", s, step) for x, (s, _) in
                  zip((sq, ca, ob), PY_SYSTEMS)]
         rows.append([STEP_LABEL[step]] + cells + [fmt_ratio(rs), fmt_ratio(ro), tgt, met])
-    header = ["step", "sqlite3", "Cairn Python", "ObjectBox", "Cairn/sqlite3", "Cairn/ObjectBox", "target", "met?"]
+    header = ["step", "sqlite3", "Drumlin Python", "ObjectBox", "Drumlin/sqlite3", "Drumlin/ObjectBox", "target", "met?"]
     return table(header, rows), verdicts
 
 
@@ -285,17 +285,17 @@ def mem_table(r: Results) -> str:
 
 
 def memory_verdict(r: Results) -> tuple[str, bool | None]:
-    """The memory target, judged on the Cairn C JSON bulk insert: RSS growth from before the input
+    """The memory target, judged on the Drumlin C JSON bulk insert: RSS growth from before the input
     was built to the peak after the insert, against the JSON text's size."""
     base = r.mem_median("c", "json", "baseline_kb")
     ins = r.mem_median("c", "json", "insert_peak_kb")
     inp = r.mem_median("c", "json", "input_bytes")
     if None in (base, ins, inp) or not inp:
-        return "memory: no Cairn C JSON measurement", None
+        return "memory: no Drumlin C JSON measurement", None
     growth = (ins - base) * 1024
     ok = growth < MEMORY_LIMIT * inp
     where = "" if r.n >= 1_000_000 else f" (measured at {n_label(r.n)}; the target is for 1M: make bench-scale)"
-    return (f"memory: the Cairn C bulk insert of {n_label(r.n)} objects (cairn_create_many_json) peaks "
+    return (f"memory: the Drumlin C bulk insert of {n_label(r.n)} objects (drumlin_create_many_json) peaks "
             f"{fmt_mb(growth, True)} above the process's RSS before its input was built = {growth / inp:.2f}× "
             f"its input (the JSON text, {fmt_mb(inp, True)}); target < {MEMORY_LIMIT}×: "
             f"{'met' if ok else 'MISSED'}{where}"), ok
@@ -331,7 +331,7 @@ def machine_info(r: Results | None) -> list[str]:
         f"machine: {os.cpu_count()} CPUs (nproc {len(os.sched_getaffinity(0))}), {cpu}, {platform.platform()}",
         f"SQLite: {c_info.get('sqlite', '?')} (C), {py_info.get('sqlite', '?')} (Python sqlite3)",
         f"Python: {py_info.get('python', platform.python_version())}",
-        f"Cairn: {c_info.get('cairn', '?')} (library {os.environ.get('CAIRN_LIBRARY', '?')})",
+        f"Drumlin: {c_info.get('drumlin', '?')} (library {os.environ.get('DRUMLIN_LIBRARY', '?')})",
     ]
 
 
@@ -350,7 +350,7 @@ def harness_cmds(args, n: int, steps: list[str], py_systems: list[str], python: 
 def collect(args, n: int, steps: list[str], py_systems: list[str], python: str, skip_reason: str | None):
     c_cmd, py_cmd = harness_cmds(args, n, steps, py_systems, python)
     env = dict(os.environ)
-    env.setdefault("CAIRN_LIBRARY", os.path.join(ROOT, ".build", "release", "libcairn.so"))
+    env.setdefault("DRUMLIN_LIBRARY", os.path.join(ROOT, ".build", "release", "libdrumlin.so"))
     log(f"== C harness, N={n_label(n)}, {args.runs} runs ==")
     c_lines, c_rc = run_lines(c_cmd, env)
     log(f"== Python harness, N={n_label(n)}, {args.runs} runs ==")
@@ -388,7 +388,7 @@ def timing_lines(args, t_start: float) -> list[str]:
 
 def main_default(args, python: str, skip_reason: str | None, t_start: float) -> int:
     n = args.n
-    py_systems = ["sqlite3", "cairn"] + (["objectbox"] if skip_reason is None else [])
+    py_systems = ["sqlite3", "drumlin"] + (["objectbox"] if skip_reason is None else [])
     res = collect(args, n, STEPS, py_systems, python, skip_reason)
     ct, cv = c_table(res)
     pt, pv = py_table(res)
@@ -396,17 +396,17 @@ def main_default(args, python: str, skip_reason: str | None, t_start: float) -> 
     mem_line, mem_ok = memory_verdict(res)
     verdicts = cv + pv
     out = []
-    out.append(f"# Cairn benchmark — N = {n_label(n)} Person objects, median of {args.runs} runs")
+    out.append(f"# Drumlin benchmark — N = {n_label(n)} Person objects, median of {args.runs} runs")
     out.append("")
-    out.append("Rates are ops/s (the range query: matched rows/s); ratios are Cairn ÷ peer from this run's "
-               "medians (higher is better for Cairn). Each system runs in its own process on a fresh file "
+    out.append("Rates are ops/s (the range query: matched rows/s); ratios are Drumlin ÷ peer from this run's "
+               "medians (higher is better for Drumlin). Each system runs in its own process on a fresh file "
                "(WAL, synchronous=NORMAL). Not a test: nothing here fails on a number.")
     out.append("")
-    out.append("## C: raw SQLite C (prepared statements) vs Cairn's C API")
+    out.append("## C: raw SQLite C (prepared statements) vs Drumlin's C API")
     out.append("")
     out.append(ct)
     out.append("")
-    out.append("## Python: sqlite3 vs Cairn's Python package vs ObjectBox")
+    out.append("## Python: sqlite3 vs Drumlin's Python package vs ObjectBox")
     out.append("")
     if skip_reason:
         out.append(f"ObjectBox: skipped ({skip_reason})")
@@ -455,7 +455,7 @@ def main_scale(args, python: str, t_start: float) -> int:
     small, large = parse_n(args.scale_small), parse_n(args.scale_large)
     results = {}
     for n in (small, large):
-        results[n] = collect(args, n, SCALE_STEPS, ["sqlite3", "cairn"], python, None)
+        results[n] = collect(args, n, SCALE_STEPS, ["sqlite3", "drumlin"], python, None)
     rows = []
     verdicts = []
     systems = [("c", s, l) for s, l in C_SYSTEMS] + [("python", s, l) for s, l in PY_SYSTEMS[:2]]
@@ -465,10 +465,10 @@ def main_scale(args, python: str, t_start: float) -> int:
             us_a = 1e6 / a if a else None
             us_b = 1e6 / b if b else None
             grow = us_b / us_a if us_a and us_b else None
-            is_cairn = s in ("json", "typed", "cairn")
-            tgt = f"≤ {SCALE_LIMIT}×" if is_cairn else "(peer)"
+            is_drumlin = s in ("json", "typed", "drumlin")
+            tgt = f"≤ {SCALE_LIMIT}×" if is_drumlin else "(peer)"
             met = "—"
-            if is_cairn:
+            if is_drumlin:
                 ok = None if grow is None else grow <= SCALE_LIMIT
                 met = "n/a" if ok is None else ("yes" if ok else "NO")
                 verdicts.append((f"scale {step} {label}", ok))
@@ -479,7 +479,7 @@ def main_scale(args, python: str, t_start: float) -> int:
                 f"{n_label(large)}/{n_label(small)}", "target", "met?"], rows)
     big = results[large]
     mem_line, mem_ok = memory_verdict(big)
-    out = [f"# Cairn scale benchmark — {n_label(small)} vs {n_label(large)}, median of {args.runs} runs", "",
+    out = [f"# Drumlin scale benchmark — {n_label(small)} vs {n_label(large)}, median of {args.runs} runs", "",
            "Per-operation time (1 / ops/s; the lookup step: per lookup) at each N, and its growth.", "", st, "",
            f"## Memory at {n_label(large)}", "", mem_table(big), "", "- " + mem_line, "", "## Targets", ""]
     out.extend(f"- {label}: {'met' if ok else ('n/a' if ok is None else 'MISSED')}" for label, ok in verdicts)
@@ -501,7 +501,7 @@ def main_scale(args, python: str, t_start: float) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--c-harness", default=os.path.join(ROOT, "build", "bench", "cairn-bench"))
+    parser.add_argument("--c-harness", default=os.path.join(ROOT, "build", "bench", "drumlin-bench"))
     parser.add_argument("--n", default=os.environ.get("BENCH_N") or "100k")
     parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS") or 3))
     parser.add_argument("--scale", action="store_true", help="insert/get/lookup at --scale-small and --scale-large")

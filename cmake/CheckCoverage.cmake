@@ -1,11 +1,11 @@
-# Fails unless every function declared in cairn.h is called somewhere in the given C test, so a
+# Fails unless every function declared in drumlin.h is called somewhere in the given C test, so a
 # new export cannot be forgotten by the NULL-handle test.
 #
-#   cmake -DHEADER=include/cairn.h -DSOURCE=Tests/c/null_handles.c -P cmake/CheckCoverage.cmake
+#   cmake -DHEADER=include/drumlin.h -DSOURCE=Tests/c/null_handles.c -P cmake/CheckCoverage.cmake
 cmake_minimum_required(VERSION 3.20)
-include("${CMAKE_CURRENT_LIST_DIR}/CairnHeaderFunctions.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/DrumlinHeaderFunctions.cmake")
 
-cairn_header_functions("${HEADER}" declared)
+drumlin_header_functions("${HEADER}" declared)
 file(READ "${SOURCE}" source)
 set(missing "")
 foreach(name IN LISTS declared)
@@ -17,6 +17,6 @@ endforeach()
 list(LENGTH declared n_declared)
 if(missing)
   list(JOIN missing "\n  " text)
-  message(FATAL_ERROR "${SOURCE} does not call these cairn.h functions:\n  ${text}")
+  message(FATAL_ERROR "${SOURCE} does not call these drumlin.h functions:\n  ${text}")
 endif()
-message(STATUS "${SOURCE} calls all ${n_declared} functions declared in cairn.h")
+message(STATUS "${SOURCE} calls all ${n_declared} functions declared in drumlin.h")

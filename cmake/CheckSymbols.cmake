@@ -1,11 +1,11 @@
-# Compares the functions declared in cairn.h with the `cairn_` functions libcairn.so exports.
+# Compares the functions declared in drumlin.h with the `drumlin_` functions libdrumlin.so exports.
 #
-#   cmake -DHEADER=include/cairn.h -DLIBRARY=libcairn.so -DNM=nm -P cmake/CheckSymbols.cmake
+#   cmake -DHEADER=include/drumlin.h -DLIBRARY=libdrumlin.so -DNM=nm -P cmake/CheckSymbols.cmake
 #
 # Fails when a declared function is not exported (a C program using it would not link) or when
-# an exported `cairn_` function is not declared (an export outside the contract).
+# an exported `drumlin_` function is not declared (an export outside the contract).
 cmake_minimum_required(VERSION 3.20)
-include("${CMAKE_CURRENT_LIST_DIR}/CairnHeaderFunctions.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/DrumlinHeaderFunctions.cmake")
 
 foreach(var HEADER LIBRARY NM)
   if(NOT DEFINED ${var})
@@ -13,18 +13,18 @@ foreach(var HEADER LIBRARY NM)
   endif()
 endforeach()
 
-cairn_header_functions("${HEADER}" declared)
+drumlin_header_functions("${HEADER}" declared)
 
 execute_process(COMMAND "${NM}" -D --defined-only "${LIBRARY}"
   OUTPUT_VARIABLE nm_output RESULT_VARIABLE nm_result ERROR_VARIABLE nm_error)
 if(NOT nm_result EQUAL 0)
   message(FATAL_ERROR "${NM} -D --defined-only ${LIBRARY} failed: ${nm_error}")
 endif()
-# Lines look like "0000000000012340 T cairn_open"; keep code symbols whose name starts with cairn_.
-string(REGEX MATCHALL "[^\n]* [TtWi] cairn_[A-Za-z0-9_]+" lines "${nm_output}")
+# Lines look like "0000000000012340 T drumlin_open"; keep code symbols whose name starts with drumlin_.
+string(REGEX MATCHALL "[^\n]* [TtWi] drumlin_[A-Za-z0-9_]+" lines "${nm_output}")
 set(exported "")
 foreach(line IN LISTS lines)
-  string(REGEX REPLACE ".* (cairn_[A-Za-z0-9_]+)$" "\\1" name "${line}")
+  string(REGEX REPLACE ".* (drumlin_[A-Za-z0-9_]+)$" "\\1" name "${line}")
   list(APPEND exported "${name}")
 endforeach()
 list(REMOVE_DUPLICATES exported)
@@ -37,16 +37,16 @@ list(REMOVE_ITEM undeclared ${declared})
 
 list(LENGTH declared n_declared)
 list(LENGTH exported n_exported)
-message(STATUS "cairn.h declares ${n_declared} functions; libcairn.so exports ${n_exported} cairn_ functions")
+message(STATUS "drumlin.h declares ${n_declared} functions; libdrumlin.so exports ${n_exported} drumlin_ functions")
 set(failed OFF)
 if(missing)
   list(JOIN missing "\n  " text)
-  message(SEND_ERROR "Declared in cairn.h but not exported by ${LIBRARY}:\n  ${text}")
+  message(SEND_ERROR "Declared in drumlin.h but not exported by ${LIBRARY}:\n  ${text}")
   set(failed ON)
 endif()
 if(undeclared)
   list(JOIN undeclared "\n  " text)
-  message(SEND_ERROR "Exported by ${LIBRARY} but not declared in cairn.h:\n  ${text}")
+  message(SEND_ERROR "Exported by ${LIBRARY} but not declared in drumlin.h:\n  ${text}")
   set(failed ON)
 endif()
 if(n_declared EQUAL 0)

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Checks that Sources/CairnC/HeaderCheck.swift covers every function declared in include/cairn.h,
+# Checks that Sources/DrumlinC/HeaderCheck.swift covers every function declared in include/drumlin.h,
 # so the compile-time signature check cannot silently miss a new declaration.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-declared=$(grep -oE '\b(cairn_[a-z0-9_]+)\(' include/cairn.h | tr -d '(' | grep -v '^cairn_[a-z_]*_fn$' | sort -u)
-checked=$(grep -oE 'CCairnHeader\.cairn_[a-z0-9_]+' Sources/CairnC/HeaderCheck.swift | sed 's/CCairnHeader\.//' | sort -u)
+declared=$(grep -oE '\b(drumlin_[a-z0-9_]+)\(' include/drumlin.h | tr -d '(' | grep -v '^drumlin_[a-z_]*_fn$' | sort -u)
+checked=$(grep -oE 'CDrumlinHeader\.drumlin_[a-z0-9_]+' Sources/DrumlinC/HeaderCheck.swift | sed 's/CDrumlinHeader\.//' | sort -u)
 missing=$(comm -23 <(echo "$declared") <(echo "$checked"))
 extra=$(comm -13 <(echo "$declared") <(echo "$checked"))
 if [ -n "$missing$extra" ]; then
-    [ -n "$missing" ] && echo "declared in cairn.h but not checked in HeaderCheck.swift: $missing"
-    [ -n "$extra" ] && echo "checked in HeaderCheck.swift but not declared in cairn.h: $extra"
+    [ -n "$missing" ] && echo "declared in drumlin.h but not checked in HeaderCheck.swift: $missing"
+    [ -n "$extra" ] && echo "checked in HeaderCheck.swift but not declared in drumlin.h: $extra"
     exit 1
 fi
 echo "header check covers $(echo "$declared" | wc -l) functions"

@@ -1,5 +1,5 @@
-#ifndef CAIRN_CSQLITE_SHIM_H
-#define CAIRN_CSQLITE_SHIM_H
+#ifndef DRUMLIN_CSQLITE_SHIM_H
+#define DRUMLIN_CSQLITE_SHIM_H
 #include <sqlite3.h>
 
 /* SQLITE_TRANSIENT and SQLITE_STATIC are macros Swift cannot import. */

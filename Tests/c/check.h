@@ -8,8 +8,8 @@
  *
  * Failures are counted atomically, so the macros may be used from several threads.
  */
-#ifndef CAIRN_TEST_CHECK_H
-#define CAIRN_TEST_CHECK_H
+#ifndef DRUMLIN_TEST_CHECK_H
+#define DRUMLIN_TEST_CHECK_H
 
 #include <dirent.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cairn.h"
+#include "drumlin.h"
 
 static int check_failures;
 static int check_passes;
@@ -25,9 +25,9 @@ static int check_passes;
 #define CHECK_FAILED_() ((void)__atomic_add_fetch(&check_failures, 1, __ATOMIC_RELAXED))
 #define CHECK_PASSED_() ((void)__atomic_add_fetch(&check_passes, 1, __ATOMIC_RELAXED))
 
-/* Copies the thread's last error message, which is valid only until the next Cairn call. */
+/* Copies the thread's last error message, which is valid only until the next Drumlin call. */
 static inline const char *check_last_message(char *buffer, size_t size) {
-    const char *message = cairn_last_error_message();
+    const char *message = drumlin_last_error_message();
     snprintf(buffer, size, "%s", message ? message : "(NULL)");
     return buffer;
 }
@@ -54,19 +54,19 @@ static inline const char *check_last_message(char *buffer, size_t size) {
             char check_msg_[1024];                                                                \
             check_last_message(check_msg_, sizeof check_msg_);                                    \
             fprintf(stderr, "%s:%d: %s\n    returned %s (%d), expected %s (%d)\n    last error: %s\n", \
-                    __FILE__, __LINE__, #call, cairn_status_name(check_rc_), check_rc_,           \
-                    cairn_status_name(check_want_), check_want_, check_msg_);                     \
+                    __FILE__, __LINE__, #call, drumlin_status_name(check_rc_), check_rc_,           \
+                    drumlin_status_name(check_want_), check_want_, check_msg_);                     \
             CHECK_FAILED_();                                                                      \
         }                                                                                         \
     } while (0)
 
-#define CHECK_OK(call) CHECK_RC(call, CAIRN_OK)
+#define CHECK_OK(call) CHECK_RC(call, DRUMLIN_OK)
 
-/* An error call: the status, and cairn_last_error_code() agreeing with it. */
+/* An error call: the status, and drumlin_last_error_code() agreeing with it. */
 #define CHECK_ERR(call, want)                                                                     \
     do {                                                                                          \
         CHECK_RC(call, want);                                                                     \
-        CHECK_RC(cairn_last_error_code(), want);                                                  \
+        CHECK_RC(drumlin_last_error_code(), want);                                                  \
     } while (0)
 
 /* Two C strings must be equal (NULL is reported, not dereferenced). */
@@ -84,7 +84,7 @@ static inline const char *check_last_message(char *buffer, size_t size) {
         }                                                                                         \
     } while (0)
 
-/* A cairn_string (sized, not NUL-terminated) must hold exactly `want` (`size` bytes). */
+/* A drumlin_string (sized, not NUL-terminated) must hold exactly `want` (`size` bytes). */
 #define CHECK_BYTES(got_data, got_size, want, want_size)                                          \
     do {                                                                                          \
         const char *check_data_ = (const char *)(got_data);                                       \
@@ -127,12 +127,12 @@ static inline const char *check_last_message(char *buffer, size_t size) {
 #define REQUIRE_OK(call)                                                                          \
     do {                                                                                          \
         int require_rc_ = (call);                                                                 \
-        if (require_rc_ != CAIRN_OK) {                                                            \
+        if (require_rc_ != DRUMLIN_OK) {                                                            \
             char require_msg_[1024];                                                              \
             check_last_message(require_msg_, sizeof require_msg_);                                \
-            fprintf(stderr, "%s:%d: %s\n    returned %s (%d), expected CAIRN_OK (stopping)\n"      \
+            fprintf(stderr, "%s:%d: %s\n    returned %s (%d), expected DRUMLIN_OK (stopping)\n"      \
                     "    last error: %s\n", __FILE__, __LINE__, #call,                            \
-                    cairn_status_name(require_rc_), require_rc_, require_msg_);                   \
+                    drumlin_status_name(require_rc_), require_rc_, require_msg_);                   \
             exit(1);                                                                              \
         }                                                                                         \
     } while (0)
@@ -172,12 +172,12 @@ static inline int json_contains(const char *json, const char *fragment) {
 
 /*
  * Makes a fresh, private directory for a test's database files: $TMPDIR (or /tmp) plus
- * "cairn-<name>-XXXXXX". Remove it with test_dir_remove(). Stops the program on failure.
+ * "drumlin-<name>-XXXXXX". Remove it with test_dir_remove(). Stops the program on failure.
  */
 static inline void test_dir_make(char *out, size_t size, const char *name) {
     const char *base = getenv("TMPDIR");
     if (!base || !*base) base = "/tmp";
-    snprintf(out, size, "%s/cairn-%s-XXXXXX", base, name);
+    snprintf(out, size, "%s/drumlin-%s-XXXXXX", base, name);
     if (!mkdtemp(out)) {
         perror("mkdtemp");
         exit(1);
@@ -211,4 +211,4 @@ static inline int check_report(const char *test_name) {
     return 0;
 }
 
-#endif /* CAIRN_TEST_CHECK_H */
+#endif /* DRUMLIN_TEST_CHECK_H */

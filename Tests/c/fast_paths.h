@@ -3,8 +3,8 @@
  * fast_read.c): the schema, value constructors and row helpers. Every test opens its own
  * :memory: database.
  */
-#ifndef CAIRN_TEST_FAST_PATHS_H
-#define CAIRN_TEST_FAST_PATHS_H
+#ifndef DRUMLIN_TEST_FAST_PATHS_H
+#define DRUMLIN_TEST_FAST_PATHS_H
 
 #include "check.h"
 
@@ -57,109 +57,109 @@ static const char *PLAIN_NAMES[PL_COUNT] = {"id", "name", "age", "score", "activ
 
 /*---- Small helpers -----------------------------------------------------------------------------*/
 
-static inline cairn_db *fresh(void) {
-    cairn_db *db = NULL;
-    REQUIRE_OK(cairn_open(":memory:", SCHEMA, NULL, &db));
+static inline drumlin_db *fresh(void) {
+    drumlin_db *db = NULL;
+    REQUIRE_OK(drumlin_open(":memory:", SCHEMA, NULL, &db));
     REQUIRE(db != NULL);
     return db;
 }
 
-static inline int32_t prop(cairn_db *db, const char *class_name, const char *name) {
+static inline int32_t prop(drumlin_db *db, const char *class_name, const char *name) {
     int32_t index = -1;
-    REQUIRE_OK(cairn_property_index(db, class_name, name, &index));
+    REQUIRE_OK(drumlin_property_index(db, class_name, name, &index));
     return index;
 }
 
-static inline void plain_indices(cairn_db *db, int32_t *out) {
+static inline void plain_indices(drumlin_db *db, int32_t *out) {
     for (int p = 0; p < PL_COUNT; p++) out[p] = prop(db, "Plain", PLAIN_NAMES[p]);
 }
 
-static inline int64_t count_of(cairn_db *db, const char *class_name, const char *query, const char *args) {
+static inline int64_t count_of(drumlin_db *db, const char *class_name, const char *query, const char *args) {
     int64_t n = -1;
-    REQUIRE_OK(cairn_count(db, class_name, query, args, &n));
+    REQUIRE_OK(drumlin_count(db, class_name, query, args, &n));
     return n;
 }
 
-static inline cairn_value v_null(void) {
-    cairn_value v;
+static inline drumlin_value v_null(void) {
+    drumlin_value v;
     memset(&v, 0, sizeof v);
-    v.type = CAIRN_TYPE_NULL;
+    v.type = DRUMLIN_TYPE_NULL;
     return v;
 }
 
-static inline cairn_value v_int(int64_t i) {
-    cairn_value v = v_null();
-    v.type = CAIRN_TYPE_INT;
+static inline drumlin_value v_int(int64_t i) {
+    drumlin_value v = v_null();
+    v.type = DRUMLIN_TYPE_INT;
     v.as.integer = i;
     return v;
 }
 
-static inline cairn_value v_bool(int b) {
-    cairn_value v = v_null();
-    v.type = CAIRN_TYPE_BOOL;
+static inline drumlin_value v_bool(int b) {
+    drumlin_value v = v_null();
+    v.type = DRUMLIN_TYPE_BOOL;
     v.as.boolean = b;
     return v;
 }
 
-static inline cairn_value v_double(double d) {
-    cairn_value v = v_null();
-    v.type = CAIRN_TYPE_DOUBLE;
+static inline drumlin_value v_double(double d) {
+    drumlin_value v = v_null();
+    v.type = DRUMLIN_TYPE_DOUBLE;
     v.as.dnum = d;
     return v;
 }
 
-static inline cairn_value v_float(float f) {
-    cairn_value v = v_null();
-    v.type = CAIRN_TYPE_FLOAT;
+static inline drumlin_value v_float(float f) {
+    drumlin_value v = v_null();
+    v.type = DRUMLIN_TYPE_FLOAT;
     v.as.fnum = f;
     return v;
 }
 
-static inline cairn_value v_strn(const char *s, size_t n) {
-    cairn_value v = v_null();
-    v.type = CAIRN_TYPE_STRING;
+static inline drumlin_value v_strn(const char *s, size_t n) {
+    drumlin_value v = v_null();
+    v.type = DRUMLIN_TYPE_STRING;
     v.as.string.data = s;
     v.as.string.size = n;
     return v;
 }
 
-static inline cairn_value v_str(const char *s) { return v_strn(s, strlen(s)); }
+static inline drumlin_value v_str(const char *s) { return v_strn(s, strlen(s)); }
 
-static inline cairn_value v_bin(const void *p, size_t n) {
-    cairn_value v = v_null();
-    v.type = CAIRN_TYPE_BINARY;
+static inline drumlin_value v_bin(const void *p, size_t n) {
+    drumlin_value v = v_null();
+    v.type = DRUMLIN_TYPE_BINARY;
     v.as.binary.data = (const uint8_t *)p;
     v.as.binary.size = n;
     return v;
 }
 
-static inline cairn_value v_link(int32_t class_index, int64_t key) {
-    cairn_value v = v_null();
-    v.type = CAIRN_TYPE_LINK;
+static inline drumlin_value v_link(int32_t class_index, int64_t key) {
+    drumlin_value v = v_null();
+    v.type = DRUMLIN_TYPE_LINK;
     v.as.link.class_index = class_index;
     v.as.link.key = key;
     return v;
 }
 
-/* A cairn_value string must equal the C string `want`. */
+/* A drumlin_value string must equal the C string `want`. */
 #define CHECK_VSTR(value, want)                                                                   \
     do {                                                                                          \
-        cairn_value vs_ = (value);                                                                \
-        CHECK(vs_.type == CAIRN_TYPE_STRING);                                                     \
-        if (vs_.type == CAIRN_TYPE_STRING) CHECK_BYTES(vs_.as.string.data, vs_.as.string.size, (want), strlen(want)); \
+        drumlin_value vs_ = (value);                                                                \
+        CHECK(vs_.type == DRUMLIN_TYPE_STRING);                                                     \
+        if (vs_.type == DRUMLIN_TYPE_STRING) CHECK_BYTES(vs_.as.string.data, vs_.as.string.size, (want), strlen(want)); \
     } while (0)
 
 /* Reads every Plain property of object `id` (borrowed values: check before the next call). */
-static inline int read_plain(cairn_db *db, const int32_t *idx, int64_t id, cairn_value *out) {
-    cairn_value pk = v_int(id);
-    memset(out, 0xAB, sizeof(cairn_value) * PL_COUNT);
-    return cairn_object_find_values(db, "Plain", &pk, PL_COUNT, idx, out, NULL);
+static inline int read_plain(drumlin_db *db, const int32_t *idx, int64_t id, drumlin_value *out) {
+    drumlin_value pk = v_int(id);
+    memset(out, 0xAB, sizeof(drumlin_value) * PL_COUNT);
+    return drumlin_object_find_values(db, "Plain", &pk, PL_COUNT, idx, out, NULL);
 }
 
 /* Creates Plain objects ids first..first+n-1 with name "p<id>", committed. */
-static inline void seed_plain(cairn_db *db, int64_t first, int n) {
+static inline void seed_plain(drumlin_db *db, int64_t first, int n) {
     int32_t idx[2] = {prop(db, "Plain", "id"), prop(db, "Plain", "name")};
-    cairn_value *rows = calloc((size_t)n * 2, sizeof(cairn_value));
+    drumlin_value *rows = calloc((size_t)n * 2, sizeof(drumlin_value));
     char (*names)[32] = calloc((size_t)n, 32);
     int64_t created = -1;
     REQUIRE(rows && names);
@@ -168,9 +168,9 @@ static inline void seed_plain(cairn_db *db, int64_t first, int n) {
         rows[r * 2] = v_int(first + r);
         rows[r * 2 + 1] = v_str(names[r]);
     }
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_many_values(db, "Plain", 2, idx, (size_t)n, rows, CAIRN_UPDATE_NEVER, &created));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_many_values(db, "Plain", 2, idx, (size_t)n, rows, DRUMLIN_UPDATE_NEVER, &created));
+    REQUIRE_OK(drumlin_commit(db));
     REQUIRE(created == n);
     free(rows);
     free(names);

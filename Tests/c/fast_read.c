@@ -1,9 +1,9 @@
 /*
- * fast_read.c — cairn_object_find_values: reads the row in place and lends strings from a per-handle arena.
+ * fast_read.c — drumlin_object_find_values: reads the row in place and lends strings from a per-handle arena.
  */
 #include "fast_paths.h"
 
-/*---- cairn_object_find_values ------------------------------------------------------------------*/
+/*---- drumlin_object_find_values ------------------------------------------------------------------*/
 
 enum { WIDE = 6, BIG = 10000 };
 
@@ -13,9 +13,9 @@ static void fill_big(char *buffer, size_t size, int seed) {
     memcpy(buffer + size / 2, "\xc3\xa9", 2);
 }
 
-static void write_wide(cairn_db *db, const int32_t *idx, int64_t id, char big[WIDE][BIG], int small, int seed) {
-    cairn_value pk = v_int(id);
-    cairn_value values[WIDE];
+static void write_wide(drumlin_db *db, const int32_t *idx, int64_t id, char big[WIDE][BIG], int small, int seed) {
+    drumlin_value pk = v_int(id);
+    drumlin_value values[WIDE];
     char smalls[WIDE][32];
     for (int p = 0; p < WIDE; p++) {
         if (small) {
@@ -26,17 +26,17 @@ static void write_wide(cairn_db *db, const int32_t *idx, int64_t id, char big[WI
             values[p] = v_strn(big[p], BIG);
         }
     }
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_update_values(db, "Wide", &pk, WIDE, idx + 1, values));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_update_values(db, "Wide", &pk, WIDE, idx + 1, values));
+    REQUIRE_OK(drumlin_commit(db));
 }
 
 /* The strings s0..s5 in out[1..6]: "s<p>-<seed>" when small, else big[p]. */
-static void check_wide_(const cairn_value *out, char big[WIDE][BIG], int small, int seed, int line) {
+static void check_wide_(const drumlin_value *out, char big[WIDE][BIG], int small, int seed, int line) {
     int before_ = __atomic_load_n(&check_failures, __ATOMIC_RELAXED);
     for (int p = 0; p < WIDE; p++) {
-        CHECK(out[1 + p].type == CAIRN_TYPE_STRING);
-        if (out[1 + p].type != CAIRN_TYPE_STRING) continue;
+        CHECK(out[1 + p].type == DRUMLIN_TYPE_STRING);
+        if (out[1 + p].type != DRUMLIN_TYPE_STRING) continue;
         if (small) {
             char want[32];
             snprintf(want, sizeof want, "s%d-%d", p, seed);
@@ -51,21 +51,21 @@ static void check_wide_(const cairn_value *out, char big[WIDE][BIG], int small, 
 
 /* Many long strings, then short ones, again and again: every value of one call is intact. */
 static void test_find_values_long_strings(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     static char big[WIDE][BIG];
     static char big2[WIDE][BIG];
     const char *names[WIDE + 1] = {"id", "s0", "s1", "s2", "s3", "s4", "s5"};
     int32_t idx[WIDE + 1];
-    cairn_value out[WIDE + 1];
-    cairn_value pk1 = v_int(1), pk2 = v_int(2);
+    drumlin_value out[WIDE + 1];
+    drumlin_value pk1 = v_int(1), pk2 = v_int(2);
 
     for (int p = 0; p <= WIDE; p++) idx[p] = prop(db, "Wide", names[p]);
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Wide", "{\"id\": 1, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
-                                             " \"s4\": \"\", \"s5\": \"\"}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Wide", "{\"id\": 2, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
-                                             " \"s4\": \"\", \"s5\": \"\"}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Wide", "{\"id\": 1, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
+                                             " \"s4\": \"\", \"s5\": \"\"}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Wide", "{\"id\": 2, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
+                                             " \"s4\": \"\", \"s5\": \"\"}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
 
     for (int round = 0; round < 6; round++) {
         int small = round % 2;
@@ -73,19 +73,19 @@ static void test_find_values_long_strings(void) {
         write_wide(db, idx, 2, big2, !small, round + 100);
         for (int repeat = 0; repeat < 3; repeat++) {
             memset(out, 0xAB, sizeof out);
-            CHECK_OK(cairn_object_find_values(db, "Wide", &pk1, WIDE + 1, idx, out, NULL));
-            CHECK(out[0].type == CAIRN_TYPE_INT && out[0].as.integer == 1);
+            CHECK_OK(drumlin_object_find_values(db, "Wide", &pk1, WIDE + 1, idx, out, NULL));
+            CHECK(out[0].type == DRUMLIN_TYPE_INT && out[0].as.integer == 1);
             check_wide(out, big, small, round);
             memset(out, 0xAB, sizeof out);
-            CHECK_OK(cairn_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, out, NULL));
+            CHECK_OK(drumlin_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, out, NULL));
             check_wide(out, big2, !small, round + 100);
         }
         /* The same property several times in one call: each value is its own copy. */
         {
             int32_t same[4] = {idx[1], idx[1], idx[6], idx[1]};
-            cairn_value four[4];
-            CHECK_OK(cairn_object_find_values(db, "Wide", &pk1, 4, same, four, NULL));
-            for (int i = 0; i < 4; i++) CHECK(four[i].type == CAIRN_TYPE_STRING);
+            drumlin_value four[4];
+            CHECK_OK(drumlin_object_find_values(db, "Wide", &pk1, 4, same, four, NULL));
+            for (int i = 0; i < 4; i++) CHECK(four[i].type == DRUMLIN_TYPE_STRING);
             if (!small) {
                 CHECK(four[0].as.string.size == BIG && memcmp(four[0].as.string.data, big[0], BIG) == 0);
                 CHECK(four[1].as.string.size == BIG && memcmp(four[1].as.string.data, big[0], BIG) == 0);
@@ -94,118 +94,118 @@ static void test_find_values_long_strings(void) {
             }
         }
     }
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_close(db));
 }
 
 /* Values borrowed with out_object stay valid until the next call on that object handle. */
 static void test_find_values_borrowed_by_object(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     static char big[WIDE][BIG];
     static char big2[WIDE][BIG];
     const char *names[WIDE + 1] = {"id", "s0", "s1", "s2", "s3", "s4", "s5"};
     int32_t idx[WIDE + 1];
-    cairn_value first[WIDE + 1], second[WIDE + 1], scratch[WIDE + 1];
-    cairn_value pk1 = v_int(1), pk2 = v_int(2), pk3 = v_int(3);
-    cairn_object *o1 = NULL, *o2 = NULL, *none = (cairn_object *)&pk3;
+    drumlin_value first[WIDE + 1], second[WIDE + 1], scratch[WIDE + 1];
+    drumlin_value pk1 = v_int(1), pk2 = v_int(2), pk3 = v_int(3);
+    drumlin_object *o1 = NULL, *o2 = NULL, *none = (drumlin_object *)&pk3;
     int64_t key = -1;
     char *json = NULL;
 
     for (int p = 0; p <= WIDE; p++) idx[p] = prop(db, "Wide", names[p]);
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Wide", "{\"id\": 1, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
-                                             " \"s4\": \"\", \"s5\": \"\"}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Wide", "{\"id\": 2, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
-                                             " \"s4\": \"\", \"s5\": \"\"}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Wide", "{\"id\": 1, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
+                                             " \"s4\": \"\", \"s5\": \"\"}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Wide", "{\"id\": 2, \"s0\": \"\", \"s1\": \"\", \"s2\": \"\", \"s3\": \"\","
+                                             " \"s4\": \"\", \"s5\": \"\"}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
     write_wide(db, idx, 1, big, 0, 1);
     write_wide(db, idx, 2, big2, 0, 2);
 
-    CHECK_OK(cairn_object_find_values(db, "Wide", &pk1, WIDE + 1, idx, first, &o1));
+    CHECK_OK(drumlin_object_find_values(db, "Wide", &pk1, WIDE + 1, idx, first, &o1));
     REQUIRE(o1 != NULL);
     check_wide(first, big, 0, 1);
     /* Calls on the database handle (including find_values lending from the database handle)
      * and on another object handle leave the first object's values alone. */
-    CHECK_OK(cairn_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, scratch, NULL));
+    CHECK_OK(drumlin_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, scratch, NULL));
     check_wide(scratch, big2, 0, 2);
-    CHECK_OK(cairn_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, second, &o2));
+    CHECK_OK(drumlin_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, second, &o2));
     REQUIRE(o2 != NULL);
-    CHECK_OK(cairn_get_json(db, "Wide", "2", &json));
-    cairn_free(json);
-    CHECK_OK(cairn_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, scratch, NULL));
+    CHECK_OK(drumlin_get_json(db, "Wide", "2", &json));
+    drumlin_free(json);
+    CHECK_OK(drumlin_object_find_values(db, "Wide", &pk2, WIDE + 1, idx, scratch, NULL));
     check_wide(first, big, 0, 1);
     check_wide(second, big2, 0, 2);
     /* The next call on o2 replaces o2's values; o1's are still intact. */
-    CHECK_OK(cairn_object_get_values(o2, WIDE + 1, idx, scratch));
+    CHECK_OK(drumlin_object_get_values(o2, WIDE + 1, idx, scratch));
     check_wide(scratch, big2, 0, 2);
     check_wide(first, big, 0, 1);
     /* A write in between (through another path) does not change what was lent. */
     write_wide(db, idx, 1, big2, 1, 9);
     check_wide(first, big, 0, 1);
-    CHECK_OK(cairn_object_get_values(o1, WIDE + 1, idx, scratch));
+    CHECK_OK(drumlin_object_get_values(o1, WIDE + 1, idx, scratch));
     check_wide(scratch, big2, 1, 9);
-    CHECK_OK(cairn_object_key(o1, &key));
+    CHECK_OK(drumlin_object_key(o1, &key));
     CHECK(key >= 1);
 
-    /* Not found: CAIRN_NOT_FOUND, *out_object = NULL, and no error set. */
-    CHECK_RC(cairn_object_find_values(db, "Wide", &pk3, WIDE + 1, idx, scratch, &none), CAIRN_NOT_FOUND);
+    /* Not found: DRUMLIN_NOT_FOUND, *out_object = NULL, and no error set. */
+    CHECK_RC(drumlin_object_find_values(db, "Wide", &pk3, WIDE + 1, idx, scratch, &none), DRUMLIN_NOT_FOUND);
     CHECK(none == NULL);
-    CHECK_RC(cairn_last_error_code(), CAIRN_OK);
-    cairn_object_release(o1);
-    cairn_object_release(o2);
-    CHECK_OK(cairn_close(db));
+    CHECK_RC(drumlin_last_error_code(), DRUMLIN_OK);
+    drumlin_object_release(o1);
+    drumlin_object_release(o2);
+    CHECK_OK(drumlin_close(db));
 }
 
 /* find_values on the general path (links, lists) and with an optional primary key. */
 static void test_find_values_other_shapes(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t tagged[4] = {prop(db, "Tagged", "code"), prop(db, "Tagged", "n"), prop(db, "Tagged", "next"),
                          prop(db, "Tagged", "extra")};
     int32_t maybe[2] = {prop(db, "MaybeKey", "id"), prop(db, "MaybeKey", "n")};
     int32_t tagged_class = -1;
-    cairn_value a = v_str("a"), b_code = v_str("b"), null_pk = v_null(), out[4];
-    cairn_object *b = NULL, *obj = NULL;
+    drumlin_value a = v_str("a"), b_code = v_str("b"), null_pk = v_null(), out[4];
+    drumlin_object *b = NULL, *obj = NULL;
     int64_t b_key = -1;
 
-    REQUIRE_OK(cairn_class_index(db, "Tagged", &tagged_class));
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_object_create_json(db, "Tagged", "{\"code\": \"b\", \"n\": 2}", CAIRN_UPDATE_NEVER, &b));
-    REQUIRE_OK(cairn_create_json(db, "Tagged", "{\"code\": \"a\", \"n\": 1, \"next\": \"b\", \"extra\": \"mixed text\"}",
-                                 CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "MaybeKey", "{\"id\": null, \"n\": 9}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
-    REQUIRE_OK(cairn_object_key(b, &b_key));
+    REQUIRE_OK(drumlin_class_index(db, "Tagged", &tagged_class));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_object_create_json(db, "Tagged", "{\"code\": \"b\", \"n\": 2}", DRUMLIN_UPDATE_NEVER, &b));
+    REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"a\", \"n\": 1, \"next\": \"b\", \"extra\": \"mixed text\"}",
+                                 DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "MaybeKey", "{\"id\": null, \"n\": 9}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    REQUIRE_OK(drumlin_object_key(b, &b_key));
 
     memset(out, 0xAB, sizeof out);
-    CHECK_OK(cairn_object_find_values(db, "Tagged", &a, 4, tagged, out, &obj));
+    CHECK_OK(drumlin_object_find_values(db, "Tagged", &a, 4, tagged, out, &obj));
     CHECK_VSTR(out[0], "a");
-    CHECK(out[1].type == CAIRN_TYPE_INT && out[1].as.integer == 1);
-    CHECK(out[2].type == CAIRN_TYPE_LINK && out[2].as.link.class_index == tagged_class && out[2].as.link.key == b_key);
+    CHECK(out[1].type == DRUMLIN_TYPE_INT && out[1].as.integer == 1);
+    CHECK(out[2].type == DRUMLIN_TYPE_LINK && out[2].as.link.class_index == tagged_class && out[2].as.link.key == b_key);
     CHECK_VSTR(out[3], "mixed text");
     CHECK(obj != NULL);
-    cairn_object_release(obj);
+    drumlin_object_release(obj);
     /* Without the mixed property the row is read in place, links included. */
     memset(out, 0xAB, sizeof out);
-    CHECK_OK(cairn_object_find_values(db, "Tagged", &a, 3, tagged, out, NULL));
+    CHECK_OK(drumlin_object_find_values(db, "Tagged", &a, 3, tagged, out, NULL));
     CHECK_VSTR(out[0], "a");
-    CHECK(out[1].type == CAIRN_TYPE_INT && out[1].as.integer == 1);
-    CHECK(out[2].type == CAIRN_TYPE_LINK && out[2].as.link.class_index == tagged_class && out[2].as.link.key == b_key);
+    CHECK(out[1].type == DRUMLIN_TYPE_INT && out[1].as.integer == 1);
+    CHECK(out[2].type == DRUMLIN_TYPE_LINK && out[2].as.link.class_index == tagged_class && out[2].as.link.key == b_key);
     memset(out, 0xAB, sizeof out);
-    CHECK_OK(cairn_object_find_values(db, "Tagged", &b_code, 3, tagged, out, NULL));
+    CHECK_OK(drumlin_object_find_values(db, "Tagged", &b_code, 3, tagged, out, NULL));
     CHECK_VSTR(out[0], "b");
-    CHECK(out[2].type == CAIRN_TYPE_NULL);
+    CHECK(out[2].type == DRUMLIN_TYPE_NULL);
 
     memset(out, 0xAB, sizeof out);
-    CHECK_OK(cairn_object_find_values(db, "MaybeKey", &null_pk, 2, maybe, out, NULL));
-    CHECK(out[0].type == CAIRN_TYPE_NULL);
-    CHECK(out[1].type == CAIRN_TYPE_INT && out[1].as.integer == 9);
-    cairn_object_release(b);
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_object_find_values(db, "MaybeKey", &null_pk, 2, maybe, out, NULL));
+    CHECK(out[0].type == DRUMLIN_TYPE_NULL);
+    CHECK(out[1].type == DRUMLIN_TYPE_INT && out[1].as.integer == 9);
+    drumlin_object_release(b);
+    CHECK_OK(drumlin_close(db));
 }
 
 /* find_marshal: the packed bytes of a row, the same as get_marshal's; NOT_FOUND; the buffer
  * protocol with a buffer too small; values that cannot be packed; bad arguments. */
 static void test_find_marshal(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t named[3] = {prop(db, "Named", "key"), prop(db, "Named", "v"), prop(db, "Named", "label")};
     int32_t special[2] = {prop(db, "Special", "id"), prop(db, "Special", "when")};
     char label[1500];
@@ -213,42 +213,42 @@ static void test_find_marshal(void) {
     label[sizeof label - 1] = '\0';
     char json[2048];
     snprintf(json, sizeof json, "{\"key\": \"k2\", \"v\": -70000, \"label\": \"%s\"}", label);
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"k1\", \"v\": 7}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Named", json, CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1.5\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
-                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"k1\", \"v\": 7}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Named", json, DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1.5\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
+                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
 
     /* ("k1", 7, None) in marshal: a 3-tuple of a str, an int and None. */
     static const unsigned char want[] = {')', 3, 'u', 2, 0, 0, 0, 'k', '1', 'i', 7, 0, 0, 0, 'N'};
     unsigned char packed[64], again[64];
     size_t size = 99, again_size = 99;
-    cairn_value k1 = v_str("k1"), k2 = v_str("k2"), missing = v_str("nope");
-    CHECK_OK(cairn_object_find_marshal(db, "Named", &k1, 3, named, packed, sizeof packed, &size));
+    drumlin_value k1 = v_str("k1"), k2 = v_str("k2"), missing = v_str("nope");
+    CHECK_OK(drumlin_object_find_marshal(db, "Named", &k1, 3, named, packed, sizeof packed, &size));
     CHECK(size == sizeof want);
     CHECK(memcmp(packed, want, sizeof want) == 0);
-    cairn_object *obj = NULL;
-    REQUIRE_OK(cairn_object_find(db, "Named", &k1, &obj));
-    CHECK_OK(cairn_object_get_marshal(obj, 3, named, again, sizeof again, &again_size));
+    drumlin_object *obj = NULL;
+    REQUIRE_OK(drumlin_object_find(db, "Named", &k1, &obj));
+    CHECK_OK(drumlin_object_get_marshal(obj, 3, named, again, sizeof again, &again_size));
     CHECK(again_size == size && memcmp(again, packed, size) == 0);
-    cairn_object_release(obj);
+    drumlin_object_release(obj);
 
     /* No such object: NOT_FOUND, size 0, no error. */
     size = 99;
-    CHECK(cairn_object_find_marshal(db, "Named", &missing, 3, named, packed, sizeof packed, &size) == CAIRN_NOT_FOUND);
+    CHECK(drumlin_object_find_marshal(db, "Named", &missing, 3, named, packed, sizeof packed, &size) == DRUMLIN_NOT_FOUND);
     CHECK(size == 0);
-    CHECK(cairn_last_error_code() == CAIRN_OK);
+    CHECK(drumlin_last_error_code() == DRUMLIN_OK);
 
     /* Too small: the full size is reported; a buffer of that size gets all of it. */
     size_t need = 0;
-    CHECK_OK(cairn_object_find_marshal(db, "Named", &k2, 3, named, NULL, 0, &need));
+    CHECK_OK(drumlin_object_find_marshal(db, "Named", &k2, 3, named, NULL, 0, &need));
     CHECK(need == 2 + 7 + 5 + 5 + (sizeof label - 1));
     unsigned char *big = malloc(need);
     REQUIRE(big != NULL);
-    CHECK_OK(cairn_object_find_marshal(db, "Named", &k2, 3, named, big, 4, &size));
+    CHECK_OK(drumlin_object_find_marshal(db, "Named", &k2, 3, named, big, 4, &size));
     CHECK(size == need);
-    CHECK_OK(cairn_object_find_marshal(db, "Named", &k2, 3, named, big, need, &size));
+    CHECK_OK(drumlin_object_find_marshal(db, "Named", &k2, 3, named, big, need, &size));
     CHECK(size == need);
     /* -70000 fits an int32: marshal's 'i' and four bytes, little endian. */
     CHECK(big[7 + 2] == 'i');
@@ -259,82 +259,82 @@ static void test_find_marshal(void) {
     free(big);
 
     /* A date cannot be packed: NOT_SUPPORTED naming the property; the id alone can. */
-    cairn_value one = v_int(1);
-    CHECK_FAILS(cairn_object_find_marshal(db, "Special", &one, 2, special, packed, sizeof packed, &size),
-                CAIRN_ERR_NOT_SUPPORTED, "Property 'Special.when' cannot be packed");
+    drumlin_value one = v_int(1);
+    CHECK_FAILS(drumlin_object_find_marshal(db, "Special", &one, 2, special, packed, sizeof packed, &size),
+                DRUMLIN_ERR_NOT_SUPPORTED, "Property 'Special.when' cannot be packed");
     CHECK(size == 0);
-    CHECK_OK(cairn_object_find_marshal(db, "Special", &one, 1, special, packed, sizeof packed, &size));
+    CHECK_OK(drumlin_object_find_marshal(db, "Special", &one, 1, special, packed, sizeof packed, &size));
     CHECK(size == 7 && packed[2] == 'i' && packed[3] == 1);
 
     /* Bad arguments: unknown class, index out of range, wrong key type, negative capacity. */
-    CHECK_FAILS(cairn_object_find_marshal(db, "Nobody", &k1, 3, named, packed, sizeof packed, &size),
-                CAIRN_ERR_NO_SUCH_CLASS, "Nobody");
+    CHECK_FAILS(drumlin_object_find_marshal(db, "Nobody", &k1, 3, named, packed, sizeof packed, &size),
+                DRUMLIN_ERR_NO_SUCH_CLASS, "Nobody");
     int32_t bad[1] = {42};
-    CHECK_FAILS(cairn_object_find_marshal(db, "Named", &k1, 1, bad, packed, sizeof packed, &size),
-                CAIRN_ERR_INVALID_ARGUMENT, "Property index 42 is out of range for 'Named'");
-    CHECK_FAILS(cairn_object_find_marshal(db, "Named", &one, 3, named, packed, sizeof packed, &size),
-                CAIRN_ERR_TYPE_MISMATCH, "Named.key");
-    CHECK_OK(cairn_close(db));
+    CHECK_FAILS(drumlin_object_find_marshal(db, "Named", &k1, 1, bad, packed, sizeof packed, &size),
+                DRUMLIN_ERR_INVALID_ARGUMENT, "Property index 42 is out of range for 'Named'");
+    CHECK_FAILS(drumlin_object_find_marshal(db, "Named", &one, 3, named, packed, sizeof packed, &size),
+                DRUMLIN_ERR_TYPE_MISMATCH, "Named.key");
+    CHECK_OK(drumlin_close(db));
 }
 
 /* Named "b" (v 2) and "a" (v 1), created in that order, then "c" (v 3) when `with_c`; one Special
  * object with values marshal cannot carry. */
-static void fill_named_and_special(cairn_db *db, int with_c) {
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"b\", \"v\": 2}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"a\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    if (with_c) REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"c\", \"v\": 3}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
-                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
+static void fill_named_and_special(drumlin_db *db, int with_c) {
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"b\", \"v\": 2}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"a\", \"v\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
+    if (with_c) REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"c\", \"v\": 3}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1\"}, \"when\": {\"$date\": \"2024-01-02T03:04:05Z\"}, "
+                                 "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
 }
 
-/* query_marshal: the same bytes as cairn_query + cairn_results_get_marshal; an empty list;
+/* query_marshal: the same bytes as drumlin_query + drumlin_results_get_marshal; an empty list;
  * the buffer protocol; errors. */
 static void test_query_marshal(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t named[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
     int32_t special[1] = {prop(db, "Special", "when")};
     fill_named_and_special(db, 1);
 
     unsigned char packed[128], again[128];
     size_t size = 0, again_size = 0;
-    CHECK_OK(cairn_query_marshal(db, "Named", "v >= $0", "[2]", 2, named, packed, sizeof packed, &size));
+    CHECK_OK(drumlin_query_marshal(db, "Named", "v >= $0", "[2]", 2, named, packed, sizeof packed, &size));
     /* [("b", 2), ("c", 3)] in creation order: list header, then two 2-tuples. */
     static const unsigned char want[] = {'[', 2, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'b', 'i', 2, 0, 0, 0,
                                          ')', 2, 'u', 1, 0, 0, 0, 'c', 'i', 3, 0, 0, 0};
     CHECK(size == sizeof want);
     CHECK(memcmp(packed, want, sizeof want) == 0);
-    cairn_results *results = NULL;
-    REQUIRE_OK(cairn_query(db, "Named", "v >= $0", "[2]", &results));
-    CHECK_OK(cairn_results_get_marshal(results, 2, named, again, sizeof again, &again_size));
+    drumlin_results *results = NULL;
+    REQUIRE_OK(drumlin_query(db, "Named", "v >= $0", "[2]", &results));
+    CHECK_OK(drumlin_results_get_marshal(results, 2, named, again, sizeof again, &again_size));
     CHECK(again_size == size && memcmp(again, packed, size) == 0);
-    cairn_results_release(results);
+    drumlin_results_release(results);
 
     /* Every object (NULL query), an empty result, a buffer too small. */
-    CHECK_OK(cairn_query_marshal(db, "Named", NULL, NULL, 1, named, packed, sizeof packed, &size));
+    CHECK_OK(drumlin_query_marshal(db, "Named", NULL, NULL, 1, named, packed, sizeof packed, &size));
     CHECK(size == 5 + 3 * 8 && packed[1] == 3 && packed[12] == 'b' && packed[20] == 'a' && packed[28] == 'c');
-    CHECK_OK(cairn_query_marshal(db, "Named", "v > 9", NULL, 2, named, packed, sizeof packed, &size));
+    CHECK_OK(drumlin_query_marshal(db, "Named", "v > 9", NULL, 2, named, packed, sizeof packed, &size));
     CHECK(size == 5 && memcmp(packed, "[\0\0\0\0", 5) == 0);
-    CHECK_OK(cairn_query_marshal(db, "Named", "TRUEPREDICATE", NULL, 2, named, packed, 3, &size));
+    CHECK_OK(drumlin_query_marshal(db, "Named", "TRUEPREDICATE", NULL, 2, named, packed, 3, &size));
     CHECK(size == 5 + 3 * 13);
 
-    CHECK_FAILS(cairn_query_marshal(db, "Named", "v >", NULL, 2, named, packed, sizeof packed, &size),
-                CAIRN_ERR_QUERY, "Invalid predicate: 'v >'");
+    CHECK_FAILS(drumlin_query_marshal(db, "Named", "v >", NULL, 2, named, packed, sizeof packed, &size),
+                DRUMLIN_ERR_QUERY, "Invalid predicate: 'v >'");
     CHECK(size == 0);
-    CHECK_FAILS(cairn_query_marshal(db, "Named", "v == $0", "[1", 2, named, packed, sizeof packed, &size),
-                CAIRN_ERR_INVALID_ARGUMENT, "args_json: Invalid JSON");
-    CHECK_FAILS(cairn_query_marshal(db, "Nobody", "TRUEPREDICATE", NULL, 2, named, packed, sizeof packed, &size),
-                CAIRN_ERR_NO_SUCH_CLASS, "Nobody");
-    CHECK_FAILS(cairn_query_marshal(db, "Special", "TRUEPREDICATE", NULL, 1, special, packed, sizeof packed, &size),
-                CAIRN_ERR_NOT_SUPPORTED, "Property 'Special.when' cannot be packed");
-    CHECK_OK(cairn_close(db));
+    CHECK_FAILS(drumlin_query_marshal(db, "Named", "v == $0", "[1", 2, named, packed, sizeof packed, &size),
+                DRUMLIN_ERR_INVALID_ARGUMENT, "args_json: Invalid JSON");
+    CHECK_FAILS(drumlin_query_marshal(db, "Nobody", "TRUEPREDICATE", NULL, 2, named, packed, sizeof packed, &size),
+                DRUMLIN_ERR_NO_SUCH_CLASS, "Nobody");
+    CHECK_FAILS(drumlin_query_marshal(db, "Special", "TRUEPREDICATE", NULL, 1, special, packed, sizeof packed, &size),
+                DRUMLIN_ERR_NOT_SUPPORTED, "Property 'Special.when' cannot be packed");
+    CHECK_OK(drumlin_close(db));
 }
 
 /* A query text run before with arguments of the same types reads through its shared statement
  * (no results object): the same bytes as the general path, for new arguments and after writes. */
 static void test_query_marshal_repeated(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t named[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
     int32_t special[1] = {prop(db, "Special", "when")};
     fill_named_and_special(db, 0);
@@ -344,37 +344,37 @@ static void test_query_marshal_repeated(void) {
     static const unsigned char only_a[] = {'[', 1, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'a', 'i', 1, 0, 0, 0};
     static const unsigned char only_b[] = {'[', 1, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'b', 'i', 2, 0, 0, 0};
     for (int round = 0; round < 3; round++) {
-        CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"a\"]", 2, named, packed, sizeof packed, &size));
+        CHECK_OK(drumlin_query_marshal(db, "Named", "key == $0", "[\"a\"]", 2, named, packed, sizeof packed, &size));
         CHECK(size == sizeof only_a && memcmp(packed, only_a, sizeof only_a) == 0);
-        CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"b\"]", 2, named, packed, sizeof packed, &size));
+        CHECK_OK(drumlin_query_marshal(db, "Named", "key == $0", "[\"b\"]", 2, named, packed, sizeof packed, &size));
         CHECK(size == sizeof only_b && memcmp(packed, only_b, sizeof only_b) == 0);
     }
-    CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"zz\"]", 2, named, packed, sizeof packed, &size));
+    CHECK_OK(drumlin_query_marshal(db, "Named", "key == $0", "[\"zz\"]", 2, named, packed, sizeof packed, &size));
     CHECK(size == 5 && memcmp(packed, "[\0\0\0\0", 5) == 0);
     /* A buffer too small reports the size needed, as on the general path. */
-    CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"a\"]", 2, named, packed, 4, &size));
+    CHECK_OK(drumlin_query_marshal(db, "Named", "key == $0", "[\"a\"]", 2, named, packed, 4, &size));
     CHECK(size == sizeof only_a);
     /* Writes are seen. */
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"a2\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_query_marshal(db, "Named", "v == $0", "[1]", 1, named, packed, sizeof packed, &size));
-    CHECK_OK(cairn_query_marshal(db, "Named", "v == $0", "[1]", 1, named, packed, sizeof packed, &size));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"a2\", \"v\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_query_marshal(db, "Named", "v == $0", "[1]", 1, named, packed, sizeof packed, &size));
+    CHECK_OK(drumlin_query_marshal(db, "Named", "v == $0", "[1]", 1, named, packed, sizeof packed, &size));
     CHECK(size == 5 + 8 + 9 && packed[1] == 2 && packed[12] == 'a' && packed[20] == 'a' && packed[21] == '2');
     /* Errors on a repeated text are the general path's. */
     int32_t bad[1] = {99};
-    CHECK_FAILS(cairn_query_marshal(db, "Named", "key == $0", "[\"a\"]", 1, bad, packed, sizeof packed, &size),
-                CAIRN_ERR_INVALID_ARGUMENT, "Property index 99 is out of range for 'Named'");
-    CHECK_FAILS(cairn_query_marshal(db, "Named", "key == $0", "[1]", 2, named, packed, sizeof packed, &size),
-                CAIRN_ERR_QUERY, "Unsupported comparison");
+    CHECK_FAILS(drumlin_query_marshal(db, "Named", "key == $0", "[\"a\"]", 1, bad, packed, sizeof packed, &size),
+                DRUMLIN_ERR_INVALID_ARGUMENT, "Property index 99 is out of range for 'Named'");
+    CHECK_FAILS(drumlin_query_marshal(db, "Named", "key == $0", "[1]", 2, named, packed, sizeof packed, &size),
+                DRUMLIN_ERR_QUERY, "Unsupported comparison");
     for (int round = 0; round < 2; round++) {
-        CHECK_FAILS(cairn_query_marshal(db, "Special", "n == $0", "[1]", 1, special, packed, sizeof packed, &size),
-                    CAIRN_ERR_NOT_SUPPORTED, "Property 'Special.when' cannot be packed");
+        CHECK_FAILS(drumlin_query_marshal(db, "Special", "n == $0", "[1]", 1, special, packed, sizeof packed, &size),
+                    DRUMLIN_ERR_NOT_SUPPORTED, "Property 'Special.when' cannot be packed");
         CHECK(size == 0);
     }
-    CHECK_OK(cairn_query_marshal(db, "Named", "key == $0", "[\"b\"]", 2, named, packed, sizeof packed, &size));
+    CHECK_OK(drumlin_query_marshal(db, "Named", "key == $0", "[\"b\"]", 2, named, packed, sizeof packed, &size));
     CHECK(size == sizeof only_b && memcmp(packed, only_b, sizeof only_b) == 0);
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_close(db));
 }
 
 /* The C layer remembers, per thread, the property indexes it last converted and the database
@@ -382,122 +382,122 @@ static void test_query_marshal_repeated(void) {
  * content (the same array, changed in place, reads the new properties), and a closed handle is
  * refused even by the thread that used it last. */
 static void test_per_thread_memos(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t indices[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"k1\", \"v\": 7, \"label\": \"L\"}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
-    cairn_value k1 = v_str("k1"), out[2];
-    CHECK_OK(cairn_object_find_values(db, "Named", &k1, 2, indices, out, NULL));
-    CHECK(out[0].type == CAIRN_TYPE_STRING && out[1].type == CAIRN_TYPE_INT && out[1].as.integer == 7);
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"k1\", \"v\": 7, \"label\": \"L\"}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    drumlin_value k1 = v_str("k1"), out[2];
+    CHECK_OK(drumlin_object_find_values(db, "Named", &k1, 2, indices, out, NULL));
+    CHECK(out[0].type == DRUMLIN_TYPE_STRING && out[1].type == DRUMLIN_TYPE_INT && out[1].as.integer == 7);
     indices[0] = prop(db, "Named", "v");  /* same array, same count, new content */
     indices[1] = prop(db, "Named", "label");
-    CHECK_OK(cairn_object_find_values(db, "Named", &k1, 2, indices, out, NULL));
-    CHECK(out[0].type == CAIRN_TYPE_INT && out[0].as.integer == 7);
-    CHECK(out[1].type == CAIRN_TYPE_STRING && out[1].as.string.size == 1 && out[1].as.string.data[0] == 'L');
-    CHECK_OK(cairn_object_find_values(db, "Named", &k1, 1, indices, out, NULL));  /* a prefix of it */
-    CHECK(out[0].type == CAIRN_TYPE_INT && out[0].as.integer == 7);
-    cairn_value eight = v_int(8);
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_update_values(db, "Named", &k1, 1, indices, &eight));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_object_find_values(db, "Named", &k1, 2, indices, out, NULL));
+    CHECK(out[0].type == DRUMLIN_TYPE_INT && out[0].as.integer == 7);
+    CHECK(out[1].type == DRUMLIN_TYPE_STRING && out[1].as.string.size == 1 && out[1].as.string.data[0] == 'L');
+    CHECK_OK(drumlin_object_find_values(db, "Named", &k1, 1, indices, out, NULL));  /* a prefix of it */
+    CHECK(out[0].type == DRUMLIN_TYPE_INT && out[0].as.integer == 7);
+    drumlin_value eight = v_int(8);
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_update_values(db, "Named", &k1, 1, indices, &eight));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_close(db));
     /* The handle this thread used last is closed: refused, never taken for live. */
     unsigned char packed[64];
     size_t size = 0;
-    CHECK_FAILS(cairn_object_find_values(db, "Named", &k1, 1, indices, out, NULL), CAIRN_ERR_MISUSE,
+    CHECK_FAILS(drumlin_object_find_values(db, "Named", &k1, 1, indices, out, NULL), DRUMLIN_ERR_MISUSE,
                 "closed or invalid");
-    CHECK_FAILS(cairn_object_find_marshal(db, "Named", &k1, 1, indices, packed, sizeof packed, &size),
-                CAIRN_ERR_MISUSE, "closed or invalid");
-    CHECK_FAILS(cairn_object_update_values(db, "Named", &k1, 1, indices, &eight), CAIRN_ERR_MISUSE,
+    CHECK_FAILS(drumlin_object_find_marshal(db, "Named", &k1, 1, indices, packed, sizeof packed, &size),
+                DRUMLIN_ERR_MISUSE, "closed or invalid");
+    CHECK_FAILS(drumlin_object_update_values(db, "Named", &k1, 1, indices, &eight), DRUMLIN_ERR_MISUSE,
                 "closed or invalid");
     /* A new handle works, and the old one stays refused after it. */
-    cairn_db *other = fresh();
-    CHECK_OK(cairn_query_marshal(other, "Named", "v == $0", "[8]", 1, indices, packed, sizeof packed, &size));
+    drumlin_db *other = fresh();
+    CHECK_OK(drumlin_query_marshal(other, "Named", "v == $0", "[8]", 1, indices, packed, sizeof packed, &size));
     CHECK(size == 5);
     if (other != db) {
-        CHECK_FAILS(cairn_query_marshal(db, "Named", "v == $0", "[8]", 1, indices, packed, sizeof packed, &size),
-                    CAIRN_ERR_MISUSE, "closed or invalid");
+        CHECK_FAILS(drumlin_query_marshal(db, "Named", "v == $0", "[8]", 1, indices, packed, sizeof packed, &size),
+                    DRUMLIN_ERR_MISUSE, "closed or invalid");
     }
-    CHECK_OK(cairn_close(other));
+    CHECK_OK(drumlin_close(other));
 }
 
-/*---- cairn_results_get_values -----------------------------------------------------------------*/
+/*---- drumlin_results_get_values -----------------------------------------------------------------*/
 
-static int str_is(cairn_value v, const char *want) {
-    return v.type == CAIRN_TYPE_STRING && v.as.string.size == strlen(want) &&
+static int str_is(drumlin_value v, const char *want) {
+    return v.type == DRUMLIN_TYPE_STRING && v.as.string.size == strlen(want) &&
            memcmp(v.as.string.data, want, v.as.string.size) == 0;
 }
 
 /* Typed rows of query results: streamed from position 0, by key elsewhere, the same values
  * either way; borrowed strings live until the next call on the results handle. */
 static void test_results_get_values(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t idx[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
     static const char *keys[5] = {"e", "d", "c", "b", "a"};  /* created out of key order */
-    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(drumlin_begin_write(db));
     for (int i = 0; i < 5; i++) {
         char json[64];
         snprintf(json, sizeof json, "{\"key\": \"%s\", \"v\": %d}", keys[i], i * 10);
-        REQUIRE_OK(cairn_create_json(db, "Named", json, CAIRN_UPDATE_NEVER, NULL));
+        REQUIRE_OK(drumlin_create_json(db, "Named", json, DRUMLIN_UPDATE_NEVER, NULL));
     }
-    REQUIRE_OK(cairn_commit(db));
-    cairn_results *results = NULL;
-    REQUIRE_OK(cairn_query(db, "Named", "v >= $0", "[10]", &results));
+    REQUIRE_OK(drumlin_commit(db));
+    drumlin_results *results = NULL;
+    REQUIRE_OK(drumlin_query(db, "Named", "v >= $0", "[10]", &results));
 
-    cairn_value out[2 * 8];
+    drumlin_value out[2 * 8];
     size_t rows = 99;
-    CHECK_OK(cairn_results_get_values(results, 0, 8, 2, idx, out, &rows));  /* all, streamed */
+    CHECK_OK(drumlin_results_get_values(results, 0, 8, 2, idx, out, &rows));  /* all, streamed */
     CHECK(rows == 4);
     for (size_t r = 0; r < rows && r < 4; r++) {
         CHECK(str_is(out[r * 2], keys[r + 1]));
-        CHECK(out[r * 2 + 1].type == CAIRN_TYPE_INT && out[r * 2 + 1].as.integer == (int64_t)(r + 1) * 10);
+        CHECK(out[r * 2 + 1].type == DRUMLIN_TYPE_INT && out[r * 2 + 1].as.integer == (int64_t)(r + 1) * 10);
     }
     /* In chunks of 3: rows 0-2 streamed, row 3 by key; then past the end. */
-    CHECK_OK(cairn_results_get_values(results, 0, 3, 2, idx, out, &rows));
+    CHECK_OK(drumlin_results_get_values(results, 0, 3, 2, idx, out, &rows));
     CHECK(rows == 3 && str_is(out[0], "d") && str_is(out[4], "b"));
-    CHECK_OK(cairn_results_get_values(results, 3, 3, 2, idx, out, &rows));
+    CHECK_OK(drumlin_results_get_values(results, 3, 3, 2, idx, out, &rows));
     CHECK(rows == 1 && str_is(out[0], "a") && out[1].as.integer == 40);
-    CHECK_OK(cairn_results_get_values(results, 4, 3, 2, idx, out, &rows));
+    CHECK_OK(drumlin_results_get_values(results, 4, 3, 2, idx, out, &rows));
     CHECK(rows == 0);
-    CHECK_OK(cairn_results_get_values(results, (size_t)1 << 40, 3, 2, idx, out, &rows));
+    CHECK_OK(drumlin_results_get_values(results, (size_t)1 << 40, 3, 2, idx, out, &rows));
     CHECK(rows == 0);
     /* One property, from the middle; zero rows asked; zero properties (rows still counted). */
-    CHECK_OK(cairn_results_get_values(results, 1, 2, 1, idx + 1, out, &rows));
+    CHECK_OK(drumlin_results_get_values(results, 1, 2, 1, idx + 1, out, &rows));
     CHECK(rows == 2 && out[0].as.integer == 20 && out[1].as.integer == 30);
-    CHECK_OK(cairn_results_get_values(results, 0, 0, 2, idx, NULL, &rows));
+    CHECK_OK(drumlin_results_get_values(results, 0, 0, 2, idx, NULL, &rows));
     CHECK(rows == 0);
-    CHECK_OK(cairn_results_get_values(results, 0, 10, 0, NULL, NULL, &rows));
+    CHECK_OK(drumlin_results_get_values(results, 0, 10, 0, NULL, NULL, &rows));
     CHECK(rows == 4);
     /* Live: a write is seen by the next read. */
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"z\", \"v\": 99}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_results_get_values(results, 4, 8, 2, idx, out, &rows));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"z\", \"v\": 99}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_results_get_values(results, 4, 8, 2, idx, out, &rows));
     CHECK(rows == 1 && str_is(out[0], "z") && out[1].as.integer == 99);
 
     /* Errors change nothing and name the problem. */
     int32_t bad[1] = {42};
-    CHECK_FAILS(cairn_results_get_values(results, 0, 1, 1, bad, out, &rows), CAIRN_ERR_INVALID_ARGUMENT,
+    CHECK_FAILS(drumlin_results_get_values(results, 0, 1, 1, bad, out, &rows), DRUMLIN_ERR_INVALID_ARGUMENT,
                 "Property index 42 is out of range for 'Named'");
     CHECK(rows == 0);
-    CHECK_FAILS(cairn_results_get_values(results, 0, 1, 2, idx, NULL, &rows), CAIRN_ERR_MISUSE, "out_values");
-    CHECK_FAILS(cairn_results_get_values(results, 0, 1, 2, idx, out, NULL), CAIRN_ERR_MISUSE, "out_rows");
-    CHECK_FAILS(cairn_results_get_values(results, 0, SIZE_MAX / 2, 4, idx, out, &rows), CAIRN_ERR_INVALID_ARGUMENT,
+    CHECK_FAILS(drumlin_results_get_values(results, 0, 1, 2, idx, NULL, &rows), DRUMLIN_ERR_MISUSE, "out_values");
+    CHECK_FAILS(drumlin_results_get_values(results, 0, 1, 2, idx, out, NULL), DRUMLIN_ERR_MISUSE, "out_rows");
+    CHECK_FAILS(drumlin_results_get_values(results, 0, SIZE_MAX / 2, 4, idx, out, &rows), DRUMLIN_ERR_INVALID_ARGUMENT,
                 "does not fit");
-    cairn_results_release(results);
+    drumlin_results_release(results);
 
     /* A class with collections and links reads each row by key from position 0 too. */
     int32_t tagged[2] = {prop(db, "Tagged", "code"), prop(db, "Tagged", "tags")};
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Tagged", "{\"code\": \"t1\", \"n\": 1, \"tags\": [\"x\", \"y\"]}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Tagged", "{\"code\": \"t2\", \"n\": 2, \"tags\": []}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
-    REQUIRE_OK(cairn_query(db, "Tagged", "n > 0", NULL, &results));
-    CHECK_OK(cairn_results_get_values(results, 0, 4, 2, tagged, out, &rows));
-    CHECK(rows == 2 && str_is(out[0], "t1") && out[1].type == CAIRN_TYPE_LIST && str_is(out[2], "t2"));
-    cairn_results_release(results);
-    CHECK_OK(cairn_close(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"t1\", \"n\": 1, \"tags\": [\"x\", \"y\"]}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"t2\", \"n\": 2, \"tags\": []}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    REQUIRE_OK(drumlin_query(db, "Tagged", "n > 0", NULL, &results));
+    CHECK_OK(drumlin_results_get_values(results, 0, 4, 2, tagged, out, &rows));
+    CHECK(rows == 2 && str_is(out[0], "t1") && out[1].type == DRUMLIN_TYPE_LIST && str_is(out[2], "t2"));
+    drumlin_results_release(results);
+    CHECK_OK(drumlin_close(db));
 }
 
 int main(void) {

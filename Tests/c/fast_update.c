@@ -1,20 +1,20 @@
 /*
- * fast_update.c — cairn_object_update_values: one UPDATE by primary key for plain columns, the general path otherwise; NOT_FOUND writes nothing.
+ * fast_update.c — drumlin_object_update_values: one UPDATE by primary key for plain columns, the general path otherwise; NOT_FOUND writes nothing.
  */
 #include "fast_paths.h"
 
-/*---- cairn_object_update_values ----------------------------------------------------------------*/
+/*---- drumlin_object_update_values ----------------------------------------------------------------*/
 
 static void test_update_values_writes_properties(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t all[PL_COUNT];
     int32_t name;
     int32_t several[6];
-    cairn_value one = v_str("renamed \xc3\xa9");
-    cairn_value pk = v_int(2);
+    drumlin_value one = v_str("renamed \xc3\xa9");
+    drumlin_value pk = v_int(2);
     static const uint8_t blob[4] = {9, 0, 8, 7};
-    cairn_value values[6];
-    cairn_value out[PL_COUNT];
+    drumlin_value values[6];
+    drumlin_value out[PL_COUNT];
 
     plain_indices(db, all);
     name = all[PL_NAME];
@@ -32,25 +32,25 @@ static void test_update_values_writes_properties(void) {
     values[5] = v_str("");
     seed_plain(db, 1, 3);
 
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_update_values(db, "Plain", &pk, 1, &name, &one));
-    CHECK_OK(cairn_object_update_values(db, "Plain", &pk, 6, several, values));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_update_values(db, "Plain", &pk, 1, &name, &one));
+    CHECK_OK(drumlin_object_update_values(db, "Plain", &pk, 6, several, values));
+    REQUIRE_OK(drumlin_commit(db));
 
     CHECK_OK(read_plain(db, all, 2, out));
-    CHECK(out[PL_ID].type == CAIRN_TYPE_INT && out[PL_ID].as.integer == 2);
+    CHECK(out[PL_ID].type == DRUMLIN_TYPE_INT && out[PL_ID].as.integer == 2);
     CHECK_VSTR(out[PL_NAME], "renamed \xc3\xa9");
-    CHECK(out[PL_AGE].type == CAIRN_TYPE_INT && out[PL_AGE].as.integer == -7);
-    CHECK(out[PL_SCORE].type == CAIRN_TYPE_DOUBLE && out[PL_SCORE].as.dnum == 3.0);
-    CHECK(out[PL_ACTIVE].type == CAIRN_TYPE_BOOL && out[PL_ACTIVE].as.boolean == 0);
-    CHECK(out[PL_RATIO].type == CAIRN_TYPE_FLOAT && out[PL_RATIO].as.fnum == 0.25f);
-    CHECK(out[PL_BLOB].type == CAIRN_TYPE_BINARY);
-    if (out[PL_BLOB].type == CAIRN_TYPE_BINARY) CHECK_BYTES(out[PL_BLOB].as.binary.data, out[PL_BLOB].as.binary.size, blob, 4);
+    CHECK(out[PL_AGE].type == DRUMLIN_TYPE_INT && out[PL_AGE].as.integer == -7);
+    CHECK(out[PL_SCORE].type == DRUMLIN_TYPE_DOUBLE && out[PL_SCORE].as.dnum == 3.0);
+    CHECK(out[PL_ACTIVE].type == DRUMLIN_TYPE_BOOL && out[PL_ACTIVE].as.boolean == 0);
+    CHECK(out[PL_RATIO].type == DRUMLIN_TYPE_FLOAT && out[PL_RATIO].as.fnum == 0.25f);
+    CHECK(out[PL_BLOB].type == DRUMLIN_TYPE_BINARY);
+    if (out[PL_BLOB].type == DRUMLIN_TYPE_BINARY) CHECK_BYTES(out[PL_BLOB].as.binary.data, out[PL_BLOB].as.binary.size, blob, 4);
     CHECK_VSTR(out[PL_NOTE], "");
     /* The neighbours are untouched. */
     CHECK_OK(read_plain(db, all, 1, out));
     CHECK_VSTR(out[PL_NAME], "p1");
-    CHECK(out[PL_AGE].type == CAIRN_TYPE_NULL && out[PL_SCORE].as.dnum == 1.5);
+    CHECK(out[PL_AGE].type == DRUMLIN_TYPE_NULL && out[PL_SCORE].as.dnum == 1.5);
     CHECK_OK(read_plain(db, all, 3, out));
     CHECK_VSTR(out[PL_NAME], "p3");
 
@@ -58,211 +58,211 @@ static void test_update_values_writes_properties(void) {
     values[0] = v_null();
     values[4] = v_bin(NULL, 0);
     values[5] = v_null();
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_update_values(db, "Plain", &pk, 6, several, values));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_update_values(db, "Plain", &pk, 6, several, values));
+    REQUIRE_OK(drumlin_commit(db));
     CHECK_OK(read_plain(db, all, 2, out));
-    CHECK(out[PL_AGE].type == CAIRN_TYPE_NULL);
-    CHECK(out[PL_BLOB].type == CAIRN_TYPE_BINARY && out[PL_BLOB].as.binary.size == 0);
-    CHECK(out[PL_NOTE].type == CAIRN_TYPE_NULL);
+    CHECK(out[PL_AGE].type == DRUMLIN_TYPE_NULL);
+    CHECK(out[PL_BLOB].type == DRUMLIN_TYPE_BINARY && out[PL_BLOB].as.binary.size == 0);
+    CHECK(out[PL_NOTE].type == DRUMLIN_TYPE_NULL);
     CHECK(count_of(db, "Plain", NULL, NULL) == 3);
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_close(db));
 }
 
 static void test_update_values_not_found(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t name = prop(db, "Plain", "name");
     int32_t tagged[2] = {prop(db, "Tagged", "n"), prop(db, "Tagged", "extra")};
-    cairn_value pk = v_int(999), value = v_str("ghost");
-    cairn_value tpk = v_str("missing"), tvalues[2] = {v_int(1), v_str("m")};
+    drumlin_value pk = v_int(999), value = v_str("ghost");
+    drumlin_value tpk = v_str("missing"), tvalues[2] = {v_int(1), v_str("m")};
     char *json = NULL;
 
     seed_plain(db, 1, 2);
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_RC(cairn_object_update_values(db, "Plain", &pk, 1, &name, &value), CAIRN_NOT_FOUND);
-    CHECK_RC(cairn_last_error_code(), CAIRN_OK);
-    CHECK_RC(cairn_object_update_values(db, "Plain", &pk, 0, NULL, NULL), CAIRN_NOT_FOUND);
-    CHECK_RC(cairn_object_update_values(db, "Tagged", &tpk, 2, tagged, tvalues), CAIRN_NOT_FOUND);
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_RC(drumlin_object_update_values(db, "Plain", &pk, 1, &name, &value), DRUMLIN_NOT_FOUND);
+    CHECK_RC(drumlin_last_error_code(), DRUMLIN_OK);
+    CHECK_RC(drumlin_object_update_values(db, "Plain", &pk, 0, NULL, NULL), DRUMLIN_NOT_FOUND);
+    CHECK_RC(drumlin_object_update_values(db, "Tagged", &tpk, 2, tagged, tvalues), DRUMLIN_NOT_FOUND);
+    REQUIRE_OK(drumlin_commit(db));
     CHECK(count_of(db, "Plain", NULL, NULL) == 2);
     CHECK(count_of(db, "Plain", "name == 'ghost'", NULL) == 0);
     CHECK(count_of(db, "Tagged", NULL, NULL) == 0);
-    CHECK_RC(cairn_get_json(db, "Plain", "999", &json), CAIRN_NOT_FOUND);
+    CHECK_RC(drumlin_get_json(db, "Plain", "999", &json), DRUMLIN_NOT_FOUND);
     /* An existing object with nothing to write is found. */
     pk = v_int(1);
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_update_values(db, "Plain", &pk, 0, NULL, NULL));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_close(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_update_values(db, "Plain", &pk, 0, NULL, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_close(db));
 }
 
 static void test_update_values_string_primary_key(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t idx[2] = {prop(db, "Named", "v"), prop(db, "Named", "label")};
-    cairn_value pk = v_str("k\xc3\xa9y-1"), other = v_str("key-2"), missing = v_str("k\xc3\xa9y");
-    cairn_value values[2] = {v_int(41), v_str("forty-one")};
+    drumlin_value pk = v_str("k\xc3\xa9y-1"), other = v_str("key-2"), missing = v_str("k\xc3\xa9y");
+    drumlin_value values[2] = {v_int(41), v_str("forty-one")};
     char *json = NULL;
 
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"k\xc3\xa9y-1\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"key-2\", \"v\": 2}", CAIRN_UPDATE_NEVER, NULL));
-    CHECK_OK(cairn_object_update_values(db, "Named", &pk, 2, idx, values));
-    CHECK_RC(cairn_object_update_values(db, "Named", &missing, 2, idx, values), CAIRN_NOT_FOUND);
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"k\xc3\xa9y-1\", \"v\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"key-2\", \"v\": 2}", DRUMLIN_UPDATE_NEVER, NULL));
+    CHECK_OK(drumlin_object_update_values(db, "Named", &pk, 2, idx, values));
+    CHECK_RC(drumlin_object_update_values(db, "Named", &missing, 2, idx, values), DRUMLIN_NOT_FOUND);
     values[0] = v_int(2000);
-    CHECK_OK(cairn_object_update_values(db, "Named", &other, 1, idx, values));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_get_json(db, "Named", "\"k\xc3\xa9y-1\"", &json));
+    CHECK_OK(drumlin_object_update_values(db, "Named", &other, 1, idx, values));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_get_json(db, "Named", "\"k\xc3\xa9y-1\"", &json));
     CHECK_STR(json, "{\"key\":\"k\xc3\xa9y-1\",\"v\":41,\"label\":\"forty-one\"}");
-    cairn_free(json);
-    CHECK_OK(cairn_get_json(db, "Named", "\"key-2\"", &json));
+    drumlin_free(json);
+    CHECK_OK(drumlin_get_json(db, "Named", "\"key-2\"", &json));
     CHECK_STR(json, "{\"key\":\"key-2\",\"v\":2000,\"label\":null}");
-    cairn_free(json);
+    drumlin_free(json);
     CHECK(count_of(db, "Named", NULL, NULL) == 2);
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_close(db));
 }
 
 static void test_update_values_optional_primary_key(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t n = prop(db, "MaybeKey", "n");
-    cairn_value five = v_int(5), six = v_int(6), value = v_int(77);
+    drumlin_value five = v_int(5), six = v_int(6), value = v_int(77);
     char *json = NULL;
 
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "MaybeKey", "{\"id\": null, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_create_json(db, "MaybeKey", "{\"id\": 5, \"n\": 2}", CAIRN_UPDATE_NEVER, NULL));
-    CHECK_OK(cairn_object_update_values(db, "MaybeKey", &five, 1, &n, &value));
-    CHECK_RC(cairn_object_update_values(db, "MaybeKey", &six, 1, &n, &value), CAIRN_NOT_FOUND);
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_get_json(db, "MaybeKey", "5", &json));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "MaybeKey", "{\"id\": null, \"n\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "MaybeKey", "{\"id\": 5, \"n\": 2}", DRUMLIN_UPDATE_NEVER, NULL));
+    CHECK_OK(drumlin_object_update_values(db, "MaybeKey", &five, 1, &n, &value));
+    CHECK_RC(drumlin_object_update_values(db, "MaybeKey", &six, 1, &n, &value), DRUMLIN_NOT_FOUND);
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_get_json(db, "MaybeKey", "5", &json));
     CHECK_STR(json, "{\"id\":5,\"n\":77}");
-    cairn_free(json);
-    CHECK_OK(cairn_get_json(db, "MaybeKey", "null", &json));
+    drumlin_free(json);
+    CHECK_OK(drumlin_get_json(db, "MaybeKey", "null", &json));
     CHECK_STR(json, "{\"id\":null,\"n\":1}");
-    cairn_free(json);
+    drumlin_free(json);
     CHECK(count_of(db, "MaybeKey", NULL, NULL) == 2);
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_close(db));
 }
 
 /* Links, lists and mixed values take the general path. */
 static void test_update_values_general_path(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t n = prop(db, "Tagged", "n"), next = prop(db, "Tagged", "next"), tags = prop(db, "Tagged", "tags");
     int32_t extra = prop(db, "Tagged", "extra");
     int32_t idx[3] = {n, next, extra};
     int32_t with_list[2] = {n, tags};
     int32_t tagged_class = -1;
-    cairn_object *b = NULL;
+    drumlin_object *b = NULL;
     int64_t b_key = -1;
-    cairn_value a = v_str("a");
-    cairn_value values[3];
-    cairn_value list_values[2] = {v_int(500), v_str("not a list")};
+    drumlin_value a = v_str("a");
+    drumlin_value values[3];
+    drumlin_value list_values[2] = {v_int(500), v_str("not a list")};
     char *json = NULL;
 
-    REQUIRE_OK(cairn_class_index(db, "Tagged", &tagged_class));
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Tagged", "{\"code\": \"a\", \"n\": 1, \"tags\": [\"x\", \"y\"]}", CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_object_create_json(db, "Tagged", "{\"code\": \"b\", \"n\": 2}", CAIRN_UPDATE_NEVER, &b));
-    REQUIRE_OK(cairn_object_key(b, &b_key));
+    REQUIRE_OK(drumlin_class_index(db, "Tagged", &tagged_class));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"a\", \"n\": 1, \"tags\": [\"x\", \"y\"]}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_object_create_json(db, "Tagged", "{\"code\": \"b\", \"n\": 2}", DRUMLIN_UPDATE_NEVER, &b));
+    REQUIRE_OK(drumlin_object_key(b, &b_key));
     values[0] = v_int(10);
     values[1] = v_link(tagged_class, b_key);
     values[2] = v_double(2.5);
-    CHECK_OK(cairn_object_update_values(db, "Tagged", &a, 3, idx, values));
+    CHECK_OK(drumlin_object_update_values(db, "Tagged", &a, 3, idx, values));
     /* A list property cannot take a scalar: nothing is written, not even `n`. */
-    CHECK_FAILS(cairn_object_update_values(db, "Tagged", &a, 2, with_list, list_values), CAIRN_ERR_TYPE_MISMATCH,
+    CHECK_FAILS(drumlin_object_update_values(db, "Tagged", &a, 2, with_list, list_values), DRUMLIN_ERR_TYPE_MISMATCH,
                 "'Tagged.tags'");
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_get_json(db, "Tagged", "\"a\"", &json));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_get_json(db, "Tagged", "\"a\"", &json));
     CHECK_STR(json, "{\"code\":\"a\",\"n\":10,\"tags\":[\"x\",\"y\"],\"next\":\"b\",\"extra\":2.5}");
-    cairn_free(json);
+    drumlin_free(json);
     CHECK(count_of(db, "Tagged", "next.code == 'b'", NULL) == 1);
 
     /* Clearing the link, and a plain column of a class with relationships (the one-UPDATE path). */
     values[0] = v_int(11);
     values[1] = v_null();
     values[2] = v_str("text");
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_update_values(db, "Tagged", &a, 3, idx, values));
-    CHECK_OK(cairn_object_update_values(db, "Tagged", &a, 1, &n, &values[0]));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_get_json(db, "Tagged", "\"a\"", &json));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_update_values(db, "Tagged", &a, 3, idx, values));
+    CHECK_OK(drumlin_object_update_values(db, "Tagged", &a, 1, &n, &values[0]));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_get_json(db, "Tagged", "\"a\"", &json));
     CHECK_STR(json, "{\"code\":\"a\",\"n\":11,\"tags\":[\"x\",\"y\"],\"next\":null,\"extra\":\"text\"}");
-    cairn_free(json);
+    drumlin_free(json);
     CHECK(count_of(db, "Tagged", NULL, NULL) == 2);
-    cairn_object_release(b);
-    CHECK_OK(cairn_close(db));
+    drumlin_object_release(b);
+    CHECK_OK(drumlin_close(db));
 }
 
 static void test_update_values_primary_key(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t all[PL_COUNT];
     int32_t idx[2];
     int32_t named[2] = {prop(db, "Named", "key"), prop(db, "Named", "v")};
-    cairn_value pk = v_int(1);
-    cairn_value values[2];
-    cairn_value npk = v_str("k");
-    cairn_value nvalues[2] = {v_str("k"), v_int(5)};
-    cairn_value out[PL_COUNT];
+    drumlin_value pk = v_int(1);
+    drumlin_value values[2];
+    drumlin_value npk = v_str("k");
+    drumlin_value nvalues[2] = {v_str("k"), v_int(5)};
+    drumlin_value out[PL_COUNT];
     char *json = NULL;
 
     plain_indices(db, all);
     idx[0] = all[PL_ID];
     idx[1] = all[PL_NAME];
     seed_plain(db, 1, 2);
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Named", "{\"key\": \"k\", \"v\": 1}", CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Named", "{\"key\": \"k\", \"v\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
     /* The same key: accepted, and the other property is written. */
     values[0] = v_int(1);
     values[1] = v_str("same key");
-    CHECK_OK(cairn_object_update_values(db, "Plain", &pk, 2, idx, values));
-    CHECK_OK(cairn_object_update_values(db, "Named", &npk, 2, named, nvalues));
+    CHECK_OK(drumlin_object_update_values(db, "Plain", &pk, 2, idx, values));
+    CHECK_OK(drumlin_object_update_values(db, "Named", &npk, 2, named, nvalues));
     /* Another key: PRIMARY_KEY_IMMUTABLE, nothing written. */
     values[0] = v_int(3);
     values[1] = v_str("moved");
-    CHECK_FAILS(cairn_object_update_values(db, "Plain", &pk, 2, idx, values), CAIRN_ERR_PRIMARY_KEY_IMMUTABLE,
+    CHECK_FAILS(drumlin_object_update_values(db, "Plain", &pk, 2, idx, values), DRUMLIN_ERR_PRIMARY_KEY_IMMUTABLE,
                 "'Plain.id'");
     values[0] = v_int(2); /* the key of another existing object */
-    CHECK_FAILS(cairn_object_update_values(db, "Plain", &pk, 1, idx, values), CAIRN_ERR_PRIMARY_KEY_IMMUTABLE,
+    CHECK_FAILS(drumlin_object_update_values(db, "Plain", &pk, 1, idx, values), DRUMLIN_ERR_PRIMARY_KEY_IMMUTABLE,
                 "'Plain.id'");
     nvalues[0] = v_str("k2");
     nvalues[1] = v_int(6);
-    CHECK_FAILS(cairn_object_update_values(db, "Named", &npk, 2, named, nvalues), CAIRN_ERR_PRIMARY_KEY_IMMUTABLE,
+    CHECK_FAILS(drumlin_object_update_values(db, "Named", &npk, 2, named, nvalues), DRUMLIN_ERR_PRIMARY_KEY_IMMUTABLE,
                 "'Named.key'");
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_commit(db));
     CHECK_OK(read_plain(db, all, 1, out));
     CHECK_VSTR(out[PL_NAME], "same key");
     CHECK_OK(read_plain(db, all, 2, out));
     CHECK_VSTR(out[PL_NAME], "p2");
     CHECK(count_of(db, "Plain", NULL, NULL) == 2);
     CHECK(count_of(db, "Plain", "id == 3", NULL) == 0);
-    CHECK_OK(cairn_get_json(db, "Named", "\"k\"", &json));
+    CHECK_OK(drumlin_get_json(db, "Named", "\"k\"", &json));
     CHECK_STR(json, "{\"key\":\"k\",\"v\":5,\"label\":null}");
-    cairn_free(json);
+    drumlin_free(json);
     CHECK(count_of(db, "Named", NULL, NULL) == 1);
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_close(db));
 }
 
 static void test_update_values_errors_leave_object_unchanged(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t all[PL_COUNT];
     int32_t idx[2];
     int32_t twice[2];
     int32_t bad[2];
-    cairn_value pk = v_int(1);
-    cairn_value values[2];
+    drumlin_value pk = v_int(1);
+    drumlin_value values[2];
     char *json = NULL;
     const char *original = "{\"id\":1,\"name\":\"p1\",\"age\":null,\"score\":1.5,\"active\":true,\"ratio\":null,"
                            "\"blob\":null,\"note\":null}";
 
     plain_indices(db, all);
     seed_plain(db, 1, 1);
-    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(drumlin_begin_write(db));
 
     /* string into int (after a valid value for another property) */
     idx[0] = all[PL_NAME];
     idx[1] = all[PL_AGE];
     values[0] = v_str("changed");
     values[1] = v_str("old");
-    CHECK_FAILS(cairn_object_update_values(db, "Plain", &pk, 2, idx, values), CAIRN_ERR_TYPE_MISMATCH,
+    CHECK_FAILS(drumlin_object_update_values(db, "Plain", &pk, 2, idx, values), DRUMLIN_ERR_TYPE_MISMATCH,
                 "Type mismatch for property 'Plain.age'");
     CHECK_MSG_HAS("expected int, got string");
     /* null into a required property */
@@ -270,54 +270,54 @@ static void test_update_values_errors_leave_object_unchanged(void) {
     idx[1] = all[PL_NAME];
     values[0] = v_int(30);
     values[1] = v_null();
-    CHECK_FAILS(cairn_object_update_values(db, "Plain", &pk, 2, idx, values), CAIRN_ERR_NOT_NULLABLE, "'Plain.name'");
+    CHECK_FAILS(drumlin_object_update_values(db, "Plain", &pk, 2, idx, values), DRUMLIN_ERR_NOT_NULLABLE, "'Plain.name'");
     /* the same property twice */
     twice[0] = all[PL_AGE];
     twice[1] = all[PL_AGE];
     values[0] = v_int(30);
     values[1] = v_int(31);
-    CHECK_FAILS(cairn_object_update_values(db, "Plain", &pk, 2, twice, values), CAIRN_ERR_INVALID_ARGUMENT,
+    CHECK_FAILS(drumlin_object_update_values(db, "Plain", &pk, 2, twice, values), DRUMLIN_ERR_INVALID_ARGUMENT,
                 "'Plain.age' is given more than once");
     /* invalid UTF-8 */
     idx[0] = all[PL_AGE];
     idx[1] = all[PL_NOTE];
     values[0] = v_int(30);
     values[1] = v_strn("\xed\xa0\x80", 3); /* a UTF-16 surrogate */
-    CHECK_FAILS(cairn_object_update_values(db, "Plain", &pk, 2, idx, values), CAIRN_ERR_INVALID_ARGUMENT, "UTF-8");
+    CHECK_FAILS(drumlin_object_update_values(db, "Plain", &pk, 2, idx, values), DRUMLIN_ERR_INVALID_ARGUMENT, "UTF-8");
     /* an index out of range */
     bad[0] = all[PL_AGE];
     bad[1] = 42;
-    CHECK_FAILS(cairn_object_update_values(db, "Plain", &pk, 2, bad, values), CAIRN_ERR_INVALID_ARGUMENT, "out of range");
+    CHECK_FAILS(drumlin_object_update_values(db, "Plain", &pk, 2, bad, values), DRUMLIN_ERR_INVALID_ARGUMENT, "out of range");
     /* a key of the wrong type */
     values[0] = v_int(30);
     {
-        cairn_value string_pk = v_str("1");
-        CHECK_FAILS(cairn_object_update_values(db, "Plain", &string_pk, 1, idx, values), CAIRN_ERR_TYPE_MISMATCH,
+        drumlin_value string_pk = v_str("1");
+        CHECK_FAILS(drumlin_object_update_values(db, "Plain", &string_pk, 1, idx, values), DRUMLIN_ERR_TYPE_MISMATCH,
                     "'Plain.id'");
     }
     /* an unknown class */
-    CHECK_FAILS(cairn_object_update_values(db, "Nope", &pk, 1, idx, values), CAIRN_ERR_NO_SUCH_CLASS, "Nope");
-    REQUIRE_OK(cairn_commit(db));
+    CHECK_FAILS(drumlin_object_update_values(db, "Nope", &pk, 1, idx, values), DRUMLIN_ERR_NO_SUCH_CLASS, "Nope");
+    REQUIRE_OK(drumlin_commit(db));
 
-    CHECK_OK(cairn_get_json(db, "Plain", "1", &json));
+    CHECK_OK(drumlin_get_json(db, "Plain", "1", &json));
     CHECK_STR(json, original);
-    cairn_free(json);
+    drumlin_free(json);
 
     /* Outside a write transaction. */
-    CHECK_FAILS(cairn_object_update_values(db, "Plain", &pk, 1, idx, values), CAIRN_ERR_WRONG_TRANSACTION_STATE, "");
-    CHECK_OK(cairn_get_json(db, "Plain", "1", &json));
+    CHECK_FAILS(drumlin_object_update_values(db, "Plain", &pk, 1, idx, values), DRUMLIN_ERR_WRONG_TRANSACTION_STATE, "");
+    CHECK_OK(drumlin_get_json(db, "Plain", "1", &json));
     CHECK_STR(json, original);
-    cairn_free(json);
-    CHECK_OK(cairn_close(db));
+    drumlin_free(json);
+    CHECK_OK(drumlin_close(db));
 }
 
 /* A full-text index follows values written by update_values and create_many_values. */
 static void test_update_values_full_text(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t idx[3] = {prop(db, "Doc", "id"), prop(db, "Doc", "title"), prop(db, "Doc", "body")};
     int32_t body = idx[2];
-    static cairn_value rows[ROWS * 3];
-    cairn_value pk = v_int(7), text = v_str("gamma delta");
+    static drumlin_value rows[ROWS * 3];
+    drumlin_value pk = v_int(7), text = v_str("gamma delta");
     int64_t created = -1;
     char *json = NULL;
 
@@ -326,75 +326,75 @@ static void test_update_values_full_text(void) {
         rows[r * 3 + 1] = v_str("t");
         rows[r * 3 + 2] = v_str(r % 2 ? "alpha beta" : "alpha zeta");
     }
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_create_many_values(db, "Doc", 3, idx, ROWS, rows, CAIRN_UPDATE_NEVER, &created));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_create_many_values(db, "Doc", 3, idx, ROWS, rows, DRUMLIN_UPDATE_NEVER, &created));
+    REQUIRE_OK(drumlin_commit(db));
     CHECK(count_of(db, "Doc", "body TEXT 'alpha'", NULL) == ROWS);
     CHECK(count_of(db, "Doc", "body TEXT 'beta'", NULL) == ROWS / 2);
 
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_update_values(db, "Doc", &pk, 1, &body, &text));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_update_values(db, "Doc", &pk, 1, &body, &text));
+    REQUIRE_OK(drumlin_commit(db));
     CHECK(count_of(db, "Doc", "body TEXT 'gamma'", NULL) == 1);
     CHECK(count_of(db, "Doc", "body TEXT $0", "[\"delta gamma\"]") == 1);
     CHECK(count_of(db, "Doc", "body TEXT 'alpha'", NULL) == ROWS - 1);
     CHECK(count_of(db, "Doc", "body TEXT 'beta'", NULL) == ROWS / 2 - 1);
-    CHECK_OK(cairn_query_json(db, "Doc", "body TEXT 'gam*'", NULL, &json));
+    CHECK_OK(drumlin_query_json(db, "Doc", "body TEXT 'gam*'", NULL, &json));
     CHECK_JSON_HAS(json, "[{\"id\":7,\"title\":\"t\",\"body\":\"gamma delta\"}]");
-    cairn_free(json);
-    CHECK_OK(cairn_close(db));
+    drumlin_free(json);
+    CHECK_OK(drumlin_close(db));
 }
 
 /* Live results follow writes made through the fast paths, before and after commit. */
 static void test_live_results_follow_fast_paths(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t idx[3] = {prop(db, "Plain", "id"), prop(db, "Plain", "name"), prop(db, "Plain", "age")};
     int32_t age = idx[2];
-    cairn_value rows[6] = {v_int(1), v_str("a"), v_int(5), v_int(2), v_str("b"), v_int(6)};
-    cairn_value pk = v_int(2), five = v_int(5);
-    cairn_results *results = NULL;
+    drumlin_value rows[6] = {v_int(1), v_str("a"), v_int(5), v_int(2), v_str("b"), v_int(6)};
+    drumlin_value pk = v_int(2), five = v_int(5);
+    drumlin_results *results = NULL;
     size_t n = 99;
 
-    REQUIRE_OK(cairn_query(db, "Plain", "age == 5", NULL, &results));
-    CHECK_OK(cairn_results_count(results, &n));
+    REQUIRE_OK(drumlin_query(db, "Plain", "age == 5", NULL, &results));
+    CHECK_OK(drumlin_results_count(results, &n));
     CHECK(n == 0);
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_create_many_values(db, "Plain", 3, idx, 2, rows, CAIRN_UPDATE_NEVER, NULL));
-    CHECK_OK(cairn_results_count(results, &n));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_create_many_values(db, "Plain", 3, idx, 2, rows, DRUMLIN_UPDATE_NEVER, NULL));
+    CHECK_OK(drumlin_results_count(results, &n));
     CHECK(n == 1);
-    CHECK_OK(cairn_object_update_values(db, "Plain", &pk, 1, &age, &five));
-    CHECK_OK(cairn_results_count(results, &n));
+    CHECK_OK(drumlin_object_update_values(db, "Plain", &pk, 1, &age, &five));
+    CHECK_OK(drumlin_results_count(results, &n));
     CHECK(n == 2);
-    REQUIRE_OK(cairn_rollback(db));
-    CHECK_OK(cairn_results_count(results, &n));
+    REQUIRE_OK(drumlin_rollback(db));
+    CHECK_OK(drumlin_results_count(results, &n));
     CHECK(n == 0);
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_create_many_values(db, "Plain", 3, idx, 2, rows, CAIRN_UPDATE_NEVER, NULL));
-    CHECK_OK(cairn_object_update_values(db, "Plain", &pk, 1, &age, &five));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_results_count(results, &n));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_create_many_values(db, "Plain", 3, idx, 2, rows, DRUMLIN_UPDATE_NEVER, NULL));
+    CHECK_OK(drumlin_object_update_values(db, "Plain", &pk, 1, &age, &five));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_results_count(results, &n));
     CHECK(n == 2);
-    cairn_results_release(results);
-    CHECK_OK(cairn_close(db));
+    drumlin_results_release(results);
+    CHECK_OK(drumlin_close(db));
 }
 
 
 /* Regression: update_values by a null primary key. The one-UPDATE path compared `pk = NULL`,
- * which never matches, and returned CAIRN_NOT_FOUND for an object that exists; it uses `IS`. */
+ * which never matches, and returned DRUMLIN_NOT_FOUND for an object that exists; it uses `IS`. */
 static void test_update_values_null_primary_key(void) {
-    cairn_db *db = fresh();
+    drumlin_db *db = fresh();
     int32_t n = prop(db, "MaybeKey", "n");
-    cairn_value null_pk = v_null(), value = v_int(88);
+    drumlin_value null_pk = v_null(), value = v_int(88);
     char *json = NULL;
 
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "MaybeKey", "{\"id\": null, \"n\": 1}", CAIRN_UPDATE_NEVER, NULL));
-    CHECK_OK(cairn_object_update_values(db, "MaybeKey", &null_pk, 1, &n, &value));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_get_json(db, "MaybeKey", "null", &json));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "MaybeKey", "{\"id\": null, \"n\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
+    CHECK_OK(drumlin_object_update_values(db, "MaybeKey", &null_pk, 1, &n, &value));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_get_json(db, "MaybeKey", "null", &json));
     CHECK_STR(json, "{\"id\":null,\"n\":88}");
-    cairn_free(json);
-    CHECK_OK(cairn_close(db));
+    drumlin_free(json);
+    CHECK_OK(drumlin_close(db));
 }
 
 int main(void) {

@@ -1,9 +1,9 @@
 /*
- * header_c99.c — cairn.h compiles as strict C99 (-std=c99 -Wall -Wextra -Werror -pedantic) and
+ * header_c99.c — drumlin.h compiles as strict C99 (-std=c99 -Wall -Wextra -Werror -pedantic) and
  * its types and constants are usable from C. It also runs: the loaded library must report the
  * version and ABI this header was written for.
  */
-#include "cairn.h"
+#include "drumlin.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,27 +12,27 @@
 static void free_nothing(void *userdata) { (void)userdata; }
 
 int main(void) {
-    cairn_db *db = NULL;
-    cairn_object *object = NULL;
-    cairn_results *results = NULL;
-    cairn_list *list = NULL;
-    cairn_set *set = NULL;
-    cairn_dict *dict = NULL;
-    cairn_token *token = NULL;
-    cairn_options *options = NULL;
-    cairn_free_fn free_fn = free_nothing;
-    cairn_value value;
-    cairn_property_info info;
-    cairn_link link;
-    cairn_timestamp timestamp;
-    cairn_decimal128 decimal;
-    cairn_object_id object_id;
-    cairn_uuid uuid;
+    drumlin_db *db = NULL;
+    drumlin_object *object = NULL;
+    drumlin_results *results = NULL;
+    drumlin_list *list = NULL;
+    drumlin_set *set = NULL;
+    drumlin_dict *dict = NULL;
+    drumlin_token *token = NULL;
+    drumlin_options *options = NULL;
+    drumlin_free_fn free_fn = free_nothing;
+    drumlin_value value;
+    drumlin_property_info info;
+    drumlin_link link;
+    drumlin_timestamp timestamp;
+    drumlin_decimal128 decimal;
+    drumlin_object_id object_id;
+    drumlin_uuid uuid;
     int failures = 0;
 
     memset(&value, 0, sizeof value);
     memset(&info, 0, sizeof info);
-    value.type = CAIRN_TYPE_INT;
+    value.type = DRUMLIN_TYPE_INT;
     value.as.integer = INT64_C(42);
     link.class_index = 0;
     link.key = 1;
@@ -51,23 +51,23 @@ int main(void) {
     if (value.as.integer != 42 || info.name != NULL) failures++;
 
     /* Status codes and update modes have their documented numbers. */
-    if (CAIRN_OK != 0 || CAIRN_NOT_FOUND != 1 || CAIRN_ERR_MISUSE != 2 ||
-        CAIRN_ERR_DUPLICATE_PRIMARY_KEY != 12 || CAIRN_ERR_INTERNAL != 24) failures++;
-    if (CAIRN_UPDATE_NEVER != 0 || CAIRN_UPDATE_MODIFIED != 1 || CAIRN_UPDATE_ALL != 2) failures++;
+    if (DRUMLIN_OK != 0 || DRUMLIN_NOT_FOUND != 1 || DRUMLIN_ERR_MISUSE != 2 ||
+        DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY != 12 || DRUMLIN_ERR_INTERNAL != 24) failures++;
+    if (DRUMLIN_UPDATE_NEVER != 0 || DRUMLIN_UPDATE_MODIFIED != 1 || DRUMLIN_UPDATE_ALL != 2) failures++;
 
     /* The library this program runs against is the one the header describes. */
-    if (strcmp(cairn_version(), CAIRN_VERSION) != 0) {
-        fprintf(stderr, "cairn_version() = \"%s\", header says \"%s\"\n", cairn_version(), CAIRN_VERSION);
+    if (strcmp(drumlin_version(), DRUMLIN_VERSION) != 0) {
+        fprintf(stderr, "drumlin_version() = \"%s\", header says \"%s\"\n", drumlin_version(), DRUMLIN_VERSION);
         failures++;
     }
-    if (cairn_abi_version() != CAIRN_ABI_VERSION) {
-        fprintf(stderr, "cairn_abi_version() = %d, header says %d\n", cairn_abi_version(), CAIRN_ABI_VERSION);
+    if (drumlin_abi_version() != DRUMLIN_ABI_VERSION) {
+        fprintf(stderr, "drumlin_abi_version() = %d, header says %d\n", drumlin_abi_version(), DRUMLIN_ABI_VERSION);
         failures++;
     }
     if (failures) {
         fprintf(stderr, "header_c99: %d failures\n", failures);
         return 1;
     }
-    printf("header_c99: cairn %s (ABI %d) OK\n", cairn_version(), cairn_abi_version());
+    printf("header_c99: drumlin %s (ABI %d) OK\n", drumlin_version(), drumlin_abi_version());
     return 0;
 }

@@ -1,8 +1,8 @@
 /*
- * header_cxx.cpp — cairn.h compiles as C++11 (-std=c++11 -Wall -Wextra -Werror -pedantic), with
- * C linkage: the functions resolve against libcairn.so, so a missing extern "C" fails the link.
+ * header_cxx.cpp — drumlin.h compiles as C++11 (-std=c++11 -Wall -Wextra -Werror -pedantic), with
+ * C linkage: the functions resolve against libdrumlin.so, so a missing extern "C" fails the link.
  */
-#include "cairn.h"
+#include "drumlin.h"
 
 #include <cstdio>
 #include <cstring>
@@ -10,41 +10,41 @@
 namespace {
 
 // Handles are distinct incomplete types: overloads on them must compile.
-int kind(cairn_db *) { return 1; }
-int kind(cairn_object *) { return 2; }
+int kind(drumlin_db *) { return 1; }
+int kind(drumlin_object *) { return 2; }
 
 extern "C" void free_nothing(void *userdata) { static_cast<void>(userdata); }
 
 }  // namespace
 
-static_assert(CAIRN_OK == 0 && CAIRN_NOT_FOUND == 1, "status code numbers are part of the ABI");
-static_assert(CAIRN_ERR_WRONG_TRANSACTION_STATE == 14, "status code numbers are part of the ABI");
-static_assert(CAIRN_TYPE_UUID == 11 && CAIRN_UPDATE_ALL == 2, "constants are part of the ABI");
-static_assert(sizeof(cairn_object_id) == 12 && sizeof(cairn_uuid) == 16, "fixed-size identifiers");
+static_assert(DRUMLIN_OK == 0 && DRUMLIN_NOT_FOUND == 1, "status code numbers are part of the ABI");
+static_assert(DRUMLIN_ERR_WRONG_TRANSACTION_STATE == 14, "status code numbers are part of the ABI");
+static_assert(DRUMLIN_TYPE_UUID == 11 && DRUMLIN_UPDATE_ALL == 2, "constants are part of the ABI");
+static_assert(sizeof(drumlin_object_id) == 12 && sizeof(drumlin_uuid) == 16, "fixed-size identifiers");
 
 int main() {
-    cairn_db *db = nullptr;
-    cairn_object *object = nullptr;
-    cairn_free_fn free_fn = free_nothing;
+    drumlin_db *db = nullptr;
+    drumlin_object *object = nullptr;
+    drumlin_free_fn free_fn = free_nothing;
     free_fn(nullptr);
 
-    cairn_value value = cairn_value();
-    value.type = CAIRN_TYPE_STRING;
+    drumlin_value value = drumlin_value();
+    value.type = DRUMLIN_TYPE_STRING;
     value.as.string.data = "text";
     value.as.string.size = 4;
-    cairn_property_info info = cairn_property_info();
+    drumlin_property_info info = drumlin_property_info();
 
     int failures = 0;
     if (kind(db) != 1 || kind(object) != 2) failures++;
     if (value.as.string.size != 4 || info.flags != 0) failures++;
-    if (std::strcmp(cairn_version(), CAIRN_VERSION) != 0) failures++;
-    if (cairn_abi_version() != CAIRN_ABI_VERSION) failures++;
-    if (cairn_close(nullptr) != CAIRN_OK) failures++;
-    cairn_free(nullptr);
+    if (std::strcmp(drumlin_version(), DRUMLIN_VERSION) != 0) failures++;
+    if (drumlin_abi_version() != DRUMLIN_ABI_VERSION) failures++;
+    if (drumlin_close(nullptr) != DRUMLIN_OK) failures++;
+    drumlin_free(nullptr);
     if (failures) {
         std::fprintf(stderr, "header_cxx: %d failures\n", failures);
         return 1;
     }
-    std::printf("header_cxx: cairn %s OK\n", cairn_version());
+    std::printf("header_cxx: drumlin %s OK\n", drumlin_version());
     return 0;
 }

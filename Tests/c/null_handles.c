@@ -1,9 +1,9 @@
 /*
  * null_handles.c — every exported function survives NULL where a handle or a required pointer is
- * expected, and answers CAIRN_ERR_MISUSE (release, free and close functions: NULL is a no-op).
- * Handles derived from a closed database answer CAIRN_ERR_MISUSE too.
+ * expected, and answers DRUMLIN_ERR_MISUSE (release, free and close functions: NULL is a no-op).
+ * Handles derived from a closed database answer DRUMLIN_ERR_MISUSE too.
  *
- * Every function declared in cairn.h must appear in this file: the ctest `c.null_handles.coverage`
+ * Every function declared in drumlin.h must appear in this file: the ctest `c.null_handles.coverage`
  * checks that, so a new export cannot skip this test.
  *
  * Write calls are made inside a write transaction on a valid database, so that the only thing
@@ -27,205 +27,205 @@ static const char *PERSON_1_LINKS = "{\"friend\": 1, \"friends\": [1]}";
 /* A MISUSE call must also set a thread-local error with a message. */
 #define CHECK_MISUSE(call)                                                                        \
     do {                                                                                          \
-        CHECK_ERR(call, CAIRN_ERR_MISUSE);                                                        \
-        CHECK(cairn_last_error_message() != NULL && cairn_last_error_message()[0] != '\0');       \
+        CHECK_ERR(call, DRUMLIN_ERR_MISUSE);                                                        \
+        CHECK(drumlin_last_error_message() != NULL && drumlin_last_error_message()[0] != '\0');       \
     } while (0)
 
 static void library_functions(void) {
     /* No pointer arguments: these cannot fail, but must not crash either. */
-    CHECK(cairn_version() != NULL);
-    CHECK(cairn_abi_version() == CAIRN_ABI_VERSION);
-    CHECK(cairn_status_name(-1) != NULL);
-    CHECK(cairn_status_name(CAIRN_ERR_MISUSE) != NULL);
-    CHECK_MISUSE(cairn_schema_json(NULL, NULL));
-    CHECK(cairn_last_error_code() == CAIRN_ERR_MISUSE);
-    CHECK(cairn_last_error_message() != NULL);
+    CHECK(drumlin_version() != NULL);
+    CHECK(drumlin_abi_version() == DRUMLIN_ABI_VERSION);
+    CHECK(drumlin_status_name(-1) != NULL);
+    CHECK(drumlin_status_name(DRUMLIN_ERR_MISUSE) != NULL);
+    CHECK_MISUSE(drumlin_schema_json(NULL, NULL));
+    CHECK(drumlin_last_error_code() == DRUMLIN_ERR_MISUSE);
+    CHECK(drumlin_last_error_message() != NULL);
 
     /* Release functions: NULL is a no-op. */
-    cairn_free(NULL);
-    cairn_options_free(NULL);
-    cairn_object_release(NULL);
-    CHECK_OK(cairn_close(NULL));
+    drumlin_free(NULL);
+    drumlin_options_free(NULL);
+    drumlin_object_release(NULL);
+    CHECK_OK(drumlin_close(NULL));
 }
 
 static void option_functions(void) {
-    cairn_options *options = cairn_options_new();
+    drumlin_options *options = drumlin_options_new();
     CHECK(options != NULL);
-    CHECK_OK(cairn_options_set_schema_version(options, 1));
-    cairn_options_free(options);
+    CHECK_OK(drumlin_options_set_schema_version(options, 1));
+    drumlin_options_free(options);
 
-    CHECK_MISUSE(cairn_options_set_schema_version(NULL, 1));
-    CHECK_MISUSE(cairn_options_set_read_only(NULL, 1));
-    CHECK_MISUSE(cairn_options_set_in_memory(NULL, 1));
-    CHECK_MISUSE(cairn_options_set_delete_if_migration_needed(NULL, 1));
+    CHECK_MISUSE(drumlin_options_set_schema_version(NULL, 1));
+    CHECK_MISUSE(drumlin_options_set_read_only(NULL, 1));
+    CHECK_MISUSE(drumlin_options_set_in_memory(NULL, 1));
+    CHECK_MISUSE(drumlin_options_set_delete_if_migration_needed(NULL, 1));
 }
 
 static void open_function(const char *path) {
-    cairn_db *db = (cairn_db *)&db;
-    CHECK_MISUSE(cairn_open(NULL, SCHEMA, NULL, &db));
+    drumlin_db *db = (drumlin_db *)&db;
+    CHECK_MISUSE(drumlin_open(NULL, SCHEMA, NULL, &db));
     CHECK(db == NULL);
-    db = (cairn_db *)&db;
-    CHECK_MISUSE(cairn_open(path, NULL, NULL, &db));
+    db = (drumlin_db *)&db;
+    CHECK_MISUSE(drumlin_open(path, NULL, NULL, &db));
     CHECK(db == NULL);
-    CHECK_MISUSE(cairn_open(path, SCHEMA, NULL, NULL));
+    CHECK_MISUSE(drumlin_open(path, SCHEMA, NULL, NULL));
 }
 
-static void database_functions(cairn_db *db) {
+static void database_functions(drumlin_db *db) {
     char *json = (char *)&json;
     uint64_t version = 0;
     int in_write = 0;
 
-    CHECK_MISUSE(cairn_schema_json(NULL, &json));
+    CHECK_MISUSE(drumlin_schema_json(NULL, &json));
     CHECK(json == NULL || json == (char *)&json);
-    CHECK_MISUSE(cairn_schema_json(db, NULL));
-    CHECK_MISUSE(cairn_schema_version(NULL, &version));
-    CHECK_MISUSE(cairn_schema_version(db, NULL));
+    CHECK_MISUSE(drumlin_schema_json(db, NULL));
+    CHECK_MISUSE(drumlin_schema_version(NULL, &version));
+    CHECK_MISUSE(drumlin_schema_version(db, NULL));
 
-    CHECK_MISUSE(cairn_begin_write(NULL));
-    CHECK_MISUSE(cairn_commit(NULL));
-    CHECK_MISUSE(cairn_rollback(NULL));
-    CHECK_MISUSE(cairn_is_in_write(NULL, &in_write));
-    CHECK_MISUSE(cairn_is_in_write(db, NULL));
+    CHECK_MISUSE(drumlin_begin_write(NULL));
+    CHECK_MISUSE(drumlin_commit(NULL));
+    CHECK_MISUSE(drumlin_rollback(NULL));
+    CHECK_MISUSE(drumlin_is_in_write(NULL, &in_write));
+    CHECK_MISUSE(drumlin_is_in_write(db, NULL));
 }
 
-static void json_functions(cairn_db *db) {
+static void json_functions(drumlin_db *db) {
     char *json = NULL;
     int64_t n = 0;
-    cairn_value pk = {.type = CAIRN_TYPE_INT, .as.integer = 1};
+    drumlin_value pk = {.type = DRUMLIN_TYPE_INT, .as.integer = 1};
 
     /* Inside a transaction, so the NULL is the only problem. */
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_MISUSE(cairn_create_json(NULL, "Person", "{\"_id\": 2, \"name\": \"B\"}", CAIRN_UPDATE_NEVER, &json));
-    CHECK_MISUSE(cairn_create_json(db, NULL, "{\"_id\": 2, \"name\": \"B\"}", CAIRN_UPDATE_NEVER, &json));
-    CHECK_MISUSE(cairn_create_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &json));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_create_json(NULL, "Person", "{\"_id\": 2, \"name\": \"B\"}", DRUMLIN_UPDATE_NEVER, &json));
+    CHECK_MISUSE(drumlin_create_json(db, NULL, "{\"_id\": 2, \"name\": \"B\"}", DRUMLIN_UPDATE_NEVER, &json));
+    CHECK_MISUSE(drumlin_create_json(db, "Person", NULL, DRUMLIN_UPDATE_NEVER, &json));
     CHECK(json == NULL);
-    CHECK_MISUSE(cairn_create_many_marshal(NULL, "Person", 0, NULL, "[", 1, CAIRN_UPDATE_NEVER, &n));
-    CHECK_MISUSE(cairn_create_many_marshal(db, NULL, 0, NULL, "[", 1, CAIRN_UPDATE_NEVER, &n));
-    CHECK_MISUSE(cairn_create_many_marshal(db, "Person", 0, NULL, NULL, 1, CAIRN_UPDATE_NEVER, &n));
-    CHECK_MISUSE(cairn_create_many_values(NULL, "Person", 0, NULL, 0, NULL, CAIRN_UPDATE_NEVER, &n));
-    CHECK_MISUSE(cairn_create_many_values(db, NULL, 0, NULL, 0, NULL, CAIRN_UPDATE_NEVER, &n));
-    CHECK_MISUSE(cairn_create_many_values(db, "Person", 1, NULL, 1, NULL, CAIRN_UPDATE_NEVER, &n));
-    CHECK_MISUSE(cairn_object_update_values(NULL, "Person", &pk, 0, NULL, NULL));
-    CHECK_MISUSE(cairn_object_update_values(db, NULL, &pk, 0, NULL, NULL));
-    CHECK_MISUSE(cairn_object_update_values(db, "Person", NULL, 0, NULL, NULL));
-    CHECK_MISUSE(cairn_object_update_values(db, "Person", &pk, 1, NULL, NULL));
-    CHECK_MISUSE(cairn_create_many_json(NULL, "Person", "[]", CAIRN_UPDATE_NEVER, &n));
-    CHECK_MISUSE(cairn_create_many_json(db, NULL, "[]", CAIRN_UPDATE_NEVER, &n));
-    CHECK_MISUSE(cairn_create_many_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &n));
-    REQUIRE_OK(cairn_rollback(db));
+    CHECK_MISUSE(drumlin_create_many_marshal(NULL, "Person", 0, NULL, "[", 1, DRUMLIN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(drumlin_create_many_marshal(db, NULL, 0, NULL, "[", 1, DRUMLIN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(drumlin_create_many_marshal(db, "Person", 0, NULL, NULL, 1, DRUMLIN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(drumlin_create_many_values(NULL, "Person", 0, NULL, 0, NULL, DRUMLIN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(drumlin_create_many_values(db, NULL, 0, NULL, 0, NULL, DRUMLIN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(drumlin_create_many_values(db, "Person", 1, NULL, 1, NULL, DRUMLIN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(drumlin_object_update_values(NULL, "Person", &pk, 0, NULL, NULL));
+    CHECK_MISUSE(drumlin_object_update_values(db, NULL, &pk, 0, NULL, NULL));
+    CHECK_MISUSE(drumlin_object_update_values(db, "Person", NULL, 0, NULL, NULL));
+    CHECK_MISUSE(drumlin_object_update_values(db, "Person", &pk, 1, NULL, NULL));
+    CHECK_MISUSE(drumlin_create_many_json(NULL, "Person", "[]", DRUMLIN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(drumlin_create_many_json(db, NULL, "[]", DRUMLIN_UPDATE_NEVER, &n));
+    CHECK_MISUSE(drumlin_create_many_json(db, "Person", NULL, DRUMLIN_UPDATE_NEVER, &n));
+    REQUIRE_OK(drumlin_rollback(db));
 
-    CHECK_MISUSE(cairn_get_json(NULL, "Person", "1", &json));
-    CHECK_MISUSE(cairn_get_json(db, NULL, "1", &json));
-    CHECK_MISUSE(cairn_get_json(db, "Person", NULL, &json));
-    CHECK_MISUSE(cairn_get_json(db, "Person", "1", NULL));
+    CHECK_MISUSE(drumlin_get_json(NULL, "Person", "1", &json));
+    CHECK_MISUSE(drumlin_get_json(db, NULL, "1", &json));
+    CHECK_MISUSE(drumlin_get_json(db, "Person", NULL, &json));
+    CHECK_MISUSE(drumlin_get_json(db, "Person", "1", NULL));
     CHECK(json == NULL);
 
-    CHECK_MISUSE(cairn_count(NULL, "Person", NULL, NULL, &n));
-    CHECK_MISUSE(cairn_count(db, NULL, NULL, NULL, &n));
-    CHECK_MISUSE(cairn_count(db, "Person", NULL, NULL, NULL));
+    CHECK_MISUSE(drumlin_count(NULL, "Person", NULL, NULL, &n));
+    CHECK_MISUSE(drumlin_count(db, NULL, NULL, NULL, &n));
+    CHECK_MISUSE(drumlin_count(db, "Person", NULL, NULL, NULL));
 
     /* Nothing was written by any of them. */
     n = -1;
-    CHECK_OK(cairn_count(db, "Person", NULL, NULL, &n));
+    CHECK_OK(drumlin_count(db, "Person", NULL, NULL, &n));
     CHECK(n == 1);
 }
 
-static void introspection_functions(cairn_db *db) {
+static void introspection_functions(drumlin_db *db) {
     int32_t n = 0;
     const char *name = NULL;
     int kind = 0;
-    cairn_property_info info;
+    drumlin_property_info info;
 
-    CHECK_MISUSE(cairn_class_count(NULL, &n));
-    CHECK_MISUSE(cairn_class_count(db, NULL));
-    CHECK_MISUSE(cairn_class_name(NULL, 0, &name));
-    CHECK_MISUSE(cairn_class_name(db, 0, NULL));
-    CHECK_MISUSE(cairn_class_index(NULL, "Person", &n));
-    CHECK_MISUSE(cairn_class_index(db, NULL, &n));
-    CHECK_MISUSE(cairn_class_index(db, "Person", NULL));
-    CHECK_MISUSE(cairn_class_kind(NULL, "Person", &kind));
-    CHECK_MISUSE(cairn_class_kind(db, NULL, &kind));
-    CHECK_MISUSE(cairn_class_kind(db, "Person", NULL));
-    CHECK_MISUSE(cairn_property_count(NULL, "Person", &n));
-    CHECK_MISUSE(cairn_property_count(db, NULL, &n));
-    CHECK_MISUSE(cairn_property_count(db, "Person", NULL));
-    CHECK_MISUSE(cairn_property_index(NULL, "Person", "name", &n));
-    CHECK_MISUSE(cairn_property_index(db, NULL, "name", &n));
-    CHECK_MISUSE(cairn_property_index(db, "Person", NULL, &n));
-    CHECK_MISUSE(cairn_property_index(db, "Person", "name", NULL));
-    CHECK_MISUSE(cairn_property_info_get(NULL, "Person", 0, &info));
-    CHECK_MISUSE(cairn_property_info_get(db, NULL, 0, &info));
-    CHECK_MISUSE(cairn_property_info_get(db, "Person", 0, NULL));
+    CHECK_MISUSE(drumlin_class_count(NULL, &n));
+    CHECK_MISUSE(drumlin_class_count(db, NULL));
+    CHECK_MISUSE(drumlin_class_name(NULL, 0, &name));
+    CHECK_MISUSE(drumlin_class_name(db, 0, NULL));
+    CHECK_MISUSE(drumlin_class_index(NULL, "Person", &n));
+    CHECK_MISUSE(drumlin_class_index(db, NULL, &n));
+    CHECK_MISUSE(drumlin_class_index(db, "Person", NULL));
+    CHECK_MISUSE(drumlin_class_kind(NULL, "Person", &kind));
+    CHECK_MISUSE(drumlin_class_kind(db, NULL, &kind));
+    CHECK_MISUSE(drumlin_class_kind(db, "Person", NULL));
+    CHECK_MISUSE(drumlin_property_count(NULL, "Person", &n));
+    CHECK_MISUSE(drumlin_property_count(db, NULL, &n));
+    CHECK_MISUSE(drumlin_property_count(db, "Person", NULL));
+    CHECK_MISUSE(drumlin_property_index(NULL, "Person", "name", &n));
+    CHECK_MISUSE(drumlin_property_index(db, NULL, "name", &n));
+    CHECK_MISUSE(drumlin_property_index(db, "Person", NULL, &n));
+    CHECK_MISUSE(drumlin_property_index(db, "Person", "name", NULL));
+    CHECK_MISUSE(drumlin_property_info_get(NULL, "Person", 0, &info));
+    CHECK_MISUSE(drumlin_property_info_get(db, NULL, 0, &info));
+    CHECK_MISUSE(drumlin_property_info_get(db, "Person", 0, NULL));
 }
 
-static void object_lookup_functions(cairn_db *db) {
-    cairn_object *object = NULL;
-    cairn_value pk;
+static void object_lookup_functions(drumlin_db *db) {
+    drumlin_object *object = NULL;
+    drumlin_value pk;
     int32_t indices[2] = {0, 1};
-    cairn_value values[2];
+    drumlin_value values[2];
 
     memset(&pk, 0, sizeof pk);
-    pk.type = CAIRN_TYPE_INT;
+    pk.type = DRUMLIN_TYPE_INT;
     pk.as.integer = 1;
     memset(values, 0, sizeof values);
     values[0] = pk;
     values[0].as.integer = 3;
-    values[1].type = CAIRN_TYPE_STRING;
+    values[1].type = DRUMLIN_TYPE_STRING;
     values[1].as.string.data = "C";
     values[1].as.string.size = 1;
 
-    CHECK_MISUSE(cairn_object_create_json(NULL, "Person", "{}", CAIRN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(drumlin_object_create_json(NULL, "Person", "{}", DRUMLIN_UPDATE_NEVER, &object));
     CHECK(object == NULL);
-    CHECK_MISUSE(cairn_object_create_json(db, NULL, "{}", CAIRN_UPDATE_NEVER, &object));
-    CHECK_MISUSE(cairn_object_create_json(db, "Person", NULL, CAIRN_UPDATE_NEVER, &object));
-    CHECK_MISUSE(cairn_object_create_json(db, "Person", "{}", CAIRN_UPDATE_NEVER, NULL));
-    CHECK_MISUSE(cairn_object_find_values(NULL, "Person", &pk, 0, NULL, NULL, &object));
+    CHECK_MISUSE(drumlin_object_create_json(db, NULL, "{}", DRUMLIN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(drumlin_object_create_json(db, "Person", NULL, DRUMLIN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(drumlin_object_create_json(db, "Person", "{}", DRUMLIN_UPDATE_NEVER, NULL));
+    CHECK_MISUSE(drumlin_object_find_values(NULL, "Person", &pk, 0, NULL, NULL, &object));
     CHECK(object == NULL);
-    CHECK_MISUSE(cairn_object_find_values(db, NULL, &pk, 0, NULL, NULL, &object));
-    CHECK_MISUSE(cairn_object_find_values(db, "Person", NULL, 0, NULL, NULL, &object));
-    CHECK_MISUSE(cairn_object_find_values(db, "Person", &pk, 1, NULL, values, &object));
+    CHECK_MISUSE(drumlin_object_find_values(db, NULL, &pk, 0, NULL, NULL, &object));
+    CHECK_MISUSE(drumlin_object_find_values(db, "Person", NULL, 0, NULL, NULL, &object));
+    CHECK_MISUSE(drumlin_object_find_values(db, "Person", &pk, 1, NULL, values, &object));
     {
         char packed[64];
         size_t size = 99;
         int32_t indices[1] = {0};
-        CHECK_MISUSE(cairn_object_find_marshal(NULL, "Person", &pk, 1, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_find_marshal(NULL, "Person", &pk, 1, indices, packed, sizeof packed, &size));
         CHECK(size == 0);
-        CHECK_MISUSE(cairn_object_find_marshal(db, NULL, &pk, 1, indices, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_object_find_marshal(db, "Person", NULL, 1, indices, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, NULL, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, indices, NULL, sizeof packed, &size));
-        CHECK_MISUSE(cairn_object_find_marshal(db, "Person", &pk, 1, indices, packed, sizeof packed, NULL));
+        CHECK_MISUSE(drumlin_object_find_marshal(db, NULL, &pk, 1, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_find_marshal(db, "Person", NULL, 1, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_find_marshal(db, "Person", &pk, 1, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_find_marshal(db, "Person", &pk, 1, indices, NULL, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_find_marshal(db, "Person", &pk, 1, indices, packed, sizeof packed, NULL));
         size = 99;
-        CHECK_MISUSE(cairn_query_marshal(NULL, "Person", "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_marshal(NULL, "Person", "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, &size));
         CHECK(size == 0);
-        CHECK_MISUSE(cairn_query_marshal(db, NULL, "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, NULL, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, indices, NULL, sizeof packed, &size));
-        CHECK_MISUSE(cairn_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, NULL));
+        CHECK_MISUSE(drumlin_query_marshal(db, NULL, "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, indices, NULL, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, NULL));
     }
-    CHECK_MISUSE(cairn_object_find(NULL, "Person", &pk, &object));
+    CHECK_MISUSE(drumlin_object_find(NULL, "Person", &pk, &object));
     CHECK(object == NULL);
-    CHECK_MISUSE(cairn_object_find(db, NULL, &pk, &object));
-    CHECK_MISUSE(cairn_object_find(db, "Person", NULL, &object));
-    CHECK_MISUSE(cairn_object_find(db, "Person", &pk, NULL));
-    CHECK_MISUSE(cairn_object_find_by_key(NULL, "Person", 0, &object));
-    CHECK_MISUSE(cairn_object_find_by_key(db, NULL, 0, &object));
-    CHECK_MISUSE(cairn_object_find_by_key(db, "Person", 0, NULL));
+    CHECK_MISUSE(drumlin_object_find(db, NULL, &pk, &object));
+    CHECK_MISUSE(drumlin_object_find(db, "Person", NULL, &object));
+    CHECK_MISUSE(drumlin_object_find(db, "Person", &pk, NULL));
+    CHECK_MISUSE(drumlin_object_find_by_key(NULL, "Person", 0, &object));
+    CHECK_MISUSE(drumlin_object_find_by_key(db, NULL, 0, &object));
+    CHECK_MISUSE(drumlin_object_find_by_key(db, "Person", 0, NULL));
 
-    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(drumlin_begin_write(db));
     object = NULL;
-    CHECK_MISUSE(cairn_object_create(NULL, "Person", 2, indices, values, CAIRN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(drumlin_object_create(NULL, "Person", 2, indices, values, DRUMLIN_UPDATE_NEVER, &object));
     CHECK(object == NULL);
-    CHECK_MISUSE(cairn_object_create(db, NULL, 2, indices, values, CAIRN_UPDATE_NEVER, &object));
-    CHECK_MISUSE(cairn_object_create(db, "Person", 2, NULL, values, CAIRN_UPDATE_NEVER, &object));
-    CHECK_MISUSE(cairn_object_create(db, "Person", 2, indices, NULL, CAIRN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(drumlin_object_create(db, NULL, 2, indices, values, DRUMLIN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(drumlin_object_create(db, "Person", 2, NULL, values, DRUMLIN_UPDATE_NEVER, &object));
+    CHECK_MISUSE(drumlin_object_create(db, "Person", 2, indices, NULL, DRUMLIN_UPDATE_NEVER, &object));
     CHECK(object == NULL);
-    REQUIRE_OK(cairn_rollback(db));
+    REQUIRE_OK(drumlin_rollback(db));
 }
 
-static void object_functions(cairn_db *db, cairn_object *object) {
-    cairn_value v;
-    cairn_value values[2];
+static void object_functions(drumlin_db *db, drumlin_object *object) {
+    drumlin_value v;
+    drumlin_value values[2];
     int32_t indices[2] = {1, 2};
     int64_t key = 0;
     int32_t class_index = 0;
@@ -234,365 +234,365 @@ static void object_functions(cairn_db *db, cairn_object *object) {
 
     memset(&v, 0, sizeof v);
     memset(values, 0, sizeof values);
-    v.type = CAIRN_TYPE_STRING;
+    v.type = DRUMLIN_TYPE_STRING;
     v.as.string.data = "Z";
     v.as.string.size = 1;
     values[0] = v;
-    values[1].type = CAIRN_TYPE_NULL;
+    values[1].type = DRUMLIN_TYPE_NULL;
 
-    CHECK_MISUSE(cairn_object_key(NULL, &key));
-    CHECK_MISUSE(cairn_object_key(object, NULL));
-    CHECK_MISUSE(cairn_object_class_index(NULL, &class_index));
-    CHECK_MISUSE(cairn_object_class_index(object, NULL));
-    CHECK_MISUSE(cairn_object_is_valid(NULL, &valid));
-    CHECK_MISUSE(cairn_object_is_valid(object, NULL));
-    CHECK_MISUSE(cairn_object_get(NULL, "name", &v));
-    CHECK_MISUSE(cairn_object_get(object, NULL, &v));
-    CHECK_MISUSE(cairn_object_get(object, "name", NULL));
-    CHECK_MISUSE(cairn_object_get_at(NULL, 1, &v));
-    CHECK_MISUSE(cairn_object_get_at(object, 1, NULL));
-    CHECK_MISUSE(cairn_object_get_values(NULL, 2, indices, values));
-    CHECK_MISUSE(cairn_object_get_values(object, 2, NULL, values));
-    CHECK_MISUSE(cairn_object_get_values(object, 2, indices, NULL));
+    CHECK_MISUSE(drumlin_object_key(NULL, &key));
+    CHECK_MISUSE(drumlin_object_key(object, NULL));
+    CHECK_MISUSE(drumlin_object_class_index(NULL, &class_index));
+    CHECK_MISUSE(drumlin_object_class_index(object, NULL));
+    CHECK_MISUSE(drumlin_object_is_valid(NULL, &valid));
+    CHECK_MISUSE(drumlin_object_is_valid(object, NULL));
+    CHECK_MISUSE(drumlin_object_get(NULL, "name", &v));
+    CHECK_MISUSE(drumlin_object_get(object, NULL, &v));
+    CHECK_MISUSE(drumlin_object_get(object, "name", NULL));
+    CHECK_MISUSE(drumlin_object_get_at(NULL, 1, &v));
+    CHECK_MISUSE(drumlin_object_get_at(object, 1, NULL));
+    CHECK_MISUSE(drumlin_object_get_values(NULL, 2, indices, values));
+    CHECK_MISUSE(drumlin_object_get_values(object, 2, NULL, values));
+    CHECK_MISUSE(drumlin_object_get_values(object, 2, indices, NULL));
     {
         char packed[64];
         size_t size = 0;
-        CHECK_MISUSE(cairn_object_get_marshal(NULL, 2, indices, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_object_get_marshal(object, 2, NULL, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_object_get_marshal(object, 2, indices, NULL, sizeof packed, &size));
-        CHECK_MISUSE(cairn_object_get_marshal(object, 2, indices, packed, sizeof packed, NULL));
+        CHECK_MISUSE(drumlin_object_get_marshal(NULL, 2, indices, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_get_marshal(object, 2, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_get_marshal(object, 2, indices, NULL, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_get_marshal(object, 2, indices, packed, sizeof packed, NULL));
     }
-    CHECK_MISUSE(cairn_object_to_json(NULL, &json));
-    CHECK_MISUSE(cairn_object_to_json(object, NULL));
+    CHECK_MISUSE(drumlin_object_to_json(NULL, &json));
+    CHECK_MISUSE(drumlin_object_to_json(object, NULL));
     CHECK(json == NULL);
 
-    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(drumlin_begin_write(db));
     memset(&v, 0, sizeof v);
-    v.type = CAIRN_TYPE_STRING;
+    v.type = DRUMLIN_TYPE_STRING;
     v.as.string.data = "Z";
     v.as.string.size = 1;
-    CHECK_MISUSE(cairn_object_set(NULL, "name", &v));
-    CHECK_MISUSE(cairn_object_set(object, NULL, &v));
-    CHECK_MISUSE(cairn_object_set(object, "name", NULL));
-    CHECK_MISUSE(cairn_object_set_at(NULL, 1, &v));
-    CHECK_MISUSE(cairn_object_set_at(object, 1, NULL));
-    CHECK_MISUSE(cairn_object_set_values(NULL, 2, indices, values));
-    CHECK_MISUSE(cairn_object_set_values(object, 2, NULL, values));
-    CHECK_MISUSE(cairn_object_set_values(object, 2, indices, NULL));
-    CHECK_MISUSE(cairn_object_update_json(NULL, "{\"name\": \"Z\"}"));
-    CHECK_MISUSE(cairn_object_update_json(object, NULL));
-    CHECK_MISUSE(cairn_object_delete(NULL));
-    REQUIRE_OK(cairn_commit(db));
+    CHECK_MISUSE(drumlin_object_set(NULL, "name", &v));
+    CHECK_MISUSE(drumlin_object_set(object, NULL, &v));
+    CHECK_MISUSE(drumlin_object_set(object, "name", NULL));
+    CHECK_MISUSE(drumlin_object_set_at(NULL, 1, &v));
+    CHECK_MISUSE(drumlin_object_set_at(object, 1, NULL));
+    CHECK_MISUSE(drumlin_object_set_values(NULL, 2, indices, values));
+    CHECK_MISUSE(drumlin_object_set_values(object, 2, NULL, values));
+    CHECK_MISUSE(drumlin_object_set_values(object, 2, indices, NULL));
+    CHECK_MISUSE(drumlin_object_update_json(NULL, "{\"name\": \"Z\"}"));
+    CHECK_MISUSE(drumlin_object_update_json(object, NULL));
+    CHECK_MISUSE(drumlin_object_delete(NULL));
+    REQUIRE_OK(drumlin_commit(db));
 
     /* The object is untouched. */
     memset(&v, 0, sizeof v);
-    CHECK_OK(cairn_object_get(object, "name", &v));
-    CHECK(v.type == CAIRN_TYPE_STRING && v.as.string.size == 1 && v.as.string.data && v.as.string.data[0] == 'A');
+    CHECK_OK(drumlin_object_get(object, "name", &v));
+    CHECK(v.type == DRUMLIN_TYPE_STRING && v.as.string.size == 1 && v.as.string.data && v.as.string.data[0] == 'A');
 }
 
-static cairn_value string_value(const char *text) {
-    cairn_value v;
+static drumlin_value string_value(const char *text) {
+    drumlin_value v;
     memset(&v, 0, sizeof v);
-    v.type = CAIRN_TYPE_STRING;
+    v.type = DRUMLIN_TYPE_STRING;
     v.as.string.data = text;
     v.as.string.size = strlen(text);
     return v;
 }
 
-static void link_functions(cairn_db *db, cairn_object *object) {
-    cairn_object *linked = NULL;
-    cairn_results *results = NULL;
+static void link_functions(drumlin_db *db, drumlin_object *object) {
+    drumlin_object *linked = NULL;
+    drumlin_results *results = NULL;
     char *json = NULL;
 
-    CHECK_MISUSE(cairn_object_get_linked(NULL, "friend", &linked));
+    CHECK_MISUSE(drumlin_object_get_linked(NULL, "friend", &linked));
     CHECK(linked == NULL);
-    CHECK_MISUSE(cairn_object_get_linked(object, NULL, &linked));
-    CHECK_MISUSE(cairn_object_get_linked(object, "friend", NULL));
-    CHECK_MISUSE(cairn_object_to_json_depth(NULL, 1, &json));
-    CHECK_MISUSE(cairn_object_to_json_depth(object, 1, NULL));
+    CHECK_MISUSE(drumlin_object_get_linked(object, NULL, &linked));
+    CHECK_MISUSE(drumlin_object_get_linked(object, "friend", NULL));
+    CHECK_MISUSE(drumlin_object_to_json_depth(NULL, 1, &json));
+    CHECK_MISUSE(drumlin_object_to_json_depth(object, 1, NULL));
     CHECK(json == NULL);
-    CHECK_MISUSE(cairn_object_get_backlinks(NULL, "followers", &results));
+    CHECK_MISUSE(drumlin_object_get_backlinks(NULL, "followers", &results));
     CHECK(results == NULL);
-    CHECK_MISUSE(cairn_object_get_backlinks(object, NULL, &results));
-    CHECK_MISUSE(cairn_object_get_backlinks(object, "followers", NULL));
+    CHECK_MISUSE(drumlin_object_get_backlinks(object, NULL, &results));
+    CHECK_MISUSE(drumlin_object_get_backlinks(object, "followers", NULL));
 
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_MISUSE(cairn_object_set_link(NULL, "friend", object));
-    CHECK_MISUSE(cairn_object_set_link(object, NULL, object));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_object_set_link(NULL, "friend", object));
+    CHECK_MISUSE(drumlin_object_set_link(object, NULL, object));
+    REQUIRE_OK(drumlin_commit(db));
 }
 
-static void results_functions(cairn_results *results) {
+static void results_functions(drumlin_results *results) {
     size_t n = 0;
-    cairn_object *object = NULL;
+    drumlin_object *object = NULL;
     char *json = NULL;
 
-    cairn_results_release(NULL);
-    CHECK_MISUSE(cairn_results_count(NULL, &n));
-    CHECK_MISUSE(cairn_results_count(results, NULL));
-    CHECK_MISUSE(cairn_results_get_object(NULL, 0, &object));
+    drumlin_results_release(NULL);
+    CHECK_MISUSE(drumlin_results_count(NULL, &n));
+    CHECK_MISUSE(drumlin_results_count(results, NULL));
+    CHECK_MISUSE(drumlin_results_get_object(NULL, 0, &object));
     CHECK(object == NULL);
-    CHECK_MISUSE(cairn_results_get_object(results, 0, NULL));
+    CHECK_MISUSE(drumlin_results_get_object(results, 0, NULL));
     {
         int32_t props[1] = {0};
         char packed[64];
         size_t size = 0;
-        CHECK_MISUSE(cairn_results_get_marshal(NULL, 1, props, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_results_get_marshal(results, 1, NULL, packed, sizeof packed, &size));
-        CHECK_MISUSE(cairn_results_get_marshal(results, 1, props, NULL, sizeof packed, &size));
-        CHECK_MISUSE(cairn_results_get_marshal(results, 1, props, packed, sizeof packed, NULL));
-        cairn_value values[1];
+        CHECK_MISUSE(drumlin_results_get_marshal(NULL, 1, props, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_results_get_marshal(results, 1, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_results_get_marshal(results, 1, props, NULL, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_results_get_marshal(results, 1, props, packed, sizeof packed, NULL));
+        drumlin_value values[1];
         size_t rows = 7;
-        CHECK_MISUSE(cairn_results_get_values(NULL, 0, 1, 1, props, values, &rows));
+        CHECK_MISUSE(drumlin_results_get_values(NULL, 0, 1, 1, props, values, &rows));
         CHECK(rows == 0);
-        CHECK_MISUSE(cairn_results_get_values(results, 0, 1, 1, NULL, values, &rows));
-        CHECK_MISUSE(cairn_results_get_values(results, 0, 1, 1, props, NULL, &rows));
-        CHECK_MISUSE(cairn_results_get_values(results, 0, 1, 1, props, values, NULL));
+        CHECK_MISUSE(drumlin_results_get_values(results, 0, 1, 1, NULL, values, &rows));
+        CHECK_MISUSE(drumlin_results_get_values(results, 0, 1, 1, props, NULL, &rows));
+        CHECK_MISUSE(drumlin_results_get_values(results, 0, 1, 1, props, values, NULL));
     }
-    CHECK_MISUSE(cairn_results_to_json(NULL, &json));
-    CHECK_MISUSE(cairn_results_to_json(results, NULL));
+    CHECK_MISUSE(drumlin_results_to_json(NULL, &json));
+    CHECK_MISUSE(drumlin_results_to_json(results, NULL));
     CHECK(json == NULL);
 }
 
-static void query_functions(cairn_db *db, cairn_object *object) {
-    cairn_results *results = NULL, *derived = NULL;
-    cairn_list *friends = NULL;
-    cairn_value v;
+static void query_functions(drumlin_db *db, drumlin_object *object) {
+    drumlin_results *results = NULL, *derived = NULL;
+    drumlin_list *friends = NULL;
+    drumlin_value v;
     int64_t n = 0;
     char *json = NULL;
 
-    CHECK_MISUSE(cairn_query_json(NULL, "Person", "age > 1", NULL, &json));
+    CHECK_MISUSE(drumlin_query_json(NULL, "Person", "age > 1", NULL, &json));
     CHECK(json == NULL);
-    CHECK_MISUSE(cairn_query_json(db, NULL, "age > 1", NULL, &json));
-    CHECK_MISUSE(cairn_query_json(db, "Person", NULL, NULL, &json));
-    CHECK_MISUSE(cairn_query_json(db, "Person", "age > 1", NULL, NULL));
-    CHECK_MISUSE(cairn_query(NULL, "Person", NULL, NULL, &results));
+    CHECK_MISUSE(drumlin_query_json(db, NULL, "age > 1", NULL, &json));
+    CHECK_MISUSE(drumlin_query_json(db, "Person", NULL, NULL, &json));
+    CHECK_MISUSE(drumlin_query_json(db, "Person", "age > 1", NULL, NULL));
+    CHECK_MISUSE(drumlin_query(NULL, "Person", NULL, NULL, &results));
     CHECK(results == NULL);
-    CHECK_MISUSE(cairn_query(db, NULL, NULL, NULL, &results));
-    CHECK_MISUSE(cairn_query(db, "Person", NULL, NULL, NULL));
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_MISUSE(cairn_delete_where(NULL, "Person", "age > 100", NULL, &n));
-    CHECK_MISUSE(cairn_delete_where(db, NULL, "age > 100", NULL, &n));
-    CHECK_MISUSE(cairn_delete_where(db, "Person", NULL, NULL, &n));
-    REQUIRE_OK(cairn_commit(db));
+    CHECK_MISUSE(drumlin_query(db, NULL, NULL, NULL, &results));
+    CHECK_MISUSE(drumlin_query(db, "Person", NULL, NULL, NULL));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_delete_where(NULL, "Person", "age > 100", NULL, &n));
+    CHECK_MISUSE(drumlin_delete_where(db, NULL, "age > 100", NULL, &n));
+    CHECK_MISUSE(drumlin_delete_where(db, "Person", NULL, NULL, &n));
+    REQUIRE_OK(drumlin_commit(db));
 
-    REQUIRE_OK(cairn_query(db, "Person", "TRUEPREDICATE", NULL, &results));
-    CHECK_MISUSE(cairn_results_filter(NULL, "age > 1", NULL, &derived));
+    REQUIRE_OK(drumlin_query(db, "Person", "TRUEPREDICATE", NULL, &results));
+    CHECK_MISUSE(drumlin_results_filter(NULL, "age > 1", NULL, &derived));
     CHECK(derived == NULL);
-    CHECK_MISUSE(cairn_results_filter(results, NULL, NULL, &derived));
-    CHECK_MISUSE(cairn_results_filter(results, "age > 1", NULL, NULL));
-    CHECK_MISUSE(cairn_results_sort(NULL, "age", &derived));
-    CHECK_MISUSE(cairn_results_sort(results, NULL, &derived));
-    CHECK_MISUSE(cairn_results_sort(results, "age", NULL));
-    CHECK_MISUSE(cairn_results_distinct(NULL, "age", &derived));
-    CHECK_MISUSE(cairn_results_distinct(results, NULL, &derived));
-    CHECK_MISUSE(cairn_results_distinct(results, "age", NULL));
-    CHECK_MISUSE(cairn_results_limit(NULL, 1, &derived));
-    CHECK_MISUSE(cairn_results_limit(results, 1, NULL));
-    CHECK_MISUSE(cairn_results_snapshot(NULL, &derived));
-    CHECK_MISUSE(cairn_results_snapshot(results, NULL));
+    CHECK_MISUSE(drumlin_results_filter(results, NULL, NULL, &derived));
+    CHECK_MISUSE(drumlin_results_filter(results, "age > 1", NULL, NULL));
+    CHECK_MISUSE(drumlin_results_sort(NULL, "age", &derived));
+    CHECK_MISUSE(drumlin_results_sort(results, NULL, &derived));
+    CHECK_MISUSE(drumlin_results_sort(results, "age", NULL));
+    CHECK_MISUSE(drumlin_results_distinct(NULL, "age", &derived));
+    CHECK_MISUSE(drumlin_results_distinct(results, NULL, &derived));
+    CHECK_MISUSE(drumlin_results_distinct(results, "age", NULL));
+    CHECK_MISUSE(drumlin_results_limit(NULL, 1, &derived));
+    CHECK_MISUSE(drumlin_results_limit(results, 1, NULL));
+    CHECK_MISUSE(drumlin_results_snapshot(NULL, &derived));
+    CHECK_MISUSE(drumlin_results_snapshot(results, NULL));
     CHECK(derived == NULL);
-    CHECK_MISUSE(cairn_results_min(NULL, "age", &v));
-    CHECK_MISUSE(cairn_results_min(results, NULL, &v));
-    CHECK_MISUSE(cairn_results_min(results, "age", NULL));
-    CHECK_MISUSE(cairn_results_max(NULL, "age", &v));
-    CHECK_MISUSE(cairn_results_max(results, "age", NULL));
-    CHECK_MISUSE(cairn_results_sum(NULL, "age", &v));
-    CHECK_MISUSE(cairn_results_sum(results, NULL, &v));
-    CHECK_MISUSE(cairn_results_average(NULL, "age", &v));
-    CHECK_MISUSE(cairn_results_average(results, "age", NULL));
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_MISUSE(cairn_results_delete_all(NULL, &n));
-    REQUIRE_OK(cairn_commit(db));
-    cairn_results_release(results);
+    CHECK_MISUSE(drumlin_results_min(NULL, "age", &v));
+    CHECK_MISUSE(drumlin_results_min(results, NULL, &v));
+    CHECK_MISUSE(drumlin_results_min(results, "age", NULL));
+    CHECK_MISUSE(drumlin_results_max(NULL, "age", &v));
+    CHECK_MISUSE(drumlin_results_max(results, "age", NULL));
+    CHECK_MISUSE(drumlin_results_sum(NULL, "age", &v));
+    CHECK_MISUSE(drumlin_results_sum(results, NULL, &v));
+    CHECK_MISUSE(drumlin_results_average(NULL, "age", &v));
+    CHECK_MISUSE(drumlin_results_average(results, "age", NULL));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_results_delete_all(NULL, &n));
+    REQUIRE_OK(drumlin_commit(db));
+    drumlin_results_release(results);
 
-    REQUIRE_OK(cairn_object_get_list(object, "friends", &friends));
-    CHECK_MISUSE(cairn_list_query(NULL, NULL, NULL, &results));
-    CHECK_MISUSE(cairn_list_query(friends, NULL, NULL, NULL));
-    cairn_list_release(friends);
+    REQUIRE_OK(drumlin_object_get_list(object, "friends", &friends));
+    CHECK_MISUSE(drumlin_list_query(NULL, NULL, NULL, &results));
+    CHECK_MISUSE(drumlin_list_query(friends, NULL, NULL, NULL));
+    drumlin_list_release(friends);
 }
 
-static void list_functions(cairn_db *db, cairn_object *object) {
-    cairn_list *tags = NULL, *friends = NULL;
-    cairn_object *element = NULL;
-    cairn_value v = string_value("a");
+static void list_functions(drumlin_db *db, drumlin_object *object) {
+    drumlin_list *tags = NULL, *friends = NULL;
+    drumlin_object *element = NULL;
+    drumlin_value v = string_value("a");
     size_t n = 0, index = 0;
     int found = 0;
     char *json = NULL;
 
-    CHECK_MISUSE(cairn_object_get_list(NULL, "tags", &tags));
+    CHECK_MISUSE(drumlin_object_get_list(NULL, "tags", &tags));
     CHECK(tags == NULL);
-    CHECK_MISUSE(cairn_object_get_list(object, NULL, &tags));
-    CHECK_MISUSE(cairn_object_get_list(object, "tags", NULL));
-    REQUIRE_OK(cairn_object_get_list(object, "tags", &tags));
-    REQUIRE_OK(cairn_object_get_list(object, "friends", &friends));
+    CHECK_MISUSE(drumlin_object_get_list(object, NULL, &tags));
+    CHECK_MISUSE(drumlin_object_get_list(object, "tags", NULL));
+    REQUIRE_OK(drumlin_object_get_list(object, "tags", &tags));
+    REQUIRE_OK(drumlin_object_get_list(object, "friends", &friends));
 
-    cairn_list_release(NULL);
-    CHECK_MISUSE(cairn_list_size(NULL, &n));
-    CHECK_MISUSE(cairn_list_size(tags, NULL));
-    CHECK_MISUSE(cairn_list_get(NULL, 0, &v));
-    CHECK_MISUSE(cairn_list_get(tags, 0, NULL));
-    CHECK_MISUSE(cairn_list_get_object(NULL, 0, &element));
+    drumlin_list_release(NULL);
+    CHECK_MISUSE(drumlin_list_size(NULL, &n));
+    CHECK_MISUSE(drumlin_list_size(tags, NULL));
+    CHECK_MISUSE(drumlin_list_get(NULL, 0, &v));
+    CHECK_MISUSE(drumlin_list_get(tags, 0, NULL));
+    CHECK_MISUSE(drumlin_list_get_object(NULL, 0, &element));
     CHECK(element == NULL);
-    CHECK_MISUSE(cairn_list_get_object(friends, 0, NULL));
+    CHECK_MISUSE(drumlin_list_get_object(friends, 0, NULL));
     v = string_value("a");
-    CHECK_MISUSE(cairn_list_find(NULL, &v, &index, &found));
-    CHECK_MISUSE(cairn_list_find(tags, NULL, &index, &found));
-    CHECK_MISUSE(cairn_list_find(tags, &v, NULL, &found));
-    CHECK_MISUSE(cairn_list_find(tags, &v, &index, NULL));
-    CHECK_MISUSE(cairn_list_to_json(NULL, &json));
-    CHECK_MISUSE(cairn_list_to_json(tags, NULL));
+    CHECK_MISUSE(drumlin_list_find(NULL, &v, &index, &found));
+    CHECK_MISUSE(drumlin_list_find(tags, NULL, &index, &found));
+    CHECK_MISUSE(drumlin_list_find(tags, &v, NULL, &found));
+    CHECK_MISUSE(drumlin_list_find(tags, &v, &index, NULL));
+    CHECK_MISUSE(drumlin_list_to_json(NULL, &json));
+    CHECK_MISUSE(drumlin_list_to_json(tags, NULL));
     CHECK(json == NULL);
 
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_MISUSE(cairn_list_insert(NULL, 0, &v));
-    CHECK_MISUSE(cairn_list_insert(tags, 0, NULL));
-    CHECK_MISUSE(cairn_list_insert_json(NULL, 0, "\"b\""));
-    CHECK_MISUSE(cairn_list_insert_json(tags, 0, NULL));
-    CHECK_MISUSE(cairn_list_set(NULL, 0, &v));
-    CHECK_MISUSE(cairn_list_set(tags, 0, NULL));
-    CHECK_MISUSE(cairn_list_move(NULL, 0, 0));
-    CHECK_MISUSE(cairn_list_erase(NULL, 0));
-    CHECK_MISUSE(cairn_list_clear(NULL));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_list_insert(NULL, 0, &v));
+    CHECK_MISUSE(drumlin_list_insert(tags, 0, NULL));
+    CHECK_MISUSE(drumlin_list_insert_json(NULL, 0, "\"b\""));
+    CHECK_MISUSE(drumlin_list_insert_json(tags, 0, NULL));
+    CHECK_MISUSE(drumlin_list_set(NULL, 0, &v));
+    CHECK_MISUSE(drumlin_list_set(tags, 0, NULL));
+    CHECK_MISUSE(drumlin_list_move(NULL, 0, 0));
+    CHECK_MISUSE(drumlin_list_erase(NULL, 0));
+    CHECK_MISUSE(drumlin_list_clear(NULL));
+    REQUIRE_OK(drumlin_commit(db));
 
     /* Nothing changed. */
     n = 0;
-    CHECK_OK(cairn_list_size(tags, &n));
+    CHECK_OK(drumlin_list_size(tags, &n));
     CHECK(n == 1);
-    cairn_list_release(friends);
-    cairn_list_release(tags);
+    drumlin_list_release(friends);
+    drumlin_list_release(tags);
 }
 
-static void set_functions(cairn_db *db, cairn_object *object) {
-    cairn_set *labels = NULL;
-    cairn_value v = string_value("x");
+static void set_functions(drumlin_db *db, drumlin_object *object) {
+    drumlin_set *labels = NULL;
+    drumlin_value v = string_value("x");
     size_t n = 0;
     int found = 0, changed = 0;
     char *json = NULL;
 
-    CHECK_MISUSE(cairn_object_get_set(NULL, "labels", &labels));
+    CHECK_MISUSE(drumlin_object_get_set(NULL, "labels", &labels));
     CHECK(labels == NULL);
-    CHECK_MISUSE(cairn_object_get_set(object, NULL, &labels));
-    CHECK_MISUSE(cairn_object_get_set(object, "labels", NULL));
-    REQUIRE_OK(cairn_object_get_set(object, "labels", &labels));
+    CHECK_MISUSE(drumlin_object_get_set(object, NULL, &labels));
+    CHECK_MISUSE(drumlin_object_get_set(object, "labels", NULL));
+    REQUIRE_OK(drumlin_object_get_set(object, "labels", &labels));
 
-    cairn_set_release(NULL);
-    CHECK_MISUSE(cairn_set_size(NULL, &n));
-    CHECK_MISUSE(cairn_set_size(labels, NULL));
-    CHECK_MISUSE(cairn_set_get(NULL, 0, &v));
-    CHECK_MISUSE(cairn_set_get(labels, 0, NULL));
+    drumlin_set_release(NULL);
+    CHECK_MISUSE(drumlin_set_size(NULL, &n));
+    CHECK_MISUSE(drumlin_set_size(labels, NULL));
+    CHECK_MISUSE(drumlin_set_get(NULL, 0, &v));
+    CHECK_MISUSE(drumlin_set_get(labels, 0, NULL));
     v = string_value("x");
-    CHECK_MISUSE(cairn_set_find(NULL, &v, &found));
-    CHECK_MISUSE(cairn_set_find(labels, NULL, &found));
-    CHECK_MISUSE(cairn_set_find(labels, &v, NULL));
-    CHECK_MISUSE(cairn_set_to_json(NULL, &json));
-    CHECK_MISUSE(cairn_set_to_json(labels, NULL));
+    CHECK_MISUSE(drumlin_set_find(NULL, &v, &found));
+    CHECK_MISUSE(drumlin_set_find(labels, NULL, &found));
+    CHECK_MISUSE(drumlin_set_find(labels, &v, NULL));
+    CHECK_MISUSE(drumlin_set_to_json(NULL, &json));
+    CHECK_MISUSE(drumlin_set_to_json(labels, NULL));
     CHECK(json == NULL);
 
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_MISUSE(cairn_set_insert(NULL, &v, &changed));
-    CHECK_MISUSE(cairn_set_insert(labels, NULL, &changed));
-    CHECK_MISUSE(cairn_set_erase(NULL, &v, &changed));
-    CHECK_MISUSE(cairn_set_erase(labels, NULL, &changed));
-    CHECK_MISUSE(cairn_set_clear(NULL));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_set_insert(NULL, &v, &changed));
+    CHECK_MISUSE(drumlin_set_insert(labels, NULL, &changed));
+    CHECK_MISUSE(drumlin_set_erase(NULL, &v, &changed));
+    CHECK_MISUSE(drumlin_set_erase(labels, NULL, &changed));
+    CHECK_MISUSE(drumlin_set_clear(NULL));
+    REQUIRE_OK(drumlin_commit(db));
 
     n = 0;
-    CHECK_OK(cairn_set_size(labels, &n));
+    CHECK_OK(drumlin_set_size(labels, &n));
     CHECK(n == 1);
-    cairn_set_release(labels);
+    drumlin_set_release(labels);
 }
 
-static void dict_functions(cairn_db *db, cairn_object *object) {
-    cairn_dict *extra = NULL;
-    cairn_value key, v;
+static void dict_functions(drumlin_db *db, drumlin_object *object) {
+    drumlin_dict *extra = NULL;
+    drumlin_value key, v;
     size_t n = 0;
     int found = 0, erased = 0;
     char *json = NULL;
 
     memset(&key, 0, sizeof key);
     memset(&v, 0, sizeof v);
-    CHECK_MISUSE(cairn_object_get_dict(NULL, "extra", &extra));
+    CHECK_MISUSE(drumlin_object_get_dict(NULL, "extra", &extra));
     CHECK(extra == NULL);
-    CHECK_MISUSE(cairn_object_get_dict(object, NULL, &extra));
-    CHECK_MISUSE(cairn_object_get_dict(object, "extra", NULL));
-    REQUIRE_OK(cairn_object_get_dict(object, "extra", &extra));
+    CHECK_MISUSE(drumlin_object_get_dict(object, NULL, &extra));
+    CHECK_MISUSE(drumlin_object_get_dict(object, "extra", NULL));
+    REQUIRE_OK(drumlin_object_get_dict(object, "extra", &extra));
 
-    cairn_dict_release(NULL);
-    CHECK_MISUSE(cairn_dict_size(NULL, &n));
-    CHECK_MISUSE(cairn_dict_size(extra, NULL));
-    CHECK_MISUSE(cairn_dict_get(NULL, 0, &key, &v));
-    CHECK_MISUSE(cairn_dict_get(extra, 0, NULL, &v));
-    CHECK_MISUSE(cairn_dict_get(extra, 0, &key, NULL));
-    CHECK_MISUSE(cairn_dict_find(NULL, "k", &v, &found));
-    CHECK_MISUSE(cairn_dict_find(extra, NULL, &v, &found));
-    CHECK_MISUSE(cairn_dict_find(extra, "k", NULL, &found));
-    CHECK_MISUSE(cairn_dict_find(extra, "k", &v, NULL));
-    CHECK_MISUSE(cairn_dict_to_json(NULL, &json));
-    CHECK_MISUSE(cairn_dict_to_json(extra, NULL));
+    drumlin_dict_release(NULL);
+    CHECK_MISUSE(drumlin_dict_size(NULL, &n));
+    CHECK_MISUSE(drumlin_dict_size(extra, NULL));
+    CHECK_MISUSE(drumlin_dict_get(NULL, 0, &key, &v));
+    CHECK_MISUSE(drumlin_dict_get(extra, 0, NULL, &v));
+    CHECK_MISUSE(drumlin_dict_get(extra, 0, &key, NULL));
+    CHECK_MISUSE(drumlin_dict_find(NULL, "k", &v, &found));
+    CHECK_MISUSE(drumlin_dict_find(extra, NULL, &v, &found));
+    CHECK_MISUSE(drumlin_dict_find(extra, "k", NULL, &found));
+    CHECK_MISUSE(drumlin_dict_find(extra, "k", &v, NULL));
+    CHECK_MISUSE(drumlin_dict_to_json(NULL, &json));
+    CHECK_MISUSE(drumlin_dict_to_json(extra, NULL));
     CHECK(json == NULL);
 
-    v.type = CAIRN_TYPE_INT;
+    v.type = DRUMLIN_TYPE_INT;
     v.as.integer = 2;
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_MISUSE(cairn_dict_insert(NULL, "k", &v));
-    CHECK_MISUSE(cairn_dict_insert(extra, NULL, &v));
-    CHECK_MISUSE(cairn_dict_insert(extra, "k", NULL));
-    CHECK_MISUSE(cairn_dict_insert_json(NULL, "k", "2"));
-    CHECK_MISUSE(cairn_dict_insert_json(extra, NULL, "2"));
-    CHECK_MISUSE(cairn_dict_insert_json(extra, "k", NULL));
-    CHECK_MISUSE(cairn_dict_erase(NULL, "k", &erased));
-    CHECK_MISUSE(cairn_dict_erase(extra, NULL, &erased));
-    CHECK_MISUSE(cairn_dict_clear(NULL));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_dict_insert(NULL, "k", &v));
+    CHECK_MISUSE(drumlin_dict_insert(extra, NULL, &v));
+    CHECK_MISUSE(drumlin_dict_insert(extra, "k", NULL));
+    CHECK_MISUSE(drumlin_dict_insert_json(NULL, "k", "2"));
+    CHECK_MISUSE(drumlin_dict_insert_json(extra, NULL, "2"));
+    CHECK_MISUSE(drumlin_dict_insert_json(extra, "k", NULL));
+    CHECK_MISUSE(drumlin_dict_erase(NULL, "k", &erased));
+    CHECK_MISUSE(drumlin_dict_erase(extra, NULL, &erased));
+    CHECK_MISUSE(drumlin_dict_clear(NULL));
+    REQUIRE_OK(drumlin_commit(db));
 
     n = 0;
-    CHECK_OK(cairn_dict_size(extra, &n));
+    CHECK_OK(drumlin_dict_size(extra, &n));
     CHECK(n == 1);
-    cairn_dict_release(extra);
+    drumlin_dict_release(extra);
 }
 
-static void mixed_functions(cairn_db *db, cairn_object *object) {
+static void mixed_functions(drumlin_db *db, drumlin_object *object) {
     char *json = NULL;
 
-    CHECK_MISUSE(cairn_object_get_mixed_json(NULL, "anything", "[0]", &json));
-    CHECK_MISUSE(cairn_object_get_mixed_json(object, NULL, "[0]", &json));
-    CHECK_MISUSE(cairn_object_get_mixed_json(object, "anything", NULL, &json));
-    CHECK_MISUSE(cairn_object_get_mixed_json(object, "anything", "[0]", NULL));
+    CHECK_MISUSE(drumlin_object_get_mixed_json(NULL, "anything", "[0]", &json));
+    CHECK_MISUSE(drumlin_object_get_mixed_json(object, NULL, "[0]", &json));
+    CHECK_MISUSE(drumlin_object_get_mixed_json(object, "anything", NULL, &json));
+    CHECK_MISUSE(drumlin_object_get_mixed_json(object, "anything", "[0]", NULL));
     CHECK(json == NULL);
 
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_MISUSE(cairn_object_set_mixed_json(NULL, "anything", "[0]", "2"));
-    CHECK_MISUSE(cairn_object_set_mixed_json(object, NULL, "[0]", "2"));
-    CHECK_MISUSE(cairn_object_set_mixed_json(object, "anything", NULL, "2"));
-    CHECK_MISUSE(cairn_object_set_mixed_json(object, "anything", "[0]", NULL));
-    CHECK_MISUSE(cairn_object_append_mixed_json(NULL, "anything", "[]", "2"));
-    CHECK_MISUSE(cairn_object_append_mixed_json(object, NULL, "[]", "2"));
-    CHECK_MISUSE(cairn_object_append_mixed_json(object, "anything", NULL, "2"));
-    CHECK_MISUSE(cairn_object_append_mixed_json(object, "anything", "[]", NULL));
-    CHECK_MISUSE(cairn_object_remove_mixed(NULL, "anything", "[0]"));
-    CHECK_MISUSE(cairn_object_remove_mixed(object, NULL, "[0]"));
-    CHECK_MISUSE(cairn_object_remove_mixed(object, "anything", NULL));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_object_set_mixed_json(NULL, "anything", "[0]", "2"));
+    CHECK_MISUSE(drumlin_object_set_mixed_json(object, NULL, "[0]", "2"));
+    CHECK_MISUSE(drumlin_object_set_mixed_json(object, "anything", NULL, "2"));
+    CHECK_MISUSE(drumlin_object_set_mixed_json(object, "anything", "[0]", NULL));
+    CHECK_MISUSE(drumlin_object_append_mixed_json(NULL, "anything", "[]", "2"));
+    CHECK_MISUSE(drumlin_object_append_mixed_json(object, NULL, "[]", "2"));
+    CHECK_MISUSE(drumlin_object_append_mixed_json(object, "anything", NULL, "2"));
+    CHECK_MISUSE(drumlin_object_append_mixed_json(object, "anything", "[]", NULL));
+    CHECK_MISUSE(drumlin_object_remove_mixed(NULL, "anything", "[0]"));
+    CHECK_MISUSE(drumlin_object_remove_mixed(object, NULL, "[0]"));
+    CHECK_MISUSE(drumlin_object_remove_mixed(object, "anything", NULL));
+    REQUIRE_OK(drumlin_commit(db));
 
-    CHECK_OK(cairn_object_get_mixed_json(object, "anything", "[0]", &json));
+    CHECK_OK(drumlin_object_get_mixed_json(object, "anything", "[0]", &json));
     CHECK_STR(json, "1");
-    cairn_free(json);
+    drumlin_free(json);
 }
 
 /*
- * Every call on a handle whose database was closed: CAIRN_ERR_MISUSE. The handles stay
+ * Every call on a handle whose database was closed: DRUMLIN_ERR_MISUSE. The handles stay
  * allocated and are released as usual.
  */
 static void closed_database_functions(const char *path) {
-    cairn_db *db = NULL;
-    cairn_object *object = NULL, *out_object = NULL;
-    cairn_results *results = NULL;
-    cairn_list *list = NULL;
-    cairn_set *set = NULL;
-    cairn_dict *dict = NULL;
-    cairn_value pk, v, key, values[1];
+    drumlin_db *db = NULL;
+    drumlin_object *object = NULL, *out_object = NULL;
+    drumlin_results *results = NULL;
+    drumlin_list *list = NULL;
+    drumlin_set *set = NULL;
+    drumlin_dict *dict = NULL;
+    drumlin_value pk, v, key, values[1];
     int32_t indices[1] = {1};
     int64_t object_key = 0;
     int32_t class_index = 0;
@@ -600,119 +600,119 @@ static void closed_database_functions(const char *path) {
     size_t n = 0, index = 0;
     char *json = NULL;
 
-    REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
     memset(&pk, 0, sizeof pk);
-    pk.type = CAIRN_TYPE_INT;
+    pk.type = DRUMLIN_TYPE_INT;
     pk.as.integer = 1;
-    REQUIRE_OK(cairn_object_find(db, "Person", &pk, &object));
-    REQUIRE_OK(cairn_object_get_backlinks(object, "followers", &results));
-    REQUIRE_OK(cairn_object_get_list(object, "tags", &list));
-    REQUIRE_OK(cairn_object_get_set(object, "labels", &set));
-    REQUIRE_OK(cairn_object_get_dict(object, "extra", &dict));
-    CHECK_OK(cairn_close(db));
+    REQUIRE_OK(drumlin_object_find(db, "Person", &pk, &object));
+    REQUIRE_OK(drumlin_object_get_backlinks(object, "followers", &results));
+    REQUIRE_OK(drumlin_object_get_list(object, "tags", &list));
+    REQUIRE_OK(drumlin_object_get_set(object, "labels", &set));
+    REQUIRE_OK(drumlin_object_get_dict(object, "extra", &dict));
+    CHECK_OK(drumlin_close(db));
 
     v = string_value("Closed");
     values[0] = v;
     memset(&key, 0, sizeof key);
-    CHECK_MISUSE(cairn_object_key(object, &object_key));
-    CHECK_MISUSE(cairn_object_class_index(object, &class_index));
-    CHECK_MISUSE(cairn_object_is_valid(object, &valid));
-    CHECK_MISUSE(cairn_object_get(object, "name", &v));
-    CHECK_MISUSE(cairn_object_get_at(object, 1, &v));
-    CHECK_MISUSE(cairn_object_get_values(object, 1, indices, values));
+    CHECK_MISUSE(drumlin_object_key(object, &object_key));
+    CHECK_MISUSE(drumlin_object_class_index(object, &class_index));
+    CHECK_MISUSE(drumlin_object_is_valid(object, &valid));
+    CHECK_MISUSE(drumlin_object_get(object, "name", &v));
+    CHECK_MISUSE(drumlin_object_get_at(object, 1, &v));
+    CHECK_MISUSE(drumlin_object_get_values(object, 1, indices, values));
     v = string_value("Closed");
-    CHECK_MISUSE(cairn_object_set(object, "name", &v));
-    CHECK_MISUSE(cairn_object_set_at(object, 1, &v));
-    CHECK_MISUSE(cairn_object_set_values(object, 1, indices, values));
-    CHECK_MISUSE(cairn_object_update_json(object, "{\"name\": \"Closed\"}"));
-    CHECK_MISUSE(cairn_object_to_json(object, &json));
-    CHECK_MISUSE(cairn_object_to_json_depth(object, 1, &json));
+    CHECK_MISUSE(drumlin_object_set(object, "name", &v));
+    CHECK_MISUSE(drumlin_object_set_at(object, 1, &v));
+    CHECK_MISUSE(drumlin_object_set_values(object, 1, indices, values));
+    CHECK_MISUSE(drumlin_object_update_json(object, "{\"name\": \"Closed\"}"));
+    CHECK_MISUSE(drumlin_object_to_json(object, &json));
+    CHECK_MISUSE(drumlin_object_to_json_depth(object, 1, &json));
     CHECK(json == NULL);
-    CHECK_MISUSE(cairn_object_get_linked(object, "friend", &out_object));
-    CHECK_MISUSE(cairn_object_set_link(object, "friend", NULL));
-    CHECK_MISUSE(cairn_object_get_mixed_json(object, "anything", "[0]", &json));
-    CHECK_MISUSE(cairn_object_set_mixed_json(object, "anything", "[0]", "2"));
-    CHECK_MISUSE(cairn_object_append_mixed_json(object, "anything", "[]", "2"));
-    CHECK_MISUSE(cairn_object_remove_mixed(object, "anything", "[0]"));
-    CHECK_MISUSE(cairn_object_delete(object));
+    CHECK_MISUSE(drumlin_object_get_linked(object, "friend", &out_object));
+    CHECK_MISUSE(drumlin_object_set_link(object, "friend", NULL));
+    CHECK_MISUSE(drumlin_object_get_mixed_json(object, "anything", "[0]", &json));
+    CHECK_MISUSE(drumlin_object_set_mixed_json(object, "anything", "[0]", "2"));
+    CHECK_MISUSE(drumlin_object_append_mixed_json(object, "anything", "[]", "2"));
+    CHECK_MISUSE(drumlin_object_remove_mixed(object, "anything", "[0]"));
+    CHECK_MISUSE(drumlin_object_delete(object));
 
-    CHECK_MISUSE(cairn_results_count(results, &n));
-    CHECK_MISUSE(cairn_results_get_object(results, 0, &out_object));
-    CHECK_MISUSE(cairn_results_get_values(results, 0, 1, 1, indices, values, &n));
-    CHECK_MISUSE(cairn_results_to_json(results, &json));
+    CHECK_MISUSE(drumlin_results_count(results, &n));
+    CHECK_MISUSE(drumlin_results_get_object(results, 0, &out_object));
+    CHECK_MISUSE(drumlin_results_get_values(results, 0, 1, 1, indices, values, &n));
+    CHECK_MISUSE(drumlin_results_to_json(results, &json));
 
     v = string_value("a");
-    CHECK_MISUSE(cairn_list_size(list, &n));
-    CHECK_MISUSE(cairn_list_get(list, 0, &v));
+    CHECK_MISUSE(drumlin_list_size(list, &n));
+    CHECK_MISUSE(drumlin_list_get(list, 0, &v));
     v = string_value("a");
-    CHECK_MISUSE(cairn_list_find(list, &v, &index, &found));
-    CHECK_MISUSE(cairn_list_insert(list, 0, &v));
-    CHECK_MISUSE(cairn_list_insert_json(list, 0, "\"b\""));
-    CHECK_MISUSE(cairn_list_set(list, 0, &v));
-    CHECK_MISUSE(cairn_list_move(list, 0, 0));
-    CHECK_MISUSE(cairn_list_erase(list, 0));
-    CHECK_MISUSE(cairn_list_clear(list));
-    CHECK_MISUSE(cairn_list_to_json(list, &json));
+    CHECK_MISUSE(drumlin_list_find(list, &v, &index, &found));
+    CHECK_MISUSE(drumlin_list_insert(list, 0, &v));
+    CHECK_MISUSE(drumlin_list_insert_json(list, 0, "\"b\""));
+    CHECK_MISUSE(drumlin_list_set(list, 0, &v));
+    CHECK_MISUSE(drumlin_list_move(list, 0, 0));
+    CHECK_MISUSE(drumlin_list_erase(list, 0));
+    CHECK_MISUSE(drumlin_list_clear(list));
+    CHECK_MISUSE(drumlin_list_to_json(list, &json));
 
     v = string_value("x");
-    CHECK_MISUSE(cairn_set_size(set, &n));
-    CHECK_MISUSE(cairn_set_get(set, 0, &v));
+    CHECK_MISUSE(drumlin_set_size(set, &n));
+    CHECK_MISUSE(drumlin_set_get(set, 0, &v));
     v = string_value("x");
-    CHECK_MISUSE(cairn_set_find(set, &v, &found));
-    CHECK_MISUSE(cairn_set_insert(set, &v, NULL));
-    CHECK_MISUSE(cairn_set_erase(set, &v, NULL));
-    CHECK_MISUSE(cairn_set_clear(set));
-    CHECK_MISUSE(cairn_set_to_json(set, &json));
+    CHECK_MISUSE(drumlin_set_find(set, &v, &found));
+    CHECK_MISUSE(drumlin_set_insert(set, &v, NULL));
+    CHECK_MISUSE(drumlin_set_erase(set, &v, NULL));
+    CHECK_MISUSE(drumlin_set_clear(set));
+    CHECK_MISUSE(drumlin_set_to_json(set, &json));
 
-    CHECK_MISUSE(cairn_dict_size(dict, &n));
-    CHECK_MISUSE(cairn_dict_get(dict, 0, &key, &v));
-    CHECK_MISUSE(cairn_dict_find(dict, "k", &v, &found));
+    CHECK_MISUSE(drumlin_dict_size(dict, &n));
+    CHECK_MISUSE(drumlin_dict_get(dict, 0, &key, &v));
+    CHECK_MISUSE(drumlin_dict_find(dict, "k", &v, &found));
     v = string_value("v");
-    CHECK_MISUSE(cairn_dict_insert(dict, "k", &v));
-    CHECK_MISUSE(cairn_dict_insert_json(dict, "k", "2"));
-    CHECK_MISUSE(cairn_dict_erase(dict, "k", NULL));
-    CHECK_MISUSE(cairn_dict_clear(dict));
-    CHECK_MISUSE(cairn_dict_to_json(dict, &json));
+    CHECK_MISUSE(drumlin_dict_insert(dict, "k", &v));
+    CHECK_MISUSE(drumlin_dict_insert_json(dict, "k", "2"));
+    CHECK_MISUSE(drumlin_dict_erase(dict, "k", NULL));
+    CHECK_MISUSE(drumlin_dict_clear(dict));
+    CHECK_MISUSE(drumlin_dict_to_json(dict, &json));
     CHECK(json == NULL);
 
-    cairn_dict_release(dict);
-    cairn_set_release(set);
-    cairn_list_release(list);
-    cairn_results_release(results);
-    cairn_object_release(object);
+    drumlin_dict_release(dict);
+    drumlin_set_release(set);
+    drumlin_list_release(list);
+    drumlin_results_release(results);
+    drumlin_object_release(object);
 
     /* The closed database's data is intact. */
-    REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
-    CHECK_OK(cairn_get_json(db, "Person", "1", &json));
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
+    CHECK_OK(drumlin_get_json(db, "Person", "1", &json));
     CHECK_JSON_HAS(json, "\"name\":\"A\"");
     CHECK_JSON_HAS(json, "\"tags\":[\"a\"]");
-    cairn_free(json);
-    CHECK_OK(cairn_close(db));
+    drumlin_free(json);
+    CHECK_OK(drumlin_close(db));
 }
 
 int main(void) {
     char dir[2048], path[4096];
-    cairn_db *db = NULL;
-    cairn_object *object = NULL;
-    cairn_results *results = NULL;
-    cairn_value pk;
+    drumlin_db *db = NULL;
+    drumlin_object *object = NULL;
+    drumlin_results *results = NULL;
+    drumlin_value pk;
 
     test_dir_make(dir, sizeof dir, "null-handles");
-    snprintf(path, sizeof path, "%s/null-handles.cairn", dir);
+    snprintf(path, sizeof path, "%s/null-handles.drumlin", dir);
 
     library_functions();
     option_functions();
     open_function(path);
 
-    REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
-    REQUIRE_OK(cairn_begin_write(db));
-    REQUIRE_OK(cairn_create_json(db, "Person", PERSON_1, CAIRN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Person", PERSON_1, DRUMLIN_UPDATE_NEVER, NULL));
     memset(&pk, 0, sizeof pk);
-    pk.type = CAIRN_TYPE_INT;
+    pk.type = DRUMLIN_TYPE_INT;
     pk.as.integer = 1;
-    REQUIRE_OK(cairn_object_find(db, "Person", &pk, &object));
-    REQUIRE_OK(cairn_object_update_json(object, PERSON_1_LINKS));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_object_find(db, "Person", &pk, &object));
+    REQUIRE_OK(drumlin_object_update_json(object, PERSON_1_LINKS));
+    REQUIRE_OK(drumlin_commit(db));
 
     database_functions(db);
     json_functions(db);
@@ -720,17 +720,17 @@ int main(void) {
     object_lookup_functions(db);
     object_functions(db, object);
     link_functions(db, object);
-    REQUIRE_OK(cairn_object_get_backlinks(object, "followers", &results));
+    REQUIRE_OK(drumlin_object_get_backlinks(object, "followers", &results));
     results_functions(results);
-    cairn_results_release(results);
+    drumlin_results_release(results);
     query_functions(db, object);
     list_functions(db, object);
     set_functions(db, object);
     dict_functions(db, object);
     mixed_functions(db, object);
 
-    cairn_object_release(object);
-    CHECK_OK(cairn_close(db));
+    drumlin_object_release(object);
+    CHECK_OK(drumlin_close(db));
     closed_database_functions(path);
 
     test_dir_remove(dir);

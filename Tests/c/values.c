@@ -1,7 +1,7 @@
 /*
- * values.c — every scalar type through the typed layer (cairn_value) and the JSON layer: what is
- * written as a cairn_value reads back identically, as a cairn_value and as Extended JSON, and
- * Extended JSON input reads back as the right cairn_value. Also links and mixed values.
+ * values.c — every scalar type through the typed layer (drumlin_value) and the JSON layer: what is
+ * written as a drumlin_value reads back identically, as a drumlin_value and as Extended JSON, and
+ * Extended JSON input reads back as the right drumlin_value. Also links and mixed values.
  */
 #include "check.h"
 
@@ -27,99 +27,99 @@ static const uint8_t DATA[4] = {1, 2, 0, 255};
 static const char TEXT[] = "caf\xc3\xa9 \xf0\x9f\x8e\x89 \"q\"";
 
 /* 1.10 as decimal128 (BID): coefficient 110, exponent -2 (biased 6174). */
-static cairn_decimal128 one_point_ten(void) {
-    cairn_decimal128 d;
+static drumlin_decimal128 one_point_ten(void) {
+    drumlin_decimal128 d;
     d.w[0] = 110;
     d.w[1] = (uint64_t)6174 << 49;
     return d;
 }
 
-static void fill(cairn_value *values, int64_t id) {
-    memset(values, 0, sizeof(cairn_value) * P_COUNT);
-    values[P_ID].type = CAIRN_TYPE_INT;
+static void fill(drumlin_value *values, int64_t id) {
+    memset(values, 0, sizeof(drumlin_value) * P_COUNT);
+    values[P_ID].type = DRUMLIN_TYPE_INT;
     values[P_ID].as.integer = id;
-    values[P_B].type = CAIRN_TYPE_BOOL;
+    values[P_B].type = DRUMLIN_TYPE_BOOL;
     values[P_B].as.boolean = 1;
-    values[P_I].type = CAIRN_TYPE_INT;
+    values[P_I].type = DRUMLIN_TYPE_INT;
     values[P_I].as.integer = INT64_MIN;
-    values[P_F].type = CAIRN_TYPE_FLOAT;
+    values[P_F].type = DRUMLIN_TYPE_FLOAT;
     values[P_F].as.fnum = 1.25f;
-    values[P_D].type = CAIRN_TYPE_DOUBLE;
+    values[P_D].type = DRUMLIN_TYPE_DOUBLE;
     values[P_D].as.dnum = -0.1;
-    values[P_DEC].type = CAIRN_TYPE_DECIMAL128;
+    values[P_DEC].type = DRUMLIN_TYPE_DECIMAL128;
     values[P_DEC].as.decimal128 = one_point_ten();
-    values[P_S].type = CAIRN_TYPE_STRING;
+    values[P_S].type = DRUMLIN_TYPE_STRING;
     values[P_S].as.string.data = TEXT;
     values[P_S].as.string.size = sizeof TEXT - 1;
-    values[P_DATA].type = CAIRN_TYPE_BINARY;
+    values[P_DATA].type = DRUMLIN_TYPE_BINARY;
     values[P_DATA].as.binary.data = DATA;
     values[P_DATA].as.binary.size = sizeof DATA;
-    values[P_DATE].type = CAIRN_TYPE_TIMESTAMP;
+    values[P_DATE].type = DRUMLIN_TYPE_TIMESTAMP;
     values[P_DATE].as.timestamp.seconds = -1;
     values[P_DATE].as.timestamp.nanoseconds = 500000001;
-    values[P_OID].type = CAIRN_TYPE_OBJECT_ID;
+    values[P_OID].type = DRUMLIN_TYPE_OBJECT_ID;
     memcpy(values[P_OID].as.object_id.bytes, OID, sizeof OID);
-    values[P_U].type = CAIRN_TYPE_UUID;
+    values[P_U].type = DRUMLIN_TYPE_UUID;
     memcpy(values[P_U].as.uuid.bytes, UUID, sizeof UUID);
-    values[P_M].type = CAIRN_TYPE_DOUBLE; /* mixed keeps the exact type: 3.0 stays a double */
+    values[P_M].type = DRUMLIN_TYPE_DOUBLE; /* mixed keeps the exact type: 3.0 stays a double */
     values[P_M].as.dnum = 3.0;
-    values[P_LINK].type = CAIRN_TYPE_NULL;
-    values[P_MAYBE].type = CAIRN_TYPE_NULL;
+    values[P_LINK].type = DRUMLIN_TYPE_NULL;
+    values[P_MAYBE].type = DRUMLIN_TYPE_NULL;
 }
 
-static void check_values(const cairn_value *v, int64_t id) {
-    CHECK(v[P_ID].type == CAIRN_TYPE_INT && v[P_ID].as.integer == id);
-    CHECK(v[P_B].type == CAIRN_TYPE_BOOL && v[P_B].as.boolean == 1);
-    CHECK(v[P_I].type == CAIRN_TYPE_INT && v[P_I].as.integer == INT64_MIN);
-    CHECK(v[P_F].type == CAIRN_TYPE_FLOAT && v[P_F].as.fnum == 1.25f);
-    CHECK(v[P_D].type == CAIRN_TYPE_DOUBLE && v[P_D].as.dnum == -0.1);
-    CHECK(v[P_DEC].type == CAIRN_TYPE_DECIMAL128 && v[P_DEC].as.decimal128.w[0] == 110 &&
+static void check_values(const drumlin_value *v, int64_t id) {
+    CHECK(v[P_ID].type == DRUMLIN_TYPE_INT && v[P_ID].as.integer == id);
+    CHECK(v[P_B].type == DRUMLIN_TYPE_BOOL && v[P_B].as.boolean == 1);
+    CHECK(v[P_I].type == DRUMLIN_TYPE_INT && v[P_I].as.integer == INT64_MIN);
+    CHECK(v[P_F].type == DRUMLIN_TYPE_FLOAT && v[P_F].as.fnum == 1.25f);
+    CHECK(v[P_D].type == DRUMLIN_TYPE_DOUBLE && v[P_D].as.dnum == -0.1);
+    CHECK(v[P_DEC].type == DRUMLIN_TYPE_DECIMAL128 && v[P_DEC].as.decimal128.w[0] == 110 &&
           v[P_DEC].as.decimal128.w[1] == ((uint64_t)6174 << 49));
-    CHECK(v[P_S].type == CAIRN_TYPE_STRING);
-    if (v[P_S].type == CAIRN_TYPE_STRING) CHECK_BYTES(v[P_S].as.string.data, v[P_S].as.string.size, TEXT, sizeof TEXT - 1);
-    CHECK(v[P_DATA].type == CAIRN_TYPE_BINARY);
-    if (v[P_DATA].type == CAIRN_TYPE_BINARY)
+    CHECK(v[P_S].type == DRUMLIN_TYPE_STRING);
+    if (v[P_S].type == DRUMLIN_TYPE_STRING) CHECK_BYTES(v[P_S].as.string.data, v[P_S].as.string.size, TEXT, sizeof TEXT - 1);
+    CHECK(v[P_DATA].type == DRUMLIN_TYPE_BINARY);
+    if (v[P_DATA].type == DRUMLIN_TYPE_BINARY)
         CHECK_BYTES(v[P_DATA].as.binary.data, v[P_DATA].as.binary.size, DATA, sizeof DATA);
-    CHECK(v[P_DATE].type == CAIRN_TYPE_TIMESTAMP && v[P_DATE].as.timestamp.seconds == -1 &&
+    CHECK(v[P_DATE].type == DRUMLIN_TYPE_TIMESTAMP && v[P_DATE].as.timestamp.seconds == -1 &&
           v[P_DATE].as.timestamp.nanoseconds == 500000001);
-    CHECK(v[P_OID].type == CAIRN_TYPE_OBJECT_ID && memcmp(v[P_OID].as.object_id.bytes, OID, sizeof OID) == 0);
-    CHECK(v[P_U].type == CAIRN_TYPE_UUID && memcmp(v[P_U].as.uuid.bytes, UUID, sizeof UUID) == 0);
-    CHECK(v[P_M].type == CAIRN_TYPE_DOUBLE && v[P_M].as.dnum == 3.0);
-    CHECK(v[P_MAYBE].type == CAIRN_TYPE_NULL);
+    CHECK(v[P_OID].type == DRUMLIN_TYPE_OBJECT_ID && memcmp(v[P_OID].as.object_id.bytes, OID, sizeof OID) == 0);
+    CHECK(v[P_U].type == DRUMLIN_TYPE_UUID && memcmp(v[P_U].as.uuid.bytes, UUID, sizeof UUID) == 0);
+    CHECK(v[P_M].type == DRUMLIN_TYPE_DOUBLE && v[P_M].as.dnum == 3.0);
+    CHECK(v[P_MAYBE].type == DRUMLIN_TYPE_NULL);
 }
 
-static void test_typed_round_trip(cairn_db *db) {
-    cairn_value in[P_COUNT], out[P_COUNT];
-    cairn_object *object = NULL;
+static void test_typed_round_trip(drumlin_db *db) {
+    drumlin_value in[P_COUNT], out[P_COUNT];
+    drumlin_object *object = NULL;
     char *json = NULL;
 
     fill(in, 1);
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_create(db, "Everything", P_COUNT, idx, in, CAIRN_UPDATE_NEVER, &object));
-    REQUIRE_OK(cairn_commit(db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_create(db, "Everything", P_COUNT, idx, in, DRUMLIN_UPDATE_NEVER, &object));
+    REQUIRE_OK(drumlin_commit(db));
     REQUIRE(object != NULL);
 
     /* Several at once, and one by one by name: the same values. */
     memset(out, 0xAB, sizeof out);
-    CHECK_OK(cairn_object_get_values(object, P_COUNT, idx, out));
+    CHECK_OK(drumlin_object_get_values(object, P_COUNT, idx, out));
     check_values(out, 1);
     for (int p = 0; p < P_COUNT; p++) {
-        cairn_value one;
-        CHECK_OK(cairn_object_get(object, NAMES[p], &one));
+        drumlin_value one;
+        CHECK_OK(drumlin_object_get(object, NAMES[p], &one));
         out[p] = one;
         /* Borrowed strings are only valid until the next call: check now. */
-        if (p == P_S && one.type == CAIRN_TYPE_STRING)
+        if (p == P_S && one.type == DRUMLIN_TYPE_STRING)
             CHECK_BYTES(one.as.string.data, one.as.string.size, TEXT, sizeof TEXT - 1);
-        if (p == P_DATA && one.type == CAIRN_TYPE_BINARY)
+        if (p == P_DATA && one.type == DRUMLIN_TYPE_BINARY)
             CHECK_BYTES(one.as.binary.data, one.as.binary.size, DATA, sizeof DATA);
     }
-    out[P_S].type = CAIRN_TYPE_NULL; /* already checked; pointers may be stale now */
-    out[P_DATA].type = CAIRN_TYPE_NULL;
-    CHECK(out[P_DEC].type == CAIRN_TYPE_DECIMAL128 && out[P_DEC].as.decimal128.w[0] == 110);
-    CHECK(out[P_DATE].type == CAIRN_TYPE_TIMESTAMP && out[P_DATE].as.timestamp.nanoseconds == 500000001);
+    out[P_S].type = DRUMLIN_TYPE_NULL; /* already checked; pointers may be stale now */
+    out[P_DATA].type = DRUMLIN_TYPE_NULL;
+    CHECK(out[P_DEC].type == DRUMLIN_TYPE_DECIMAL128 && out[P_DEC].as.decimal128.w[0] == 110);
+    CHECK(out[P_DATE].type == DRUMLIN_TYPE_TIMESTAMP && out[P_DATE].as.timestamp.nanoseconds == 500000001);
 
     /* The same object as Extended JSON. */
-    CHECK_OK(cairn_object_to_json(object, &json));
+    CHECK_OK(drumlin_object_to_json(object, &json));
     CHECK_JSON_HAS(json, "\"b\":true");
     CHECK_JSON_HAS(json, "\"i\":-9223372036854775808");
     CHECK_JSON_HAS(json, "\"f\":1.25");
@@ -133,15 +133,15 @@ static void test_typed_round_trip(cairn_db *db) {
     CHECK_JSON_HAS(json, "\"m\":3.0");
     CHECK_JSON_HAS(json, "\"link\":null");
     CHECK_JSON_HAS(json, "\"maybe\":null");
-    cairn_free(json);
-    cairn_object_release(object);
+    drumlin_free(json);
+    drumlin_object_release(object);
 }
 
-static void test_json_round_trip(cairn_db *db) {
-    cairn_value pk, out[P_COUNT];
-    cairn_object *object = NULL;
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_create_json(db, "Everything",
+static void test_json_round_trip(drumlin_db *db) {
+    drumlin_value pk, out[P_COUNT];
+    drumlin_object *object = NULL;
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_create_json(db, "Everything",
                                "{\"_id\": 2, \"b\": true, \"i\": -9223372036854775808, \"f\": 1.25, \"d\": -0.1,"
                                " \"dec\": {\"$numberDecimal\": \"1.10\"},"
                                " \"s\": \"caf\xc3\xa9 \\ud83c\\udf89 \\\"q\\\"\","
@@ -150,87 +150,87 @@ static void test_json_round_trip(cairn_db *db) {
                                " \"oid\": {\"$oid\": \"65f1c0ffee0000000000abcd\"},"
                                " \"u\": {\"$uuid\": \"12345678-9abc-4def-8012-3456789abcde\"},"
                                " \"m\": 3.0, \"link\": null}",
-                               CAIRN_UPDATE_NEVER, NULL));
-    REQUIRE_OK(cairn_commit(db));
+                               DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
     memset(&pk, 0, sizeof pk);
-    pk.type = CAIRN_TYPE_INT;
+    pk.type = DRUMLIN_TYPE_INT;
     pk.as.integer = 2;
-    REQUIRE_OK(cairn_object_find(db, "Everything", &pk, &object));
-    CHECK_OK(cairn_object_get_values(object, P_COUNT, idx, out));
+    REQUIRE_OK(drumlin_object_find(db, "Everything", &pk, &object));
+    CHECK_OK(drumlin_object_get_values(object, P_COUNT, idx, out));
     check_values(out, 2);
-    cairn_object_release(object);
+    drumlin_object_release(object);
 }
 
-static void test_links_and_mixed(cairn_db *db) {
-    cairn_value pk, v;
-    cairn_object *one = NULL, *two = NULL;
+static void test_links_and_mixed(drumlin_db *db) {
+    drumlin_value pk, v;
+    drumlin_object *one = NULL, *two = NULL;
     int64_t key_two = -1;
     int32_t class_index = -1;
     char *json = NULL;
 
     memset(&pk, 0, sizeof pk);
-    pk.type = CAIRN_TYPE_INT;
+    pk.type = DRUMLIN_TYPE_INT;
     pk.as.integer = 1;
-    REQUIRE_OK(cairn_object_find(db, "Everything", &pk, &one));
+    REQUIRE_OK(drumlin_object_find(db, "Everything", &pk, &one));
     pk.as.integer = 2;
-    REQUIRE_OK(cairn_object_find(db, "Everything", &pk, &two));
-    CHECK_OK(cairn_object_key(two, &key_two));
-    CHECK_OK(cairn_class_index(db, "Everything", &class_index));
+    REQUIRE_OK(drumlin_object_find(db, "Everything", &pk, &two));
+    CHECK_OK(drumlin_object_key(two, &key_two));
+    CHECK_OK(drumlin_class_index(db, "Everything", &class_index));
 
-    REQUIRE_OK(cairn_begin_write(db));
+    REQUIRE_OK(drumlin_begin_write(db));
     /* A typed link: class index + object key. */
     memset(&v, 0, sizeof v);
-    v.type = CAIRN_TYPE_LINK;
+    v.type = DRUMLIN_TYPE_LINK;
     v.as.link.class_index = class_index;
     v.as.link.key = key_two;
-    CHECK_OK(cairn_object_set(one, "link", &v));
+    CHECK_OK(drumlin_object_set(one, "link", &v));
     /* Mixed keeps the exact type: int 3 stays int. */
     memset(&v, 0, sizeof v);
-    v.type = CAIRN_TYPE_INT;
+    v.type = DRUMLIN_TYPE_INT;
     v.as.integer = 3;
-    CHECK_OK(cairn_object_set(one, "m", &v));
+    CHECK_OK(drumlin_object_set(one, "m", &v));
     /* A link to a missing object is refused. */
     memset(&v, 0, sizeof v);
-    v.type = CAIRN_TYPE_LINK;
+    v.type = DRUMLIN_TYPE_LINK;
     v.as.link.class_index = class_index;
     v.as.link.key = INT64_C(0x7fffffffff);
-    CHECK(cairn_object_set(one, "link", &v) != CAIRN_OK);
-    REQUIRE_OK(cairn_commit(db));
+    CHECK(drumlin_object_set(one, "link", &v) != DRUMLIN_OK);
+    REQUIRE_OK(drumlin_commit(db));
 
     memset(&v, 0, sizeof v);
-    CHECK_OK(cairn_object_get(one, "link", &v));
-    CHECK(v.type == CAIRN_TYPE_LINK && v.as.link.key == key_two && v.as.link.class_index == class_index);
-    CHECK_OK(cairn_object_get(one, "m", &v));
-    CHECK(v.type == CAIRN_TYPE_INT && v.as.integer == 3);
-    CHECK_OK(cairn_object_to_json(one, &json));
+    CHECK_OK(drumlin_object_get(one, "link", &v));
+    CHECK(v.type == DRUMLIN_TYPE_LINK && v.as.link.key == key_two && v.as.link.class_index == class_index);
+    CHECK_OK(drumlin_object_get(one, "m", &v));
+    CHECK(v.type == DRUMLIN_TYPE_INT && v.as.integer == 3);
+    CHECK_OK(drumlin_object_to_json(one, &json));
     CHECK_JSON_HAS(json, "\"m\":3,");
-    cairn_free(json);
+    drumlin_free(json);
 
     /* Deleting the target nulls the link. */
-    REQUIRE_OK(cairn_begin_write(db));
-    CHECK_OK(cairn_object_delete(two));
-    REQUIRE_OK(cairn_commit(db));
-    CHECK_OK(cairn_object_get(one, "link", &v));
-    CHECK(v.type == CAIRN_TYPE_NULL);
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_delete(two));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_object_get(one, "link", &v));
+    CHECK(v.type == DRUMLIN_TYPE_NULL);
 
-    cairn_object_release(two);
-    cairn_object_release(one);
+    drumlin_object_release(two);
+    drumlin_object_release(one);
 }
 
 int main(void) {
     char dir[2048], path[4096];
-    cairn_db *db = NULL;
+    drumlin_db *db = NULL;
 
     test_dir_make(dir, sizeof dir, "values");
-    snprintf(path, sizeof path, "%s/values.cairn", dir);
-    REQUIRE_OK(cairn_open(path, SCHEMA, NULL, &db));
-    for (int p = 0; p < P_COUNT; p++) REQUIRE_OK(cairn_property_index(db, "Everything", NAMES[p], &idx[p]));
+    snprintf(path, sizeof path, "%s/values.drumlin", dir);
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
+    for (int p = 0; p < P_COUNT; p++) REQUIRE_OK(drumlin_property_index(db, "Everything", NAMES[p], &idx[p]));
 
     test_typed_round_trip(db);
     test_json_round_trip(db);
     test_links_and_mixed(db);
 
-    CHECK_OK(cairn_close(db));
+    CHECK_OK(drumlin_close(db));
     test_dir_remove(dir);
     return check_report("values");
 }

@@ -1,22 +1,30 @@
-"""Build step that bundles libcairn.so into the wheel (the rest is in pyproject.toml).
+"""Build step that bundles libdrumlin.so into the wheel (the rest is in pyproject.toml).
 
-The library is taken from, in order:
-  1. CAIRN_LIBRARY, if set;
-  2. the repository's build tree, ../../.build/release/libcairn.so, if present;
-  3. a fresh `swift build -c release --product cairn` at the repository root.
+The library is always built from the sources this package sits beside, with the repository's
+tools/build-library.sh (the one recipe for libdrumlin.so: Swift runtime linked statically, SONAME
+libdrumlin.so.<ABI>). SwiftPM's build is incremental, so an unchanged tree costs a second or two and a
+changed engine source is recompiled: a wheel never carries a library older than its sources.
+
+pip hides a build backend's output; the build's progress is written to the terminal (/dev/tty)
+when there is one, else to standard error (shown by `pip install -v`).
+
 The wheel is platform-specific (py3-none-<platform>): it carries a native library, no Python ABI.
+`make wheel` then lets auditwheel give it its manylinux tag.
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
+from setuptools.dist import Distribution
 
 try:
     from setuptools.command.bdist_wheel import bdist_wheel
@@ -25,50 +33,78 @@ except ImportError:  # setuptools < 70.1
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-LIBRARY = {"darwin": "libcairn.dylib"}.get(sys.platform, "libcairn.so")
-BUILT = ROOT / ".build" / "release" / LIBRARY
+BUILD_SCRIPT = ROOT / "tools" / "build-library.sh"
+VERSION_SCRIPT = ROOT / "tools" / "gen-python-version.py"
+LIBRARY = "libdrumlin.so"
 
 
-def find_library() -> Path:
-    explicit = os.environ.get("CAIRN_LIBRARY")
-    if explicit:
-        path = Path(explicit)
-        if not path.is_file():
-            sys.exit(f"cairn: CAIRN_LIBRARY={explicit} does not exist")
-        return path
-    if BUILT.is_file():
-        return BUILT
-    if (ROOT / "Package.swift").is_file() and shutil.which("swift"):
-        print(f"cairn: building {LIBRARY} with `swift build -c release --product cairn` in {ROOT}")
-        subprocess.run(["swift", "build", "-c", "release", "--product", "cairn"], cwd=ROOT, check=True)
-        if BUILT.is_file():
-            return BUILT
-    sys.exit(
-        f"cairn: cannot find {LIBRARY} to bundle. Build it at the repository root with "
-        "`swift build -c release --product cairn`, or set CAIRN_LIBRARY to its path."
-    )
+@contextlib.contextmanager
+def progress_stream() -> Iterator[TextIO]:
+    """The user's terminal if there is one (pip captures stdout and stderr), else stderr."""
+    try:
+        tty = open("/dev/tty", "w")  # noqa: SIM115 - closed below
+    except OSError:
+        yield sys.stderr
+        return
+    try:
+        yield tty
+    finally:
+        tty.close()
+
+
+def build_library() -> Path:
+    if not BUILD_SCRIPT.is_file():
+        sys.exit(
+            f"drumlin: {BUILD_SCRIPT} not found. The package builds libdrumlin.so from the Drumlin "
+            "repository it sits in: install it from a checkout (`pip install ./bindings/python`) "
+            "or install a built wheel (`make wheel`)."
+        )
+    if shutil.which("swift") is None:
+        sys.exit("drumlin: building libdrumlin.so needs the Swift toolchain (`swift` on PATH)")
+    with progress_stream() as out:
+        print(f"drumlin: building {LIBRARY} from {ROOT} (tools/build-library.sh)", file=out, flush=True)
+        process = subprocess.Popen(
+            [str(BUILD_SCRIPT)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        assert process.stderr is not None and process.stdout is not None
+        for line in process.stderr:  # swift build's progress
+            print(f"drumlin:   {line.rstrip()}", file=out, flush=True)
+        path = process.stdout.read().strip().splitlines()
+        if process.wait() != 0 or not path:
+            sys.exit(f"drumlin: tools/build-library.sh failed (exit {process.returncode}); see above")
+    return Path(path[-1])
 
 
 class BuildPyWithLibrary(build_py):
-    """build_py, then copy libcairn next to the package's modules."""
+    """build_py, then build libdrumlin and copy it next to the package's modules."""
 
     def run(self) -> None:
         super().run()
-        library = find_library()
-        target = Path(self.build_lib) / "cairn" / LIBRARY
+        library = build_library()
+        target = Path(self.build_lib) / "drumlin" / LIBRARY
         target.parent.mkdir(parents=True, exist_ok=True)
-        print(f"cairn: bundling {library}")
         shutil.copyfile(library, target)
+        target.chmod(0o755)
+
+
+class NativeDistribution(Distribution):
+    """The package carries a native library: its files install into platlib, not purelib."""
+
+    def has_ext_modules(self) -> bool:
+        return True
 
 
 class PlatformWheel(bdist_wheel):
-    def finalize_options(self) -> None:
-        super().finalize_options()
-        self.root_is_pure = False
+    """Tagged py3-none-<platform>: the library is native, but no Python ABI is involved (ctypes)."""
 
     def get_tag(self) -> tuple[str, str, str]:
         _, _, platform = super().get_tag()
         return "py3", "none", platform
 
 
-setup(cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": PlatformWheel})
+# drumlin/_version.py is generated from include/drumlin.h; refresh it before setuptools reads the
+# version from it (pyproject.toml: version = { attr = "drumlin._version.VERSION" }).
+if VERSION_SCRIPT.is_file():
+    subprocess.run([sys.executable, str(VERSION_SCRIPT)], check=True, stdout=subprocess.DEVNULL)
+
+setup(distclass=NativeDistribution, cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": PlatformWheel})

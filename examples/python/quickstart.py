@@ -1,11 +1,11 @@
-"""Cairn quickstart: open a database, create, read, update, query, count, handle an error, and
+"""Drumlin quickstart: open a database, create, read, update, query, count, handle an error, and
 relate objects: a Person with a list of Dogs, an embedded Address, the Dogs' `owners` backlink and
 a mixed payload.
 
     python3 examples/python/quickstart.py [path]     (default: a file in a new temp directory)
 
-Uses the installed `cairn` package, or this checkout's bindings/python with the library from
-CAIRN_LIBRARY (as `make demo` runs it).
+Uses the installed `drumlin` package, or this checkout's bindings/python with the library from
+DRUMLIN_LIBRARY (as `make demo` runs it).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 try:
-    import cairn
+    import drumlin
 except ImportError:  # not installed: use the package from this checkout
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
-    import cairn
+    import drumlin
 
 SCHEMA = [
     {
@@ -50,14 +50,14 @@ SCHEMA = [
 
 
 def main() -> None:
-    path = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp()) / "quickstart.cairn"
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp()) / "quickstart.drumlin"
     path.unlink(missing_ok=True)  # start from a fresh database
 
-    with cairn.open(path, schema=SCHEMA) as db:
-        print(f"opened {db.path} with cairn {cairn.__version__}")
+    with drumlin.open(path, schema=SCHEMA) as db:
+        print(f"opened {db.path} with drumlin {drumlin.__version__}")
 
         # Every write happens inside `with db.write():` (commit at the end, rollback on error).
-        ann_id = cairn.ObjectId()
+        ann_id = drumlin.ObjectId()
         with db.write():
             ann = db.create(
                 "Person",
@@ -73,13 +73,13 @@ def main() -> None:
                 "Person",
                 [
                     {
-                        "_id": cairn.ObjectId(),
+                        "_id": drumlin.ObjectId(),
                         "name": "Bob",
                         "score": 7.0,
                         "joined": datetime.now(timezone.utc),
                     },
                     {
-                        "_id": cairn.ObjectId(),
+                        "_id": drumlin.ObjectId(),
                         "name": "Cy",
                         "age": 41,
                         "score": 8.25,
@@ -114,7 +114,7 @@ def main() -> None:
                 db.create(
                     "Person", {"_id": ann_id, "name": "Ann again", "score": 0.0, "joined": datetime.now()}
                 )
-        except cairn.DuplicatePrimaryKeyError as error:
+        except drumlin.DuplicatePrimaryKeyError as error:
             print(f"refused (code {error.code}): {error}")
         print(f"still {db.count('Person')} people; Ann is {db.get('Person', ann_id).name}")
 

@@ -1,11 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// A real SwiftPM consumer of Cairn: depends on the repository by path and imports `Cairn`.
+// A real SwiftPM consumer of Drumlin: depends on the repository by path and imports `Drumlin`.
 let package = Package(
-    name: "cairn-swift-example",
-    dependencies: [.package(name: "cairn", path: "../..")],
+    name: "drumlin-swift-example",
+    dependencies: [.package(name: "drumlin", path: "../..")],
     targets: [
-        .executableTarget(name: "quickstart", dependencies: [.product(name: "Cairn", package: "cairn")]),
+        .executableTarget(name: "quickstart", dependencies: [.product(name: "Drumlin", package: "drumlin")]),
     ]
 )

@@ -1,7 +1,7 @@
 """Fixtures: every test opens its own small database under pytest's tmp_path.
 
 The suite tests the package in this source tree (bindings/python), whatever else is installed.
-The library comes from CAIRN_LIBRARY (`make test` sets it), else the build tree.
+The library comes from DRUMLIN_LIBRARY (`make test` sets it), else the build tree.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import cairn
+import drumlin
 
 PERSON = [
     {
@@ -25,16 +25,16 @@ PERSON = [
     }
 ]
 
-OpenDb = Callable[..., cairn.Database]
+OpenDb = Callable[..., drumlin.Database]
 
 
 @pytest.fixture
 def open_db(tmp_path: Path) -> Iterator[OpenDb]:
-    """open_db(schema, name="test.cairn", **options) -> an open Database, closed after the test."""
-    opened: list[cairn.Database] = []
+    """open_db(schema, name="test.drumlin", **options) -> an open Database, closed after the test."""
+    opened: list[drumlin.Database] = []
 
-    def _open(schema: Any = PERSON, name: str = "test.cairn", **options: Any) -> cairn.Database:
-        db = cairn.open(tmp_path / name, schema, **options)
+    def _open(schema: Any = PERSON, name: str = "test.drumlin", **options: Any) -> drumlin.Database:
+        db = drumlin.open(tmp_path / name, schema, **options)
         opened.append(db)
         return db
 
@@ -44,6 +44,6 @@ def open_db(tmp_path: Path) -> Iterator[OpenDb]:
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     """A database with the PERSON schema: Person {_id int pk, name string, age int?}."""
     return open_db(PERSON)

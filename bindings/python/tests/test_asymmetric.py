@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {"name": "Dog", "primaryKey": "name", "properties": {"name": "string"}},
@@ -33,11 +33,11 @@ MESSAGE = "Objects of asymmetric type '{}' are insert-only and cannot be read, q
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     return open_db(SCHEMA)
 
 
-def _rows(db: cairn.Database, sql: str) -> list[tuple[Any, ...]]:
+def _rows(db: drumlin.Database, sql: str) -> list[tuple[Any, ...]]:
     connection = sqlite3.connect(Path(db.path))
     try:
         return connection.execute(sql).fetchall()
@@ -45,7 +45,7 @@ def _rows(db: cairn.Database, sql: str) -> list[tuple[Any, ...]]:
         connection.close()
 
 
-def test_create_and_create_many_return_nothing_to_read(db: cairn.Database) -> None:
+def test_create_and_create_many_return_nothing_to_read(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         assert db.create("Reading", {"value": 1.0}) is None
@@ -58,7 +58,7 @@ def test_create_and_create_many_return_nothing_to_read(db: cairn.Database) -> No
         assert db.create("Event", {"_id": uuid.uuid4(), "kind": "start"}) is None
 
 
-def test_asymmetric_objects_cannot_be_read_counted_or_found(db: cairn.Database) -> None:
+def test_asymmetric_objects_cannot_be_read_counted_or_found(db: drumlin.Database) -> None:
     key = uuid.uuid4()
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
@@ -70,15 +70,15 @@ def test_asymmetric_objects_cannot_be_read_counted_or_found(db: cairn.Database) 
         (lambda: db.count("Event"), "Event"),
         (lambda: rex.linking_objects("Reading", "dog"), "Reading"),
     ):
-        with pytest.raises(cairn.NotSupportedError) as caught:
+        with pytest.raises(drumlin.NotSupportedError) as caught:
             call()
         assert caught.value.code == 17
         assert caught.value.message == MESSAGE.format(class_name)
-    with db.write(), pytest.raises(cairn.DuplicatePrimaryKeyError):
+    with db.write(), pytest.raises(drumlin.DuplicatePrimaryKeyError):
         db.create("Event", {"_id": key, "kind": "again"})
 
 
-def test_the_outbox_holds_every_insert_in_order(db: cairn.Database) -> None:
+def test_the_outbox_holds_every_insert_in_order(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         db.create("Reading", {"value": 1.0})
@@ -90,19 +90,19 @@ def test_the_outbox_holds_every_insert_in_order(db: cairn.Database) -> None:
         raise RuntimeError("rolled back: never in the outbox")
     with db.write():
         db.create("Reading", {"value": 6.0})
-    rows = _rows(db, 'SELECT _cairn_key, value, dog, "where" FROM "Reading" ORDER BY _cairn_key')
+    rows = _rows(db, 'SELECT _drumlin_key, value, dog, "where" FROM "Reading" ORDER BY _drumlin_key')
     assert [value for _, value, _, _ in rows] == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
-    rex_key = _rows(db, 'SELECT _cairn_key FROM "Dog"')[0][0]
+    rex_key = _rows(db, 'SELECT _drumlin_key FROM "Dog"')[0][0]
     assert [dog for _, _, dog, _ in rows] == [None, rex_key, None, rex_key, None, None]
     where = rows[1][3]
-    assert _rows(db, f'SELECT street FROM "Address" WHERE _cairn_key = {int(where)}') == [("Main",)]
+    assert _rows(db, f'SELECT street FROM "Address" WHERE _drumlin_key = {int(where)}') == [("Main",)]
     reading_keys = [key for key, _, _, _ in rows]
     assert reading_keys == sorted(reading_keys)
 
 
 def test_nothing_may_link_to_an_asymmetric_class(open_db: OpenDb) -> None:
     schema = [*SCHEMA, {"name": "Log", "properties": {"reading": "Reading"}}]
-    with pytest.raises(cairn.SchemaValidationError) as caught:
+    with pytest.raises(drumlin.SchemaValidationError) as caught:
         open_db(schema)
     assert caught.value.message == (
         "Schema validation failed due to the following errors:\n"

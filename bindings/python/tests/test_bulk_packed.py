@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-import cairn
+import drumlin
 
 SCHEMA = [
     {
@@ -27,7 +27,7 @@ SCHEMA = [
 
 @pytest.fixture
 def db(tmp_path: Any) -> Any:
-    database = cairn.open(str(tmp_path / "bulk.cairn"), schema=SCHEMA)
+    database = drumlin.open(str(tmp_path / "bulk.drumlin"), schema=SCHEMA)
     yield database
     database.close()
 
@@ -63,21 +63,21 @@ def test_packed_batch_errors_name_the_element_and_write_nothing(db: Any, tmp_pat
     rows[70]["score"] = "high"
     with db.write():
         with pytest.raises(
-            cairn.TypeMismatchError, match="Element 70: Type mismatch for property 'Person.score'"
+            drumlin.TypeMismatchError, match="Element 70: Type mismatch for property 'Person.score'"
         ):
             db.create_many("Person", rows)
         rows[70]["score"] = 1.0
         rows[90]["id"] = 5
         with pytest.raises(
-            cairn.DuplicatePrimaryKeyError, match="Element 90: .*existing primary key value '5'"
+            drumlin.DuplicatePrimaryKeyError, match="Element 90: .*existing primary key value '5'"
         ):
             db.create_many("Person", rows)
         rows[90]["id"] = 2**63
-        with pytest.raises(cairn.InvalidArgumentError, match="64-bit"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="64-bit"):
             db.create_many("Person", rows)
     assert db.count("Person") == 0
     db.close()
-    raw = sqlite3.connect(str(tmp_path / "bulk.cairn"))
+    raw = sqlite3.connect(str(tmp_path / "bulk.drumlin"))
     assert raw.execute('SELECT count(*) FROM "Person"').fetchone() == (0,)
 
 
@@ -107,13 +107,13 @@ def test_packed_upsert_errors_name_the_element_and_undo_the_batch(db: Any) -> No
     with db.write():
         bad_type = [{"id": 0, "score": 3.0}, {"id": 1, "score": "x"}]
         message = "Element 1: Type mismatch for property 'Person.score'"
-        with pytest.raises(cairn.TypeMismatchError, match=message):
+        with pytest.raises(drumlin.TypeMismatchError, match=message):
             db.create_many("Person", bad_type, update="all")
         new_without_name = [{"id": 0, "score": 3.0}, {"id": 7, "score": 1.0}]
         message = "Element 1: Missing value for property 'Person.name'"
-        with pytest.raises(cairn.MissingValueError, match=message):
+        with pytest.raises(drumlin.MissingValueError, match=message):
             db.create_many("Person", new_without_name, update="modified")
-        with pytest.raises(cairn.NotNullableError, match="Element 0: .*'Person.score'"):
+        with pytest.raises(drumlin.NotNullableError, match="Element 0: .*'Person.score'"):
             db.create_many("Person", [{"id": 0, "score": None}], update="all")
     assert [db.get_dict("Person", i)["score"] for i in range(3)] == [1.0, 1.0, 1.0]
     assert db.count("Person") == 3
@@ -126,7 +126,7 @@ def test_packing_leaves_the_cyclic_collector_as_it_found_it(db: Any) -> None:
     with db.write():
         assert db.create_many("Person", [{"id": i, "name": "n", "score": 1.0} for i in range(50)]) == 50
         assert gc.isenabled()
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             db.create_many("Person", [{"id": 99, "name": "n", "score": object()}])
         assert gc.isenabled()
         gc.disable()
@@ -145,7 +145,7 @@ def test_mixed_key_sets_and_other_types_take_the_json_path(db: Any) -> None:
             == 2
         )
         assert db.create_many("Person", [{"id": 3, "name": "c", "score": 3, "age": 30}]) == 1
-        with pytest.raises(cairn.NoSuchPropertyError):
+        with pytest.raises(drumlin.NoSuchPropertyError):
             db.create_many("Person", [{"id": 4, "name": "d", "score": 4, "nope": 1}])
     assert [p.name for p in db.objects("Person")] == ["a", "b", "c"]
 
@@ -157,7 +157,7 @@ def test_a_container_in_a_plain_class_names_the_element_and_property(db: Any, ba
     rows = [{"id": i, "name": f"n{i}", "age": i, "score": 1.0} for i in range(100)]
     rows[70]["age"] = bad
     with (
-        pytest.raises(cairn.TypeMismatchError, match=rf"Element 70: .*'Person\.age'.*got {kind}"),
+        pytest.raises(drumlin.TypeMismatchError, match=rf"Element 70: .*'Person\.age'.*got {kind}"),
         db.write(),
     ):
         db.create_many("Person", rows)
@@ -174,13 +174,13 @@ def test_values_marshal_cannot_carry_take_the_general_path(db: Any) -> None:
     with db.write():
         assert db.create_many("Person", [{"id": 1, "name": "a", "age": Level.HIGH, "score": 2.0}]) == 1
     assert db.get("Person", 1).age == 3
-    with pytest.raises(cairn.TypeMismatchError, match="Person.name"), db.write():
+    with pytest.raises(drumlin.TypeMismatchError, match="Person.name"), db.write():
         db.create_many("Person", [{"id": 2, "name": datetime.datetime(2020, 1, 1), "age": 1, "score": 1.0}])
 
 
 def test_containers_in_a_mixed_property_are_stored(tmp_path: Any) -> None:
     schema = [{"name": "Bag", "primaryKey": "id", "properties": {"id": "int", "stuff": "mixed"}}]
-    database = cairn.open(str(tmp_path / "mixed.cairn"), schema=schema)
+    database = drumlin.open(str(tmp_path / "mixed.drumlin"), schema=schema)
     try:
         with database.write():
             database.create_many("Bag", [{"id": 1, "stuff": [1, {"k": "v"}]}, {"id": 2, "stuff": 5}])

@@ -1,4 +1,4 @@
-"""cairn.List, cairn.Set and cairn.Dictionary: primitive elements of every type, objects, the
+"""drumlin.List, drumlin.Set and drumlin.Dictionary: primitive elements of every type, objects, the
 MutableSequence / MutableSet / MutableMapping protocols, deletion, whole-collection assignment,
 db.delete(collection), transactions and handle lifetime."""
 
@@ -15,7 +15,7 @@ from uuid import UUID
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 TYPES: dict[str, tuple[Any, Any]] = {
     "bool": (True, False),
@@ -29,7 +29,7 @@ TYPES: dict[str, tuple[Any, Any]] = {
         datetime(2024, 3, 18, 13, 50, 58, 402979, tzinfo=timezone.utc),
         datetime(1960, 1, 1, tzinfo=timezone.utc),
     ),
-    "objectId": (cairn.ObjectId("65f1c0ffee0000000000000a"), cairn.ObjectId("65f1c0ffee0000000000000b")),
+    "objectId": (drumlin.ObjectId("65f1c0ffee0000000000000a"), drumlin.ObjectId("65f1c0ffee0000000000000b")),
     "uuid": (UUID("8a1f3e4c-1b2d-4c5e-9f60-718293a4b5c6"), UUID("00000000-0000-0000-0000-000000000001")),
     "mixed": (3, 2.5),
 }
@@ -73,12 +73,12 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     return open_db(SCHEMA)
 
 
 @pytest.fixture
-def holder(db: cairn.Database) -> cairn.Object:
+def holder(db: drumlin.Database) -> drumlin.Object:
     with db.write():
         obj = db.create("Holder", {"name": "h"})
     assert obj is not None
@@ -94,13 +94,13 @@ def _same(left: list[Any], right: list[Any]) -> bool:
 
 
 @pytest.mark.parametrize("type_name", list(TYPES))
-def test_lists_of_every_type(db: cairn.Database, type_name: str) -> None:
+def test_lists_of_every_type(db: drumlin.Database, type_name: str) -> None:
     a, b = TYPES[type_name]
     with db.write():
         h = db.create("Holder", {"name": "h", f"l_{type_name}": [a, None, b]})
         assert h is not None
         lst = h[f"l_{type_name}"]
-        assert isinstance(lst, cairn.List)
+        assert isinstance(lst, drumlin.List)
         assert _same(list(lst), [a, None, b])
         assert _same([lst[0], lst[1], lst[2], lst[-1]], [a, None, b, b])
         lst.append(a)
@@ -118,13 +118,13 @@ def test_lists_of_every_type(db: cairn.Database, type_name: str) -> None:
 
 
 @pytest.mark.parametrize("type_name", list(TYPES))
-def test_sets_of_every_type(db: cairn.Database, type_name: str) -> None:
+def test_sets_of_every_type(db: drumlin.Database, type_name: str) -> None:
     a, b = TYPES[type_name]
     with db.write():
         h = db.create("Holder", {"name": "h", f"s_{type_name}": [a, None, a]})
         assert h is not None
         s = h[f"s_{type_name}"]
-        assert isinstance(s, cairn.Set)
+        assert isinstance(s, drumlin.Set)
         assert len(s) == 2
         assert _same(list(s), [a, None])
         assert a in s and None in s and b not in s
@@ -142,13 +142,13 @@ def test_sets_of_every_type(db: cairn.Database, type_name: str) -> None:
 
 
 @pytest.mark.parametrize("type_name", list(TYPES))
-def test_dictionaries_of_every_type(db: cairn.Database, type_name: str) -> None:
+def test_dictionaries_of_every_type(db: drumlin.Database, type_name: str) -> None:
     a, b = TYPES[type_name]
     with db.write():
         h = db.create("Holder", {"name": "h", f"d_{type_name}": {"y": b, "x": a, "n": None}})
         assert h is not None
         d = h[f"d_{type_name}"]
-        assert isinstance(d, cairn.Dictionary)
+        assert isinstance(d, drumlin.Dictionary)
         assert list(d) == ["n", "x", "y"]  # key order
         assert _same([d["x"], d["y"], d["n"]], [a, b, None])
         assert _same(list(d.values()), [None, a, b])
@@ -161,26 +161,26 @@ def test_dictionaries_of_every_type(db: cairn.Database, type_name: str) -> None:
         assert len(d) == 0
 
 
-def test_a_mixed_list_keeps_exact_types(holder: cairn.Object) -> None:
+def test_a_mixed_list_keeps_exact_types(holder: drumlin.Object) -> None:
     values = [1, 1.0, True, "1", b"1", Decimal("1"), None]
-    with holder._cairn_db.write():
+    with holder._drumlin_db.write():
         holder.l_mixed = values
     assert _same(list(holder.l_mixed), values)
     assert _same([holder.l_mixed[i] for i in range(len(values))], values)
 
 
-def test_required_elements_refuse_none(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
+def test_required_elements_refuse_none(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
         holder.ints = [1, 2]
-        with pytest.raises(cairn.NotNullableError) as caught:
+        with pytest.raises(drumlin.NotNullableError) as caught:
             holder.ints.append(None)
         assert caught.value.message == "Invalid null value for non-nullable property 'Holder.ints'."
-        with pytest.raises(cairn.NotNullableError):
+        with pytest.raises(drumlin.NotNullableError):
             holder.ints = [1, None]
-        with pytest.raises(cairn.TypeMismatchError) as mismatch:
+        with pytest.raises(drumlin.TypeMismatchError) as mismatch:
             holder.ints.insert(0, "3")
         assert mismatch.value.message == "Type mismatch for property 'Holder.ints': expected int, got string."
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             holder.ints[0] = 1.5
     assert list(holder.ints) == [1, 2]
 
@@ -188,8 +188,8 @@ def test_required_elements_refuse_none(holder: cairn.Object) -> None:
 # ---- List protocol ------------------------------------------------------------------------------
 
 
-def test_list_indexing_slicing_and_errors(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
+def test_list_indexing_slicing_and_errors(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
         holder.ints = [0, 1, 2, 3, 4]
     ints = holder.ints
     assert ints[-1] == 4 and ints[-5] == 0
@@ -205,13 +205,13 @@ def test_list_indexing_slicing_and_errors(holder: cairn.Object) -> None:
     assert ints == [0, 1, 2, 3, 4] and ints != [0, 1]
     assert ints == holder.ints
     assert ints != (0, 1, 2, 3, 4)  # like a list, not equal to a tuple
-    assert repr(ints) == "<cairn.List Holder.ints [0, 1, 2, 3, 4]>"
+    assert repr(ints) == "<drumlin.List Holder.ints [0, 1, 2, 3, 4]>"
     with pytest.raises(TypeError):
         hash(ints)
 
 
-def test_list_mutations(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
+def test_list_mutations(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
         ints = holder.ints
         ints.extend([3, 4])
         ints.insert(-100, 1)  # clamped, as list.insert
@@ -240,15 +240,15 @@ def test_list_mutations(holder: cairn.Object) -> None:
             ints.move(0, 3)
         with pytest.raises(IndexError):
             del ints[3]
-        with pytest.raises(cairn.InvalidArgumentError):
+        with pytest.raises(drumlin.InvalidArgumentError):
             ints[::2] = [1]
         holder.ints += [4]  # the view assigned back to its own property: nothing more happens
     assert list(holder.ints) == [1, 2, 3, 4]
 
 
-def test_list_of_strings_with_nul_and_unicode(holder: cairn.Object) -> None:
+def test_list_of_strings_with_nul_and_unicode(holder: drumlin.Object) -> None:
     words = ["", "a\0b", "ünïcode ✓", '"quoted" \\ back']
-    with holder._cairn_db.write():
+    with holder._drumlin_db.write():
         holder.l_string = words
         holder.l_string.append("\x01\n")
     assert list(holder.l_string) == [*words, "\x01\n"]
@@ -258,8 +258,8 @@ def test_list_of_strings_with_nul_and_unicode(holder: cairn.Object) -> None:
 # ---- Set protocol -------------------------------------------------------------------------------
 
 
-def test_set_operators_and_mutations(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
+def test_set_operators_and_mutations(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
         holder.tags = {"a", "b"}
         tags = holder.tags
         assert tags == {"a", "b"} and tags != {"a"}
@@ -276,25 +276,25 @@ def test_set_operators_and_mutations(holder: cairn.Object) -> None:
         assert 5 not in tags and [1] not in tags  # never an element: not an error
         popped = tags.pop()
         assert popped == "b" and len(tags) == 3
-        with pytest.raises(cairn.TypeMismatchError) as caught:
+        with pytest.raises(drumlin.TypeMismatchError) as caught:
             tags.add(5)
         assert caught.value.message == "Type mismatch for property 'Holder.tags': expected string, got int."
         holder.tags |= {"f"}  # assigned back to its own property: nothing more happens
     assert holder.tags == {"c", "d", "e", "f"}
-    assert repr(holder.tags) == "<cairn.Set Holder.tags ['c', 'd', 'e', 'f']>"
+    assert repr(holder.tags) == "<drumlin.Set Holder.tags ['c', 'd', 'e', 'f']>"
 
 
-def test_sets_of_mixed_hold_scalars_only(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
+def test_sets_of_mixed_hold_scalars_only(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
         holder.s_mixed.add(1)
         holder.s_mixed.add(1.0)
         holder.s_mixed.add(True)
-        with pytest.raises(cairn.TypeMismatchError) as caught:
+        with pytest.raises(drumlin.TypeMismatchError) as caught:
             holder.s_mixed.add([1])
         assert caught.value.message == (
             "Type mismatch for property 'Holder.s_mixed': sets of mixed values hold scalars only, got list."
         )
-        with pytest.raises(cairn.TypeMismatchError) as in_payload:
+        with pytest.raises(drumlin.TypeMismatchError) as in_payload:
             holder.s_mixed = [{"a": 1}]
         assert in_payload.value.message == (
             "Type mismatch for property 'Holder.s_mixed': sets of mixed values hold scalars only, "
@@ -306,8 +306,8 @@ def test_sets_of_mixed_hold_scalars_only(holder: cairn.Object) -> None:
 # ---- Dictionary protocol ------------------------------------------------------------------------
 
 
-def test_dictionary_protocol(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
+def test_dictionary_protocol(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
         words = holder.words
         words.update({"b": "2", "a": "1"}, c="3")
         assert dict(words) == {"a": "1", "b": "2", "c": "3"}
@@ -325,24 +325,24 @@ def test_dictionary_protocol(holder: cairn.Object) -> None:
         assert words == {"c": "3", "d": "4"}
         assert words != {"c": "3"}
         assert len(words) == 2
-    assert repr(holder.words) == "<cairn.Dictionary Holder.words {'c': '3', 'd': '4'}>"
+    assert repr(holder.words) == "<drumlin.Dictionary Holder.words {'c': '3', 'd': '4'}>"
 
 
-def test_dictionary_key_rules(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
-        with pytest.raises(cairn.InvalidArgumentError) as dotted:
+def test_dictionary_key_rules(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
+        with pytest.raises(drumlin.InvalidArgumentError) as dotted:
             holder.words["a.b"] = "x"
         assert dotted.value.message == (
             "Invalid key 'a.b' for dictionary property 'Holder.words': keys cannot contain '.' or "
             "start with '$'."
         )
-        with pytest.raises(cairn.InvalidArgumentError, match="keys cannot contain"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="keys cannot contain"):
             holder.words["$a"] = "x"
-        with pytest.raises(cairn.InvalidArgumentError, match="keys cannot contain"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="keys cannot contain"):
             holder.words = {"$a": "x"}
-        with pytest.raises(cairn.TypeMismatchError, match="dictionary keys are strings, not int"):
+        with pytest.raises(drumlin.TypeMismatchError, match="dictionary keys are strings, not int"):
             holder.words[1] = "x"  # type: ignore[index]
-        with pytest.raises(cairn.InvalidArgumentError, match="NUL"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="NUL"):
             holder.words["a\0b"] = "x"
         holder.words["ünï code"] = "ok"
     assert dict(holder.words) == {"ünï code": "ok"}
@@ -351,7 +351,7 @@ def test_dictionary_key_rules(holder: cairn.Object) -> None:
 # ---- Collections of objects ---------------------------------------------------------------------
 
 
-def test_list_of_objects(db: cairn.Database) -> None:
+def test_list_of_objects(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann"})
@@ -369,16 +369,16 @@ def test_list_of_objects(db: cairn.Database) -> None:
         del dogs[0]
         dogs.remove(rex)
         assert [dog.name for dog in dogs] == ["Cy", "Cy"]
-        with pytest.raises(cairn.DuplicatePrimaryKeyError):
+        with pytest.raises(drumlin.DuplicatePrimaryKeyError):
             dogs.append({"name": "Rex"})  # a dict is always a new object
-        with pytest.raises(cairn.NotNullableError):
+        with pytest.raises(drumlin.NotNullableError):
             dogs.append(None)
-        with pytest.raises(cairn.TypeMismatchError) as caught:
+        with pytest.raises(drumlin.TypeMismatchError) as caught:
             dogs.append(ann)
         assert caught.value.message == (
             "Type mismatch for property 'Person.dogs': expected an object of type 'Dog', got 'Person'."
         )
-        with pytest.raises(cairn.InvalidArgumentError) as missing:
+        with pytest.raises(drumlin.InvalidArgumentError) as missing:
             dogs[0] = "Nope"
         assert (
             missing.value.message
@@ -388,19 +388,19 @@ def test_list_of_objects(db: cairn.Database) -> None:
     assert db.count("Dog") == 3  # removing from a list does not delete the objects
 
 
-def test_list_of_objects_without_a_primary_key(db: cairn.Database) -> None:
+def test_list_of_objects_without_a_primary_key(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann", "tags": [{"label": "a"}, {"label": "b"}]})
         first = ann.tags[0]
         ann.tags.append(first)
-        ann.tags.append(first._cairn_object_key())  # an object key
+        ann.tags.append(first._drumlin_object_key())  # an object key
         bob = db.create("Person", {"id": 2, "name": "Bob", "tags": list(ann.tags)})
     assert [tag.label for tag in ann.tags] == ["a", "b", "a", "a"]
     assert list(bob.tags) == list(ann.tags)
     assert db.count("Tag") == 2
 
 
-def test_set_of_objects(db: cairn.Database) -> None:
+def test_set_of_objects(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann"})
@@ -411,13 +411,13 @@ def test_set_of_objects(db: cairn.Database) -> None:
         assert [dog.name for dog in favorites] == ["Rex", "Bo"]
         assert rex in favorites and "Bo" in favorites
         assert "Nope" not in favorites and ann not in favorites and {"name": "Rex"} not in favorites
-        with pytest.raises(cairn.InvalidArgumentError) as missing:
+        with pytest.raises(drumlin.InvalidArgumentError) as missing:
             favorites.add("Nope")
         assert (
             missing.value.message
             == "Property 'Person.favorites': no object of type 'Dog' with primary key 'Nope'."
         )
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             favorites.add(ann)
         favorites.discard("Bo")
         favorites.discard("Nope")
@@ -425,7 +425,7 @@ def test_set_of_objects(db: cairn.Database) -> None:
     assert db.count("Dog") == 2
 
 
-def test_dictionary_of_objects(db: cairn.Database) -> None:
+def test_dictionary_of_objects(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann"})
@@ -441,7 +441,7 @@ def test_dictionary_of_objects(db: cairn.Database) -> None:
 
 
 def test_deleting_an_object_removes_it_from_lists_and_sets_and_nulls_dictionary_values(
-    db: cairn.Database,
+    db: drumlin.Database,
 ) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
@@ -468,7 +468,7 @@ def test_deleting_an_object_removes_it_from_lists_and_sets_and_nulls_dictionary_
 # ---- Assigning whole collections ----------------------------------------------------------------
 
 
-def test_assigning_a_collection_replaces_its_contents(db: cairn.Database) -> None:
+def test_assigning_a_collection_replaces_its_contents(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann", "dogs": [{"name": "Bo"}]})
@@ -485,7 +485,7 @@ def test_assigning_a_collection_replaces_its_contents(db: cairn.Database) -> Non
         bob.favorites = ann.favorites
         bob.byName = ann.byName
         ann.dogs = ann.dogs  # its own view: nothing to do
-        with pytest.raises(cairn.TypeMismatchError) as caught:
+        with pytest.raises(drumlin.TypeMismatchError) as caught:
             h.ints = 5
         assert caught.value.message == "Type mismatch for property 'Holder.ints': expected an array, got int."
     assert [dog.name for dog in ann.dogs] == ["Rex", "Cy", "Bo"]
@@ -503,7 +503,7 @@ def test_assigning_a_collection_replaces_its_contents(db: cairn.Database) -> Non
 # ---- db.delete with collections -----------------------------------------------------------------
 
 
-def test_delete_a_list_deletes_its_objects(db: cairn.Database) -> None:
+def test_delete_a_list_deletes_its_objects(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann", "dogs": [{"name": "Rex"}, {"name": "Bo"}, "Rex"]})
         keep = db.create("Dog", {"name": "Keep"})
@@ -515,7 +515,7 @@ def test_delete_a_list_deletes_its_objects(db: cairn.Database) -> None:
     assert ann.is_valid
 
 
-def test_delete_a_set_results_or_python_list_of_objects(db: cairn.Database) -> None:
+def test_delete_a_set_results_or_python_list_of_objects(db: drumlin.Database) -> None:
     with db.write():
         a = db.create("Dog", {"name": "A"})
         b = db.create("Dog", {"name": "B"})
@@ -528,17 +528,17 @@ def test_delete_a_set_results_or_python_list_of_objects(db: cairn.Database) -> N
     assert not ann.is_valid and b.is_valid
 
 
-def test_delete_refuses_what_is_not_objects(db: cairn.Database) -> None:
+def test_delete_refuses_what_is_not_objects(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         h = db.create("Holder", {"name": "h", "ints": [1, 2]})
-        with pytest.raises(cairn.TypeMismatchError, match="delete\\(\\) takes cairn.Objects, not int"):
+        with pytest.raises(drumlin.TypeMismatchError, match="delete\\(\\) takes drumlin.Objects, not int"):
             db.delete(h.ints)
-        with pytest.raises(cairn.TypeMismatchError, match="delete\\(\\) takes cairn.Objects, not str"):
+        with pytest.raises(drumlin.TypeMismatchError, match="delete\\(\\) takes drumlin.Objects, not str"):
             db.delete([rex, "Rex"])
-        with pytest.raises(cairn.TypeMismatchError, match="not str"):
+        with pytest.raises(drumlin.TypeMismatchError, match="not str"):
             db.delete("Rex")  # type: ignore[arg-type]
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             db.delete(h.words)  # type: ignore[arg-type]
     assert rex.is_valid and h is not None and h.is_valid
 
@@ -546,7 +546,7 @@ def test_delete_refuses_what_is_not_objects(db: cairn.Database) -> None:
 # ---- Transactions and handles -------------------------------------------------------------------
 
 
-def test_changing_a_collection_outside_a_write_transaction(db: cairn.Database) -> None:
+def test_changing_a_collection_outside_a_write_transaction(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann"})
         h = db.create("Holder", {"name": "h"})
@@ -561,14 +561,14 @@ def test_changing_a_collection_outside_a_write_transaction(db: cairn.Database) -
         lambda: words.clear(),
         lambda: dogs.append({"name": "Rex"}),
     ):
-        with pytest.raises(cairn.TransactionError) as caught:
+        with pytest.raises(drumlin.TransactionError) as caught:
             change()
         assert caught.value.message == "Cannot modify managed objects outside of a write transaction."
     assert len(ints) == 0 and len(tags) == 0 and len(words) == 0 and len(dogs) == 0
     assert db.count("Dog") == 0
 
 
-def test_a_collection_change_does_not_join_another_threads_transaction(db: cairn.Database) -> None:
+def test_a_collection_change_does_not_join_another_threads_transaction(db: drumlin.Database) -> None:
     with db.write():
         h = db.create("Holder", {"name": "h"})
     assert h is not None
@@ -586,7 +586,7 @@ def test_a_collection_change_does_not_join_another_threads_transaction(db: cairn
         inside.wait()
         try:
             h.ints.append(2)
-        except cairn.TransactionError as error:
+        except drumlin.TransactionError as error:
             seen.append(error)
         finally:
             tried.set()
@@ -600,7 +600,7 @@ def test_a_collection_change_does_not_join_another_threads_transaction(db: cairn
     assert list(h.ints) == [1]
 
 
-def test_changes_in_a_rolled_back_transaction_disappear(db: cairn.Database) -> None:
+def test_changes_in_a_rolled_back_transaction_disappear(db: drumlin.Database) -> None:
     with db.write():
         h = db.create("Holder", {"name": "h", "ints": [1]})
     assert h is not None
@@ -627,19 +627,19 @@ def test_views_after_the_database_is_closed(open_db: OpenDb) -> None:
         lambda: dogs[0],
         lambda: len(owners),
     ):
-        with pytest.raises(cairn.MisuseError):
+        with pytest.raises(drumlin.MisuseError):
             read()
-    assert repr(ints) == "<cairn.List Holder.ints (unreadable)>"
+    assert repr(ints) == "<drumlin.List Holder.ints (unreadable)>"
     ints.close()
     ints.close()
-    with pytest.raises(cairn.MisuseError, match="This list is closed."):
+    with pytest.raises(drumlin.MisuseError, match="This list is closed."):
         len(ints)
-    assert repr(ints) == "<cairn.List Holder.ints (closed)>"
+    assert repr(ints) == "<drumlin.List Holder.ints (closed)>"
     gc.collect()
 
 
-def test_views_release_their_handles(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
+def test_views_release_their_handles(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
         holder.ints = [1, 2, 3]
     for _ in range(2000):
         assert len(holder.ints) == 3
@@ -649,7 +649,7 @@ def test_views_release_their_handles(holder: cairn.Object) -> None:
     gc.collect()
 
 
-def test_views_cannot_be_pickled(holder: cairn.Object) -> None:
+def test_views_cannot_be_pickled(holder: drumlin.Object) -> None:
     for view in (holder.ints, holder.tags, holder.words):
         with pytest.raises(TypeError, match="live view"):
             pickle.dumps(view)
@@ -658,37 +658,37 @@ def test_views_cannot_be_pickled(holder: cairn.Object) -> None:
 # ---- Changes of several elements are all or nothing ---------------------------------------------
 
 
-def test_multi_element_changes_of_primitive_collections_are_all_or_nothing(holder: cairn.Object) -> None:
-    with holder._cairn_db.write():
+def test_multi_element_changes_of_primitive_collections_are_all_or_nothing(holder: drumlin.Object) -> None:
+    with holder._drumlin_db.write():
         holder.ints = [1, 2]
         holder.tags = ["a"]
         holder.words = {"k": "v"}
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             holder.ints.extend([3, "four", 5])
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             holder.ints[0:1] = [7, "x", None]
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             holder.tags.update(["b", 3])
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             holder.tags |= {"c", 4}
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             holder.words.update({"a": "1", "b": 2})
-        with pytest.raises(cairn.InvalidArgumentError):
+        with pytest.raises(drumlin.InvalidArgumentError):
             holder.words.update({"a": "1", "$b": "2"})
     assert list(holder.ints) == [1, 2]
     assert holder.tags == {"a"}
     assert dict(holder.words) == {"k": "v"}
 
 
-def test_multi_element_changes_of_object_lists_are_all_or_nothing(db: cairn.Database) -> None:
+def test_multi_element_changes_of_object_lists_are_all_or_nothing(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann", "dogs": [rex]})
-        with pytest.raises(cairn.InvalidArgumentError, match="no object of type 'Dog' with primary key"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="no object of type 'Dog' with primary key"):
             ann.dogs.extend([{"name": "New"}, rex, "Nope"])
-        with pytest.raises(cairn.InvalidArgumentError):
+        with pytest.raises(drumlin.InvalidArgumentError):
             ann.dogs[0:1] = [{"name": "Other"}, "Nope"]
-        with pytest.raises(cairn.InvalidArgumentError):
+        with pytest.raises(drumlin.InvalidArgumentError):
             ann.favorites.update([rex, {"name": "Fav"}, "Nope"])
         assert db.count("Dog") == 1  # the objects created on the way were deleted again
         ann.dogs.extend([{"name": "Bo"}, "Rex"])
@@ -698,7 +698,7 @@ def test_multi_element_changes_of_object_lists_are_all_or_nothing(db: cairn.Data
     assert db.count("Dog") == 2
 
 
-def test_rewriting_a_list_keeps_what_python_cannot_represent(db: cairn.Database) -> None:
+def test_rewriting_a_list_keeps_what_python_cannot_represent(db: drumlin.Database) -> None:
     # Multi-element changes of primitive lists rewrite the list from the engine's own JSON, so a
     # date with nanoseconds (written by another interface) keeps them.
     stamp = "2024-03-18T13:50:58.402979123Z"
@@ -707,5 +707,5 @@ def test_rewriting_a_list_keeps_what_python_cannot_represent(db: cairn.Database)
         assert holder is not None
         holder.l_date.extend([datetime(2000, 1, 1, tzinfo=timezone.utc)])
         holder.l_date[1:1] = [None]
-    assert holder.l_date._cairn_raw() == [{"$date": stamp}, None, {"$date": "2000-01-01T00:00:00Z"}]
+    assert holder.l_date._drumlin_raw() == [{"$date": stamp}, None, {"$date": "2000-01-01T00:00:00Z"}]
     assert holder.l_date[0] == datetime(2024, 3, 18, 13, 50, 58, 402979, tzinfo=timezone.utc)

@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 from conftest import PERSON, OpenDb
 
-import cairn
+import drumlin
 
 
 def test_open_with_a_schema_list_or_json_string(tmp_path: Path) -> None:
-    with cairn.open(tmp_path / "a.cairn", PERSON) as first:
-        assert first.path == str(tmp_path / "a.cairn")
-    with cairn.open(str(tmp_path / "b.cairn"), json.dumps(PERSON)) as second:
+    with drumlin.open(tmp_path / "a.drumlin", PERSON) as first:
+        assert first.path == str(tmp_path / "a.drumlin")
+    with drumlin.open(str(tmp_path / "b.drumlin"), json.dumps(PERSON)) as second:
         assert [c["name"] for c in second.schema] == ["Person"]
     assert first.is_closed and second.is_closed
 
 
-def test_schema_is_the_normalized_long_form(db: cairn.Database) -> None:
+def test_schema_is_the_normalized_long_form(db: drumlin.Database) -> None:
     assert db.schema == [
         {
             "name": "Person",
@@ -38,24 +38,24 @@ def test_schema_is_the_normalized_long_form(db: cairn.Database) -> None:
 
 
 def test_schema_version_is_stored(open_db: OpenDb) -> None:
-    assert open_db(PERSON, name="zero.cairn").schema_version == 0
+    assert open_db(PERSON, name="zero.drumlin").schema_version == 0
     open_db(PERSON, schema_version=7).close()
     assert open_db(PERSON, schema_version=7).schema_version == 7
 
 
 def test_memory_databases_vanish_when_closed(open_db: OpenDb) -> None:
-    for db in (cairn.open(":memory:", PERSON), open_db(PERSON, name="mem.cairn", in_memory=True)):
+    for db in (drumlin.open(":memory:", PERSON), open_db(PERSON, name="mem.drumlin", in_memory=True)):
         with db.write():
             db.create("Person", {"_id": 1, "name": "Ann"})
         assert db.count("Person") == 1
         db.close()
-    assert open_db(PERSON, name="mem.cairn").count("Person") == 0
+    assert open_db(PERSON, name="mem.drumlin").count("Person") == 0
 
 
 def test_in_memory_does_not_create_the_file(tmp_path: Path) -> None:
-    with cairn.open(tmp_path / "never.cairn", PERSON, in_memory=True):
+    with drumlin.open(tmp_path / "never.drumlin", PERSON, in_memory=True):
         pass
-    assert not (tmp_path / "never.cairn").exists()
+    assert not (tmp_path / "never.drumlin").exists()
 
 
 def test_delete_if_migration_needed_starts_afresh(open_db: OpenDb) -> None:
@@ -69,39 +69,39 @@ def test_delete_if_migration_needed_starts_afresh(open_db: OpenDb) -> None:
 
 
 def test_read_only_needs_an_existing_file(tmp_path: Path) -> None:
-    with pytest.raises(cairn.FileError, match="the file does not exist"):
-        cairn.open(tmp_path / "none.cairn", PERSON, read_only=True)
+    with pytest.raises(drumlin.FileError, match="the file does not exist"):
+        drumlin.open(tmp_path / "none.drumlin", PERSON, read_only=True)
 
 
 @pytest.mark.parametrize(
     "kwargs, error",
     [
-        ({"schema_version": -1}, cairn.InvalidArgumentError),
-        ({"schema_version": 2**64}, cairn.InvalidArgumentError),
-        ({"schema_version": "1"}, cairn.TypeMismatchError),
-        ({"schema_version": True}, cairn.TypeMismatchError),
-        ({"read_only": 1}, cairn.TypeMismatchError),
-        ({"in_memory": "yes"}, cairn.TypeMismatchError),
+        ({"schema_version": -1}, drumlin.InvalidArgumentError),
+        ({"schema_version": 2**64}, drumlin.InvalidArgumentError),
+        ({"schema_version": "1"}, drumlin.TypeMismatchError),
+        ({"schema_version": True}, drumlin.TypeMismatchError),
+        ({"read_only": 1}, drumlin.TypeMismatchError),
+        ({"in_memory": "yes"}, drumlin.TypeMismatchError),
     ],
 )
 def test_bad_options_are_refused(tmp_path: Path, kwargs: dict, error: type) -> None:
     with pytest.raises(error):
-        cairn.open(tmp_path / "x.cairn", PERSON, **kwargs)
-    assert not (tmp_path / "x.cairn").exists()
+        drumlin.open(tmp_path / "x.drumlin", PERSON, **kwargs)
+    assert not (tmp_path / "x.drumlin").exists()
 
 
 def test_bad_path_or_schema_arguments_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(cairn.TypeMismatchError, match="schema must be"):
-        cairn.open(tmp_path / "x.cairn", 42)  # type: ignore[arg-type]
-    with pytest.raises(cairn.TypeMismatchError, match="path must be"):
-        cairn.open(42, PERSON)  # type: ignore[arg-type]
-    with pytest.raises(cairn.InvalidArgumentError, match="NUL"):
-        cairn.open(str(tmp_path / "x\0y.cairn"), PERSON)
+    with pytest.raises(drumlin.TypeMismatchError, match="schema must be"):
+        drumlin.open(tmp_path / "x.drumlin", 42)  # type: ignore[arg-type]
+    with pytest.raises(drumlin.TypeMismatchError, match="path must be"):
+        drumlin.open(42, PERSON)  # type: ignore[arg-type]
+    with pytest.raises(drumlin.InvalidArgumentError, match="NUL"):
+        drumlin.open(str(tmp_path / "x\0y.drumlin"), PERSON)
     with pytest.raises(TypeError, match="migration"):
-        cairn.open(tmp_path / "x.cairn", PERSON, migration=lambda old, new: None)  # type: ignore[call-arg]
+        drumlin.open(tmp_path / "x.drumlin", PERSON, migration=lambda old, new: None)  # type: ignore[call-arg]
 
 
-def test_close_is_idempotent_and_context_manager_closes(db: cairn.Database) -> None:
+def test_close_is_idempotent_and_context_manager_closes(db: drumlin.Database) -> None:
     assert repr(db).endswith("(open)>")
     with db as same:
         assert same is db
@@ -109,11 +109,11 @@ def test_close_is_idempotent_and_context_manager_closes(db: cairn.Database) -> N
     db.close()
     assert repr(db).endswith("(closed)>")
     for attempt in (lambda: db.schema, lambda: db.schema_version, lambda: db.get("Person", 1)):
-        with pytest.raises(cairn.MisuseError, match="This database is closed."):
+        with pytest.raises(drumlin.MisuseError, match="This database is closed."):
             attempt()
 
 
-def test_count(db: cairn.Database) -> None:
+def test_count(db: drumlin.Database) -> None:
     assert db.count("Person") == 0
     with db.write():
         db.create_many("Person", [{"_id": i, "name": "x"} for i in range(3)])
@@ -127,7 +127,7 @@ def test_subset_schema_leaves_other_classes_alone(open_db: OpenDb) -> None:
         db.create("Dog", {"name": "Rex"})
     db.close()
     only_people = open_db(PERSON)
-    with pytest.raises(cairn.NoSuchClassError):
+    with pytest.raises(drumlin.NoSuchClassError):
         only_people.count("Dog")
     only_people.close()
     assert open_db(both).count("Dog") == 1

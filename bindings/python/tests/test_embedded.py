@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -44,11 +44,11 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     return open_db(SCHEMA)
 
 
-def _rows(db: cairn.Database, sql: str) -> list[tuple[Any, ...]]:
+def _rows(db: drumlin.Database, sql: str) -> list[tuple[Any, ...]]:
     """Read the file with Python's sqlite3 (committed data only)."""
     connection = sqlite3.connect(Path(db.path))
     try:
@@ -57,15 +57,15 @@ def _rows(db: cairn.Database, sql: str) -> list[tuple[Any, ...]]:
         connection.close()
 
 
-def _count(db: cairn.Database, table: str) -> int:
+def _count(db: drumlin.Database, table: str) -> int:
     return int(_rows(db, f'SELECT count(*) FROM "{table}"')[0][0])
 
 
-def test_a_single_embedded_object(db: cairn.Database) -> None:
+def test_a_single_embedded_object(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann", "address": {"street": "Main St"}})
     address = ann.address
-    assert isinstance(address, cairn.Object) and type(address).__name__ == "Address"
+    assert isinstance(address, drumlin.Object) and type(address).__name__ == "Address"
     assert address.street == "Main St" and address.city is None and address.primary_key is None
     with db.write():
         address.city = "Paris"
@@ -78,7 +78,7 @@ def test_a_single_embedded_object(db: cairn.Database) -> None:
     assert _count(db, "Address") == 1 and _count(db, "GeoPoint") == 1
 
 
-def test_assigning_a_new_embedded_object_deletes_the_old_one(db: cairn.Database) -> None:
+def test_assigning_a_new_embedded_object_deletes_the_old_one(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create(
             "Person",
@@ -91,18 +91,18 @@ def test_assigning_a_new_embedded_object_deletes_the_old_one(db: cairn.Database)
         old = ann.address
         ann.address = {"street": "New"}
     assert not old.is_valid
-    with pytest.raises(cairn.InvalidatedObjectError):
+    with pytest.raises(drumlin.InvalidatedObjectError):
         old.street
     assert ann.address.street == "New"
     assert _rows(db, 'SELECT street FROM "Address"') == [("New",)]
-    assert _count(db, "GeoPoint") == 0 and _count(db, "_cairn_list_8_GeoPoint_coordinates") == 0
+    assert _count(db, "GeoPoint") == 0 and _count(db, "_drumlin_list_8_GeoPoint_coordinates") == 0
     with db.write():
         ann.address = None
     assert ann.address is None
     assert _count(db, "Address") == 0
 
 
-def test_embedded_objects_in_a_list(db: cairn.Database) -> None:
+def test_embedded_objects_in_a_list(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann", "addresses": [{"street": "a"}, {"street": "b"}]})
         addresses = ann.addresses
@@ -127,7 +127,7 @@ def test_embedded_objects_in_a_list(db: cairn.Database) -> None:
     assert _count(db, "Address") == 0
 
 
-def test_embedded_objects_in_a_dictionary(db: cairn.Database) -> None:
+def test_embedded_objects_in_a_dictionary(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann", "book": {"home": {"street": "a"}}})
         book = ann.book
@@ -141,7 +141,7 @@ def test_embedded_objects_in_a_dictionary(db: cairn.Database) -> None:
     assert _rows(db, 'SELECT street FROM "Address"') == [("c",)]
 
 
-def test_whole_collections_of_embedded_objects_are_replaced(db: cairn.Database) -> None:
+def test_whole_collections_of_embedded_objects_are_replaced(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann", "addresses": [{"street": "a"}, {"street": "b"}]})
         ann.addresses = [{"street": "c"}]
@@ -152,42 +152,42 @@ def test_whole_collections_of_embedded_objects_are_replaced(db: cairn.Database) 
     assert _rows(db, 'SELECT street FROM "Address" ORDER BY street') == [("c",), ("e",), ("f",)]
 
 
-def test_embedded_objects_cannot_be_created_alone(db: cairn.Database) -> None:
+def test_embedded_objects_cannot_be_created_alone(db: drumlin.Database) -> None:
     with db.write():
-        with pytest.raises(cairn.InvalidArgumentError) as caught:
+        with pytest.raises(drumlin.InvalidArgumentError) as caught:
             db.create("Address", {"street": "x"})
         assert caught.value.message == (
             "Cannot create an object of embedded type 'Address' on its own: assign it to a property of "
             "its parent."
         )
-        with pytest.raises(cairn.InvalidArgumentError, match="on its own"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="on its own"):
             db.create_many("Address", [{"street": "x"}])
     assert _count(db, "Address") == 0
 
 
-def test_an_embedded_object_cannot_have_a_second_owner(db: cairn.Database) -> None:
+def test_an_embedded_object_cannot_have_a_second_owner(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create(
             "Person", {"id": 1, "name": "Ann", "address": {"street": "a"}, "addresses": [{"street": "b"}]}
         )
         bob = db.create("Person", {"id": 2, "name": "Bob"})
-        with pytest.raises(cairn.InvalidArgumentError) as single:
+        with pytest.raises(drumlin.InvalidArgumentError) as single:
             bob.address = ann.address
         assert single.value.message == (
             "Cannot link 'Person.address' to an existing embedded object of type 'Address': embedded objects "
             "have exactly one owner. Assign a new object (a JSON object) instead."
         )
-        with pytest.raises(cairn.InvalidArgumentError, match="embedded objects have exactly one owner"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="embedded objects have exactly one owner"):
             bob.addresses.append(ann.addresses[0])
-        with pytest.raises(cairn.InvalidArgumentError, match="embedded objects have exactly one owner"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="embedded objects have exactly one owner"):
             bob.book["k"] = ann.address
-        with pytest.raises(cairn.InvalidArgumentError) as in_payload:
+        with pytest.raises(drumlin.InvalidArgumentError) as in_payload:
             bob.update({"addresses": list(ann.addresses)})
         assert in_payload.value.message == (
             "Cannot link 'Person.addresses' to an existing embedded object of type 'Address': embedded "
             "objects have exactly one owner. Assign a new object (a dict) instead."
         )
-        with pytest.raises(cairn.InvalidArgumentError, match="exactly one owner"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="exactly one owner"):
             db.create("Person", {"id": 3, "name": "Cy", "address": ann.address})
         bob.address = ann.address.to_dict()  # a copy is fine
     assert bob.address.street == "a" and bob.address != ann.address
@@ -195,15 +195,15 @@ def test_an_embedded_object_cannot_have_a_second_owner(db: cairn.Database) -> No
     assert _count(db, "Address") == 3
 
 
-def test_a_failed_nested_create_leaves_no_embedded_rows(db: cairn.Database) -> None:
-    with db.write(), pytest.raises(cairn.NotNullableError):
+def test_a_failed_nested_create_leaves_no_embedded_rows(db: drumlin.Database) -> None:
+    with db.write(), pytest.raises(drumlin.NotNullableError):
         db.create(
             "Person", {"id": 1, "name": "Ann", "address": {"street": "a"}, "addresses": [{"street": None}]}
         )
     assert _count(db, "Person") == 0 and _count(db, "Address") == 0
 
 
-def test_deleting_an_embedded_object_removes_it_from_its_parent(db: cairn.Database) -> None:
+def test_deleting_an_embedded_object_removes_it_from_its_parent(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create(
             "Person",
@@ -221,7 +221,7 @@ def test_deleting_an_embedded_object_removes_it_from_its_parent(db: cairn.Databa
     assert _rows(db, 'SELECT street FROM "Address"') == [("c",)]
 
 
-def test_deleting_a_parent_deletes_its_embedded_objects_and_its_backlinks(db: cairn.Database) -> None:
+def test_deleting_a_parent_deletes_its_embedded_objects_and_its_backlinks(db: drumlin.Database) -> None:
     # The acceptance scenario: three embedded addresses (one with a nested geo point) and two dogs.
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
@@ -251,8 +251,8 @@ def test_deleting_a_parent_deletes_its_embedded_objects_and_its_backlinks(db: ca
     # The tables themselves: no orphan embedded rows, no collection rows owned by Ann.
     assert _rows(db, 'SELECT street FROM "Address"') == [("kept",)]
     assert _count(db, "GeoPoint") == 0
-    assert _count(db, "_cairn_list_8_GeoPoint_coordinates") == 0
-    assert _rows(db, 'SELECT owner FROM "_cairn_list_6_Person_addresses"') == [(2,)]
-    assert _count(db, "_cairn_dictionary_6_Person_book") == 0
-    assert _rows(db, 'SELECT owner, position FROM "_cairn_list_6_Person_dogs"') == [(2, 0)]
+    assert _count(db, "_drumlin_list_8_GeoPoint_coordinates") == 0
+    assert _rows(db, 'SELECT owner FROM "_drumlin_list_6_Person_addresses"') == [(2,)]
+    assert _count(db, "_drumlin_dictionary_6_Person_book") == 0
+    assert _rows(db, 'SELECT owner, position FROM "_drumlin_list_6_Person_dogs"') == [(2, 0)]
     assert _rows(db, 'SELECT id, name FROM "Person"') == [(2, "Bob")]

@@ -11,33 +11,33 @@ from pathlib import Path
 import pytest
 from conftest import PERSON, OpenDb
 
-import cairn
-from cairn import _errors, _ffi
+import drumlin
+from drumlin import _errors, _ffi
 
-# (class, code, builtin base or None) in the order of include/cairn.h.
+# (class, code, builtin base or None) in the order of include/drumlin.h.
 CLASSES = [
-    (cairn.MisuseError, 2, None),
-    (cairn.InvalidArgumentError, 3, ValueError),
-    (cairn.SchemaValidationError, 4, None),
-    (cairn.MigrationRequiredError, 5, None),
-    (cairn.MigrationError, 6, None),
-    (cairn.NoSuchClassError, 7, KeyError),
-    (cairn.NoSuchPropertyError, 8, AttributeError),
-    (cairn.TypeMismatchError, 9, TypeError),
-    (cairn.NotNullableError, 10, None),
-    (cairn.MissingValueError, 11, None),
-    (cairn.DuplicatePrimaryKeyError, 12, None),
-    (cairn.PrimaryKeyImmutableError, 13, None),
-    (cairn.TransactionError, 14, None),
-    (cairn.InvalidatedObjectError, 15, None),
-    (cairn.QueryError, 16, None),
-    (cairn.NotSupportedError, 17, None),
-    (cairn.ReadOnlyError, 18, None),
-    (cairn.FileError, 19, OSError),
-    (cairn.CorruptError, 20, None),
-    (cairn.BusyError, 21, None),
-    (cairn.LimitError, 22, None),
-    (cairn.CallbackError, 23, None),
+    (drumlin.MisuseError, 2, None),
+    (drumlin.InvalidArgumentError, 3, ValueError),
+    (drumlin.SchemaValidationError, 4, None),
+    (drumlin.MigrationRequiredError, 5, None),
+    (drumlin.MigrationError, 6, None),
+    (drumlin.NoSuchClassError, 7, KeyError),
+    (drumlin.NoSuchPropertyError, 8, AttributeError),
+    (drumlin.TypeMismatchError, 9, TypeError),
+    (drumlin.NotNullableError, 10, None),
+    (drumlin.MissingValueError, 11, None),
+    (drumlin.DuplicatePrimaryKeyError, 12, None),
+    (drumlin.PrimaryKeyImmutableError, 13, None),
+    (drumlin.TransactionError, 14, None),
+    (drumlin.InvalidatedObjectError, 15, None),
+    (drumlin.QueryError, 16, None),
+    (drumlin.NotSupportedError, 17, None),
+    (drumlin.ReadOnlyError, 18, None),
+    (drumlin.FileError, 19, OSError),
+    (drumlin.CorruptError, 20, None),
+    (drumlin.BusyError, 21, None),
+    (drumlin.LimitError, 22, None),
+    (drumlin.CallbackError, 23, None),
 ]
 
 
@@ -48,10 +48,10 @@ CLASSES = [
 def test_each_status_code_maps_to_its_class(cls: type, code: int, base: type | None) -> None:
     error = _errors.error_for(code, "the message")
     assert type(error) is cls
-    assert isinstance(error, cairn.CairnError)
+    assert isinstance(error, drumlin.DrumlinError)
     assert error.code == code == cls.code
     assert error.message == "the message" == str(error)
-    assert error.status_name == _ffi.cairn_status_name(code).decode()
+    assert error.status_name == _ffi.drumlin_status_name(code).decode()
     if base is not None:
         assert isinstance(error, base)
 
@@ -60,24 +60,24 @@ def test_codes_follow_the_header_order() -> None:
     assert [code for _, code, _ in CLASSES] == list(range(2, 24))
 
 
-def test_internal_and_unknown_codes_are_plain_cairn_errors() -> None:
+def test_internal_and_unknown_codes_are_plain_drumlin_errors() -> None:
     internal = _errors.error_for(24, "a bug")
-    assert type(internal) is cairn.CairnError
-    assert internal.code == 24 and internal.status_name == "CAIRN_ERR_INTERNAL"
+    assert type(internal) is drumlin.DrumlinError
+    assert internal.code == 24 and internal.status_name == "DRUMLIN_ERR_INTERNAL"
     unknown = _errors.error_for(99, "")
-    assert type(unknown) is cairn.CairnError and unknown.code == 99
+    assert type(unknown) is drumlin.DrumlinError and unknown.code == 99
     assert "99" in unknown.message
 
 
 def test_error_from_python_code_takes_the_class_code() -> None:
-    error = cairn.TransactionError("nope")
+    error = drumlin.TransactionError("nope")
     assert error.code == 14 and error.message == "nope"
     assert repr(error) == "TransactionError('nope')"
 
 
 def test_errors_pickle_with_code_and_message() -> None:
-    error = pickle.loads(pickle.dumps(cairn.DuplicatePrimaryKeyError("dup")))
-    assert type(error) is cairn.DuplicatePrimaryKeyError
+    error = pickle.loads(pickle.dumps(drumlin.DuplicatePrimaryKeyError("dup")))
+    assert type(error) is drumlin.DuplicatePrimaryKeyError
     assert (error.code, error.message) == (12, "dup")
 
 
@@ -89,7 +89,7 @@ def test_file_error_is_an_oserror_without_errno_confusion() -> None:
 
 
 def test_no_such_class_error_str_is_the_message_not_a_quoted_key() -> None:
-    assert str(cairn.NoSuchClassError("Object type 'X' is not in the schema.")) == (
+    assert str(drumlin.NoSuchClassError("Object type 'X' is not in the schema.")) == (
         "Object type 'X' is not in the schema."
     )
 
@@ -97,25 +97,25 @@ def test_no_such_class_error_str_is_the_message_not_a_quoted_key() -> None:
 # ---- Real conditions -----------------------------------------------------------------------------
 
 
-def test_misuse_error_using_a_closed_database(db: cairn.Database) -> None:
+def test_misuse_error_using_a_closed_database(db: drumlin.Database) -> None:
     db.close()
-    with pytest.raises(cairn.MisuseError) as caught:
+    with pytest.raises(drumlin.MisuseError) as caught:
         db.count("Person")
     assert caught.value.code == 2
     assert caught.value.message == "This database is closed."
 
 
-def test_misuse_error_from_the_engine_for_an_object_of_a_closed_database(db: cairn.Database) -> None:
+def test_misuse_error_from_the_engine_for_an_object_of_a_closed_database(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"_id": 1, "name": "Ann"})
     db.close()
-    with pytest.raises(cairn.MisuseError, match="The object's database is closed."):
+    with pytest.raises(drumlin.MisuseError, match="The object's database is closed."):
         ann.name
 
 
 def test_invalid_argument_error_from_the_engine(open_db: OpenDb) -> None:
     db = open_db([*PERSON, {"name": "Address", "embedded": True, "properties": {"street": "string"}}])
-    with db.write(), pytest.raises(cairn.InvalidArgumentError) as caught:
+    with db.write(), pytest.raises(drumlin.InvalidArgumentError) as caught:
         db.create("Address", {"street": "Main St"})
     assert caught.value.code == 3
     assert caught.value.message == (
@@ -126,14 +126,14 @@ def test_invalid_argument_error_from_the_engine(open_db: OpenDb) -> None:
 
 def test_invalid_argument_error_from_the_engine_for_get_without_primary_key(open_db: OpenDb) -> None:
     db = open_db([{"name": "Log", "properties": {"msg": "string"}}])
-    with pytest.raises(cairn.InvalidArgumentError, match="'Log' does not have a primary key defined"):
+    with pytest.raises(drumlin.InvalidArgumentError, match="'Log' does not have a primary key defined"):
         db.get("Log", 1)
 
 
 def test_schema_validation_error_lists_problems(tmp_path: Path) -> None:
     schema = [{"name": "A", "embedded": True, "primaryKey": "x", "properties": {"x": "int"}}]
-    with pytest.raises(cairn.SchemaValidationError) as caught:
-        cairn.open(tmp_path / "a.cairn", schema)
+    with pytest.raises(drumlin.SchemaValidationError) as caught:
+        drumlin.open(tmp_path / "a.drumlin", schema)
     assert caught.value.code == 4
     assert caught.value.message == (
         "Schema validation failed due to the following errors:\n"
@@ -142,14 +142,14 @@ def test_schema_validation_error_lists_problems(tmp_path: Path) -> None:
 
 
 def test_schema_validation_error_for_malformed_schema_json(tmp_path: Path) -> None:
-    with pytest.raises(cairn.SchemaValidationError, match="Invalid schema JSON"):
-        cairn.open(tmp_path / "a.cairn", "[{")
+    with pytest.raises(drumlin.SchemaValidationError, match="Invalid schema JSON"):
+        drumlin.open(tmp_path / "a.drumlin", "[{")
 
 
 def test_migration_required_error(open_db: OpenDb) -> None:
     open_db(PERSON).close()
     changed = [{**PERSON[0], "properties": {**PERSON[0]["properties"], "name": "int"}}]
-    with pytest.raises(cairn.MigrationRequiredError) as caught:
+    with pytest.raises(drumlin.MigrationRequiredError) as caught:
         open_db(changed)
     assert caught.value.code == 5
     assert caught.value.message == (
@@ -160,14 +160,14 @@ def test_migration_required_error(open_db: OpenDb) -> None:
 
 def test_migration_error_for_a_lower_schema_version(open_db: OpenDb) -> None:
     open_db(PERSON, schema_version=3).close()
-    with pytest.raises(cairn.MigrationError) as caught:
+    with pytest.raises(drumlin.MigrationError) as caught:
         open_db(PERSON, schema_version=2)
     assert caught.value.code == 6
     assert caught.value.message == "Provided schema version 2 is less than last set version 3."
 
 
-def test_no_such_class_error(db: cairn.Database) -> None:
-    with pytest.raises(cairn.NoSuchClassError) as caught:
+def test_no_such_class_error(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.NoSuchClassError) as caught:
         db.get("Nope", 1)
     assert caught.value.code == 7
     assert caught.value.message == "Object type 'Nope' is not in the schema."
@@ -175,39 +175,39 @@ def test_no_such_class_error(db: cairn.Database) -> None:
         db.count("Nope")
 
 
-def test_no_such_property_error_on_create(db: cairn.Database) -> None:
-    with db.write(), pytest.raises(cairn.NoSuchPropertyError) as caught:
+def test_no_such_property_error_on_create(db: drumlin.Database) -> None:
+    with db.write(), pytest.raises(drumlin.NoSuchPropertyError) as caught:
         db.create("Person", {"_id": 1, "name": "Ann", "nickname": "A"})
     assert caught.value.code == 8
     assert caught.value.message == "Property 'Person.nickname' does not exist."
 
 
-def test_type_mismatch_error_from_the_engine(db: cairn.Database) -> None:
-    with db.write(), pytest.raises(cairn.TypeMismatchError) as caught:
+def test_type_mismatch_error_from_the_engine(db: drumlin.Database) -> None:
+    with db.write(), pytest.raises(drumlin.TypeMismatchError) as caught:
         db.create("Person", {"_id": 1, "name": 5})
     assert caught.value.code == 9
     assert caught.value.message == "Type mismatch for property 'Person.name': expected string, got int."
     assert isinstance(caught.value, TypeError)
 
 
-def test_not_nullable_error(db: cairn.Database) -> None:
-    with db.write(), pytest.raises(cairn.NotNullableError) as caught:
+def test_not_nullable_error(db: drumlin.Database) -> None:
+    with db.write(), pytest.raises(drumlin.NotNullableError) as caught:
         db.create("Person", {"_id": 1, "name": None})
     assert caught.value.code == 10
     assert caught.value.message == "Invalid null value for non-nullable property 'Person.name'."
 
 
-def test_missing_value_error(db: cairn.Database) -> None:
-    with db.write(), pytest.raises(cairn.MissingValueError) as caught:
+def test_missing_value_error(db: drumlin.Database) -> None:
+    with db.write(), pytest.raises(drumlin.MissingValueError) as caught:
         db.create("Person", {"_id": 1})
     assert caught.value.code == 11
     assert caught.value.message == "Missing value for property 'Person.name'"
 
 
-def test_duplicate_primary_key_error(db: cairn.Database) -> None:
+def test_duplicate_primary_key_error(db: drumlin.Database) -> None:
     with db.write():
         db.create("Person", {"_id": 5, "name": "Ann"})
-        with pytest.raises(cairn.DuplicatePrimaryKeyError) as caught:
+        with pytest.raises(drumlin.DuplicatePrimaryKeyError) as caught:
             db.create("Person", {"_id": 5, "name": "Bob"})
     assert caught.value.code == 12
     assert caught.value.message == (
@@ -215,27 +215,27 @@ def test_duplicate_primary_key_error(db: cairn.Database) -> None:
     )
 
 
-def test_primary_key_immutable_error(db: cairn.Database) -> None:
+def test_primary_key_immutable_error(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"_id": 5, "name": "Ann"})
-        with pytest.raises(cairn.PrimaryKeyImmutableError) as caught:
+        with pytest.raises(drumlin.PrimaryKeyImmutableError) as caught:
             ann._id = 6
     assert caught.value.code == 13
     assert caught.value.message == "Cannot modify primary key after creation: 'Person._id'"
 
 
-def test_transaction_error_from_the_engine_for_a_write_outside_write(db: cairn.Database) -> None:
-    with pytest.raises(cairn.TransactionError) as caught:
+def test_transaction_error_from_the_engine_for_a_write_outside_write(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.TransactionError) as caught:
         db.create("Person", {"_id": 1, "name": "Ann"})
     assert caught.value.code == 14
     assert caught.value.message == "Cannot modify managed objects outside of a write transaction."
 
 
-def test_invalidated_object_error(db: cairn.Database) -> None:
+def test_invalidated_object_error(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"_id": 1, "name": "Ann"})
         db.delete(ann)
-    with pytest.raises(cairn.InvalidatedObjectError) as caught:
+    with pytest.raises(drumlin.InvalidatedObjectError) as caught:
         ann.name
     assert caught.value.code == 15
     assert caught.value.message == ("Accessing object of type Person which has been invalidated or deleted")
@@ -254,7 +254,7 @@ def test_not_supported_error_reading_an_asymmetric_object(open_db: OpenDb) -> No
     key = uuid.uuid4()
     with db.write():
         assert db.create("Reading", {"_id": key, "value": 1.5}) is None
-    with pytest.raises(cairn.NotSupportedError) as caught:
+    with pytest.raises(drumlin.NotSupportedError) as caught:
         db.get("Reading", key)
     assert caught.value.code == 17
     assert caught.value.message == (
@@ -266,29 +266,29 @@ def test_not_supported_error_reading_an_asymmetric_object(open_db: OpenDb) -> No
 def test_read_only_error(open_db: OpenDb) -> None:
     open_db(PERSON).close()
     db = open_db(PERSON, read_only=True)
-    with pytest.raises(cairn.ReadOnlyError) as caught, db.write():
+    with pytest.raises(drumlin.ReadOnlyError) as caught, db.write():
         pass
     assert caught.value.code == 18
     assert caught.value.message == "The database was opened read-only."
 
 
 def test_file_error(tmp_path: Path) -> None:
-    path = tmp_path / "missing-dir" / "x.cairn"
-    with pytest.raises(cairn.FileError) as caught:
-        cairn.open(path, PERSON)
+    path = tmp_path / "missing-dir" / "x.drumlin"
+    with pytest.raises(drumlin.FileError) as caught:
+        drumlin.open(path, PERSON)
     assert caught.value.code == 19
     assert caught.value.message == f"Cannot open '{path}': unable to open database file."
     with pytest.raises(OSError):
-        cairn.open(path, PERSON)
+        drumlin.open(path, PERSON)
 
 
 def test_corrupt_error_leaves_a_foreign_file_untouched(tmp_path: Path) -> None:
-    path = tmp_path / "junk.cairn"
+    path = tmp_path / "junk.drumlin"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(cairn.CorruptError) as caught:
-        cairn.open(path, PERSON)
+    with pytest.raises(drumlin.CorruptError) as caught:
+        drumlin.open(path, PERSON)
     assert caught.value.code == 20
-    assert "is not a Cairn database" in caught.value.message
+    assert "is not a Drumlin database" in caught.value.message
     assert path.read_bytes() == b"this is not a database" * 100
 
 
@@ -298,8 +298,8 @@ def test_corrupt_error_for_a_plain_sqlite_file(tmp_path: Path) -> None:
     connection.execute("CREATE TABLE t(x)")
     connection.commit()
     connection.close()
-    with pytest.raises(cairn.CorruptError, match="it has no Cairn metadata"):
-        cairn.open(path, PERSON)
+    with pytest.raises(drumlin.CorruptError, match="it has no Drumlin metadata"):
+        drumlin.open(path, PERSON)
 
 
 def test_busy_error_when_another_handle_holds_the_write_lock(open_db: OpenDb) -> None:
@@ -308,7 +308,7 @@ def test_busy_error_when_another_handle_holds_the_write_lock(open_db: OpenDb) ->
     second = open_db(PERSON)
     with first.write():
         first.create("Person", {"_id": 1, "name": "Ann"})
-        with pytest.raises(cairn.BusyError) as caught, second.write():
+        with pytest.raises(drumlin.BusyError) as caught, second.write():
             pass
     assert caught.value.code == 21
     assert "database is locked" in caught.value.message
@@ -317,7 +317,7 @@ def test_busy_error_when_another_handle_holds_the_write_lock(open_db: OpenDb) ->
 
 def test_limit_error_for_a_date_outside_the_stored_range(open_db: OpenDb) -> None:
     db = open_db([{"name": "Event", "properties": {"at": "date"}}])
-    with db.write(), pytest.raises(cairn.LimitError) as caught:
+    with db.write(), pytest.raises(drumlin.LimitError) as caught:
         db.create("Event", {"at": datetime(1, 1, 1)})
     assert caught.value.code == 22
     assert caught.value.message == (
@@ -330,7 +330,7 @@ def test_limit_error_for_mixed_values_nested_too_deeply(open_db: OpenDb) -> None
     value: list = []
     for _ in range(100):
         value = [value]
-    with db.write(), pytest.raises(cairn.LimitError) as caught:
+    with db.write(), pytest.raises(drumlin.LimitError) as caught:
         db.create("Note", {"extra": value})
     assert caught.value.message == (
         "Property 'Note.extra': Nested collections in a mixed value may be at most 100 levels deep."
@@ -338,13 +338,13 @@ def test_limit_error_for_mixed_values_nested_too_deeply(open_db: OpenDb) -> None
 
 
 def test_not_supported_error_for_a_link_in_a_mixed_property(open_db: OpenDb) -> None:
-    # Reading a collection property used to raise NotSupportedError; it is a cairn.List now
+    # Reading a collection property used to raise NotSupportedError; it is a drumlin.List now
     # (test_collections.py). Mixed values still cannot hold links.
     db = open_db([{"name": "Post", "properties": {"title": "string", "extra": "mixed", "tags": "string[]"}}])
     with db.write():
         post = db.create("Post", {"title": "Hi", "tags": ["a", "b"]})
         other = db.create("Post", {"title": "Other"})
-        with pytest.raises(cairn.NotSupportedError) as caught:
+        with pytest.raises(drumlin.NotSupportedError) as caught:
             post.update({"extra": other, "tags": []})
     assert caught.value.code == 17
     assert caught.value.message == (
@@ -355,5 +355,5 @@ def test_not_supported_error_for_a_link_in_a_mixed_property(open_db: OpenDb) -> 
 
 def test_query_and_callback_errors_have_no_trigger_yet() -> None:
     # Queries and callbacks arrive with later issues; until then only the mapping is testable.
-    for cls, code in ((cairn.QueryError, 16), (cairn.CallbackError, 23)):
+    for cls, code in ((drumlin.QueryError, 16), (drumlin.CallbackError, 23)):
         assert type(_errors.error_for(code, "x")) is cls

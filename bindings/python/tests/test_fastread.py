@@ -1,4 +1,4 @@
-"""The fast paths of get_dict and query_dicts (cairn/_fastread.py) once a class's reader exists:
+"""The fast paths of get_dict and query_dicts (drumlin/_fastread.py) once a class's reader exists:
 they must give what the general path gives, per database and per thread, and hand everything they
 do not take (other key types, big results) back to it."""
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-import cairn
-from cairn._fastread import row_builder
+import drumlin
+from drumlin._fastread import row_builder
 
 SCHEMA = [
     {
@@ -29,7 +29,7 @@ def person(i: int, **extra: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def db(open_db: Any) -> cairn.Database:
+def db(open_db: Any) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many("Person", [person(i) for i in range(6)])
@@ -39,7 +39,7 @@ def db(open_db: Any) -> cairn.Database:
     return db
 
 
-def test_fast_reads_match_the_live_objects(db: cairn.Database) -> None:
+def test_fast_reads_match_the_live_objects(db: drumlin.Database) -> None:
     for i in range(6):
         assert db.get_dict("Person", i) == db.get("Person", i).to_dict() == person(i)
     assert db.get_dict("Person", 6) is None
@@ -49,29 +49,29 @@ def test_fast_reads_match_the_live_objects(db: cairn.Database) -> None:
     assert db.query_dicts("Person", "name == $0", "nobody") == []
 
 
-def test_keys_the_fast_path_does_not_take_get_the_general_paths_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.InvalidArgumentError, match="64 bits"):
+def test_keys_the_fast_path_does_not_take_get_the_general_paths_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.InvalidArgumentError, match="64 bits"):
         db.get_dict("Person", 2**63)
-    with pytest.raises(cairn.TypeMismatchError, match="Person.id"):
+    with pytest.raises(drumlin.TypeMismatchError, match="Person.id"):
         db.get_dict("Person", "1")
-    with pytest.raises(cairn.TypeMismatchError, match="Person.id"):
+    with pytest.raises(drumlin.TypeMismatchError, match="Person.id"):
         db.get_dict("Person", 1.0)
-    with pytest.raises(cairn.TypeMismatchError, match="class names are strings"):
+    with pytest.raises(drumlin.TypeMismatchError, match="class names are strings"):
         db.get_dict(["Person"], 1)  # type: ignore[arg-type]
-    with pytest.raises(cairn.TypeMismatchError, match="class names are strings"):
+    with pytest.raises(drumlin.TypeMismatchError, match="class names are strings"):
         db.query_dicts(["Person"], "TRUEPREDICATE")  # type: ignore[arg-type]
-    with pytest.raises(cairn.TypeMismatchError, match="a query is a string"):
+    with pytest.raises(drumlin.TypeMismatchError, match="a query is a string"):
         db.query_dicts("Person", ["TRUEPREDICATE"])  # type: ignore[arg-type]
     assert db.get_dict("Person", 1) == person(1)  # and nothing changed
 
 
-def test_a_string_primary_key_reads_through_the_general_path(db: cairn.Database) -> None:
+def test_a_string_primary_key_reads_through_the_general_path(db: drumlin.Database) -> None:
     assert db.get_dict("Tag", "red") == {"label": "red", "uses": 2}
     assert db.get_dict("Tag", "red") == {"label": "red", "uses": 2}
     assert db.get_dict("Tag", "blue") is None
 
 
-def test_a_row_larger_than_the_arena_is_read_whole(db: cairn.Database) -> None:
+def test_a_row_larger_than_the_arena_is_read_whole(db: drumlin.Database) -> None:
     bio = "b" * 100_000 + "end"  # larger than the 16 KB arena, smaller than the kept scratch area
     with db.write():
         db.get("Person", 2).bio = bio
@@ -81,36 +81,36 @@ def test_a_row_larger_than_the_arena_is_read_whole(db: cairn.Database) -> None:
     assert db.query_dicts("Person", "name == $0", "n1") == [person(1), person(4)]  # after growing
 
 
-def test_readers_belong_to_their_database(db: cairn.Database, open_db: Any) -> None:
-    other = open_db(SCHEMA, name="other.cairn")
+def test_readers_belong_to_their_database(db: drumlin.Database, open_db: Any) -> None:
+    other = open_db(SCHEMA, name="other.drumlin")
     with other.write():
         other.create("Person", person(0, name="elsewhere"))
     assert other.get_dict("Person", 0) == person(0, name="elsewhere")
     assert other.query_dicts("Person", "name == $0", "n0") == []
     assert db.get_dict("Person", 0) == person(0)
     db.close()
-    with pytest.raises(cairn.MisuseError, match="closed"):
+    with pytest.raises(drumlin.MisuseError, match="closed"):
         db.get_dict("Person", 0)
-    with pytest.raises(cairn.MisuseError, match="closed"):
+    with pytest.raises(drumlin.MisuseError, match="closed"):
         db.query_dicts("Person", "name == $0", "n0")
     assert other.get_dict("Person", 0) == person(0, name="elsewhere")  # still reads its own file
 
 
-def test_errors_from_the_fast_query_path_name_the_problem(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError, match=r"\$1"):
+def test_errors_from_the_fast_query_path_name_the_problem(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError, match=r"\$1"):
         db.query_dicts("Person", "name == $1", "n0")
-    with pytest.raises(cairn.QueryError, match="Unsupported comparison"):
+    with pytest.raises(drumlin.QueryError, match="Unsupported comparison"):
         db.query_dicts("Person", "age == $0", "old")
     assert db.query_dicts("Person", "name == $0", "n2") == [person(2), person(5)]
 
 
-def test_many_distinct_queries_keep_working(db: cairn.Database) -> None:
+def test_many_distinct_queries_keep_working(db: drumlin.Database) -> None:
     # More query texts than the cache of encoded texts keeps: it empties and refills.
     for i in range(300):
         assert [d["id"] for d in db.query_dicts("Person", f"age == {20 + i % 6} AND id >= 0")] == [i % 6]
 
 
-def test_threads_read_with_their_own_arena(db: cairn.Database) -> None:
+def test_threads_read_with_their_own_arena(db: drumlin.Database) -> None:
     failures: list[str] = []
     start = threading.Barrier(4)
 

@@ -1,4 +1,4 @@
-"""Finding and checking libcairn, and the package's public surface."""
+"""Finding and checking libdrumlin, and the package's public surface."""
 
 from __future__ import annotations
 
@@ -9,28 +9,28 @@ from pathlib import Path
 
 import pytest
 
-import cairn
-from cairn import _ffi
+import drumlin
+from drumlin import _ffi
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_versions() -> None:
-    assert cairn.__version__ == "0.1.0"
-    assert cairn.ABI_VERSION == 1
-    assert cairn.library_version() == "0.1.0"
-    assert _ffi.cairn_abi_version() == cairn.ABI_VERSION
-    assert Path(cairn.library_path()).is_file()
+    assert drumlin.__version__ == "0.1.0"
+    assert drumlin.ABI_VERSION == 1
+    assert drumlin.library_version() == "0.1.0"
+    assert _ffi.drumlin_abi_version() == drumlin.ABI_VERSION
+    assert Path(drumlin.library_path()).is_file()
 
 
 def test_abi_mismatch_is_an_import_error_naming_both_versions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_ffi, "ABI_VERSION", 99)
-    with pytest.raises(ImportError, match=r"has ABI version 1, but this cairn package needs ABI version 99"):
+    with pytest.raises(ImportError, match=r"has ABI version 1, but this drumlin package needs ABI version 99"):
         _ffi._check_abi()
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != "CAIRN_LIBRARY"}
+    environment = {k: v for k, v in os.environ.items() if k != "DRUMLIN_LIBRARY"}
     environment.update(env)
     environment["PYTHONPATH"] = str(PACKAGE_ROOT)
     return subprocess.run(
@@ -38,36 +38,36 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cairn_library_variable_is_honoured_and_reported(tmp_path: Path) -> None:
-    missing = tmp_path / "nowhere" / "libcairn.so"
-    result = run_python("import cairn", CAIRN_LIBRARY=str(missing))
+def test_drumlin_library_variable_is_honoured_and_reported(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "libdrumlin.so"
+    result = run_python("import drumlin", DRUMLIN_LIBRARY=str(missing))
     assert result.returncode != 0
-    assert "ImportError: cairn: cannot load CAIRN_LIBRARY=" in result.stderr
+    assert "ImportError: drumlin: cannot load DRUMLIN_LIBRARY=" in result.stderr
     assert str(missing) in result.stderr
 
-    found = run_python("import cairn; print(cairn.library_path())", CAIRN_LIBRARY=cairn.library_path())
+    found = run_python("import drumlin; print(drumlin.library_path())", DRUMLIN_LIBRARY=drumlin.library_path())
     assert found.returncode == 0, found.stderr
-    assert found.stdout.strip() == cairn.library_path()
+    assert found.stdout.strip() == drumlin.library_path()
 
 
 def test_public_names() -> None:
-    for name in cairn.__all__:
-        assert hasattr(cairn, name), name
-    assert "Database" in cairn.__all__ and "open" in cairn.__all__
-    assert not any(name.startswith("_") and name != "__version__" for name in cairn.__all__)
+    for name in drumlin.__all__:
+        assert hasattr(drumlin, name), name
+    assert "Database" in drumlin.__all__ and "open" in drumlin.__all__
+    assert not any(name.startswith("_") and name != "__version__" for name in drumlin.__all__)
 
 
 def test_package_is_typed() -> None:
-    assert (Path(cairn.__file__).parent / "py.typed").is_file()
+    assert (Path(drumlin.__file__).parent / "py.typed").is_file()
 
 
 def test_every_header_function_is_declared_once() -> None:
-    header = PACKAGE_ROOT.parents[1] / "include" / "cairn.h"
+    header = PACKAGE_ROOT.parents[1] / "include" / "drumlin.h"
     if not header.is_file():
         pytest.skip("not running from a source checkout")
     import re
 
-    declared = set(re.findall(r"^[a-z_ ]+?\**\s*\**(cairn_[a-z0-9_]+)\(", header.read_text(), re.M))
+    declared = set(re.findall(r"^[a-z_ ]+?\**\s*\**(drumlin_[a-z0-9_]+)\(", header.read_text(), re.M))
     source = (Path(_ffi.__file__)).read_text()
     assert len(declared) > 40
     for name in declared:
@@ -77,12 +77,12 @@ def test_every_header_function_is_declared_once() -> None:
 
 def test_interpreter_exit_with_open_databases_and_live_objects_is_clean(tmp_path: Path) -> None:
     code = f"""
-import cairn
+import drumlin
 schema = [{{"name": "P", "primaryKey": "_id", "properties": {{"_id": "int", "name": "string"}}}}]
-db = cairn.open({str(tmp_path / "exit.cairn")!r}, schema)
+db = drumlin.open({str(tmp_path / "exit.drumlin")!r}, schema)
 with db.write():
     objects = [db.create("P", {{"_id": i, "name": "x"}}) for i in range(100)]
-closed = cairn.open(":memory:", schema)
+closed = drumlin.open(":memory:", schema)
 with closed.write():
     orphan = closed.create("P", {{"_id": 1, "name": "y"}})
 closed.close()
@@ -90,7 +90,7 @@ cycle = [db, objects]
 cycle.append(cycle)
 db.write().__enter__()   # even a write left open at exit
 import threading
-other = cairn.open(":memory:", schema)
+other = drumlin.open(":memory:", schema)
 entered = threading.Event()
 def stuck():
     with other.write():
@@ -100,12 +100,12 @@ threading.Thread(target=stuck, daemon=True).start()
 entered.wait()
 print("done")
 """
-    result = run_python(code, CAIRN_LIBRARY=cairn.library_path())
+    result = run_python(code, DRUMLIN_LIBRARY=drumlin.library_path())
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "done"
     assert result.stderr == ""
-    with cairn.open(
-        tmp_path / "exit.cairn",
+    with drumlin.open(
+        tmp_path / "exit.drumlin",
         [{"name": "P", "primaryKey": "_id", "properties": {"_id": "int", "name": "string"}}],
     ) as db:
         assert db.count("P") == 100
@@ -114,28 +114,28 @@ print("done")
 def test_constants_match_the_header() -> None:
     import re
 
-    from cairn import _errors
+    from drumlin import _errors
 
-    header = PACKAGE_ROOT.parents[1] / "include" / "cairn.h"
+    header = PACKAGE_ROOT.parents[1] / "include" / "drumlin.h"
     if not header.is_file():
         pytest.skip("not running from a source checkout")
-    defines = re.findall(r"#define (CAIRN_[A-Z_0-9]+)\s+(-?\d+)\b", header.read_text())
+    defines = re.findall(r"#define (DRUMLIN_[A-Z_0-9]+)\s+(-?\d+)\b", header.read_text())
     assert len(defines) > 60
     for name, value in defines:
-        if name == "CAIRN_VERSION_NUMBER":
+        if name == "DRUMLIN_VERSION_NUMBER":
             continue
-        if name.startswith("CAIRN_ERR_") or name in ("CAIRN_OK", "CAIRN_NOT_FOUND"):
-            ours = getattr(_errors, name.removeprefix("CAIRN_"))
-        elif name == "CAIRN_ABI_VERSION":
-            ours = cairn.ABI_VERSION
+        if name.startswith("DRUMLIN_ERR_") or name in ("DRUMLIN_OK", "DRUMLIN_NOT_FOUND"):
+            ours = getattr(_errors, name.removeprefix("DRUMLIN_"))
+        elif name == "DRUMLIN_ABI_VERSION":
+            ours = drumlin.ABI_VERSION
         else:
             ours = getattr(_ffi, name)
         assert ours == int(value), name
 
 
-def test_cairn_value_has_the_c_layout() -> None:
+def test_drumlin_value_has_the_c_layout() -> None:
     import ctypes
 
-    assert ctypes.sizeof(_ffi.cairn_value) == 24
-    assert _ffi.cairn_value.as_.offset == 8
-    assert ctypes.sizeof(_ffi.cairn_property_info) == 48
+    assert ctypes.sizeof(_ffi.drumlin_value) == 24
+    assert _ffi.drumlin_value.as_.offset == 8
+    assert ctypes.sizeof(_ffi.drumlin_property_info) == 48

@@ -1,4 +1,4 @@
-"""To-one links, linkingObjects (cairn.Results), JSON rendering of links and nested payloads."""
+"""To-one links, linkingObjects (drumlin.Results), JSON rendering of links and nested payloads."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -37,27 +37,27 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     return open_db(SCHEMA)
 
 
 # ---- Reading and assigning a link ---------------------------------------------------------------
 
 
-def test_a_link_reads_as_the_target_object_or_none(db: cairn.Database) -> None:
+def test_a_link_reads_as_the_target_object_or_none(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann", "dog": rex})
         bob = db.create("Person", {"id": 2, "name": "Bob"})
     dog = ann.dog
-    assert isinstance(dog, cairn.Object)
+    assert isinstance(dog, drumlin.Object)
     assert type(dog).__name__ == "Dog"
     assert dog == rex and dog.name == "Rex"
     assert ann["dog"] == rex
     assert bob.dog is None
 
 
-def test_assigning_an_object_a_dict_a_primary_key_or_none(db: cairn.Database) -> None:
+def test_assigning_an_object_a_dict_a_primary_key_or_none(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann"})
@@ -75,7 +75,7 @@ def test_assigning_an_object_a_dict_a_primary_key_or_none(db: cairn.Database) ->
     assert db.count("Dog") == 2
 
 
-def test_assigning_a_dict_with_an_existing_primary_key_updates_that_object(db: cairn.Database) -> None:
+def test_assigning_a_dict_with_an_existing_primary_key_updates_that_object(db: drumlin.Database) -> None:
     # Attribute assignment goes through the engine's update, which upserts nested objects.
     with db.write():
         rex = db.create("Dog", {"name": "Rex", "age": 1})
@@ -86,8 +86,8 @@ def test_assigning_a_dict_with_an_existing_primary_key_updates_that_object(db: c
     assert db.count("Dog") == 1
 
 
-def test_link_assignment_errors_change_nothing(db: cairn.Database, open_db: OpenDb) -> None:
-    other_db = open_db(SCHEMA, name="other.cairn")
+def test_link_assignment_errors_change_nothing(db: drumlin.Database, open_db: OpenDb) -> None:
+    other_db = open_db(SCHEMA, name="other.drumlin")
     with other_db.write():
         stranger = other_db.create("Dog", {"name": "Stranger"})
     with db.write():
@@ -97,61 +97,61 @@ def test_link_assignment_errors_change_nothing(db: cairn.Database, open_db: Open
         gone = db.create("Dog", {"name": "Gone"})
         db.delete(gone)
 
-        with pytest.raises(cairn.TypeMismatchError) as mismatch:
+        with pytest.raises(drumlin.TypeMismatchError) as mismatch:
             ann.dog = bob
         assert mismatch.value.message == (
             "Type mismatch for property 'Person.dog': expected an object of type 'Dog', got 'Person'."
         )
-        with pytest.raises(cairn.InvalidArgumentError) as missing:
+        with pytest.raises(drumlin.InvalidArgumentError) as missing:
             ann.dog = "Nope"
         assert (
             missing.value.message == "Property 'Person.dog': no object of type 'Dog' with primary key 'Nope'."
         )
-        with pytest.raises(cairn.TypeMismatchError) as wrong_key:
+        with pytest.raises(drumlin.TypeMismatchError) as wrong_key:
             ann.dog = 5
         assert wrong_key.value.message == "Type mismatch for property 'Dog.name': expected string, got int."
-        with pytest.raises(cairn.InvalidatedObjectError) as deleted:
+        with pytest.raises(drumlin.InvalidatedObjectError) as deleted:
             ann.dog = gone
         assert deleted.value.message == "The object of type 'Dog' assigned to 'Person.dog' has been deleted."
-        with pytest.raises(cairn.InvalidatedObjectError) as deleted_in_payload:
+        with pytest.raises(drumlin.InvalidatedObjectError) as deleted_in_payload:
             ann.update({"dogs": [gone]})
         assert deleted_in_payload.value.message == (
             "The object of type 'Dog' assigned to 'Person.dogs' has been deleted."
         )
-        with pytest.raises(cairn.InvalidArgumentError, match="belongs to another database"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="belongs to another database"):
             ann.dog = stranger
-        with pytest.raises(cairn.InvalidArgumentError, match="belongs to another database"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="belongs to another database"):
             ann.update({"dogs": [stranger]})
     assert ann.dog == rex
     assert len(ann.dogs) == 0
 
 
-def test_assigning_a_link_outside_a_write_transaction(db: cairn.Database) -> None:
+def test_assigning_a_link_outside_a_write_transaction(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann"})
-    with pytest.raises(cairn.TransactionError):
+    with pytest.raises(drumlin.TransactionError):
         ann.dog = rex
-    with pytest.raises(cairn.TransactionError):
+    with pytest.raises(drumlin.TransactionError):
         ann.dog = {"name": "Bo"}
     assert ann.dog is None
     assert db.count("Dog") == 1
 
 
-def test_links_to_a_class_without_a_primary_key_use_the_object_key(db: cairn.Database) -> None:
+def test_links_to_a_class_without_a_primary_key_use_the_object_key(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann", "tag": {"label": "red"}})
         tag = ann.tag
-        key = tag._cairn_object_key()
+        key = tag._drumlin_object_key()
         bob = db.create("Person", {"id": 2, "name": "Bob", "tag": key})  # an object key, in a payload
         cy = db.create("Person", {"id": 3, "name": "Cy", "tag": tag})  # an Object
-        with pytest.raises(cairn.TypeMismatchError) as caught:
+        with pytest.raises(drumlin.TypeMismatchError) as caught:
             db.create("Person", {"id": 4, "name": "Di", "tag": "red"})
         assert caught.value.message == (
             "Type mismatch for property 'Person.tag': 'Tag' has no primary key, so a link is a nested "
             "object or an object key (int), got string."
         )
-        with pytest.raises(cairn.InvalidArgumentError) as missing:
+        with pytest.raises(drumlin.InvalidArgumentError) as missing:
             db.create("Person", {"id": 4, "name": "Di", "tag": 99})
         assert missing.value.message == "Property 'Person.tag': no object of type 'Tag' with object key '99'."
     assert bob.tag == tag and cy.tag == tag
@@ -163,7 +163,7 @@ def test_links_to_a_class_without_a_primary_key_use_the_object_key(db: cairn.Dat
 # ---- Nested payloads ----------------------------------------------------------------------------
 
 
-def test_create_with_nested_objects_primary_keys_and_objects(db: cairn.Database) -> None:
+def test_create_with_nested_objects_primary_keys_and_objects(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create(
@@ -183,15 +183,15 @@ def test_create_with_nested_objects_primary_keys_and_objects(db: cairn.Database)
     }
 
 
-def test_a_failed_nested_create_writes_nothing(db: cairn.Database) -> None:
+def test_a_failed_nested_create_writes_nothing(db: drumlin.Database) -> None:
     with db.write():
         db.create("Dog", {"name": "Rex"})
-        with pytest.raises(cairn.InvalidArgumentError) as caught:
+        with pytest.raises(drumlin.InvalidArgumentError) as caught:
             db.create("Person", {"id": 1, "name": "Ann", "dog": {"name": "Bo"}, "dogs": ["Nope"]})
         assert (
             caught.value.message == "Property 'Person.dogs': no object of type 'Dog' with primary key 'Nope'."
         )
-        with pytest.raises(cairn.DuplicatePrimaryKeyError) as duplicate:
+        with pytest.raises(drumlin.DuplicatePrimaryKeyError) as duplicate:
             db.create("Person", {"id": 1, "name": "Ann", "dog": {"name": "Rex"}})
         assert duplicate.value.message == (
             "Attempting to create an object of type 'Dog' with an existing primary key value 'Rex'."
@@ -200,7 +200,7 @@ def test_a_failed_nested_create_writes_nothing(db: cairn.Database) -> None:
     assert db.count("Dog") == 1
 
 
-def test_nested_objects_are_upserted_in_the_update_modes(db: cairn.Database) -> None:
+def test_nested_objects_are_upserted_in_the_update_modes(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex", "age": 1})
         db.create("Person", {"id": 1, "name": "Ann", "dog": {"name": "Rex", "age": 3}}, update="modified")
@@ -217,7 +217,7 @@ def test_nested_objects_are_upserted_in_the_update_modes(db: cairn.Database) -> 
     assert db.count("Dog") == 2
 
 
-def test_create_many_with_objects_and_nested_payloads(db: cairn.Database) -> None:
+def test_create_many_with_objects_and_nested_payloads(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         created = db.create_many(
@@ -237,11 +237,11 @@ def test_create_many_with_objects_and_nested_payloads(db: cairn.Database) -> Non
 # ---- JSON rendering -----------------------------------------------------------------------------
 
 
-def test_to_dict_renders_links_as_keys_or_nested_with_a_depth(db: cairn.Database) -> None:
+def test_to_dict_renders_links_as_keys_or_nested_with_a_depth(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann", "dog": {"name": "Rex"}, "tag": {"label": "t"}})
         bob = db.create("Person", {"id": 2, "name": "Bob", "best": ann, "dogs": ["Rex"]})
-    key = ann.tag._cairn_object_key()
+    key = ann.tag._drumlin_object_key()
     assert ann.to_dict() == {"id": 1, "name": "Ann", "dog": "Rex", "dogs": [], "best": None, "tag": key}
     assert bob.to_dict(depth=1) == {
         "id": 2,
@@ -255,7 +255,7 @@ def test_to_dict_renders_links_as_keys_or_nested_with_a_depth(db: cairn.Database
     assert bob.to_dict(depth=2)["best"]["tag"] == {"label": "t"}
 
 
-def test_to_dict_with_a_depth_ends_cycles(db: cairn.Database) -> None:
+def test_to_dict_with_a_depth_ends_cycles(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann"})
         bob = db.create("Person", {"id": 2, "name": "Bob", "best": ann})
@@ -268,12 +268,12 @@ def test_to_dict_with_a_depth_ends_cycles(db: cairn.Database) -> None:
     assert ann.to_dict(depth=3)["best"] == 1
 
 
-def test_to_dict_depth_arguments(db: cairn.Database) -> None:
+def test_to_dict_depth_arguments(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"id": 1, "name": "Ann"})
-    with pytest.raises(cairn.InvalidArgumentError, match="depth must not be negative"):
+    with pytest.raises(drumlin.InvalidArgumentError, match="depth must not be negative"):
         ann.to_dict(depth=-1)
-    with pytest.raises(cairn.TypeMismatchError, match="depth must be an int"):
+    with pytest.raises(drumlin.TypeMismatchError, match="depth must be an int"):
         ann.to_dict(depth="1")  # type: ignore[arg-type]
     assert ann.to_dict(depth=10**12)["id"] == 1
 
@@ -281,13 +281,13 @@ def test_to_dict_depth_arguments(db: cairn.Database) -> None:
 # ---- linkingObjects -----------------------------------------------------------------------------
 
 
-def test_linking_objects_are_a_live_read_only_results(db: cairn.Database) -> None:
+def test_linking_objects_are_a_live_read_only_results(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann"})
         bob = db.create("Person", {"id": 2, "name": "Bob"})
     owners = rex.owners
-    assert isinstance(owners, cairn.Results)
+    assert isinstance(owners, drumlin.Results)
     assert len(owners) == 0 and list(owners) == []
     with db.write():
         ann.dogs.append(rex)
@@ -309,20 +309,20 @@ def test_linking_objects_are_a_live_read_only_results(db: cairn.Database) -> Non
     assert rex.owners.to_list() == [bob]
 
 
-def test_linking_objects_cannot_be_assigned(db: cairn.Database) -> None:
+def test_linking_objects_cannot_be_assigned(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann", "dogs": [rex]})
-        with pytest.raises(cairn.InvalidArgumentError) as caught:
+        with pytest.raises(drumlin.InvalidArgumentError) as caught:
             rex.owners = []
         assert caught.value.message == "Cannot modify read-only property 'Dog.owners'."
-        with pytest.raises(cairn.InvalidArgumentError):
+        with pytest.raises(drumlin.InvalidArgumentError):
             db.create("Dog", {"name": "Bo", "owners": [ann]})
     assert rex.owners.to_list() == [ann]
     assert db.count("Dog") == 1
 
 
-def test_linking_objects_of_a_to_one_link_and_at_links(db: cairn.Database) -> None:
+def test_linking_objects_of_a_to_one_link_and_at_links(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann", "dog": rex})
@@ -330,14 +330,14 @@ def test_linking_objects_of_a_to_one_link_and_at_links(db: cairn.Database) -> No
     assert rex.fans.to_list() == [ann, bob]
     assert rex.linking_objects("Person", "dog").to_list() == [ann, bob]
     assert rex.linking_objects("Person", "dogs").to_list() == []
-    with pytest.raises(cairn.NoSuchPropertyError) as no_property:
+    with pytest.raises(drumlin.NoSuchPropertyError) as no_property:
         rex.linking_objects("Person", "name")
     assert no_property.value.message == "No property 'name' found in type 'Person' which links to type 'Dog'"
-    with pytest.raises(cairn.NoSuchClassError):
+    with pytest.raises(drumlin.NoSuchClassError):
         rex.linking_objects("Cat", "dog")
 
 
-def test_deleting_a_target_nulls_links_and_updates_backlinks(db: cairn.Database) -> None:
+def test_deleting_a_target_nulls_links_and_updates_backlinks(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         bo = db.create("Dog", {"name": "Bo"})
@@ -354,18 +354,18 @@ def test_deleting_a_target_nulls_links_and_updates_backlinks(db: cairn.Database)
     assert owners.to_list() == [bob]
 
 
-def test_results_of_a_deleted_object_raise_invalidated(db: cairn.Database) -> None:
+def test_results_of_a_deleted_object_raise_invalidated(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
     owners = rex.owners
     with db.write():
         db.delete(rex)
-    with pytest.raises(cairn.InvalidatedObjectError) as caught:
+    with pytest.raises(drumlin.InvalidatedObjectError) as caught:
         len(owners)
     assert caught.value.message == "Accessing object of type Dog which has been invalidated or deleted"
 
 
-def test_objects_read_through_links_compare_and_hash_alike(db: cairn.Database) -> None:
+def test_objects_read_through_links_compare_and_hash_alike(db: drumlin.Database) -> None:
     with db.write():
         rex = db.create("Dog", {"name": "Rex"})
         ann = db.create("Person", {"id": 1, "name": "Ann", "dog": rex, "dogs": [rex, rex]})

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -30,12 +30,12 @@ LIMIT = "Nested collections in a mixed value may be at most 100 levels deep."
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     return open_db(SCHEMA)
 
 
 @pytest.fixture
-def note(db: cairn.Database) -> cairn.Object:
+def note(db: drumlin.Database) -> drumlin.Object:
     with db.write():
         obj = db.create("Note", {"title": "t"})
     assert obj is not None
@@ -66,7 +66,7 @@ SCALARS = [
     b"3",
     Decimal("3.00"),
     datetime(2024, 3, 18, 13, 50, 58, 402979, tzinfo=timezone.utc),
-    cairn.ObjectId("65f1c0ffee00000000000001"),
+    drumlin.ObjectId("65f1c0ffee00000000000001"),
     uuid.UUID("8a1f3e4c-1b2d-4c5e-9f60-718293a4b5c6"),
     float("inf"),
     None,
@@ -74,8 +74,8 @@ SCALARS = [
 
 
 @pytest.mark.parametrize("value", SCALARS, ids=[type(v).__name__ + repr(v)[:12] for v in SCALARS])
-def test_mixed_keeps_the_exact_scalar_type(note: cairn.Object, value: Any) -> None:
-    with note._cairn_db.write():
+def test_mixed_keeps_the_exact_scalar_type(note: drumlin.Object, value: Any) -> None:
+    with note._drumlin_db.write():
         note.anything = value
         note.items = [value]
         note.extra = {"v": value}
@@ -87,9 +87,9 @@ def test_mixed_keeps_the_exact_scalar_type(note: cairn.Object, value: Any) -> No
     assert note.to_dict()["anything"] == value
 
 
-def test_nested_values_read_as_plain_python_values(note: cairn.Object) -> None:
+def test_nested_values_read_as_plain_python_values(note: drumlin.Object) -> None:
     value = {"a": [1, 2.5, {"b": None, "c": [True, "x"]}], "d": {}}
-    with note._cairn_db.write():
+    with note._drumlin_db.write():
         note.anything = value
     snapshot = note.anything
     assert snapshot == value and type(snapshot["a"][1]) is float
@@ -98,7 +98,7 @@ def test_nested_values_read_as_plain_python_values(note: cairn.Object) -> None:
 
 
 @pytest.mark.parametrize("make", [nested, nested_dicts], ids=["lists", "dicts"])
-def test_one_hundred_levels_round_trip(db: cairn.Database, make: Any) -> None:
+def test_one_hundred_levels_round_trip(db: drumlin.Database, make: Any) -> None:
     deep = make(100)
     with db.write():
         note = db.create("Note", {"title": "t", "anything": deep, "extra": {"k": deep}, "items": [deep]})
@@ -110,35 +110,35 @@ def test_one_hundred_levels_round_trip(db: cairn.Database, make: Any) -> None:
     assert note.to_dict()["anything"] == deep
 
 
-def test_one_hundred_and_one_levels_fail_and_change_nothing(db: cairn.Database) -> None:
+def test_one_hundred_and_one_levels_fail_and_change_nothing(db: drumlin.Database) -> None:
     deep = nested(100)
     too_deep = nested(101)
     with db.write():
         note = db.create("Note", {"title": "t", "anything": deep, "extra": {"k": 1}, "items": [1]})
         assert note is not None
         before = note.to_dict()
-        with pytest.raises(cairn.LimitError) as on_create:
+        with pytest.raises(drumlin.LimitError) as on_create:
             db.create("Note", {"title": "u", "anything": too_deep})
         assert on_create.value.code == 22
         assert on_create.value.message == f"Property 'Note.anything': {LIMIT}"
-        with pytest.raises(cairn.LimitError) as on_assign:
+        with pytest.raises(drumlin.LimitError) as on_assign:
             note.anything = too_deep
         assert on_assign.value.message == f"Property 'Note.anything': {LIMIT}"
-        with pytest.raises(cairn.LimitError):
+        with pytest.raises(drumlin.LimitError):
             note.update({"title": "changed", "extra": {"k": too_deep}})
-        with pytest.raises(cairn.LimitError):
+        with pytest.raises(drumlin.LimitError):
             note.extra["k"] = too_deep
-        with pytest.raises(cairn.LimitError):
+        with pytest.raises(drumlin.LimitError):
             note.items.append(too_deep)
-        with pytest.raises(cairn.LimitError):
+        with pytest.raises(drumlin.LimitError):
             note.items[0] = too_deep
-        with pytest.raises(cairn.LimitError):
+        with pytest.raises(drumlin.LimitError):
             db.create_many("Note", [{"title": "ok"}, {"title": "u", "items": [too_deep]}])
         # One level deeper inside the stored 100 levels.
-        with pytest.raises(cairn.LimitError) as on_append:
+        with pytest.raises(drumlin.LimitError) as on_append:
             note.append_mixed("anything", [0] * 99, [])
         assert on_append.value.message == LIMIT
-        with pytest.raises(cairn.LimitError):
+        with pytest.raises(drumlin.LimitError):
             note.set_mixed("anything", [0] * 100, [1])  # the innermost scalar, made a list
         assert note.to_dict() == before
         note.title = "still writable"  # the transaction goes on
@@ -151,8 +151,8 @@ def test_one_hundred_and_one_levels_fail_and_change_nothing(db: cairn.Database) 
     assert note.anything == expected
 
 
-def test_element_level_access_in_a_mixed_property(note: cairn.Object) -> None:
-    with note._cairn_db.write():
+def test_element_level_access_in_a_mixed_property(note: drumlin.Object) -> None:
+    with note._drumlin_db.write():
         note.anything = {"a": [1, {"b": 2}], "c": "x"}
         note.set_mixed("anything", ["a", 0], 42)
         note.set_mixed("anything", ["a", 1, "e"], [3])  # a new key
@@ -165,15 +165,15 @@ def test_element_level_access_in_a_mixed_property(note: cairn.Object) -> None:
     assert note.get_mixed("anything", ["a", 1, "e", 1]) == 4.5
     assert note.get_mixed("anything", ["a", 1]) == {"e": [3, 4.5]}
     assert note.get_mixed("anything") == note.anything
-    with note._cairn_db.write():
+    with note._drumlin_db.write():
         note.anything = [1]
         note.append_mixed("anything", [], [2])  # () is the property's own list
         note.remove_mixed("anything", 0)
     assert note.anything == [[2]]
 
 
-def test_element_level_access_in_mixed_collections(note: cairn.Object) -> None:
-    with note._cairn_db.write():
+def test_element_level_access_in_mixed_collections(note: drumlin.Object) -> None:
+    with note._drumlin_db.write():
         note.items = [[1], "x"]
         note.extra = {"k": {"a": 1}}
         note.set_mixed("items", [0, 0], 5)
@@ -190,84 +190,84 @@ def test_element_level_access_in_mixed_collections(note: cairn.Object) -> None:
     assert note.get_mixed("extra", ["k"]) == {"a": 1, "b": 2}
     assert note.get_mixed("items") == [[5, 6], {"now": "a dict"}]
     assert note.get_mixed("extra") == {"k": {"a": 1, "b": 2}, "new": [2]}
-    with note._cairn_db.write():
+    with note._drumlin_db.write():
         note.remove_mixed("extra", ["k"])
         note.items[0] = "plain"
     assert dict(note.extra) == {"new": [2]}
     assert list(note.items) == ["plain", {"now": "a dict"}]
 
 
-def test_element_level_errors(note: cairn.Object) -> None:
-    with note._cairn_db.write():
+def test_element_level_errors(note: drumlin.Object) -> None:
+    with note._drumlin_db.write():
         note.anything = {"a": [1]}
         note.items = [1]
         note.extra = {"k": 1}
-        cases: list[tuple[Any, type[cairn.CairnError], str]] = [
-            (lambda: note.get_mixed("anything", ["zz"]), cairn.InvalidArgumentError,
+        cases: list[tuple[Any, type[drumlin.DrumlinError], str]] = [
+            (lambda: note.get_mixed("anything", ["zz"]), drumlin.InvalidArgumentError,
              'No element at path step key("zz").'),
-            (lambda: note.set_mixed("anything", ["a", 5], 1), cairn.InvalidArgumentError,
+            (lambda: note.set_mixed("anything", ["a", 5], 1), drumlin.InvalidArgumentError,
              "Index 5 is out of bounds for a nested list of size 1."),
-            (lambda: note.remove_mixed("anything", ["zz"]), cairn.InvalidArgumentError,
+            (lambda: note.remove_mixed("anything", ["zz"]), drumlin.InvalidArgumentError,
              "No key 'zz' in the nested dictionary."),
-            (lambda: note.append_mixed("anything", [], 1), cairn.InvalidArgumentError,
+            (lambda: note.append_mixed("anything", [], 1), drumlin.InvalidArgumentError,
              "The path does not fit the nested collection."),
-            (lambda: note.set_mixed("items", [5], 1), cairn.InvalidArgumentError,
+            (lambda: note.set_mixed("items", [5], 1), drumlin.InvalidArgumentError,
              "Index 5 is out of bounds for list 'Note.items' of size 1."),
-            (lambda: note.set_mixed("items", ["x"], 1), cairn.InvalidArgumentError,
+            (lambda: note.set_mixed("items", ["x"], 1), drumlin.InvalidArgumentError,
              "Path step key(\"x\") does not fit 'Note.items'."),
-            (lambda: note.remove_mixed("extra", ["zz"]), cairn.InvalidArgumentError,
+            (lambda: note.remove_mixed("extra", ["zz"]), drumlin.InvalidArgumentError,
              "No key 'zz' in dictionary 'Note.extra'."),
-            (lambda: note.set_mixed("title", [0], 1), cairn.TypeMismatchError,
+            (lambda: note.set_mixed("title", [0], 1), drumlin.TypeMismatchError,
              "Property 'Note.title' is not a mixed value or a list or dictionary of them."),
-            (lambda: note.get_mixed("bag", [0]), cairn.TypeMismatchError,
+            (lambda: note.get_mixed("bag", [0]), drumlin.TypeMismatchError,
              "Property 'Note.bag' is not a mixed value or a list or dictionary of them."),
         ]  # fmt: skip
         for call, error, message in cases:
             with pytest.raises(error) as caught:
                 call()
             assert caught.value.message == message
-        with pytest.raises(cairn.InvalidArgumentError, match="needs a path of at least one step"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="needs a path of at least one step"):
             note.set_mixed("anything", [], 1)
-        with pytest.raises(cairn.InvalidArgumentError, match="needs a path of at least one step"):
+        with pytest.raises(drumlin.InvalidArgumentError, match="needs a path of at least one step"):
             note.remove_mixed("anything", ())
-        with pytest.raises(cairn.TypeMismatchError, match="path steps are list indexes"):
+        with pytest.raises(drumlin.TypeMismatchError, match="path steps are list indexes"):
             note.get_mixed("anything", [True])
-        with pytest.raises(cairn.TypeMismatchError, match="a path is a list"):
+        with pytest.raises(drumlin.TypeMismatchError, match="a path is a list"):
             note.get_mixed("anything", 1.5)  # type: ignore[arg-type]
-        with pytest.raises(cairn.NoSuchPropertyError):
+        with pytest.raises(drumlin.NoSuchPropertyError):
             note.get_mixed("nope", [0])
     assert note.anything == {"a": [1]} and list(note.items) == [1] and dict(note.extra) == {"k": 1}
-    with pytest.raises(cairn.TransactionError):
+    with pytest.raises(drumlin.TransactionError):
         note.set_mixed("anything", ["a", 0], 2)
-    with pytest.raises(cairn.TransactionError):
+    with pytest.raises(drumlin.TransactionError):
         note.set_mixed("items", [0], 2)
 
 
-def test_sets_of_mixed_hold_scalars_only(note: cairn.Object) -> None:
-    with note._cairn_db.write():
+def test_sets_of_mixed_hold_scalars_only(note: drumlin.Object) -> None:
+    with note._drumlin_db.write():
         note.bag = [1, 1.0, True, "1", 1]
-        with pytest.raises(cairn.TypeMismatchError, match="sets of mixed values hold scalars only"):
+        with pytest.raises(drumlin.TypeMismatchError, match="sets of mixed values hold scalars only"):
             note.bag.add({"a": 1})
-        with pytest.raises(cairn.TypeMismatchError, match="sets of mixed values hold scalars only"):
+        with pytest.raises(drumlin.TypeMismatchError, match="sets of mixed values hold scalars only"):
             note.bag = [[1]]
     assert len(note.bag) == 4
     assert [type(v) for v in note.bag] == [int, float, bool, str]
     assert 1.0 in note.bag and "1" in note.bag and [1] not in note.bag
 
 
-def test_mixed_values_do_not_hold_links(db: cairn.Database, note: cairn.Object) -> None:
+def test_mixed_values_do_not_hold_links(db: drumlin.Database, note: drumlin.Object) -> None:
     with db.write():
         other = db.create("Note", {"title": "u"})
-        with pytest.raises(cairn.NotSupportedError) as caught:
+        with pytest.raises(drumlin.NotSupportedError) as caught:
             note.anything = other
         assert (
             caught.value.message
             == "Property 'Note.anything': mixed values hold scalars and nested collections, not links."
         )
-        with pytest.raises(cairn.NotSupportedError):
+        with pytest.raises(drumlin.NotSupportedError):
             note.extra["k"] = other
-        with pytest.raises(cairn.NotSupportedError):
+        with pytest.raises(drumlin.NotSupportedError):
             note.items.append(other)
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             note.anything = [other]
     assert note.anything is None and len(note.extra) == 0 and len(note.items) == 0

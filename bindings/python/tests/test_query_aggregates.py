@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 UTC = timezone.utc
 
@@ -41,7 +41,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -85,7 +85,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [person.id for person in db.query("Person", query, *args)]
 
 
@@ -122,7 +122,7 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("scores.@sum == dogs.@sum.age - 9", [1]),
     ],
 )
-def test_collection_aggregates(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_collection_aggregates(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query, 5) == expected
 
 
@@ -141,13 +141,13 @@ def test_collection_aggregates(db: cairn.Database, query: str, expected: list[in
         ),
     ],
 )
-def test_collection_aggregate_errors(db: cairn.Database, query: str, message: str) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_collection_aggregate_errors(db: drumlin.Database, query: str, message: str) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", query)
     assert caught.value.message == message
 
 
-def test_results_aggregates_and_their_types(db: cairn.Database) -> None:
+def test_results_aggregates_and_their_types(db: drumlin.Database) -> None:
     people = db.objects("Person")
     assert people.sum("age") == 111 and type(people.sum("age")) is int
     assert people.min("age") == 20 and people.max("age") == 61
@@ -162,7 +162,7 @@ def test_results_aggregates_and_their_types(db: cairn.Database) -> None:
     assert db.objects("Dog").sum("weight") == 24.5 and db.objects("Dog").avg("weight") == 12.25
 
 
-def test_results_aggregates_of_nothing(db: cairn.Database) -> None:
+def test_results_aggregates_of_nothing(db: drumlin.Database) -> None:
     nobody = db.query("Person", "age > 100")
     for prop in ("age", "height", "balance"):
         assert nobody.min(prop) is None
@@ -176,7 +176,7 @@ def test_results_aggregates_of_nothing(db: cairn.Database) -> None:
     assert only_nulls.sum("age") == 0 and only_nulls.avg("age") is None and only_nulls.max("age") is None
 
 
-def test_results_aggregates_are_live_and_chain(db: cairn.Database) -> None:
+def test_results_aggregates_are_live_and_chain(db: drumlin.Database) -> None:
     adults = db.query("Person", "age >= 21")
     assert adults.sum("age") == 91
     with db.write():
@@ -192,19 +192,19 @@ def test_results_aggregates_are_live_and_chain(db: cairn.Database) -> None:
     assert bo.linking_objects("Person", "dogs").sum("age") == 70  # Ann once, Bob twice
 
 
-def test_results_aggregate_errors(db: cairn.Database) -> None:
+def test_results_aggregate_errors(db: drumlin.Database) -> None:
     people = db.objects("Person")
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         people.sum("name")
     assert caught.value.message == "Cannot sum property 'Person.name' of type 'string'."
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         people.avg("born")
     assert caught.value.message == "Cannot avg property 'Person.born' of type 'date'."
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         people.min("scores")
     assert caught.value.message == "Cannot min property 'Person.scores' of type 'array'."
-    with pytest.raises(cairn.NoSuchPropertyError) as missing:
+    with pytest.raises(drumlin.NoSuchPropertyError) as missing:
         people.max("nope")
     assert missing.value.message == "Property 'Person.nope' does not exist."
-    with pytest.raises(cairn.TypeMismatchError):
+    with pytest.raises(drumlin.TypeMismatchError):
         people.sum(1)  # type: ignore[arg-type]

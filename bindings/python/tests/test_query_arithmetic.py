@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -29,7 +29,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -44,7 +44,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [item.id for item in db.query("Item", query, *args)]
 
 
@@ -73,22 +73,22 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("qty + 1 < parent.qty", [2]),
     ],
 )
-def test_arithmetic(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_arithmetic(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_arithmetic_with_arguments(db: cairn.Database) -> None:
+def test_arithmetic_with_arguments(db: drumlin.Database) -> None:
     assert ids(db, "qty * $0 == 62", 2) == [1]
     assert ids(db, "qty * $0 > $1", 1.5, 50) == [4]
     assert ids(db, "price + $0 == 2", Decimal("0.5")) == [1]
 
 
-def test_arithmetic_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_arithmetic_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Item", "qty + 'x' == 1")
     assert caught.value.message == "Cannot do arithmetic on 'string' (at position 7)"
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Item", "parts * 2 == 2")
     assert caught.value.message == "Arithmetic needs single values, not a list (at position 1)"
-    with pytest.raises(cairn.QueryError):
+    with pytest.raises(drumlin.QueryError):
         db.query("Item", "name * 2 == 2")

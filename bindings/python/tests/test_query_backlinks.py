@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -30,7 +30,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many("Dog", [{"name": n} for n in ("Rex", "Bo", "Fido", "Lonely")])
@@ -47,7 +47,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def names(db: cairn.Database, query: str, *args: Any) -> list[str]:
+def names(db: drumlin.Database, query: str, *args: Any) -> list[str]:
     return [dog.name for dog in db.query("Dog", query, *args)]
 
 
@@ -74,11 +74,11 @@ def names(db: cairn.Database, query: str, *args: Any) -> list[str]:
         ("@links.@count > 3", ["Bo"]),
     ],
 )
-def test_backlinks_in_queries(db: cairn.Database, query: str, expected: list[str]) -> None:
+def test_backlinks_in_queries(db: drumlin.Database, query: str, expected: list[str]) -> None:
     assert names(db, query) == expected
 
 
-def test_backlinks_follow_changes(db: cairn.Database) -> None:
+def test_backlinks_follow_changes(db: drumlin.Database) -> None:
     lonely = db.query("Dog", "@links.@count == 0")
     assert names(db, "@links.@count == 0") == []
     with db.write():
@@ -90,7 +90,7 @@ def test_backlinks_follow_changes(db: cairn.Database) -> None:
     assert names(db, "owners.name == $0", "Cy") == ["Lonely"]
 
 
-def test_backlinks_results_are_queryable(db: cairn.Database) -> None:
+def test_backlinks_results_are_queryable(db: drumlin.Database) -> None:
     bo = db.get("Dog", "Bo")
     assert bo is not None
     assert [p.id for p in bo.owners] == [1, 2, 2]
@@ -103,22 +103,22 @@ def test_backlinks_results_are_queryable(db: cairn.Database) -> None:
     assert [w.name for w in bo.linking_objects("Walker", "walks")] == []
 
 
-def test_backlinks_against_objects(db: cairn.Database) -> None:
+def test_backlinks_against_objects(db: drumlin.Database) -> None:
     ann = db.get("Person", 1)
     assert names(db, "owners == $0", ann) == ["Rex", "Bo"]
     assert names(db, "owners == 2") == ["Bo", "Fido"]  # a primary key stands for the object
     assert names(db, "@links.Person.dog == $0", ann) == ["Rex"]
 
 
-def test_backlink_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_backlink_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Dog", "@links.Person.name.@count == 1")
     assert (
         caught.value.message
         == "No property 'name' found in type 'Person' which links to type 'Dog' (at position 1)"
     )
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Dog", "@links.Cat.dogs.@count == 1")
     assert caught.value.message == "No object type 'Cat' for '@links.Cat.dogs' (at position 1)"
-    with pytest.raises(cairn.QueryError, match="expecting a property name after '@links.Person.'"):
+    with pytest.raises(drumlin.QueryError, match="expecting a property name after '@links.Person.'"):
         db.query("Dog", "@links.Person.@count == 1")

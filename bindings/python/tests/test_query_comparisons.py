@@ -11,7 +11,7 @@ from uuid import UUID
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -33,8 +33,8 @@ SCHEMA: list[dict[str, Any]] = [
     }
 ]
 
-O1 = cairn.ObjectId("65f1c0ffee00000000000001")
-O2 = cairn.ObjectId("65f1c0ffee00000000000002")
+O1 = drumlin.ObjectId("65f1c0ffee00000000000001")
+O2 = drumlin.ObjectId("65f1c0ffee00000000000002")
 U1 = UUID("8f14e45f-ceea-467e-a8f2-3b5a1c2d3e4f")
 U2 = UUID("00000000-0000-4000-8000-000000000001")
 UTC = timezone.utc
@@ -44,7 +44,7 @@ D2024 = datetime(2024, 3, 18, 13, 50, 58, 402979, tzinfo=UTC)
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -93,7 +93,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [item.id for item in db.query("Item", query, *args)]
 
 
@@ -120,18 +120,18 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("count > 1e1", [1, 2, 4]),
     ],
 )
-def test_int_operators(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_int_operators(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_int_arguments(db: cairn.Database) -> None:
+def test_int_arguments(db: drumlin.Database) -> None:
     assert ids(db, "count == $0", 31) == [1]
     assert ids(db, "count == $0", None) == [3]
     assert ids(db, "count > $0 AND count < $1", 10, 40) == [1, 2]
     assert ids(db, "id == $0", 2**63 - 1) == []
 
 
-def test_numbers_compare_across_types(db: cairn.Database) -> None:
+def test_numbers_compare_across_types(db: drumlin.Database) -> None:
     assert ids(db, "count > 30.5") == [1, 4]
     assert ids(db, "count == 31.0") == [1]
     assert ids(db, "count == 31.5") == []
@@ -148,7 +148,7 @@ def test_numbers_compare_across_types(db: cairn.Database) -> None:
     assert ids(db, "score > $0", float("-inf")) == [1, 2, 4]
 
 
-def test_decimal_comparisons_are_exact(db: cairn.Database) -> None:
+def test_decimal_comparisons_are_exact(db: drumlin.Database) -> None:
     # A decimal literal compares as the exact decimal written, not as a double.
     assert ids(db, "price == 0.1") == [1]
     assert ids(db, "price == 0.10") == [1]
@@ -165,19 +165,19 @@ def test_decimal_comparisons_are_exact(db: cairn.Database) -> None:
     assert ids(db, "price == nil") == [3]
 
 
-def test_bool(db: cairn.Database) -> None:
+def test_bool(db: drumlin.Database) -> None:
     assert ids(db, "active == true") == [1]
     assert ids(db, "active == false") == [2, 4]
     assert ids(db, "active != true") == [2, 3, 4]
     assert ids(db, "active == $0", False) == [2, 4]
     assert ids(db, "active == nil") == [3]
-    with pytest.raises(cairn.QueryError, match=r"^Unsupported comparison between type 'bool' and type 'int'"):
+    with pytest.raises(drumlin.QueryError, match=r"^Unsupported comparison between type 'bool' and type 'int'"):
         db.query("Item", "active == 1")
-    with pytest.raises(cairn.QueryError, match=r"^Unsupported comparison between type 'int' and type 'bool'"):
+    with pytest.raises(drumlin.QueryError, match=r"^Unsupported comparison between type 'int' and type 'bool'"):
         db.query("Item", "count == $0", True)
 
 
-def test_dates(db: cairn.Database) -> None:
+def test_dates(db: drumlin.Database) -> None:
     assert ids(db, "when < $0", datetime(1970, 1, 1, tzinfo=UTC)) == [2]
     assert ids(db, "when >= $0", datetime(1990, 5, 17)) == [1, 4]  # a naive datetime is UTC
     assert ids(db, "when == $0", D2024) == [4]  # microseconds kept
@@ -190,7 +190,7 @@ def test_dates(db: cairn.Database) -> None:
     assert ids(db, "when BETWEEN {$0, $1}", D1960, D1990) == [1, 2]
 
 
-def test_object_id_and_uuid(db: cairn.Database) -> None:
+def test_object_id_and_uuid(db: drumlin.Database) -> None:
     assert ids(db, "oid == $0", O1) == [1]
     assert ids(db, "oid == oid(65f1c0ffee00000000000002)") == [2]
     assert ids(db, "oid > $0", O1) == [2]
@@ -200,13 +200,13 @@ def test_object_id_and_uuid(db: cairn.Database) -> None:
     assert ids(db, "uid == uuid(00000000-0000-4000-8000-000000000001)") == [2]
     assert ids(db, "uid < $0", U1) == [2]
     assert ids(db, "uid == nil") == [3, 4]
-    with pytest.raises(cairn.QueryError, match="between type 'objectId' and type 'string'"):
+    with pytest.raises(drumlin.QueryError, match="between type 'objectId' and type 'string'"):
         db.query("Item", "oid == $0", O1.hex)
-    with pytest.raises(cairn.QueryError, match="between type 'uuid' and type 'string'"):
+    with pytest.raises(drumlin.QueryError, match="between type 'uuid' and type 'string'"):
         db.query("Item", "uid == $0", str(U1))
 
 
-def test_binary(db: cairn.Database) -> None:
+def test_binary(db: drumlin.Database) -> None:
     assert ids(db, "blob == $0", b"\x01\x02\x03") == [1]
     assert ids(db, "blob == $0", bytearray(b"\x01")) == [4]
     assert ids(db, 'blob == B64"AQID"') == [1]
@@ -217,7 +217,7 @@ def test_binary(db: cairn.Database) -> None:
     assert ids(db, "blob.@size == 3") == [1]
 
 
-def test_strings_compare(db: cairn.Database) -> None:
+def test_strings_compare(db: drumlin.Database) -> None:
     assert ids(db, "name == 'one'") == [1]
     assert ids(db, 'name == "two"') == [2]
     assert ids(db, "name > 'o'") == [1, 2, 3]
@@ -225,7 +225,7 @@ def test_strings_compare(db: cairn.Database) -> None:
     assert ids(db, "name == $0", "one\0") == []  # NUL travels inside arguments
 
 
-def test_logic_and_constants(db: cairn.Database) -> None:
+def test_logic_and_constants(db: drumlin.Database) -> None:
     assert ids(db, "TRUEPREDICATE") == [1, 2, 3, 4]
     assert ids(db, "FALSEPREDICATE") == []
     assert ids(db, "NOT (count > 30) OR name == 'four'") == [2, 3, 4]
@@ -262,8 +262,8 @@ def test_logic_and_constants(db: cairn.Database) -> None:
         ),
     ],
 )
-def test_type_mismatches(db: cairn.Database, query: str, args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_type_mismatches(db: drumlin.Database, query: str, args: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Item", query, *args)
     assert caught.value.code == 16
     assert caught.value.message == message

@@ -1,5 +1,5 @@
 """Dictionaries in queries: ['key'], .key and [$0] values, @keys, @values, @count / @size, the
-quantifiers, aggregates, dictionaries of objects, and changes made through cairn.Dictionary."""
+quantifiers, aggregates, dictionaries of objects, and changes made through drumlin.Dictionary."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -21,7 +21,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many("Dog", [{"name": "Rex", "age": 3}, {"name": "Bo", "age": 12}])
@@ -42,7 +42,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [person.id for person in db.query("Person", query, *args)]
 
 
@@ -81,18 +81,18 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("pets.@keys == 'none'", [4]),
     ],
 )
-def test_dictionaries(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_dictionaries(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_dictionary_arguments(db: cairn.Database) -> None:
+def test_dictionary_arguments(db: drumlin.Database) -> None:
     assert ids(db, "extra[$0] == $1", "k", 1) == [2]
     assert ids(db, "$0 IN extra.@keys", "s") == [1, 4]
     assert ids(db, "pets['first'] == $0", db.get("Dog", "Rex")) == [1]
     assert ids(db, "pets == $0", "Rex") == [1, 2]
 
 
-def test_dictionary_changes_are_seen(db: cairn.Database) -> None:
+def test_dictionary_changes_are_seen(db: drumlin.Database) -> None:
     with_s = db.query("Person", "extra.@keys == 's'")
     person = db.get("Person", 3)
     assert person is not None

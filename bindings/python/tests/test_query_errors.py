@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -23,7 +23,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create("Person", {"id": 1, "name": "Ann", "age": 31, "dogs": [{"name": "Rex"}]})
@@ -108,16 +108,16 @@ def db(open_db: OpenDb) -> cairn.Database:
         ),
     ],
 )
-def test_messages(db: cairn.Database, query: str, args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_messages(db: drumlin.Database, query: str, args: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", query, *args)
     error = caught.value
-    assert error.code == 16 and error.status_name == "CAIRN_ERR_QUERY"
-    assert isinstance(error, cairn.CairnError)
+    assert error.code == 16 and error.status_name == "DRUMLIN_ERR_QUERY"
+    assert isinstance(error, drumlin.DrumlinError)
     assert error.message == message and str(error) == message
 
 
-def test_every_entry_point_reports_query_errors(db: cairn.Database) -> None:
+def test_every_entry_point_reports_query_errors(db: drumlin.Database) -> None:
     ann = db.get("Person", 1)
     assert ann is not None
     people = db.objects("Person")
@@ -133,30 +133,30 @@ def test_every_entry_point_reports_query_errors(db: cairn.Database) -> None:
     ]
     for call in calls:
         with pytest.raises(
-            cairn.QueryError, match=r"^'(Person|Dog)' has no property 'agee' \(at position 1\)$"
+            drumlin.QueryError, match=r"^'(Person|Dog)' has no property 'agee' \(at position 1\)$"
         ):
             call()
-    with pytest.raises(cairn.QueryError, match="has no property 'agee'"):
+    with pytest.raises(drumlin.QueryError, match="has no property 'agee'"):
         dogs.filter("agee > 1")
 
 
-def test_failed_query_inside_a_write(db: cairn.Database) -> None:
+def test_failed_query_inside_a_write(db: drumlin.Database) -> None:
     with db.write():
         db.create("Person", {"id": 2, "name": "Bob"})
-        with pytest.raises(cairn.QueryError):
+        with pytest.raises(drumlin.QueryError):
             db.query("Person", "age >")
-        with pytest.raises(cairn.QueryError):
+        with pytest.raises(drumlin.QueryError):
             db.objects("Person").filter("nope == 1").delete_all()
         db.create("Person", {"id": 3, "name": "Cy"})
     assert [p.id for p in db.objects("Person")] == [1, 2, 3]
 
 
-def test_other_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.NoSuchClassError):
+def test_other_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.NoSuchClassError):
         db.query("Cat", "TRUEPREDICATE")
-    with pytest.raises(cairn.NotSupportedError, match="asymmetric type 'Reading'"):
+    with pytest.raises(drumlin.NotSupportedError, match="asymmetric type 'Reading'"):
         db.objects("Reading")
-    with pytest.raises(cairn.NotSupportedError, match="asymmetric type 'Reading'"):
+    with pytest.raises(drumlin.NotSupportedError, match="asymmetric type 'Reading'"):
         db.count("Reading", "id > 1")
-    with pytest.raises(cairn.InvalidArgumentError):
+    with pytest.raises(drumlin.InvalidArgumentError):
         db.query("Person", "age > $0", 2**64)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -25,7 +25,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -41,7 +41,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [person.id for person in db.query("Person", query, *args)]
 
 
@@ -66,17 +66,17 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("bio TEXT 'who-hikes'", [2]),
     ],
 )
-def test_text_search(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_text_search(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_text_arguments(db: cairn.Database) -> None:
+def test_text_arguments(db: drumlin.Database) -> None:
     assert ids(db, "bio TEXT $0", "alps hiking") == [1]
     assert ids(db, "bio TEXT $0", "Résumé") == [5]
     assert ids(db, "bio TEXT $0 SORT(name DESC)", "hik*") == [4, 2, 1]
 
 
-def test_index_follows_writes(db: cairn.Database) -> None:
+def test_index_follows_writes(db: drumlin.Database) -> None:
     skiers = db.query("Person", "bio TEXT 'skier'")
     with db.write():
         db.get("Person", 3).bio = "new skier"  # type: ignore[union-attr]
@@ -116,7 +116,7 @@ def test_index_follows_writes(db: cairn.Database) -> None:
         ("bio TEXT $0", (1,), "TEXT needs a string on the right (at position 10)"),
     ],
 )
-def test_text_errors(db: cairn.Database, query: str, args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_text_errors(db: drumlin.Database, query: str, args: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", query, *args)
     assert caught.value.message == message

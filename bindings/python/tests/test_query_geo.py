@@ -1,5 +1,5 @@
 """GEOWITHIN on GeoJSON points: geoBox, geoCircle and geoPolygon (with a hole) written in the query,
-with arguments inside shapes, and as Python shape arguments (cairn.GeoBox, GeoCircle, GeoPolygon);
+with arguments inside shapes, and as Python shape arguments (drumlin.GeoBox, GeoCircle, GeoPolygon);
 edges, the antimeridian, invalid shapes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -27,7 +27,7 @@ def point(lon: float, lat: float) -> dict[str, Any]:
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -45,7 +45,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def names(db: cairn.Database, query: str, *args: Any) -> list[str]:
+def names(db: drumlin.Database, query: str, *args: Any) -> list[str]:
     return [place.name for place in db.query("Place", query, *args)]
 
 
@@ -78,29 +78,29 @@ HOLE = [(4, 47), (6, 47), (6, 48), (4, 48), (4, 47)]
         ("location GEOWITHIN geoBox([0, 40], [10, 50]) SORT(name ASC)", ["Bern", "Hole", "Paris", "Zurich"]),
     ],
 )
-def test_shapes_in_the_query(db: cairn.Database, query: str, expected: list[str]) -> None:
+def test_shapes_in_the_query(db: drumlin.Database, query: str, expected: list[str]) -> None:
     assert names(db, query) == expected
 
 
-def test_arguments_inside_shapes(db: cairn.Database) -> None:
+def test_arguments_inside_shapes(db: drumlin.Database) -> None:
     assert names(db, "location GEOWITHIN geoCircle([$0, $1], 0.01)", 8.5, 47.4) == ["Zurich"]
     assert names(db, "location GEOWITHIN geoCircle([8.5, 47.4], $0)", 100 / 6378.1) == ["Zurich", "Bern"]
     assert names(db, "location GEOWITHIN geoBox([$0, 40], [$1, 50])", 4, 9) == ["Zurich", "Bern", "Hole"]
 
 
-def test_shape_arguments(db: cairn.Database) -> None:
-    box = cairn.GeoBox((0, 40), (10, 50))
+def test_shape_arguments(db: drumlin.Database) -> None:
+    box = drumlin.GeoBox((0, 40), (10, 50))
     assert names(db, "location GEOWITHIN $0", box) == ["Zurich", "Bern", "Paris", "Hole"]
-    assert names(db, "location GEOWITHIN $0", cairn.GeoBox([170, -20], [-170, -10])) == ["Fiji"]
-    circle = cairn.GeoCircle.from_km((8.5, 47.4), 100)
+    assert names(db, "location GEOWITHIN $0", drumlin.GeoBox([170, -20], [-170, -10])) == ["Fiji"]
+    circle = drumlin.GeoCircle.from_km((8.5, 47.4), 100)
     assert circle.radius == pytest.approx(100 / 6378.1)
     assert names(db, "location GEOWITHIN $0", circle) == ["Zurich", "Bern"]
-    assert names(db, "location GEOWITHIN $0", cairn.GeoCircle((8.5, 47.4), 0.01)) == ["Zurich"]
-    polygon = cairn.GeoPolygon(OUTER, HOLE)
+    assert names(db, "location GEOWITHIN $0", drumlin.GeoCircle((8.5, 47.4), 0.01)) == ["Zurich"]
+    polygon = drumlin.GeoPolygon(OUTER, HOLE)
     assert names(db, "location GEOWITHIN $0", polygon) == ["Zurich", "Bern", "Paris"]
-    assert names(db, "location GEOWITHIN $0", cairn.GeoPolygon(OUTER)) == ["Zurich", "Bern", "Paris", "Hole"]
+    assert names(db, "location GEOWITHIN $0", drumlin.GeoPolygon(OUTER)) == ["Zurich", "Bern", "Paris", "Hole"]
     assert names(
-        db, "location GEOWITHIN $0 OR location GEOWITHIN $1", circle, cairn.GeoCircle((2.35, 48.86), 0.001)
+        db, "location GEOWITHIN $0 OR location GEOWITHIN $1", circle, drumlin.GeoCircle((2.35, 48.86), 0.001)
     ) == [
         "Zurich",
         "Bern",
@@ -115,8 +115,8 @@ def test_shape_arguments(db: cairn.Database) -> None:
     ]
 
 
-def test_results_follow_moves(db: cairn.Database) -> None:
-    near = db.query("Place", "location GEOWITHIN $0", cairn.GeoCircle.from_km((2.35, 48.86), 10))
+def test_results_follow_moves(db: drumlin.Database) -> None:
+    near = db.query("Place", "location GEOWITHIN $0", drumlin.GeoCircle.from_km((2.35, 48.86), 10))
     assert [p.name for p in near] == ["Paris"]
     with db.write():
         db.get("Place", "Bern").location = point(2.36, 48.85)  # type: ignore[union-attr]
@@ -124,19 +124,19 @@ def test_results_follow_moves(db: cairn.Database) -> None:
 
 
 def test_shape_objects() -> None:
-    box = cairn.GeoBox((0, 40), (10.5, 50))
+    box = drumlin.GeoBox((0, 40), (10.5, 50))
     assert box.to_json() == str(box) == '{"box":[[0.0,40.0],[10.5,50.0]]}'
-    assert box == cairn.GeoBox([0.0, 40.0], [10.5, 50]) and hash(box) == hash(
-        cairn.GeoBox((0, 40), (10.5, 50))
+    assert box == drumlin.GeoBox([0.0, 40.0], [10.5, 50]) and hash(box) == hash(
+        drumlin.GeoBox((0, 40), (10.5, 50))
     )
-    assert box != cairn.GeoBox((0, 40), (10, 50))
-    assert repr(box) == "cairn.GeoBox((0.0, 40.0), (10.5, 50.0))"
-    assert cairn.GeoCircle((1, 2), 0.5).to_json() == '{"circle":[[1.0,2.0],0.5]}'
-    assert cairn.GeoCircle.from_km((0, 0), 6378.1).radius == 1.0
-    polygon = cairn.GeoPolygon(OUTER, HOLE)
+    assert box != drumlin.GeoBox((0, 40), (10, 50))
+    assert repr(box) == "drumlin.GeoBox((0.0, 40.0), (10.5, 50.0))"
+    assert drumlin.GeoCircle((1, 2), 0.5).to_json() == '{"circle":[[1.0,2.0],0.5]}'
+    assert drumlin.GeoCircle.from_km((0, 0), 6378.1).radius == 1.0
+    polygon = drumlin.GeoPolygon(OUTER, HOLE)
     assert polygon.to_json().startswith('{"polygon":[[[0.0,45.0],[10.0,45.0],')
     assert len(polygon.holes) == 1 and polygon.outer[0] == (0.0, 45.0)
-    assert isinstance(polygon, cairn.GeoShape)
+    assert isinstance(polygon, drumlin.GeoShape)
     with pytest.raises(AttributeError):
         box.south_west = (1, 1)  # type: ignore[misc]
 
@@ -145,28 +145,28 @@ def test_shape_objects() -> None:
     ("make", "error", "message"),
     [
         (
-            lambda: cairn.GeoBox((0, 40), (10, 91)),
-            cairn.InvalidArgumentError,
+            lambda: drumlin.GeoBox((0, 40), (10, 91)),
+            drumlin.InvalidArgumentError,
             "Invalid geo point [10.0, 91.0]",
         ),
         (
-            lambda: cairn.GeoBox((181, 0), (0, 0)),
-            cairn.InvalidArgumentError,
+            lambda: drumlin.GeoBox((181, 0), (0, 0)),
+            drumlin.InvalidArgumentError,
             "longitude must be in [-180, 180]",
         ),
-        (lambda: cairn.GeoBox((0, 0, 0), (1, 1)), cairn.InvalidArgumentError, "a (longitude, latitude) pair"),
+        (lambda: drumlin.GeoBox((0, 0, 0), (1, 1)), drumlin.InvalidArgumentError, "a (longitude, latitude) pair"),
         (
-            lambda: cairn.GeoBox("0,0", (1, 1)),
-            cairn.TypeMismatchError,
+            lambda: drumlin.GeoBox("0,0", (1, 1)),
+            drumlin.TypeMismatchError,
             "a (longitude, latitude) pair, not str",
         ),
-        (lambda: cairn.GeoBox((0, "1"), (1, 1)), cairn.TypeMismatchError, "must be a number, not str"),
-        (lambda: cairn.GeoBox((0, math.nan), (1, 1)), cairn.InvalidArgumentError, "must be finite"),
-        (lambda: cairn.GeoCircle((0, 0), -1), cairn.InvalidArgumentError, "non-negative number of radians"),
-        (lambda: cairn.GeoCircle((0, 0), True), cairn.TypeMismatchError, "must be a number, not bool"),
-        (lambda: cairn.GeoPolygon(OUTER[:-1]), cairn.InvalidArgumentError, "must be closed"),
-        (lambda: cairn.GeoPolygon([(0, 0), (1, 1), (0, 0)]), cairn.InvalidArgumentError, "at least 4 points"),
-        (lambda: cairn.GeoPolygon(OUTER, HOLE[1:]), cairn.InvalidArgumentError, "hole 1 has 4 points"),
+        (lambda: drumlin.GeoBox((0, "1"), (1, 1)), drumlin.TypeMismatchError, "must be a number, not str"),
+        (lambda: drumlin.GeoBox((0, math.nan), (1, 1)), drumlin.InvalidArgumentError, "must be finite"),
+        (lambda: drumlin.GeoCircle((0, 0), -1), drumlin.InvalidArgumentError, "non-negative number of radians"),
+        (lambda: drumlin.GeoCircle((0, 0), True), drumlin.TypeMismatchError, "must be a number, not bool"),
+        (lambda: drumlin.GeoPolygon(OUTER[:-1]), drumlin.InvalidArgumentError, "must be closed"),
+        (lambda: drumlin.GeoPolygon([(0, 0), (1, 1), (0, 0)]), drumlin.InvalidArgumentError, "at least 4 points"),
+        (lambda: drumlin.GeoPolygon(OUTER, HOLE[1:]), drumlin.InvalidArgumentError, "hole 1 has 4 points"),
     ],
 )
 def test_invalid_shape_objects(make: Any, error: type[Exception], message: str) -> None:
@@ -218,8 +218,8 @@ def test_invalid_shape_objects(make: Any, error: type[Exception], message: str) 
     ],
 )
 def test_invalid_shapes_in_queries(
-    db: cairn.Database, query: str, args: tuple[Any, ...], message: str
+    db: drumlin.Database, query: str, args: tuple[Any, ...], message: str
 ) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Place", query, *args)
     assert message in caught.value.message

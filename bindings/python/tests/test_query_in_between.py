@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -32,7 +32,7 @@ UTC = timezone.utc
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many("Dog", [{"name": "Rex"}, {"name": "Bo"}])
@@ -65,7 +65,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [person.id for person in db.query("Person", query, *args)]
 
 
@@ -91,11 +91,11 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("scores IN {0, 1}", [1, 4]),
     ],
 )
-def test_constant_lists(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_constant_lists(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_list_arguments(db: cairn.Database) -> None:
+def test_list_arguments(db: drumlin.Database) -> None:
     assert ids(db, "age IN $0", [31, 62]) == [1, 4]
     assert ids(db, "age IN $0", (31,)) == [1]
     assert ids(db, "age IN $0", {17, 45}) == [2, 5]
@@ -111,14 +111,14 @@ def test_list_arguments(db: cairn.Database) -> None:
     assert ids(db, "ALL scores IN $0", [2, 3]) == [2, 3, 5]
 
 
-def test_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", "scores BETWEEN {1, 3}")
     assert (
         caught.value.message
         == "Only 'ALL' supported for operator 'BETWEEN' when applied to lists. (at position 1)"
     )
-    with pytest.raises(cairn.QueryError, match="expecting '{' and two values after BETWEEN"):
+    with pytest.raises(drumlin.QueryError, match="expecting '{' and two values after BETWEEN"):
         db.query("Person", "age BETWEEN $0", [17, 31])
-    with pytest.raises(cairn.QueryError, match="Unsupported comparison between type 'int' and type 'string'"):
+    with pytest.raises(drumlin.QueryError, match="Unsupported comparison between type 'int' and type 'string'"):
         db.query("Person", "age IN $0", ["17"])

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -27,7 +27,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create("Dog", {"name": "Rex", "age": 3, "vet": {"name": "Dr. Who"}})
@@ -48,7 +48,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [person.id for person in db.query("Person", query, *args)]
 
 
@@ -73,11 +73,11 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("pal.dog.age < dog.age", [2]),
     ],
 )
-def test_link_paths(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_link_paths(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_links_against_objects_and_keys(db: cairn.Database) -> None:
+def test_links_against_objects_and_keys(db: drumlin.Database) -> None:
     rex, bo = db.get("Dog", "Rex"), db.get("Dog", "Bo")
     ann = db.get("Person", 1)
     assert ids(db, "dog == $0", rex) == [1]
@@ -93,22 +93,22 @@ def test_links_against_objects_and_keys(db: cairn.Database) -> None:
     assert ids(db, "dog == $0", rex) == [1, 3]
 
 
-def test_link_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_link_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", "dog == 5")
     assert (
         caught.value.message
         == "Unsupported comparison between type 'link to Dog' and type 'int' (at position 1)"
     )
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", "dog > $0", db.get("Dog", "Rex"))
     assert caught.value.message == (
         "Unsupported comparison operator '>' against type 'link', only == and != are supported "
         "(at position 1)"
     )
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", "dog.undefined == 1")
     assert caught.value.message == "'Dog' has no property 'undefined' (at position 5)"
     vet = db.objects("Vet")[0]
-    with pytest.raises(cairn.InvalidArgumentError, match="'Vet', which has no primary key"):
+    with pytest.raises(drumlin.InvalidArgumentError, match="'Vet', which has no primary key"):
         db.query("Dog", "vet == $0", vet)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -29,7 +29,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -56,7 +56,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [person.id for person in db.query("Person", query, *args)]
 
 
@@ -81,7 +81,7 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("dogs[*].age == 1", [2, 4]),
     ],
 )
-def test_lists_of_objects(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_lists_of_objects(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
@@ -104,11 +104,11 @@ def test_lists_of_objects(db: cairn.Database, query: str, expected: list[int]) -
         ("ALL nicks != nil", [2, 3, 4]),
     ],
 )
-def test_lists_of_primitives(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_lists_of_primitives(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_list_membership(db: cairn.Database) -> None:
+def test_list_membership(db: drumlin.Database) -> None:
     bo, fido = db.get("Dog", "Bo"), db.get("Dog", "Fido")
     assert ids(db, "dogs == $0", bo) == [1, 2]
     assert ids(db, "$0 IN dogs", bo) == [1, 2]
@@ -119,7 +119,7 @@ def test_list_membership(db: cairn.Database) -> None:
     assert ids(db, "scores IN $0", [3, 10]) == [1, 2]
 
 
-def test_list_queries_follow_changes(db: cairn.Database) -> None:
+def test_list_queries_follow_changes(db: drumlin.Database) -> None:
     three = db.query("Person", "dogs.@count == 3")
     last_fido = db.query("Person", "dogs[LAST].name == 'Fido'")
     ann = db.get("Person", 1)
@@ -132,14 +132,14 @@ def test_list_queries_follow_changes(db: cairn.Database) -> None:
     assert [p.id for p in three] == [] and [p.id for p in last_fido] == []
 
 
-def test_list_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_list_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", "scores[-1] == 3")
     assert caught.value.message == (
         "Invalid predicate: 'scores[-1] == 3': syntax error, unexpected '-', expecting an index, FIRST, "
         "LAST, SIZE, '*', a string key or an argument at position 8"
     )
-    with pytest.raises(cairn.QueryError, match=r"^'Dog' has no property 'nope' \(at position 6\)$"):
+    with pytest.raises(drumlin.QueryError, match=r"^'Dog' has no property 'nope' \(at position 6\)$"):
         db.query("Person", "dogs.nope == 1")
-    with pytest.raises(cairn.QueryError, match="A list of primitive values has no properties"):
+    with pytest.raises(drumlin.QueryError, match="A list of primitive values has no properties"):
         db.query("Person", "scores.age == 1")

@@ -11,17 +11,17 @@ from uuid import UUID
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {"name": "Box", "primaryKey": "id", "properties": {"id": "int", "anything": "mixed", "many": "mixed[]"}}
 ]
 
-OID = cairn.ObjectId("65f1c0ffee00000000000001")
+OID = drumlin.ObjectId("65f1c0ffee00000000000001")
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     values: list[Any] = [
         3,  # 1
@@ -44,7 +44,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [box.id for box in db.query("Box", query, *args)]
 
 
@@ -95,11 +95,11 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("ALL many.@type == 'numeric'", list(range(1, 14))),  # empty lists
     ],
 )
-def test_mixed(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_mixed(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_mixed_arguments(db: cairn.Database) -> None:
+def test_mixed_arguments(db: drumlin.Database) -> None:
     assert ids(db, "anything == $0", 3) == [1, 2, 4]
     assert ids(db, "anything == $0", "3") == [3]
     assert ids(db, "anything == $0", UUID(int=1)) == [12]
@@ -110,9 +110,9 @@ def test_mixed_arguments(db: cairn.Database) -> None:
     assert ids(db, "anything.@type == $0", "date") == [9]
 
 
-def test_mixed_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_mixed_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Box", "anything.@type == 'nope'")
     assert caught.value.message == "Unknown type name 'nope' for @type (at position 19)"
-    with pytest.raises(cairn.QueryError, match="@type can only be applied to a mixed property"):
+    with pytest.raises(drumlin.QueryError, match="@type can only be applied to a mixed property"):
         db.query("Box", "id.@type == 'int'")

@@ -1,4 +1,4 @@
-"""cairn.Results from queries: db.objects / db.query / db.count, reading (len, indexing, slices,
+"""drumlin.Results from queries: db.objects / db.query / db.count, reading (len, indexing, slices,
 iteration, ==, in), chaining, live re-evaluation, snapshot, delete_all, List.filter / List.sort,
 backlinks as queryable Results, and the Python side of query arguments."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -32,7 +32,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -58,47 +58,47 @@ def ids(results: Any) -> list[Any]:
 # ---- Making results ------------------------------------------------------------------------------
 
 
-def test_objects_are_every_object_in_creation_order(db: cairn.Database) -> None:
+def test_objects_are_every_object_in_creation_order(db: drumlin.Database) -> None:
     people = db.objects("Person")
-    assert isinstance(people, cairn.Results)
+    assert isinstance(people, drumlin.Results)
     assert ids(people) == [1, 2, 3, 4]
     assert [note.text for note in db.objects("Note")] == ["b", "a", "c"]  # no primary key
-    assert repr(people) == "<cairn.Results Person size=4>"
+    assert repr(people) == "<drumlin.Results Person size=4>"
 
 
-def test_query_is_objects_filter(db: cairn.Database) -> None:
+def test_query_is_objects_filter(db: drumlin.Database) -> None:
     query = db.query("Person", "age > $0 SORT(name DESC) LIMIT(2)", 16)
     assert ids(query) == [4, 2]
     assert ids(db.objects("Person").filter("age > $0 SORT(name DESC) LIMIT(2)", 16)) == [4, 2]
     assert ids(db.query("Person", "age >= $0 AND name BEGINSWITH[c] $1", 18, "a")) == [1]
 
 
-def test_count_with_and_without_a_query(db: cairn.Database) -> None:
+def test_count_with_and_without_a_query(db: drumlin.Database) -> None:
     assert db.count("Person") == 4
     assert db.count("Person", "age > 20") == 2
     assert db.count("Person", "age > $0 AND age < $1", 20, 40) == 1
     assert db.count("Person", "dogs.@count > 1") == 2
-    with pytest.raises(cairn.QueryError):
+    with pytest.raises(drumlin.QueryError):
         db.count("Person", "age >")
 
 
-def test_unknown_class_and_bad_arguments(db: cairn.Database) -> None:
-    with pytest.raises(cairn.NoSuchClassError):
+def test_unknown_class_and_bad_arguments(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.NoSuchClassError):
         db.objects("Cat")
-    with pytest.raises(cairn.NoSuchClassError):
+    with pytest.raises(drumlin.NoSuchClassError):
         db.query("Cat", "TRUEPREDICATE")
-    with pytest.raises(cairn.TypeMismatchError, match="a query is a string, not int"):
+    with pytest.raises(drumlin.TypeMismatchError, match="a query is a string, not int"):
         db.query("Person", 5)  # type: ignore[arg-type]
-    with pytest.raises(cairn.TypeMismatchError):
+    with pytest.raises(drumlin.TypeMismatchError):
         db.query("Person", None)  # type: ignore[arg-type]
-    with pytest.raises(cairn.InvalidArgumentError, match="NUL"):
+    with pytest.raises(drumlin.InvalidArgumentError, match="NUL"):
         db.query("Person", "name == 'a\0'")
 
 
 # ---- Reading ---------------------------------------------------------------------------------------
 
 
-def test_len_indexing_slices_iteration(db: cairn.Database) -> None:
+def test_len_indexing_slices_iteration(db: drumlin.Database) -> None:
     people = db.query("Person", "TRUEPREDICATE SORT(id DESC)")
     assert len(people) == 4 and people.count() == 4
     assert people[0].id == 4 and people[-1].id == 1 and people[-4].id == 4
@@ -110,13 +110,13 @@ def test_len_indexing_slices_iteration(db: cairn.Database) -> None:
         people[4]
     with pytest.raises(IndexError):
         people[-5]
-    with pytest.raises(cairn.TypeMismatchError):
+    with pytest.raises(drumlin.TypeMismatchError):
         people["0"]  # type: ignore[call-overload]
     with pytest.raises(TypeError):
         people[0] = people[1]  # type: ignore[index]
 
 
-def test_bool_eq_contains_index(db: cairn.Database) -> None:
+def test_bool_eq_contains_index(db: drumlin.Database) -> None:
     people = db.objects("Person")
     ann, bob = db.get("Person", 1), db.get("Person", 2)
     assert people and not db.query("Person", "FALSEPREDICATE")
@@ -137,7 +137,7 @@ def test_bool_eq_contains_index(db: cairn.Database) -> None:
         hash(people)
 
 
-def test_to_list_and_to_dicts(db: cairn.Database) -> None:
+def test_to_list_and_to_dicts(db: drumlin.Database) -> None:
     young = db.query("Person", "age < 40 SORT(age ASC)")
     assert young.to_list() == [db.get("Person", 2), db.get("Person", 1)]
     assert young.to_dicts() == [
@@ -147,7 +147,7 @@ def test_to_list_and_to_dicts(db: cairn.Database) -> None:
     assert db.query("Note", "rank > 1").to_dicts() == [{"text": "b", "rank": 2}, {"text": "c", "rank": 3}]
 
 
-def test_reading_inside_a_write_sees_uncommitted_objects(db: cairn.Database) -> None:
+def test_reading_inside_a_write_sees_uncommitted_objects(db: drumlin.Database) -> None:
     people = db.query("Person", "age > 20")
     notes = db.query("Note", "rank > 1")
     with db.write():
@@ -167,7 +167,7 @@ def test_reading_inside_a_write_sees_uncommitted_objects(db: cairn.Database) -> 
 # ---- Chaining ------------------------------------------------------------------------------------
 
 
-def test_chaining_filter_sort_distinct_limit(db: cairn.Database) -> None:
+def test_chaining_filter_sort_distinct_limit(db: drumlin.Database) -> None:
     people = db.objects("Person")
     assert ids(people.filter("age != nil").sort("age", ascending=False)) == [4, 1, 2]
     assert ids(people.sort([("age", False), ("name", True)])) == [4, 1, 2, 3]
@@ -181,29 +181,29 @@ def test_chaining_filter_sort_distinct_limit(db: cairn.Database) -> None:
     assert ids(people) == [1, 2, 3, 4]
 
 
-def test_sort_distinct_limit_arguments_are_checked(db: cairn.Database) -> None:
+def test_sort_distinct_limit_arguments_are_checked(db: drumlin.Database) -> None:
     people = db.objects("Person")
-    with pytest.raises(cairn.InvalidArgumentError, match=r"not 'age DESC' \(give the direction"):
+    with pytest.raises(drumlin.InvalidArgumentError, match=r"not 'age DESC' \(give the direction"):
         people.sort("age DESC")
-    with pytest.raises(cairn.InvalidArgumentError, match="at least one key path"):
+    with pytest.raises(drumlin.InvalidArgumentError, match="at least one key path"):
         people.sort([])
-    with pytest.raises(cairn.TypeMismatchError, match="ascending must be True or False, not int"):
+    with pytest.raises(drumlin.TypeMismatchError, match="ascending must be True or False, not int"):
         people.sort("age", 0)  # type: ignore[arg-type]
-    with pytest.raises(cairn.TypeMismatchError):
+    with pytest.raises(drumlin.TypeMismatchError):
         people.sort(5)  # type: ignore[arg-type]
-    with pytest.raises(cairn.InvalidArgumentError):
+    with pytest.raises(drumlin.InvalidArgumentError):
         people.sort([("age", False, 1)])  # type: ignore[list-item]
-    with pytest.raises(cairn.InvalidArgumentError, match="at least one key path"):
+    with pytest.raises(drumlin.InvalidArgumentError, match="at least one key path"):
         people.distinct()
-    with pytest.raises(cairn.InvalidArgumentError):
+    with pytest.raises(drumlin.InvalidArgumentError):
         people.distinct("age, name")
-    with pytest.raises(cairn.InvalidArgumentError, match="0 or more, got -1"):
+    with pytest.raises(drumlin.InvalidArgumentError, match="0 or more, got -1"):
         people.limit(-1)
-    with pytest.raises(cairn.TypeMismatchError):
+    with pytest.raises(drumlin.TypeMismatchError):
         people.limit(True)
-    with pytest.raises(cairn.QueryError, match="'Person' has no property 'agee'"):
+    with pytest.raises(drumlin.QueryError, match="'Person' has no property 'agee'"):
         people.sort("agee")
-    with pytest.raises(cairn.QueryError, match="'Person' has no property 'nope'"):
+    with pytest.raises(drumlin.QueryError, match="'Person' has no property 'nope'"):
         people.distinct("nope")
     assert ids(people.limit(2**70)) == [1, 2, 3, 4]
 
@@ -211,7 +211,7 @@ def test_sort_distinct_limit_arguments_are_checked(db: cairn.Database) -> None:
 # ---- Live results, snapshot, delete --------------------------------------------------------------
 
 
-def test_results_are_live(db: cairn.Database) -> None:
+def test_results_are_live(db: drumlin.Database) -> None:
     adults = db.query("Person", "age >= 18 SORT(age ASC)")
     first = adults.limit(1)
     assert len(adults) == 2 and ids(first) == [1]
@@ -225,7 +225,7 @@ def test_results_are_live(db: cairn.Database) -> None:
     assert ids(adults) == [5, 1, 4]
 
 
-def test_live_results_see_other_handles(open_db: OpenDb, db: cairn.Database) -> None:
+def test_live_results_see_other_handles(open_db: OpenDb, db: drumlin.Database) -> None:
     other = open_db(SCHEMA)
     adults = db.query("Person", "age >= 18")
     assert len(adults) == 2
@@ -234,7 +234,7 @@ def test_live_results_see_other_handles(open_db: OpenDb, db: cairn.Database) -> 
     assert len(adults) == 3 and adults[-1].name == "Zed"
 
 
-def test_snapshot_is_frozen(db: cairn.Database) -> None:
+def test_snapshot_is_frozen(db: drumlin.Database) -> None:
     adults = db.query("Person", "age >= 18 SORT(age DESC)")
     frozen = adults.snapshot()
     with db.write():
@@ -248,11 +248,11 @@ def test_snapshot_is_frozen(db: cairn.Database) -> None:
     assert ids(frozen.sort("id", ascending=False)) == [1]
 
 
-def test_delete_all_and_db_delete_results(db: cairn.Database) -> None:
+def test_delete_all_and_db_delete_results(db: drumlin.Database) -> None:
     young = db.query("Person", "age < 40")
-    with pytest.raises(cairn.TransactionError):
+    with pytest.raises(drumlin.TransactionError):
         young.delete_all()
-    with pytest.raises(cairn.TransactionError):
+    with pytest.raises(drumlin.TransactionError):
         db.delete(young)
     with db.write():
         assert young.delete_all() == 2
@@ -265,28 +265,28 @@ def test_delete_all_and_db_delete_results(db: cairn.Database) -> None:
     assert db.count("Dog") == 3
 
 
-def test_closed_database_and_pickle(db: cairn.Database) -> None:
+def test_closed_database_and_pickle(db: drumlin.Database) -> None:
     people = db.objects("Person")
     with pytest.raises(TypeError, match="cannot be pickled"):
         pickle.dumps(people)
     db.close()
-    with pytest.raises(cairn.MisuseError):
+    with pytest.raises(drumlin.MisuseError):
         len(people)
-    with pytest.raises(cairn.MisuseError):
+    with pytest.raises(drumlin.MisuseError):
         people.filter("age > 1")
-    with pytest.raises(cairn.MisuseError):
+    with pytest.raises(drumlin.MisuseError):
         db.objects("Person")
-    assert repr(people) == "<cairn.Results Person (unreadable)>"
+    assert repr(people) == "<drumlin.Results Person (unreadable)>"
     people.close()
-    assert repr(people) == "<cairn.Results Person (closed)>"
-    with pytest.raises(cairn.MisuseError, match="This results is closed."):
+    assert repr(people) == "<drumlin.Results Person (closed)>"
+    with pytest.raises(drumlin.MisuseError, match="This results is closed."):
         people.sort("age")
 
 
 # ---- Lists and backlinks ---------------------------------------------------------------------------
 
 
-def test_list_filter_and_sort(db: cairn.Database) -> None:
+def test_list_filter_and_sort(db: drumlin.Database) -> None:
     bob = db.get("Person", 2)
     assert bob is not None
     dogs = bob.dogs
@@ -304,23 +304,23 @@ def test_list_filter_and_sort(db: cairn.Database) -> None:
     with db.write():
         assert filtered.delete_all() == 2
     assert [dog.name for dog in dogs] == ["Bo", "Bo"]
-    with pytest.raises(cairn.TypeMismatchError, match=r"List 'Person.scores' does not hold objects"):
+    with pytest.raises(drumlin.TypeMismatchError, match=r"List 'Person.scores' does not hold objects"):
         bob.scores.filter("TRUEPREDICATE")
-    with pytest.raises(cairn.QueryError, match="'Dog' has no property 'nope'"):
+    with pytest.raises(drumlin.QueryError, match="'Dog' has no property 'nope'"):
         dogs.filter("nope == 1")
 
 
-def test_list_results_of_a_deleted_owner(db: cairn.Database) -> None:
+def test_list_results_of_a_deleted_owner(db: drumlin.Database) -> None:
     ann = db.get("Person", 1)
     assert ann is not None
     dogs = ann.dogs.filter("TRUEPREDICATE")
     with db.write():
         db.delete(ann)
-    with pytest.raises(cairn.InvalidatedObjectError):
+    with pytest.raises(drumlin.InvalidatedObjectError):
         len(dogs)
 
 
-def test_backlinks_can_be_filtered_and_sorted(db: cairn.Database) -> None:
+def test_backlinks_can_be_filtered_and_sorted(db: drumlin.Database) -> None:
     bo = db.get("Dog", "Bo")
     assert bo is not None
     owners = bo.owners
@@ -338,7 +338,7 @@ def test_backlinks_can_be_filtered_and_sorted(db: cairn.Database) -> None:
 # ---- Arguments -----------------------------------------------------------------------------------
 
 
-def test_object_arguments(db: cairn.Database) -> None:
+def test_object_arguments(db: drumlin.Database) -> None:
     rex, bo = db.get("Dog", "Rex"), db.get("Dog", "Bo")
     assert ids(db.query("Person", "ANY dogs == $0", bo)) == [1, 2]
     assert ids(db.query("Person", "dogs == $0 OR dogs == $1", rex, "Fido")) == [1, 2, 4]
@@ -348,7 +348,7 @@ def test_object_arguments(db: cairn.Database) -> None:
     assert ids(db.query("Person", "ANY dogs IN $0", db.get("Person", 4).dogs)) == [2, 4]  # type: ignore[union-attr]
     assert ids(db.query("Person", "age IN $0", (age for age in (17, 62)))) == [2, 4]
     note = db.objects("Note")[0]
-    with pytest.raises(cairn.InvalidArgumentError) as caught:
+    with pytest.raises(drumlin.InvalidArgumentError) as caught:
         db.query("Person", "dogs == $0", note)
     assert caught.value.message == (
         "Query argument $0 is an object of type 'Note', which has no primary key: an object can be a "
@@ -356,21 +356,21 @@ def test_object_arguments(db: cairn.Database) -> None:
     )
 
 
-def test_argument_types_checked_in_python(db: cairn.Database) -> None:
-    with pytest.raises(cairn.InvalidArgumentError, match="does not fit in 64 bits"):
+def test_argument_types_checked_in_python(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.InvalidArgumentError, match="does not fit in 64 bits"):
         db.query("Person", "age == $0", 2**64)
     with pytest.raises(
-        cairn.TypeMismatchError, match="Query arguments: Cairn cannot store a value of Python type 'object'"
+        drumlin.TypeMismatchError, match="Query arguments: Drumlin cannot store a value of Python type 'object'"
     ):
         db.query("Person", "age == $0", object())
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", "age == $1", 1)
     assert caught.value.message == (
         "Request for argument at index 1 but only 1 argument is provided: $1 is missing (at position 8)"
     )
 
 
-def test_iterating_large_results_inside_a_write(db: cairn.Database) -> None:
+def test_iterating_large_results_inside_a_write(db: drumlin.Database) -> None:
     # Reading a whole Results is one pass (not one query per object), also inside a write where
     # the engine re-evaluates on every call: 3000 objects would take minutes otherwise.
     with db.write():

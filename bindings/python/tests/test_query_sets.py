@@ -1,5 +1,5 @@
 """Sets in queries: sets of primitives and of objects behave as to-many paths (ANY by default, ALL,
-NONE, IN), with @count / @size and aggregates, and follow changes made through cairn.Set."""
+NONE, IN), with @count / @size and aggregates, and follow changes made through drumlin.Set."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -29,7 +29,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -47,7 +47,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [person.id for person in db.query("Person", query, *args)]
 
 
@@ -79,11 +79,11 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("SUBQUERY(favorites, $f, $f.age > 2).@count == 2", [1]),
     ],
 )
-def test_sets(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_sets(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_set_arguments_and_backlinks(db: cairn.Database) -> None:
+def test_set_arguments_and_backlinks(db: drumlin.Database) -> None:
     rex = db.get("Dog", "Rex")
     assert ids(db, "favorites == $0", rex) == [1]
     assert ids(db, "$0 IN favorites", "Bo") == [1, 2]
@@ -93,7 +93,7 @@ def test_set_arguments_and_backlinks(db: cairn.Database) -> None:
     assert [d.name for d in db.query("Dog", "@links.Person.favorites.id == 4")] == ["Fido"]
 
 
-def test_set_changes_are_seen(db: cairn.Database) -> None:
+def test_set_changes_are_seen(db: drumlin.Database) -> None:
     tagged_b = db.query("Person", "tags ==[c] 'b'")
     person = db.get("Person", 3)
     assert person is not None

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -30,7 +30,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many("Dog", [{"name": "Rex", "age": 3}, {"name": "Bo", "age": 12}])
@@ -64,7 +64,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(results: cairn.Results) -> list[int]:
+def ids(results: drumlin.Results) -> list[int]:
     return [person.id for person in results]
 
 
@@ -92,11 +92,11 @@ def ids(results: cairn.Results) -> list[int]:
         ("age == $0 SORT(id DESC)", [5, 2]),
     ],
 )
-def test_in_the_query(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_in_the_query(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db.query("Person", query, 17)) == expected
 
 
-def test_chained_methods(db: cairn.Database) -> None:
+def test_chained_methods(db: drumlin.Database) -> None:
     people = db.objects("Person")
     assert ids(people.sort("age", ascending=False)) == [6, 1, 4, 2, 5, 3]
     assert ids(people.sort([("age", False), ("name", True)])) == [6, 1, 4, 2, 5, 3]
@@ -117,7 +117,7 @@ def test_chained_methods(db: cairn.Database) -> None:
     assert ids(people.sort("age").filter("age > 20 SORT(id DESC)")) == [6, 4, 1]
 
 
-def test_sorted_results_stay_live(db: cairn.Database) -> None:
+def test_sorted_results_stay_live(db: drumlin.Database) -> None:
     oldest = db.query("Person", "age != nil SORT(age DESC) LIMIT(2)")
     assert ids(oldest) == [6, 1]
     with db.write():
@@ -146,21 +146,21 @@ def test_sorted_results_stay_live(db: cairn.Database) -> None:
         ),
     ],
 )
-def test_errors_in_the_query(db: cairn.Database, query: str, message: str) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_errors_in_the_query(db: drumlin.Database, query: str, message: str) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", query)
     assert caught.value.message == message
 
 
-def test_errors_of_the_methods(db: cairn.Database) -> None:
+def test_errors_of_the_methods(db: drumlin.Database) -> None:
     people = db.objects("Person")
-    with pytest.raises(cairn.QueryError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         people.sort("tags")
     assert (
         caught.value.message
         == "Cannot sort or group on key path 'tags': it goes through a list (at position 1)"
     )
-    with pytest.raises(cairn.QueryError, match=r"^'Person' has no property 'nope' \(at position 1\)$"):
+    with pytest.raises(drumlin.QueryError, match=r"^'Person' has no property 'nope' \(at position 1\)$"):
         people.distinct("nope")
-    with pytest.raises(cairn.InvalidArgumentError):
+    with pytest.raises(drumlin.InvalidArgumentError):
         people.sort("age DESC")

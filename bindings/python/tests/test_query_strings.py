@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {
@@ -24,7 +24,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -41,7 +41,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [city.id for city in db.query("City", query, *args)]
 
 
@@ -75,11 +75,11 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("name.@count == 0", [5]),
     ],
 )
-def test_string_operators(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_string_operators(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_null_on_the_right(db: cairn.Database) -> None:
+def test_null_on_the_right(db: drumlin.Database) -> None:
     # As in Realm: BEGINSWITH / ENDSWITH / CONTAINS NULL match everything, LIKE NULL only nulls.
     assert ids(db, "note BEGINSWITH NULL") == [1, 2, 3, 4, 5, 6]
     assert ids(db, "note ENDSWITH nil") == [1, 2, 3, 4, 5, 6]
@@ -90,7 +90,7 @@ def test_null_on_the_right(db: cairn.Database) -> None:
     assert ids(db, "note != NULL") == [1, 2, 4, 5, 6]
 
 
-def test_arguments(db: cairn.Database) -> None:
+def test_arguments(db: drumlin.Database) -> None:
     assert ids(db, "name ENDSWITH[c] $0", "VE") == [3, 6]
     assert ids(db, "name CONTAINS $0", "n") == [1, 2, 4]
     assert ids(db, "name LIKE $0", "?nn") == [1]
@@ -98,7 +98,7 @@ def test_arguments(db: cairn.Database) -> None:
     assert ids(db, "name BEGINSWITH[c] $0 AND note != nil", "A") == [1, 4]
 
 
-def test_sql_wildcards_are_literal(db: cairn.Database) -> None:
+def test_sql_wildcards_are_literal(db: drumlin.Database) -> None:
     assert ids(db, "note CONTAINS '%'") == [6]
     assert ids(db, "note CONTAINS '_'") == [6]
     assert ids(db, "note LIKE '50% *'") == [6]
@@ -107,7 +107,7 @@ def test_sql_wildcards_are_literal(db: cairn.Database) -> None:
     assert ids(db, "note == 'a*b?c'") == [5]
 
 
-def test_string_escapes_in_literals(db: cairn.Database) -> None:
+def test_string_escapes_in_literals(db: drumlin.Database) -> None:
     with db.write():
         db.create("City", {"id": 7, "name": 'it\'s "x"\n\\'})
     assert ids(db, "name == 'it\\'s \"x\"\\n\\\\'") == [7]
@@ -115,14 +115,14 @@ def test_string_escapes_in_literals(db: cairn.Database) -> None:
     assert ids(db, "name BEGINSWITH '\\u0069t'") == [7]
 
 
-def test_string_operators_on_other_types(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_string_operators_on_other_types(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("City", "id BEGINSWITH 'x'")
     assert caught.value.message == (
         "Unsupported comparison operator 'beginswith' against type 'int', right side must be a string "
         "or binary type (at position 1)"
     )
     with pytest.raises(
-        cairn.QueryError, match=r"^Unsupported comparison between type 'string' and type 'int'"
+        drumlin.QueryError, match=r"^Unsupported comparison between type 'string' and type 'int'"
     ):
         db.query("City", "name CONTAINS 1")

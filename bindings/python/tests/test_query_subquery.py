@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
+import drumlin
 
 SCHEMA: list[dict[str, Any]] = [
     {"name": "Person", "primaryKey": "id", "properties": {"id": "int", "dogs": "Dog[]", "scores": "int[]"}},
@@ -27,7 +27,7 @@ SCHEMA: list[dict[str, Any]] = [
 
 
 @pytest.fixture
-def db(open_db: OpenDb) -> cairn.Database:
+def db(open_db: OpenDb) -> drumlin.Database:
     db = open_db(SCHEMA)
     with db.write():
         db.create_many(
@@ -55,7 +55,7 @@ def db(open_db: OpenDb) -> cairn.Database:
     return db
 
 
-def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
+def ids(db: drumlin.Database, query: str, *args: Any) -> list[int]:
     return [person.id for person in db.query("Person", query, *args)]
 
 
@@ -73,11 +73,11 @@ def ids(db: cairn.Database, query: str, *args: Any) -> list[int]:
         ("SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price < 3).@count == 1).@count == 1", [1, 4]),
     ],
 )
-def test_subqueries(db: cairn.Database, query: str, expected: list[int]) -> None:
+def test_subqueries(db: drumlin.Database, query: str, expected: list[int]) -> None:
     assert ids(db, query) == expected
 
 
-def test_subquery_arguments_and_backlinks(db: cairn.Database) -> None:
+def test_subquery_arguments_and_backlinks(db: drumlin.Database) -> None:
     assert ids(db, "SUBQUERY(dogs, $d, $d.age >= $0).@count == $1", 3, 1) == []
     assert ids(db, "SUBQUERY(dogs, $d, $d.age >= $0).@count == $1", 3, 2) == [1, 2]
     assert ids(db, "SUBQUERY(dogs, $d, $d == $0).@count == 2", "Bo") == [2]
@@ -89,13 +89,13 @@ def test_subquery_arguments_and_backlinks(db: cairn.Database) -> None:
     ]
 
 
-def test_subquery_errors(db: cairn.Database) -> None:
-    with pytest.raises(cairn.QueryError) as caught:
+def test_subquery_errors(db: drumlin.Database) -> None:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", "SUBQUERY(scores, $s, $s > 1).@count > 0")
     assert caught.value.message == (
         "A subquery can not operate on a list of primitive values (property 'scores') (at position 10)"
     )
-    with pytest.raises(cairn.QueryError, match="expecting a comparison operator"):
+    with pytest.raises(drumlin.QueryError, match="expecting a comparison operator"):
         db.query("Person", "SUBQUERY(dogs, $d, $d.age > 2).@count")
-    with pytest.raises(cairn.QueryError, match="'Dog' has no property 'nope'"):
+    with pytest.raises(drumlin.QueryError, match="'Dog' has no property 'nope'"):
         db.query("Person", "SUBQUERY(dogs, $d, $d.nope > 2).@count > 0")

@@ -7,7 +7,7 @@ from typing import Callable
 
 import pytest
 
-import cairn
+import drumlin
 
 N = 50
 
@@ -33,7 +33,7 @@ def run_threads(*targets: Callable[[], None]) -> None:
         raise errors[0]
 
 
-def test_two_threads_create_objects_in_their_own_write_blocks(db: cairn.Database) -> None:
+def test_two_threads_create_objects_in_their_own_write_blocks(db: drumlin.Database) -> None:
     def writer(offset: int) -> Callable[[], None]:
         def run() -> None:
             for i in range(N):
@@ -50,7 +50,7 @@ def test_two_threads_create_objects_in_their_own_write_blocks(db: cairn.Database
     assert db.get("Person", 1000 + N - 1).name == f"p{1000 + N - 1}"
 
 
-def test_write_on_a_second_thread_waits_for_the_first_block_to_end(db: cairn.Database) -> None:
+def test_write_on_a_second_thread_waits_for_the_first_block_to_end(db: drumlin.Database) -> None:
     order: list[str] = []
     first_inside = threading.Event()
 
@@ -73,7 +73,7 @@ def test_write_on_a_second_thread_waits_for_the_first_block_to_end(db: cairn.Dat
 
 
 def test_a_write_from_a_thread_outside_write_does_not_join_anothers_transaction(
-    db: cairn.Database,
+    db: drumlin.Database,
 ) -> None:
     inside = threading.Event()
     tried = threading.Event()
@@ -89,7 +89,7 @@ def test_a_write_from_a_thread_outside_write_does_not_join_anothers_transaction(
         inside.wait()
         try:
             db.create("Person", {"_id": 2, "name": "intruder"})
-        except cairn.TransactionError as error:
+        except drumlin.TransactionError as error:
             seen.append(error)
         finally:
             tried.set()
@@ -101,7 +101,7 @@ def test_a_write_from_a_thread_outside_write_does_not_join_anothers_transaction(
     assert db.count("Person") == 1
 
 
-def test_a_rollback_on_one_thread_does_not_lose_another_threads_commit(db: cairn.Database) -> None:
+def test_a_rollback_on_one_thread_does_not_lose_another_threads_commit(db: drumlin.Database) -> None:
     committed = threading.Event()
 
     def committer() -> None:
@@ -120,7 +120,7 @@ def test_a_rollback_on_one_thread_does_not_lose_another_threads_commit(db: cairn
     assert db.get("Person", 2) is None
 
 
-def test_threads_read_one_object_concurrently(db: cairn.Database) -> None:
+def test_threads_read_one_object_concurrently(db: drumlin.Database) -> None:
     with db.write():
         ann = db.create("Person", {"_id": 1, "name": "Ann" * 50, "age": 30})
 
@@ -132,7 +132,7 @@ def test_threads_read_one_object_concurrently(db: cairn.Database) -> None:
     run_threads(reader, reader, reader)
 
 
-def test_errors_stay_on_the_thread_that_caused_them(db: cairn.Database) -> None:
+def test_errors_stay_on_the_thread_that_caused_them(db: drumlin.Database) -> None:
     messages: dict[str, str] = {}
 
     def fail(name: str) -> Callable[[], None]:
@@ -140,7 +140,7 @@ def test_errors_stay_on_the_thread_that_caused_them(db: cairn.Database) -> None:
             for _ in range(100):
                 try:
                     db.get(name, 1)
-                except cairn.NoSuchClassError as error:
+                except drumlin.NoSuchClassError as error:
                     messages[name] = error.message
 
         return run

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from conftest import OpenDb
 
-import cairn
-from cairn import values as cv
+import drumlin
+from drumlin import values as cv
 
 ALL_TYPES = [
     {
@@ -40,11 +40,11 @@ ALL_TYPES = [
 
 
 @pytest.fixture
-def box(open_db: OpenDb) -> cairn.Database:
+def box(open_db: OpenDb) -> drumlin.Database:
     return open_db(ALL_TYPES)
 
 
-def round_trip(db: cairn.Database, prop: str, value: Any) -> list[Any]:
+def round_trip(db: drumlin.Database, prop: str, value: Any) -> list[Any]:
     """Store `value` through the typed path and through create_many (JSON); read both back as an
     attribute and through to_dict. Returns the four values read."""
     key = db.count("Box") + 1
@@ -65,34 +65,34 @@ def assert_all(read: list[Any], expected: Any) -> None:
 
 
 @pytest.mark.parametrize("value", [True, False])
-def test_bool_round_trips_and_stays_bool(box: cairn.Database, value: bool) -> None:
+def test_bool_round_trips_and_stays_bool(box: drumlin.Database, value: bool) -> None:
     assert_all(round_trip(box, "b", value), value)
 
 
 @pytest.mark.parametrize("value", [0, 1, -1, 2**63 - 1, -(2**63)])
-def test_int_round_trips_to_the_int64_limits(box: cairn.Database, value: int) -> None:
+def test_int_round_trips_to_the_int64_limits(box: drumlin.Database, value: int) -> None:
     assert_all(round_trip(box, "i", value), value)
 
 
-def test_int_beyond_64_bits_is_refused_before_crossing(box: cairn.Database) -> None:
+def test_int_beyond_64_bits_is_refused_before_crossing(box: drumlin.Database) -> None:
     with box.write():
         for value in (2**63, -(2**63) - 1, 10**30):
-            with pytest.raises(cairn.InvalidArgumentError, match="does not fit in 64 bits"):
+            with pytest.raises(drumlin.InvalidArgumentError, match="does not fit in 64 bits"):
                 box.create("Box", {"k": 1, "i": value})
     assert box.count("Box") == 0
 
 
-def test_bool_is_not_an_int(box: cairn.Database) -> None:
+def test_bool_is_not_an_int(box: drumlin.Database) -> None:
     with box.write():
-        with pytest.raises(cairn.TypeMismatchError, match="expected int, got bool"):
+        with pytest.raises(drumlin.TypeMismatchError, match="expected int, got bool"):
             box.create("Box", {"k": 1, "i": True})
-        with pytest.raises(cairn.TypeMismatchError, match="expected bool, got int"):
+        with pytest.raises(drumlin.TypeMismatchError, match="expected bool, got int"):
             box.create("Box", {"k": 1, "b": 1})
-        with pytest.raises(cairn.TypeMismatchError, match="expected int, got bool"):
+        with pytest.raises(drumlin.TypeMismatchError, match="expected int, got bool"):
             box.create_many("Box", [{"k": 1, "i": False}])
 
 
-def test_int_enum_is_stored_as_its_int(box: cairn.Database) -> None:
+def test_int_enum_is_stored_as_its_int(box: drumlin.Database) -> None:
     class Color(IntEnum):
         RED = 7
 
@@ -103,26 +103,26 @@ def test_int_enum_is_stored_as_its_int(box: cairn.Database) -> None:
 
 
 @pytest.mark.parametrize("value", [0.0, -0.0, 1.5, 1e308, 5e-324, 0.1])
-def test_double_round_trips(box: cairn.Database, value: float) -> None:
+def test_double_round_trips(box: drumlin.Database, value: float) -> None:
     read = round_trip(box, "d", value)
     assert_all(read, value)
     assert all(math.copysign(1, v) == math.copysign(1, value) for v in read)
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
-def test_non_finite_doubles_round_trip(box: cairn.Database, value: float) -> None:
+def test_non_finite_doubles_round_trip(box: drumlin.Database, value: float) -> None:
     for read in round_trip(box, "d", value):
         assert type(read) is float
         assert (math.isnan(read) and math.isnan(value)) or read == value
 
 
-def test_int_is_widened_for_a_double_property(box: cairn.Database) -> None:
+def test_int_is_widened_for_a_double_property(box: drumlin.Database) -> None:
     assert_all(round_trip(box, "d", 3), 3.0)
 
 
 @pytest.mark.parametrize("value, expected", [(0.1, 0.1), (1 / 3, 0.33333334), (16777217.0, 16777216.0)])
 def test_float_property_reads_the_shortest_float32_spelling(
-    box: cairn.Database, value: float, expected: float
+    box: drumlin.Database, value: float, expected: float
 ) -> None:
     assert_all(round_trip(box, "f", value), expected)
 
@@ -142,38 +142,38 @@ def test_float_property_reads_the_shortest_float32_spelling(
         "-Infinity",
     ],
 )
-def test_decimal_round_trips_exactly(box: cairn.Database, value: str) -> None:
+def test_decimal_round_trips_exactly(box: drumlin.Database, value: str) -> None:
     for read in round_trip(box, "dec", Decimal(value)):
         assert type(read) is Decimal
         # Same sign, digits and exponent: 1.10 stays 1.10, -0 stays -0.
         assert read.as_tuple() == Decimal(value).as_tuple()
 
 
-def test_decimal_beyond_34_digits_is_refused(box: cairn.Database) -> None:
-    with box.write(), pytest.raises(cairn.InvalidArgumentError, match="cannot be stored exactly"):
+def test_decimal_beyond_34_digits_is_refused(box: drumlin.Database) -> None:
+    with box.write(), pytest.raises(drumlin.InvalidArgumentError, match="cannot be stored exactly"):
         box.create("Box", {"k": 1, "dec": Decimal("1.2345678901234567890123456789012345")})
 
 
-def test_int_is_converted_for_a_decimal_property(box: cairn.Database) -> None:
+def test_int_is_converted_for_a_decimal_property(box: drumlin.Database) -> None:
     assert_all(round_trip(box, "dec", 12), Decimal("12"))
 
 
 @pytest.mark.parametrize("value", ["", "text", "a\0b", "Grüße, 世界 🎉", "'; DROP TABLE Box; --"])
-def test_string_round_trips_with_nul_and_unicode(box: cairn.Database, value: str) -> None:
+def test_string_round_trips_with_nul_and_unicode(box: drumlin.Database, value: str) -> None:
     assert_all(round_trip(box, "s", value), value)
 
 
-def test_string_with_lone_surrogate_is_refused(box: cairn.Database) -> None:
-    with box.write(), pytest.raises(cairn.InvalidArgumentError, match="not valid Unicode"):
+def test_string_with_lone_surrogate_is_refused(box: drumlin.Database) -> None:
+    with box.write(), pytest.raises(drumlin.InvalidArgumentError, match="not valid Unicode"):
         box.create("Box", {"k": 1, "s": "\ud800"})
 
 
 @pytest.mark.parametrize("value", [b"", b"\x00\x01\xff", bytes(range(256)) * 40])
-def test_bytes_round_trip(box: cairn.Database, value: bytes) -> None:
+def test_bytes_round_trip(box: drumlin.Database, value: bytes) -> None:
     assert_all(round_trip(box, "data", value), value)
 
 
-def test_bytearray_and_memoryview_are_stored_as_bytes(box: cairn.Database) -> None:
+def test_bytearray_and_memoryview_are_stored_as_bytes(box: drumlin.Database) -> None:
     with box.write():
         box.create("Box", {"k": 1, "data": bytearray(b"ab")})
         box.create("Box", {"k": 2, "data": memoryview(b"cd")})
@@ -193,23 +193,23 @@ UTC = timezone.utc
         datetime(1970, 1, 1, tzinfo=UTC),
     ],
 )
-def test_aware_utc_datetime_round_trips_with_microseconds(box: cairn.Database, value: datetime) -> None:
+def test_aware_utc_datetime_round_trips_with_microseconds(box: drumlin.Database, value: datetime) -> None:
     assert_all(round_trip(box, "date", value), value)
 
 
-def test_naive_datetime_is_taken_as_utc(box: cairn.Database) -> None:
+def test_naive_datetime_is_taken_as_utc(box: drumlin.Database) -> None:
     read = round_trip(box, "date", datetime(2020, 5, 17, 8, 30, 0, 250))
     assert_all(read, datetime(2020, 5, 17, 8, 30, 0, 250, tzinfo=UTC))
     assert all(value.tzinfo is UTC for value in read)
 
 
-def test_other_time_zones_are_converted_to_utc(box: cairn.Database) -> None:
+def test_other_time_zones_are_converted_to_utc(box: drumlin.Database) -> None:
     plus_two = timezone(timedelta(hours=2))
     read = round_trip(box, "date", datetime(2024, 3, 18, 13, 0, tzinfo=plus_two))
     assert_all(read, datetime(2024, 3, 18, 11, 0, tzinfo=UTC))
 
 
-def test_nanoseconds_are_truncated_to_microseconds(box: cairn.Database) -> None:
+def test_nanoseconds_are_truncated_to_microseconds(box: drumlin.Database) -> None:
     with box.write():
         box.create_many("Box", [{"k": 1, "date": {"$date": "2024-03-18T13:50:58.402979999Z"}}])
     obj = box.get("Box", 1)
@@ -218,17 +218,17 @@ def test_nanoseconds_are_truncated_to_microseconds(box: cairn.Database) -> None:
     assert obj.to_dict()["date"] == expected
 
 
-def test_object_id_round_trips(box: cairn.Database) -> None:
-    oid = cairn.ObjectId()
+def test_object_id_round_trips(box: drumlin.Database) -> None:
+    oid = drumlin.ObjectId()
     assert_all(round_trip(box, "oid", oid), oid)
 
 
-def test_uuid_round_trips(box: cairn.Database) -> None:
+def test_uuid_round_trips(box: drumlin.Database) -> None:
     value = uuid.uuid4()
     assert_all(round_trip(box, "u", value), value)
 
 
-def test_none_round_trips_for_every_optional_type(box: cairn.Database) -> None:
+def test_none_round_trips_for_every_optional_type(box: drumlin.Database) -> None:
     with box.write():
         box.create("Box", {"k": 1})
     expected = {name: None for name in ALL_TYPES[0]["properties"]} | {"k": 1}
@@ -244,17 +244,17 @@ def test_none_round_trips_for_every_optional_type(box: cairn.Database) -> None:
         "text",
         Decimal("1.5"),
         b"raw",
-        cairn.ObjectId("65f1c0ffee00000000000001"),
+        drumlin.ObjectId("65f1c0ffee00000000000001"),
         uuid.UUID("12345678-1234-5678-1234-567812345678"),
         datetime(2001, 2, 3, 4, 5, 6, 7, tzinfo=UTC),
         None,
     ],
 )
-def test_mixed_keeps_the_exact_type(box: cairn.Database, value: Any) -> None:
+def test_mixed_keeps_the_exact_type(box: drumlin.Database, value: Any) -> None:
     assert_all(round_trip(box, "m", value), value)
 
 
-def test_mixed_keeps_int_and_double_apart(box: cairn.Database) -> None:
+def test_mixed_keeps_int_and_double_apart(box: drumlin.Database) -> None:
     assert_all(round_trip(box, "m", 3), 3)
     assert_all(round_trip(box, "m", 3.0), 3.0)
 
@@ -262,7 +262,7 @@ def test_mixed_keeps_int_and_double_apart(box: cairn.Database) -> None:
 NESTED = [1, "two", {"three": [3.0, None, {"deep": [True]}]}, []]
 
 
-def test_mixed_nested_lists_and_dictionaries_round_trip_as_plain_values(box: cairn.Database) -> None:
+def test_mixed_nested_lists_and_dictionaries_round_trip_as_plain_values(box: drumlin.Database) -> None:
     for value in (NESTED, {"a": NESTED, "b": {}}):
         assert_all(round_trip(box, "m", value), value)
 
@@ -294,7 +294,7 @@ def test_mixed_nesting_beyond_100_levels_writes_nothing(open_db: OpenDb) -> None
             lambda: db.create("Note", {"extra": nested(101)}),
             lambda: db.create_many("Note", [{"extra": nested(101)}]),
         ):
-            with pytest.raises(cairn.LimitError, match="at most 100 levels deep"):
+            with pytest.raises(drumlin.LimitError, match="at most 100 levels deep"):
                 attempt()
     assert db.count("Box") == 1
     assert db.count("Note") == 0
@@ -305,20 +305,20 @@ def test_mixed_nesting_beyond_100_levels_writes_nothing(open_db: OpenDb) -> None
 
 
 @pytest.mark.parametrize("value", [object(), {1, 2}, 1j, datetime.now().date()])
-def test_unsupported_python_types_raise_type_mismatch(box: cairn.Database, value: Any) -> None:
+def test_unsupported_python_types_raise_type_mismatch(box: drumlin.Database, value: Any) -> None:
     with box.write():
-        with pytest.raises(cairn.TypeMismatchError, match="Cannot store a value of Python type"):
+        with pytest.raises(drumlin.TypeMismatchError, match="Cannot store a value of Python type"):
             box.create("Box", {"k": 1, "m": value})
-        with pytest.raises(cairn.TypeMismatchError):
+        with pytest.raises(drumlin.TypeMismatchError):
             box.create_many("Box", [{"k": 1, "m": value}])
     assert box.count("Box") == 0
 
 
-def test_wrong_type_for_a_property_names_class_and_property(box: cairn.Database) -> None:
+def test_wrong_type_for_a_property_names_class_and_property(box: drumlin.Database) -> None:
     with box.write():
         box.create("Box", {"k": 1})
         obj = box.get("Box", 1)
-        with pytest.raises(cairn.TypeMismatchError) as caught:
+        with pytest.raises(drumlin.TypeMismatchError) as caught:
             obj.u = "not a uuid"
     assert caught.value.message == "Type mismatch for property 'Box.u': expected uuid, got string."
 
@@ -327,35 +327,35 @@ def test_wrong_type_for_a_property_names_class_and_property(box: cairn.Database)
 
 
 def test_object_id_generation_is_unique_and_ordered() -> None:
-    ids = [cairn.ObjectId() for _ in range(1000)]
+    ids = [drumlin.ObjectId() for _ in range(1000)]
     assert len(set(ids)) == 1000
     assert ids == sorted(ids)
 
 
 def test_object_id_hex_and_bytes_forms() -> None:
-    oid = cairn.ObjectId("65F1C0FFEE00000000000001")
+    oid = drumlin.ObjectId("65F1C0FFEE00000000000001")
     assert oid.hex == str(oid) == "65f1c0ffee00000000000001"
     assert oid.bytes == bytes(oid) == bytes.fromhex("65f1c0ffee00000000000001")
-    assert cairn.ObjectId(oid.bytes) == oid
-    assert cairn.ObjectId.from_hex(oid.hex) == oid
-    assert cairn.ObjectId.from_bytes(bytearray(oid.bytes)) == oid
-    assert cairn.ObjectId(oid) == oid
+    assert drumlin.ObjectId(oid.bytes) == oid
+    assert drumlin.ObjectId.from_hex(oid.hex) == oid
+    assert drumlin.ObjectId.from_bytes(bytearray(oid.bytes)) == oid
+    assert drumlin.ObjectId(oid) == oid
     assert repr(oid) == "ObjectId('65f1c0ffee00000000000001')"
 
 
 def test_object_id_equality_hashing_and_ordering() -> None:
-    low = cairn.ObjectId("000000000000000000000001")
-    high = cairn.ObjectId("000000000000000000000002")
-    assert low == cairn.ObjectId("000000000000000000000001")
+    low = drumlin.ObjectId("000000000000000000000001")
+    high = drumlin.ObjectId("000000000000000000000002")
+    assert low == drumlin.ObjectId("000000000000000000000001")
     assert low != high and low < high <= high and high > low >= low
-    assert len({low, cairn.ObjectId(low.hex), high}) == 2
+    assert len({low, drumlin.ObjectId(low.hex), high}) == 2
     assert low != "000000000000000000000001"
     with pytest.raises(TypeError):
         low < "x"  # noqa: B015
 
 
 def test_object_id_generation_time_and_immutability() -> None:
-    oid = cairn.ObjectId("65f1c0ff0000000000000000")
+    oid = drumlin.ObjectId("65f1c0ff0000000000000000")
     assert oid.generation_time == datetime(2024, 3, 13, 15, 6, 39, tzinfo=UTC)
     with pytest.raises(AttributeError):
         oid._bytes = b"x" * 12  # type: ignore[misc]
@@ -366,14 +366,14 @@ def test_object_id_generation_time_and_immutability() -> None:
     "bad", ["", "xyz", "65f1c0ffee0000000000000g", "65f1c0ffee000000000000011", b"short"]
 )
 def test_invalid_object_ids_raise_invalid_argument(bad: Any) -> None:
-    with pytest.raises(cairn.InvalidArgumentError):
-        cairn.ObjectId(bad)
-    assert not cairn.ObjectId.is_valid(bad)
+    with pytest.raises(drumlin.InvalidArgumentError):
+        drumlin.ObjectId(bad)
+    assert not drumlin.ObjectId.is_valid(bad)
 
 
 def test_object_id_from_the_wrong_type_raises_type_mismatch() -> None:
-    with pytest.raises(cairn.TypeMismatchError):
-        cairn.ObjectId(12)  # type: ignore[arg-type]
+    with pytest.raises(drumlin.TypeMismatchError):
+        drumlin.ObjectId(12)  # type: ignore[arg-type]
 
 
 # ---- Codecs, without the library ------------------------------------------------------------------
@@ -409,7 +409,7 @@ def test_extended_json_round_trip() -> None:
         "dec": Decimal("1.10"),
         "bin": b"\x00\x01",
         "u": uuid.UUID(int=1),
-        "oid": cairn.ObjectId("65f1c0ffee00000000000001"),
+        "oid": drumlin.ObjectId("65f1c0ffee00000000000001"),
         "nan": math.inf,
         "list": [1, 2.5, None, True],
     }
@@ -432,12 +432,12 @@ def test_deeply_nested_values_raise_limit_error() -> None:
     value: Any = []
     for _ in range(100000):
         value = [value]
-    with pytest.raises(cairn.LimitError):
+    with pytest.raises(drumlin.LimitError):
         cv.ejson_dumps(value)
 
 
 def test_circular_values_raise_invalid_argument() -> None:
     value: list[Any] = []
     value.append(value)
-    with pytest.raises(cairn.InvalidArgumentError, match="circular"):
+    with pytest.raises(drumlin.InvalidArgumentError, match="circular"):
         cv.ejson_dumps(value)

@@ -1,11 +1,11 @@
-// Cairn from Swift: open, create, get, update, count, and handle a duplicate primary key.
-import Cairn
+// Drumlin from Swift: open, create, get, update, count, and handle a duplicate primary key.
+import Drumlin
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-let path = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "quickstart-swift.cairn"
+let path = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "quickstart-swift.drumlin"
 for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
 
 let schema = """
@@ -47,7 +47,7 @@ do {
 
     do {
         try db.write { try db.create("Person", json: #"{"id": 1, "name": "Again"}"#) }
-    } catch let error as CairnError where error.code == .duplicatePrimaryKey {
+    } catch let error as DrumlinError where error.code == .duplicatePrimaryKey {
         print("duplicate key ->", error.code, "|", error.message)
     }
 

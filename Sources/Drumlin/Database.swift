@@ -1,0 +1,337 @@
+import CSQLite
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `create` treats an object whose primary key already exists.
+public enum UpdateMode: Int32, Sendable {
+    /// An existing primary key is `DrumlinError.duplicatePrimaryKey`.
+    case never = 0
+    /// Upsert, writing only the properties whose value changed.
+    case modified = 1
+    /// Upsert, writing every given property.
+    case all = 2
+}
+
+/// Options for opening a database. The corresponding C type is `drumlin_options`.
+public struct OpenOptions: Sendable {
+    /// The schema version stored in the file. Opening with a lower version than stored fails.
+    public var schemaVersion: UInt64 = 0
+    /// Open read-only: every write is `DrumlinError.readOnly`. The file must exist.
+    public var readOnly = false
+    /// Keep the database in memory; the path is ignored.
+    public var inMemory = false
+    /// When the stored schema needs a migration, delete the file and start afresh.
+    public var deleteIfMigrationNeeded = false
+
+    public init(schemaVersion: UInt64 = 0, readOnly: Bool = false, inMemory: Bool = false,
+                deleteIfMigrationNeeded: Bool = false) {
+        self.schemaVersion = schemaVersion
+        self.readOnly = readOnly
+        self.inMemory = inMemory
+        self.deleteIfMigrationNeeded = deleteIfMigrationNeeded
+    }
+}
+
+/// Serializes calls on one database and turns a re-entrant call (from a callback on the same
+/// thread) into an error instead of a deadlock.
+final class CallLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let owner = Atomic<UInt>(0)
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<R>(_ body: () throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        let me = UInt(pthread_self())
+        if owner.load(ordering: .acquiring) == me {
+            throw DrumlinError(.misuse, "Re-entrant call on the same database handle (from a callback?).")
+        }
+        pthread_mutex_lock(mutex)
+        owner.store(me, ordering: .releasing)
+        defer {
+            owner.store(0, ordering: .releasing)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body()
+    }
+}
+
+/// An open Drumlin database: one SQLite file (WAL mode) holding the objects of a schema.
+///
+/// A `Database` may be used from any thread; calls are serialized. Several `Database` values may
+/// open the same file (in threads or processes): readers never block the writer.
+///
+/// ```swift
+/// let db = try Database(path: "app.drumlin", schemaJSON: #"[{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string"}}]"#)
+/// try db.write {
+///     _ = try db.create("Person", json: #"{"id": 1, "name": "Ann"}"#)
+/// }
+/// ```
+/// The corresponding C function is `drumlin_open`.
+public final class Database: @unchecked Sendable {
+    let lock = CallLock()
+    /// nil once closed.
+    var connection: Connection?
+    let classes: [ClassInfo]
+    private let classByName: [String: ClassInfo]
+    public let schema: Schema
+    public let path: String
+    public private(set) var schemaVersion: UInt64
+    let options: OpenOptions
+    var inWriteTransaction = false
+    /// Commits (and rollbacks) through this handle: with SQLite's data_version (which counts other
+    /// connections' commits) it tells cached query results when to re-evaluate.
+    var commitCount = 0
+    /// Creation-order counters of classes written in the current transaction (by class index).
+    var pendingSequences: [Int: Int64] = [:]
+    /// Prepared upsert statements by (property indexes, mode, class): see `upsertInPlace`.
+    var upsertStatements: [[Int]: Statement] = [:]
+    /// Parsed queries by text (the parse depends on nothing else): a program runs the same few
+    /// query texts with different arguments. Emptied when it reaches `parsedQueryLimit`.
+    var parsedQueries: [String: Query] = [:]
+    public static let parsedQueryLimit = 256
+    /// Compiled queries by class, text and argument types (`QueryTemplate`); emptied when it
+    /// reaches `parsedQueryLimit`.
+    var queryTemplates: [QueryTemplate.Key: QueryTemplate.Entry] = [:]
+
+    /// Opens (or creates) a database with a schema given as JSON text in Realm JS's format.
+    public convenience init(path: String, schemaJSON: String, options: OpenOptions = OpenOptions()) throws(DrumlinError) {
+        try self.init(path: path, schema: try Schema(jsonText: schemaJSON), options: options)
+    }
+
+    /// Opens (or creates) a database. The schema is validated (all problems reported at once), and
+    /// compared with the one stored in the file: additive changes are applied, others need a
+    /// migration (`DrumlinError.migrationRequired`).
+    public init(path: String, schema: Schema, options: OpenOptions = OpenOptions()) throws(DrumlinError) {
+        try schema.validate()
+        self.schema = schema
+        self.options = options
+        let inMemory = options.inMemory || path == ":memory:" || path.isEmpty
+        self.path = inMemory ? ":memory:" : path
+        var classes: [ClassInfo] = []
+        var byName: [String: ClassInfo] = [:]
+        for (i, objectSchema) in schema.objectSchemas.enumerated() {
+            let info = ClassInfo(index: i, schema: objectSchema)
+            classes.append(info)
+            byName[objectSchema.name] = info
+        }
+        for info in classes where byName[info.schema.storedName] == nil { byName[info.schema.storedName] = info }
+        ClassInfo.resolve(classes)
+        var slotBase = 0
+        for info in classes {
+            info.slotBase = slotBase
+            slotBase += info.slotCount
+        }
+        self.classes = classes
+        self.classByName = byName
+        self.schemaVersion = options.schemaVersion
+        connection = try Storage.open(path: self.path, inMemory: inMemory, schema: schema, classes: classes,
+                                      options: options, storedVersion: &schemaVersion)
+    }
+
+    deinit {
+        connection?.close()
+        for info in classes { info.unlinkClasses() }
+    }
+
+    /// Closes the database. An open write transaction is rolled back. Objects from it stay
+    /// allocated but every call on them is `DrumlinError.misuse`. Closing twice does nothing.
+    /// The corresponding C function is `drumlin_close`.
+    public func close() {
+        try? lock.withLock { () throws(DrumlinError) in
+            guard let connection else { return }
+            if inWriteTransaction { try? connection.execute("ROLLBACK") }
+            inWriteTransaction = false
+            upsertStatements.removeAll()
+            queryTemplates.removeAll()
+            connection.close()
+            self.connection = nil
+            closedFlag.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Set once the database is closed; read without the lock by handles checking their parent.
+    private let closedFlag = Atomic<Bool>(false)
+
+    public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
+
+    /// Runs `body` with the open connection, serialized with every other call on this database.
+    func serialized<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        try lock.withLock { () throws(DrumlinError) -> R in
+            guard let connection else { throw DrumlinError(.misuse, "The database is closed.") }
+            return try body(connection)
+        }
+    }
+
+    /// The schema in normalized long form. The corresponding C function is `drumlin_schema_json`.
+    public var schemaJSON: JSON { schema.normalizedJSON }
+
+    // MARK: Classes
+
+    func classInfo(_ name: String) throws(DrumlinError) -> ClassInfo {
+        guard let info = classByName[name] else {
+            throw DrumlinError(.noSuchClass, "Object type '\(name)' is not in the schema.")
+        }
+        return info
+    }
+
+    /// Finds a class by a C string name (public, then stored) without allocating a Swift string.
+    func classInfo(cString name: UnsafePointer<CChar>) throws(DrumlinError) -> ClassInfo {
+        let length = strlen(name)
+        func matches(_ candidate: [UInt8]) -> Bool {
+            candidate.count == length && (length == 0 || candidate.withUnsafeBytes { memcmp($0.baseAddress!, name, length) == 0 })
+        }
+        for info in classes where matches(info.nameBytes) { return info }
+        for info in classes where matches(info.storedNameBytes) { return info }
+        guard let text = String(validatingCString: name) else {
+            throw DrumlinError(.invalidArgument, "class_name is not valid UTF-8.")
+        }
+        return try classInfo(text)
+    }
+
+    func classInfo(index: Int) throws(DrumlinError) -> ClassInfo {
+        guard index >= 0, index < classes.count else {
+            throw DrumlinError(.invalidArgument, "Class index \(index) is out of range (the schema has \(classes.count) classes).")
+        }
+        return classes[index]
+    }
+
+    /// The index of a class (public or stored name) in `schema.objectSchemas`.
+    public func classIndex(_ name: String) throws(DrumlinError) -> Int { try classInfo(name).index }
+
+    /// The index of a property (public or stored name) in its class's `properties`.
+    public func propertyIndex(_ className: String, _ propertyName: String) throws(DrumlinError) -> Int {
+        let info = try classInfo(className)
+        guard let index = info.propertyIndex(propertyName) else { throw noSuchProperty(info, propertyName) }
+        return index
+    }
+
+    func noSuchProperty(_ info: ClassInfo, _ name: String) -> DrumlinError {
+        DrumlinError(.noSuchProperty, "Property '\(info.name).\(name)' does not exist.")
+    }
+
+    // MARK: Transactions
+
+    public var isInWriteTransaction: Bool {
+        (try? serialized { (_) throws(DrumlinError) in inWriteTransaction }) ?? false
+    }
+
+    /// Begins a write transaction. The corresponding C function is `drumlin_begin_write`.
+    public func beginWrite() throws(DrumlinError) {
+        try serialized { (connection) throws(DrumlinError) in
+            if options.readOnly { throw DrumlinError(.readOnly, "The database was opened read-only.") }
+            if inWriteTransaction {
+                throw DrumlinError(.wrongTransactionState, "The database is already in a write transaction.")
+            }
+            try connection.execute("BEGIN IMMEDIATE")
+            inWriteTransaction = true
+            pendingSequences.removeAll()
+        }
+    }
+
+    /// Commits the write transaction. The corresponding C function is `drumlin_commit`.
+    public func commit() throws(DrumlinError) {
+        try serialized { (connection) throws(DrumlinError) in
+            guard inWriteTransaction else {
+                throw DrumlinError(.wrongTransactionState, "Cannot commit: the database is not in a write transaction.")
+            }
+            try flushSequences(connection)
+            try connection.execute("COMMIT")
+            inWriteTransaction = false
+            commitCount += 1
+            pendingSequences.removeAll()
+        }
+    }
+
+    /// Discards everything written since `beginWrite()`. The corresponding C function is `drumlin_rollback`.
+    public func rollback() throws(DrumlinError) {
+        try serialized { (connection) throws(DrumlinError) in
+            guard inWriteTransaction else {
+                throw DrumlinError(.wrongTransactionState, "Cannot roll back: the database is not in a write transaction.")
+            }
+            inWriteTransaction = false
+            commitCount += 1
+            pendingSequences.removeAll()
+            try connection.execute("ROLLBACK")
+        }
+    }
+
+    /// Runs `body` in a write transaction: commits when it returns, rolls back when it throws.
+    @discardableResult
+    public func write<R>(_ body: () throws -> R) throws -> R {
+        try beginWrite()
+        do {
+            let result = try body()
+            try commit()
+            return result
+        } catch {
+            if isInWriteTransaction { try? rollback() }
+            throw error
+        }
+    }
+
+    func requireWriteTransaction() throws(DrumlinError) {
+        if options.readOnly { throw DrumlinError(.readOnly, "The database was opened read-only.") }
+        guard inWriteTransaction else {
+            throw DrumlinError(.wrongTransactionState, "Cannot modify managed objects outside of a write transaction.")
+        }
+    }
+
+    /// Runs a multi-statement write so that it applies entirely or not at all, leaving the
+    /// surrounding transaction usable (statement-level atomicity).
+    func atomically<R>(_ connection: Connection, _ body: () throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        let sequences = pendingSequences
+        try connection.statement("SAVEPOINT drumlin_call").run()
+        do throws(DrumlinError) {
+            let result = try body()
+            try connection.statement("RELEASE drumlin_call").run()
+            return result
+        } catch {
+            try? connection.statement("ROLLBACK TO drumlin_call").run()
+            try? connection.statement("RELEASE drumlin_call").run()
+            pendingSequences = sequences
+            throw error
+        }
+    }
+
+    // MARK: Creation order
+
+    func nextSequence(_ info: ClassInfo, _ connection: Connection) throws(DrumlinError) -> Int64 {
+        let next: Int64
+        if let pending = pendingSequences[info.index] {
+            next = pending
+        } else {
+            let statement = try connection.statement(slot: info.slot(.readSequence), "SELECT next_seq FROM _drumlin_classes WHERE table_name = ?1")
+            defer { statement.reset() }
+            statement.bind(info.schema.storedName, at: 1)
+            next = try statement.step() ? statement.int64(0) : 1
+        }
+        pendingSequences[info.index] = next + 1
+        return next
+    }
+
+    /// Reserves `count` consecutive creation-order numbers; returns the first.
+    func reserveSequences(_ info: ClassInfo, _ count: Int, _ connection: Connection) throws(DrumlinError) -> Int64 {
+        let first = try nextSequence(info, connection)
+        pendingSequences[info.index] = first + Int64(count)
+        return first
+    }
+
+    private func flushSequences(_ connection: Connection) throws(DrumlinError) {
+        for (classIndex, next) in pendingSequences {
+            let statement = try connection.statement(slot: classes[classIndex].slot(.writeSequence), "UPDATE _drumlin_classes SET next_seq = ?1 WHERE table_name = ?2")
+            statement.bind(next, at: 1)
+            statement.bind(classes[classIndex].schema.storedName, at: 2)
+            try statement.run()
+        }
+    }
+}

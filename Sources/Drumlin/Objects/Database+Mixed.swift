@@ -1,0 +1,119 @@
+/// Nested lists and dictionaries inside mixed values, kept as rows of `_drumlin_mixed` (see
+/// `MixedStore`), so one element can change without rewriting the whole value.
+enum MixedStorage {
+    static let listCode: Int64 = 12
+    static let dictionaryCode: Int64 = 13
+}
+
+/// One step into a nested mixed value: a list position or a dictionary key.
+public enum MixedPathComponent: Sendable, Equatable {
+    case index(Int)
+    case key(String)
+}
+
+extension Database {
+    /// Stores a mixed value: scalars as they are, nested collections as a new collection whose id
+    /// goes in the slot. Returns what to bind in the slot and its type code.
+    func storeMixed(_ value: Value, _ connection: Connection) throws(DrumlinError) -> (Value, Int64) {
+        switch value {
+        case .list(let items):
+            let id = try newMixedCollection(MixedStorage.listCode, connection)
+            for (position, item) in items.enumerated() { try insertMixedItem(id, position: position, key: nil, item, connection) }
+            return (.int(id), MixedStorage.listCode)
+        case .dictionary(let entries):
+            let id = try newMixedCollection(MixedStorage.dictionaryCode, connection)
+            for (position, entry) in entries.enumerated() {
+                try insertMixedItem(id, position: position, key: entry.key, entry.value, connection)
+            }
+            return (.int(id), MixedStorage.dictionaryCode)
+        default:
+            return (value, ValueCodec.typeCode(value))
+        }
+    }
+
+    private func newMixedCollection(_ kind: Int64, _ connection: Connection) throws(DrumlinError) -> Int64 {
+        let statement = try connection.statement("INSERT INTO _drumlin_mixed_collections (kind) VALUES (?1)")
+        defer { statement.reset() }
+        statement.bind(kind, at: 1)
+        _ = try statement.step()
+        return connection.lastInsertRowID
+    }
+
+    private func insertMixedItem(_ collection: Int64, position: Int, key: String?, _ value: Value,
+                                 _ connection: Connection) throws(DrumlinError) {
+        let (stored, code) = try storeMixed(value, connection)
+        let statement = try connection.statement(
+            "INSERT INTO _drumlin_mixed (collection, position, key, value, value_type) VALUES (?1, ?2, ?3, ?4, ?5)")
+        defer { statement.reset() }
+        statement.bind(collection, at: 1)
+        statement.bind(Int64(position), at: 2)
+        if let key { statement.bind(key, at: 3) } else { statement.bindNull(3) }
+        try ValueCodec.bind(stored, to: statement, at: 4)
+        statement.bind(code, at: 5)
+        _ = try statement.step()
+    }
+
+    /// Reads a nested collection back (rows first, then children, so the cached statement is not
+    /// reused while it is iterating).
+    func loadMixed(_ id: Int64, code: Int64, _ connection: Connection) throws(DrumlinError) -> Value {
+        let statement = try connection.statement(
+            "SELECT key, value, value_type FROM _drumlin_mixed WHERE collection = ?1 ORDER BY position")
+        statement.bind(id, at: 1)
+        var items: [(key: String, value: Value)] = []
+        var children: [(Int, Int64, Int64)] = []
+        while try statement.step() {
+            let itemCode = statement.int64(2)
+            let key = statement.isNull(0) ? "" : statement.string(0)
+            if itemCode == MixedStorage.listCode || itemCode == MixedStorage.dictionaryCode {
+                children.append((items.count, statement.int64(1), itemCode))
+                items.append((key, .null))
+            } else {
+                items.append((key, ValueCodec.readMixed(statement, value: 1, type: 2)))
+            }
+        }
+        statement.reset()
+        for (position, child, childCode) in children {
+            items[position].value = try loadMixed(child, code: childCode, connection)
+        }
+        return code == MixedStorage.listCode ? .list(items.map(\.value)) : .dictionary(items)
+    }
+
+    /// Deletes a nested collection and everything inside it.
+    func deleteMixedTree(_ id: Int64, _ connection: Connection) throws(DrumlinError) {
+        let statement = try connection.statement("""
+            WITH RECURSIVE tree(id) AS (SELECT ?1 UNION ALL \
+            SELECT m.value FROM _drumlin_mixed AS m JOIN tree ON m.collection = tree.id WHERE m.value_type IN (12, 13)) \
+            SELECT id FROM tree
+            """)
+        statement.bind(id, at: 1)
+        var ids: [Int64] = []
+        while try statement.step() { ids.append(statement.int64(0)) }
+        statement.reset()
+        for collection in ids {
+            let items = try connection.statement("DELETE FROM _drumlin_mixed WHERE collection = ?1")
+            items.bind(collection, at: 1)
+            try items.run()
+            let header = try connection.statement("DELETE FROM _drumlin_mixed_collections WHERE id = ?1")
+            header.bind(collection, at: 1)
+            try header.run()
+        }
+    }
+
+    /// Deletes the nested collections held by mixed columns of one object.
+    func deleteMixedTrees(_ info: ClassInfo, _ key: Int64, _ indices: [Int], _ connection: Connection) throws(DrumlinError) {
+        guard !indices.isEmpty else { return }
+        let statement = try connection.statement(slot: info.slot(.selectRow), info.selectRowSQL)
+        statement.bind(key, at: 1)
+        var trees: [Int64] = []
+        if try statement.step() {
+            for index in indices {
+                guard let slot = info.slots[index] else { continue }
+                let column = Int32(slot + 1)
+                let code = statement.int64(column + 1)
+                if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode { trees.append(statement.int64(column)) }
+            }
+        }
+        statement.reset()
+        for tree in trees { try deleteMixedTree(tree, connection) }
+    }
+}

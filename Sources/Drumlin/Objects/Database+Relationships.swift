@@ -1,0 +1,464 @@
+/// Links, collections and cascading deletes.
+extension Database {
+    // MARK: Links
+
+    /// The value a column stores for an input: scalars as they are, links as the target's key
+    /// (creating or upserting nested objects, or finding existing ones).
+    func resolveColumn(_ input: Input, _ info: ClassInfo, _ index: Int, mode: UpdateMode,
+                       _ connection: Connection) throws(DrumlinError) -> Value {
+        try resolve(input, info, index, mode: mode, connection)
+    }
+
+    private func resolve(_ input: Input, _ info: ClassInfo, _ index: Int, mode: UpdateMode,
+                         _ connection: Connection) throws(DrumlinError) -> Value {
+        let property = info.property(index)
+        let label = Self.label(info, property)
+        switch input {
+        case .value(let value):
+            guard property.type == .object, case .link(let link) = value else { return value }
+            guard let target = info.targets[index], link.classIndex == target.index else {
+                let found = classes.indices.contains(link.classIndex) ? classes[link.classIndex].name : "unknown"
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected an object of type '\(property.objectType ?? "")', got '\(found)'.")
+            }
+            if target.isEmbedded {
+                throw DrumlinError(.invalidArgument, "Cannot link \(label) to an existing embedded object of type '\(target.name)': embedded objects have exactly one owner. Assign a new object (a JSON object) instead.")
+            }
+            guard try exists(target, link.key, connection) else {
+                throw DrumlinError(.invalidatedObject, "The object of type '\(target.name)' assigned to \(label) has been deleted.")
+            }
+            return value
+        case .object(let json):
+            guard let target = info.targets[index] else { throw DrumlinError(.internal, "No target class for \(label).") }
+            let nested = try decodePayload(target, json)
+            let key = try create(target, nested, mode: target.isEmbedded ? .never : mode, connection)
+            return .link(ObjectLink(classIndex: target.index, key: key))
+        case .primaryKey(let pk):
+            guard let target = info.targets[index] else { throw DrumlinError(.internal, "No target class for \(label).") }
+            if target.isEmbedded {
+                throw DrumlinError(.invalidArgument, "Cannot link \(label) to an existing embedded object of type '\(target.name)': give its properties as a JSON object.")
+            }
+            let key: Int64?
+            if target.primaryKeyIndex != nil {
+                key = try findKey(target, pk, connection)
+            } else if case .int(let objectKey) = pk {
+                key = try exists(target, objectKey, connection) ? objectKey : nil
+            } else {
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): '\(target.name)' has no primary key, so a link is a nested object or an object key (int), got \(pk.typeName).")
+            }
+            guard let key else {
+                throw DrumlinError(.invalidArgument, "Property \(label): no object of type '\(target.name)' with \(target.primaryKeyIndex != nil ? "primary key" : "object key") '\(pk)'.")
+            }
+            return .link(ObjectLink(classIndex: target.index, key: key))
+        case .elements, .entries:
+            throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): a collection cannot be assigned to a single value.")
+        }
+    }
+
+    // MARK: Collections
+
+    func collectionTable(_ info: ClassInfo, _ index: Int) throws(DrumlinError) -> CollectionTable {
+        guard let table = info.collectionTables[index] else {
+            throw DrumlinError(.invalidArgument, "Property '\(info.name).\(info.property(index).name)' is not a collection.")
+        }
+        return table
+    }
+
+    /// Appends the elements of an input to a collection (which the caller has cleared if needed).
+    func writeCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ input: Input, mode: UpdateMode,
+                         _ connection: Connection) throws(DrumlinError) {
+        let table = try collectionTable(info, index)
+        switch (table.kind, input) {
+        case (.list, .elements(let elements)):
+            let start = try collectionCount(table, owner, connection)
+            for (offset, element) in elements.enumerated() {
+                let value = try resolve(element, info, index, mode: mode, connection)
+                try insertListElement(table, owner, position: start + offset, value, connection)
+            }
+        case (.set, .elements(let elements)):
+            for element in elements {
+                let value = try resolve(element, info, index, mode: mode, connection)
+                _ = try insertSetElement(table, owner, value, connection)
+            }
+        case (.dictionary, .entries(let entries)):
+            for (key, element) in entries {
+                let value = try resolve(element, info, index, mode: mode, connection)
+                try setDictionaryValue(info, index, table, owner, key, value, connection)
+            }
+        default:
+            throw DrumlinError(.typeMismatch, "Type mismatch for property '\(info.name).\(info.property(index).name)'.")
+        }
+    }
+
+    func collectionCount(_ table: CollectionTable, _ owner: Int64, _ connection: Connection) throws(DrumlinError) -> Int {
+        let statement = try connection.statement("SELECT count(*) FROM \(table.name) WHERE owner = ?1")
+        defer { statement.reset() }
+        statement.bind(owner, at: 1)
+        _ = try statement.step()
+        return Int(statement.int64(0))
+    }
+
+    /// Binds `value` (and its type for mixed elements) at parameters `at`, `at + 1`.
+    private func bindElement(_ table: CollectionTable, _ value: Value, _ statement: Statement, at parameter: Int32,
+                             _ stored: (Value, Int64)) throws(DrumlinError) {
+        try ValueCodec.bind(stored.0, to: statement, at: parameter)
+        if table.isMixed { statement.bind(stored.1, at: parameter + 1) }
+    }
+
+    private func storedElement(_ table: CollectionTable, _ value: Value, _ connection: Connection) throws(DrumlinError) -> (Value, Int64) {
+        table.isMixed ? try storeMixed(value, connection) : (value, 0)
+    }
+
+    func insertListElement(_ table: CollectionTable, _ owner: Int64, position: Int, _ value: Value,
+                           _ connection: Connection) throws(DrumlinError) {
+        let stored = try storedElement(table, value, connection)
+        let sql = table.isMixed
+            ? "INSERT INTO \(table.name) (owner, position, value, value_type) VALUES (?1, ?2, ?3, ?4)"
+            : "INSERT INTO \(table.name) (owner, position, value) VALUES (?1, ?2, ?3)"
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        statement.bind(owner, at: 1)
+        statement.bind(Int64(position), at: 2)
+        try bindElement(table, value, statement, at: 3, stored)
+        _ = try statement.step()
+    }
+
+    /// Inserts at `position`, moving the elements from there on up by one.
+    func insertListElement(_ table: CollectionTable, _ owner: Int64, shiftingAt position: Int, _ value: Value,
+                           _ connection: Connection) throws(DrumlinError) {
+        let shift = try connection.statement("UPDATE \(table.name) SET position = position + 1 WHERE owner = ?1 AND position >= ?2")
+        shift.bind(owner, at: 1)
+        shift.bind(Int64(position), at: 2)
+        try shift.run()
+        try insertListElement(table, owner, position: position, value, connection)
+    }
+
+    /// Removes the element at `position` (deleting what it owns); with `renumber`, closes the gap.
+    func removeListElement(_ info: ClassInfo, _ index: Int, _ table: CollectionTable, _ owner: Int64, position: Int,
+                           renumber: Bool, _ connection: Connection) throws(DrumlinError) {
+        let owned = try ownedElements(info, index, table, "owner = ?1 AND position = ?2", connection) {
+            $0.bind(owner, at: 1)
+            $0.bind(Int64(position), at: 2)
+        }
+        let delete = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1 AND position = ?2")
+        delete.bind(owner, at: 1)
+        delete.bind(Int64(position), at: 2)
+        try delete.run()
+        if renumber {
+            let shift = try connection.statement("UPDATE \(table.name) SET position = position - 1 WHERE owner = ?1 AND position > ?2")
+            shift.bind(owner, at: 1)
+            shift.bind(Int64(position), at: 2)
+            try shift.run()
+        }
+        try deleteOwned(info, index, table, owned, connection)
+    }
+
+    /// The SQL condition matching one element value (mixed values match on their type too, so 1
+    /// and 1.0 and true stay distinct).
+    private func elementCondition(_ table: CollectionTable, first parameter: Int) -> String {
+        table.isMixed ? "value IS ?\(parameter) AND value_type = ?\(parameter + 1)" : "value IS ?\(parameter)"
+    }
+
+    func setContains(_ table: CollectionTable, _ owner: Int64, _ value: Value, _ connection: Connection) throws(DrumlinError) -> Bool {
+        let statement = try connection.statement("SELECT 1 FROM \(table.name) WHERE owner = ?1 AND \(elementCondition(table, first: 2))")
+        defer { statement.reset() }
+        statement.bind(owner, at: 1)
+        try bindElement(table, value, statement, at: 2, (value, ValueCodec.typeCode(value)))
+        return try statement.step()
+    }
+
+    /// Inserts a set element; returns false when it was already there.
+    func insertSetElement(_ table: CollectionTable, _ owner: Int64, _ value: Value, _ connection: Connection) throws(DrumlinError) -> Bool {
+        if try setContains(table, owner, value, connection) { return false }
+        let sql = table.isMixed
+            ? "INSERT INTO \(table.name) (owner, value, value_type) VALUES (?1, ?2, ?3)"
+            : "INSERT INTO \(table.name) (owner, value) VALUES (?1, ?2)"
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        statement.bind(owner, at: 1)
+        try bindElement(table, value, statement, at: 2, (value, ValueCodec.typeCode(value)))
+        _ = try statement.step()
+        return true
+    }
+
+    func removeSetElement(_ table: CollectionTable, _ owner: Int64, _ value: Value, _ connection: Connection) throws(DrumlinError) -> Bool {
+        let statement = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1 AND \(elementCondition(table, first: 2))")
+        defer { statement.reset() }
+        statement.bind(owner, at: 1)
+        try bindElement(table, value, statement, at: 2, (value, ValueCodec.typeCode(value)))
+        _ = try statement.step()
+        return connection.changes > 0
+    }
+
+    /// Sets a dictionary entry, deleting an embedded object or nested mixed value it replaces.
+    func setDictionaryValue(_ info: ClassInfo, _ index: Int, _ table: CollectionTable, _ owner: Int64, _ key: String,
+                            _ value: Value, _ connection: Connection) throws(DrumlinError) {
+        try removeDictionaryValue(info, index, table, owner, key, connection)
+        let stored = try storedElement(table, value, connection)
+        let sql = table.isMixed
+            ? "INSERT INTO \(table.name) (owner, key, value, value_type) VALUES (?1, ?2, ?3, ?4)"
+            : "INSERT INTO \(table.name) (owner, key, value) VALUES (?1, ?2, ?3)"
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        statement.bind(owner, at: 1)
+        statement.bind(key, at: 2)
+        try bindElement(table, value, statement, at: 3, stored)
+        _ = try statement.step()
+    }
+
+    /// Removes a dictionary entry (and what it owns); returns whether it existed.
+    @discardableResult
+    func removeDictionaryValue(_ info: ClassInfo, _ index: Int, _ table: CollectionTable, _ owner: Int64, _ key: String,
+                               _ connection: Connection) throws(DrumlinError) -> Bool {
+        let owned = try ownedElements(info, index, table, "owner = ?1 AND key = ?2", connection) {
+            $0.bind(owner, at: 1)
+            $0.bind(key, at: 2)
+        }
+        let statement = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1 AND key = ?2")
+        statement.bind(owner, at: 1)
+        statement.bind(key, at: 2)
+        _ = try statement.step()
+        let removed = connection.changes > 0
+        statement.reset()
+        try deleteOwned(info, index, table, owned, connection)
+        return removed
+    }
+
+    /// What the matching elements own: embedded objects (by key) and nested mixed collections.
+    /// Callers delete the element rows first, then pass this to `deleteOwned`, so deleting an
+    /// embedded object does not find (and renumber) rows that are going anyway.
+    func ownedElements(_ info: ClassInfo, _ index: Int, _ table: CollectionTable, _ condition: String,
+                       _ connection: Connection, bind: (Statement) -> Void) throws(DrumlinError) -> [Int64] {
+        let target = info.targets[index]
+        guard table.isMixed || (target?.isEmbedded ?? false) else { return [] }
+        let statement = try connection.statement("SELECT value\(table.isMixed ? ", value_type" : "") FROM \(table.name) WHERE \(condition)")
+        defer { statement.reset() }
+        bind(statement)
+        var owned: [Int64] = []
+        while try statement.step() {
+            if table.isMixed {
+                let code = statement.int64(1)
+                if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode { owned.append(statement.int64(0)) }
+            } else if !statement.isNull(0) {
+                owned.append(statement.int64(0))
+            }
+        }
+        return owned
+    }
+
+    func deleteOwned(_ info: ClassInfo, _ index: Int, _ table: CollectionTable, _ owned: [Int64],
+                     _ connection: Connection) throws(DrumlinError) {
+        for key in owned {
+            if table.isMixed {
+                try deleteMixedTree(key, connection)
+            } else if let target = info.targets[index] {
+                try deleteObject(target, key, connection)
+            }
+        }
+    }
+
+    /// Empties a collection, deleting the embedded objects and nested mixed values it owns.
+    func clearCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ connection: Connection) throws(DrumlinError) {
+        let table = try collectionTable(info, index)
+        let owned = try ownedElements(info, index, table, "owner = ?1", connection) { $0.bind(owner, at: 1) }
+        let statement = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1")
+        statement.bind(owner, at: 1)
+        try statement.run()
+        try deleteOwned(info, index, table, owned, connection)
+    }
+
+    /// A collection's elements: lists in order, sets in insertion order, dictionaries by key.
+    func readCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ connection: Connection) throws(DrumlinError) -> Value {
+        let table = try collectionTable(info, index)
+        let type = info.property(index).type
+        let targetIndex = info.targets[index]?.index ?? -1
+        let columns = "value" + (table.isMixed ? ", value_type" : "")
+        let sql: String
+        switch table.kind {
+        case .list: sql = "SELECT \(columns) FROM \(table.name) WHERE owner = ?1 ORDER BY position"
+        case .set, .single: sql = "SELECT \(columns) FROM \(table.name) WHERE owner = ?1 ORDER BY rowid"
+        case .dictionary: sql = "SELECT \(columns), key FROM \(table.name) WHERE owner = ?1 ORDER BY key"
+        }
+        let statement = try connection.statement(sql)
+        statement.bind(owner, at: 1)
+        var values: [Value] = []
+        var keys: [String] = []
+        var nested: [(Int, Int64, Int64)] = []
+        while try statement.step() {
+            if table.isMixed {
+                let code = statement.int64(1)
+                if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {
+                    nested.append((values.count, statement.int64(0), code))
+                    values.append(.null)
+                } else {
+                    values.append(ValueCodec.readMixed(statement, value: 0, type: 1))
+                }
+            } else {
+                values.append(ValueCodec.read(statement, 0, as: type, classIndex: targetIndex))
+            }
+            if table.kind == .dictionary { keys.append(statement.string(table.isMixed ? 2 : 1)) }
+        }
+        statement.reset()
+        for (position, id, code) in nested { values[position] = try loadMixed(id, code: code, connection) }
+        if table.kind == .dictionary { return .dictionary(Array(zip(keys, values).map { (key: $0, value: $1) })) }
+        return .list(values)
+    }
+
+    /// One element of a collection without reading the others: a list position, the set's
+    /// `position`-th element in insertion order, or a dictionary key (nil when absent).
+    func readElement(_ info: ClassInfo, _ owner: Int64, _ index: Int, position: Int? = nil, key: String? = nil,
+                     _ connection: Connection) throws(DrumlinError) -> Value? {
+        let table = try collectionTable(info, index)
+        let columns = "value" + (table.isMixed ? ", value_type" : "")
+        let statement: Statement
+        switch table.kind {
+        case .list:
+            statement = try connection.statement("SELECT \(columns) FROM \(table.name) WHERE owner = ?1 AND position = ?2")
+            statement.bind(Int64(position ?? 0), at: 2)
+        case .set, .single:
+            statement = try connection.statement("SELECT \(columns) FROM \(table.name) WHERE owner = ?1 ORDER BY rowid LIMIT 1 OFFSET ?2")
+            statement.bind(Int64(position ?? 0), at: 2)
+        case .dictionary:
+            statement = try connection.statement("SELECT \(columns) FROM \(table.name) WHERE owner = ?1 AND key = ?2")
+            statement.bind(key ?? "", at: 2)
+        }
+        statement.bind(owner, at: 1)
+        guard try statement.step() else { statement.reset(); return nil }
+        var value: Value
+        var nested: (Int64, Int64)?
+        if table.isMixed {
+            let code = statement.int64(1)
+            if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {
+                nested = (statement.int64(0), code)
+                value = .null
+            } else {
+                value = ValueCodec.readMixed(statement, value: 0, type: 1)
+            }
+        } else {
+            value = ValueCodec.read(statement, 0, as: info.traits[index].type, classIndex: info.targets[index]?.index ?? -1)
+        }
+        statement.reset()
+        if let (id, code) = nested { value = try loadMixed(id, code: code, connection) }
+        return value
+    }
+
+    // MARK: Deleting
+
+    /// Deletes an object and everything it owns, and removes every link to it: to-one links and
+    /// dictionary values become null, list and set entries disappear.
+    func deleteObject(_ info: ClassInfo, _ key: Int64, _ connection: Connection) throws(DrumlinError) {
+        guard info.hasRelationships else {
+            let statement = try connection.statement(slot: info.slot(.delete), info.deleteSQL)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            _ = try statement.step()
+            if connection.changes == 0 { throw invalidated(info) }
+            return
+        }
+        guard try exists(info, key, connection) else { throw invalidated(info) }
+        // What the object owns: embedded objects in its link columns, nested mixed values, and
+        // the contents of its collections.
+        let ownedColumns = info.schema.properties.indices.filter {
+            let property = info.property($0)
+            return property.isColumn && ((info.targets[$0]?.isEmbedded ?? false) || property.type == .mixed)
+        }
+        if !ownedColumns.isEmpty {
+            let values = try readRow(info, key, connection, indices: ownedColumns)
+            try deleteMixedTrees(info, key, ownedColumns.filter { info.property($0).type == .mixed }, connection)
+            for (position, index) in ownedColumns.enumerated() {
+                if let target = info.targets[index], target.isEmbedded, case .link(let link) = values[position] {
+                    try deleteObject(target, link.key, connection)
+                }
+            }
+        }
+        for index in info.schema.properties.indices where info.property(index).isCollection {
+            try clearCollection(info, key, index, connection)
+        }
+        for (origin, index) in info.incoming { try unlink(origin, index, from: key, connection) }
+        let statement = try connection.statement(slot: info.slot(.delete), info.deleteSQL)
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        _ = try statement.step()
+    }
+
+    /// Removes links from `origin.property(index)` to an object that is being deleted.
+    private func unlink(_ origin: ClassInfo, _ index: Int, from key: Int64, _ connection: Connection) throws(DrumlinError) {
+        let property = origin.property(index)
+        switch property.collection {
+        case .single:
+            let statement = try connection.statement(
+                "UPDATE \(origin.table) SET \(quoted(property.storedName)) = NULL WHERE \(quoted(property.storedName)) = ?1")
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            _ = try statement.step()
+        case .list:
+            let table = try collectionTable(origin, index)
+            var owners: [Int64] = []
+            let select = try connection.statement("SELECT DISTINCT owner FROM \(table.name) WHERE value = ?1")
+            select.bind(key, at: 1)
+            while try select.step() { owners.append(select.int64(0)) }
+            select.reset()
+            let delete = try connection.statement("DELETE FROM \(table.name) WHERE value = ?1")
+            delete.bind(key, at: 1)
+            _ = try delete.step()
+            delete.reset()
+            for owner in owners { try renumber(table, owner, connection) }
+        case .set:
+            let table = try collectionTable(origin, index)
+            let statement = try connection.statement("DELETE FROM \(table.name) WHERE value = ?1")
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            _ = try statement.step()
+        case .dictionary:
+            let table = try collectionTable(origin, index)
+            let statement = try connection.statement("UPDATE \(table.name) SET value = NULL WHERE value = ?1")
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            _ = try statement.step()
+        }
+    }
+
+    /// Makes a list's positions 0...n-1 again after entries were removed.
+    func renumber(_ table: CollectionTable, _ owner: Int64, _ connection: Connection) throws(DrumlinError) {
+        let statement = try connection.statement("""
+            UPDATE \(table.name) SET position = r.n FROM \
+            (SELECT rowid AS id, row_number() OVER (ORDER BY position) - 1 AS n FROM \(table.name) WHERE owner = ?1) AS r \
+            WHERE \(table.name).rowid = r.id AND \(table.name).position != r.n
+            """)
+        defer { statement.reset() }
+        statement.bind(owner, at: 1)
+        _ = try statement.step()
+    }
+
+    // MARK: Backlinks
+
+    /// The objects linking to `key` through `origin.property(index)`, once per link: for a to-one
+    /// origin in the origin's creation order, for a collection origin in the order the links were
+    /// made (the same order `Results` uses for backlinks).
+    func linkingKeys(_ origin: ClassInfo, _ index: Int, to key: Int64, _ connection: Connection) throws(DrumlinError) -> [Int64] {
+        let property = origin.property(index)
+        let sql: String
+        if property.isCollection {
+            let table = try collectionTable(origin, index)
+            sql = "SELECT owner FROM \(table.name) WHERE value = ?1 ORDER BY rowid"
+        } else {
+            let order = origin.hasSequenceColumn ? quoted(ClassInfo.sequenceColumnName) : origin.keyColumn
+            sql = "SELECT \(origin.keyColumn) FROM \(origin.table) WHERE \(quoted(property.storedName)) = ?1 ORDER BY \(order)"
+        }
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(0)) }
+        return keys
+    }
+
+    /// The origin class and property of a linkingObjects property.
+    func backlinkOrigin(_ info: ClassInfo, _ index: Int) throws(DrumlinError) -> (ClassInfo, Int) {
+        let property = info.property(index)
+        guard property.type == .linkingObjects, let origin = info.targets[index],
+              let originIndex = origin.propertyIndex(property.originProperty ?? "") else {
+            throw DrumlinError(.invalidArgument, "Property '\(info.name).\(property.name)' is not a linkingObjects property.")
+        }
+        return (origin, originIndex)
+    }
+}

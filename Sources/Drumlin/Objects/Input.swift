@@ -1,0 +1,249 @@
+/// What a write assigns to one property, decoded and type-checked but not yet stored. Links may
+/// still need their target created (`object`) or looked up (`primaryKey`).
+indirect enum Input {
+    /// A checked scalar, a mixed value (possibly nested), a `.link` to an existing object, or null.
+    case value(Value)
+    /// A nested object payload: created, or upserted in the update modes when its type has a
+    /// primary key. For an embedded type, always a new embedded object.
+    case object(JSON)
+    /// An existing object by primary key (by object key for types without one).
+    case primaryKey(Value)
+    /// The elements of a list or set.
+    case elements([Input])
+    /// The entries of a dictionary.
+    case entries([(key: String, value: Input)])
+
+    var hasNestedWrites: Bool {
+        switch self {
+        case .value(let value): if case .list = value { return true }; if case .dictionary = value { return true }; return false
+        case .object, .primaryKey, .elements, .entries: return true
+        }
+    }
+}
+
+/// "'Class.property'" for error messages, built only when a message needs it.
+struct Label: CustomStringConvertible {
+    let className: String
+    let propertyName: String
+    var description: String { "'\(className).\(propertyName)'" }
+}
+
+extension Database {
+    static func label(_ info: ClassInfo, _ property: Property) -> Label { Label(className: info.name, propertyName: property.name) }
+
+    /// Decodes a JSON object into inputs by property index.
+    func decodePayload(_ info: ClassInfo, _ json: JSON) throws(DrumlinError) -> [(Int, Input)] {
+        guard case .object(let members) = json, (try? ExtendedJSON.wrapped(json)) == nil else {
+            throw DrumlinError(.invalidArgument, "Expected a JSON object for '\(info.name)', got \(json.kindName).")
+        }
+        var given: [(Int, Input)] = []
+        given.reserveCapacity(members.count)
+        var seen = [Bool](repeating: false, count: info.propertyNames.count)
+        var expected = 0
+        for (name, valueJSON) in members {
+            // Payloads usually list properties in schema order: try the next one before hashing.
+            let index: Int
+            if expected < info.propertyNames.count, info.propertyNames[expected] == name {
+                index = expected
+            } else {
+                guard let found = info.propertyIndex(name), info.propertyNames[found] == name else { throw noSuchProperty(info, name) }
+                index = found
+            }
+            expected = index + 1
+            guard !seen[index] else {
+                throw DrumlinError(.invalidArgument, "Property '\(info.name).\(name)' is given more than once.")
+            }
+            seen[index] = true
+            let trait = info.traits[index]
+            if trait.isColumn, trait.type != .object, trait.type != .mixed {
+                // The common case, without copying the Property: a scalar column.
+                let value = try Self.decodeValue(valueJSON, Label(className: info.name, propertyName: name))
+                given.append((index, .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false,
+                                                                 Label(className: info.name, propertyName: name)))))
+                continue
+            }
+            given.append((index, try decodeInput(valueJSON, info, index)))
+        }
+        return given
+    }
+
+    func decodeInput(_ json: JSON, _ info: ClassInfo, _ index: Int) throws(DrumlinError) -> Input {
+        let property = info.property(index)
+        let label = Self.label(info, property)
+        if property.isComputed { throw DrumlinError(.invalidArgument, "Cannot modify read-only property \(label).") }
+        switch property.collection {
+        case .single:
+            return try decodeElement(json, info, property, optional: property.isOptional, nested: property.type == .mixed)
+        case .list, .set:
+            guard case .array(let items) = json else {
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected an array, got \(json.kindName).")
+            }
+            var elements: [Input] = []
+            elements.reserveCapacity(items.count)
+            for item in items {
+                elements.append(try decodeElement(item, info, property, optional: property.isOptional,
+                                                  nested: property.type == .mixed && property.collection == .list))
+            }
+            return .elements(elements)
+        case .dictionary:
+            guard case .object(let members) = json, (try? ExtendedJSON.wrapped(json)) == nil else {
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a JSON object, got \(json.kindName).")
+            }
+            var entries: [(key: String, value: Input)] = []
+            var keys = Set<String>()
+            for (key, item) in members {
+                try Self.checkDictionaryKey(key, label)
+                guard keys.insert(key).inserted else {
+                    throw DrumlinError(.invalidArgument, "Duplicate key '\(key)' for property \(label).")
+                }
+                entries.append((key, try decodeElement(item, info, property, optional: true, nested: property.type == .mixed)))
+            }
+            return .entries(entries)
+        }
+    }
+
+    /// Realm's dictionary key rules: not empty... keys may be any string but cannot contain '.'
+    /// or start with '$' (they would be ambiguous in query paths and Extended JSON).
+    static func checkDictionaryKey(_ key: String, _ label: Label) throws(DrumlinError) {
+        if key.contains(".") || key.hasPrefix("$") {
+            throw DrumlinError(.invalidArgument, "Invalid key '\(key)' for dictionary property \(label): keys cannot contain '.' or start with '$'.")
+        }
+    }
+
+    /// One value (a single property's, or one element of a collection).
+    private func decodeElement(_ json: JSON, _ info: ClassInfo, _ property: Property, optional: Bool,
+                               nested: Bool) throws(DrumlinError) -> Input {
+        let label = Self.label(info, property)
+        if property.type == .object {
+            switch json {
+            case .null:
+                guard optional || property.collection == .dictionary else {
+                    throw DrumlinError(.notNullable, "Invalid null value for non-nullable property \(label).")
+                }
+                return .value(.null)
+            case .object:
+                if let key = try ExtendedJSON.wrapped(json) { return .primaryKey(key) }
+                return .object(json)
+            default:
+                return .primaryKey(try Self.decodeValue(json, label))
+            }
+        }
+        let value = try Self.decodeValue(json, label)
+        return .value(try Self.coerceScalar(value, property.type, optional: optional, nested: nested, label))
+    }
+
+    static func decodeValue(_ json: JSON, _ label: Label) throws(DrumlinError) -> Value {
+        do throws(DrumlinError) {
+            return try ExtendedJSON.mixedValue(json)
+        } catch {
+            throw DrumlinError(error.code, "Property \(label): \(error.message)")
+        }
+    }
+
+    /// Inputs from typed values (the Swift and C APIs): links are `.link` values.
+    func input(from value: Value, _ info: ClassInfo, _ index: Int) throws(DrumlinError) -> Input {
+        let trait = info.traits[index]
+        if trait.isColumn, trait.type != .object, trait.type != .mixed {
+            return .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false,
+                                                Label(className: info.name, propertyName: info.propertyNames[index])))
+        }
+        let property = info.property(index)
+        let label = Self.label(info, property)
+        if property.isComputed { throw DrumlinError(.invalidArgument, "Cannot modify read-only property \(label).") }
+        switch property.collection {
+        case .single:
+            return try typedElement(value, property, optional: property.isOptional, nested: property.type == .mixed, label)
+        case .list, .set:
+            guard case .list(let items) = value else {
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a list, got \(value.typeName).")
+            }
+            var elements: [Input] = []
+            for item in items {
+                elements.append(try typedElement(item, property, optional: property.isOptional,
+                                                 nested: property.type == .mixed && property.collection == .list, label))
+            }
+            return .elements(elements)
+        case .dictionary:
+            guard case .dictionary(let entries) = value else {
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a dictionary, got \(value.typeName).")
+            }
+            var result: [(key: String, value: Input)] = []
+            var keys = Set<String>()
+            for (key, item) in entries {
+                try Self.checkDictionaryKey(key, label)
+                guard keys.insert(key).inserted else { throw DrumlinError(.invalidArgument, "Duplicate key '\(key)' for property \(label).") }
+                result.append((key, try typedElement(item, property, optional: true, nested: property.type == .mixed, label)))
+            }
+            return .entries(result)
+        }
+    }
+
+    private func typedElement(_ value: Value, _ property: Property, optional: Bool, nested: Bool,
+                              _ label: Label) throws(DrumlinError) -> Input {
+        if property.type == .object {
+            switch value {
+            case .null:
+                guard optional || property.collection == .dictionary else {
+                    throw DrumlinError(.notNullable, "Invalid null value for non-nullable property \(label).")
+                }
+                return .value(.null)
+            case .link: return .value(value)
+            default:
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a link to '\(property.objectType ?? "")', got \(value.typeName).")
+            }
+        }
+        if nested, Self.nestingDepth(value) > ExtendedJSON.maximumMixedDepth { throw ExtendedJSON.nestingLimit() }
+        return .value(try Self.coerceScalar(value, property.type, optional: optional, nested: nested, label))
+    }
+
+    static func nestingDepth(_ value: Value) -> Int {
+        switch value {
+        case .list(let items): return 1 + (items.map(nestingDepth).max() ?? 0)
+        case .dictionary(let entries): return 1 + (entries.map { nestingDepth($0.value) }.max() ?? 0)
+        default: return 0
+        }
+    }
+
+    /// Converts a value to what a property (or collection element) of `type` stores.
+    static func coerceScalar(_ value: Value, _ type: PropertyType, optional: Bool, nested: Bool,
+                             _ label: Label) throws(DrumlinError) -> Value {
+        if case .null = value {
+            if optional || type == .mixed { return .null }
+            throw DrumlinError(.notNullable, "Invalid null value for non-nullable property \(label).")
+        }
+        func mismatch() -> DrumlinError {
+            DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected \(type.rawValue), got \(value.typeName).")
+        }
+        switch (type, value) {
+        case (.mixed, .link):
+            throw DrumlinError(.notSupported, "Property \(label): mixed values hold scalars and nested collections, not links.")
+        case (.mixed, .list), (.mixed, .dictionary):
+            guard nested else {
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): sets of mixed values hold scalars only, got \(value.typeName).")
+            }
+            return value
+        case (.mixed, _): return value
+        case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.decimal128, .decimal),
+             (.string, .string), (.data, .data), (.date, .date), (.objectId, .objectId), (.uuid, .uuid):
+            return value
+        case (.int, .double(let d)) where d == d.rounded() && d.magnitude >= 0x1p63:
+            throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): \(d) is outside the 64-bit integer range.")
+        case (.float, .double(let d)): return .float(Float(d))
+        case (.float, .int(let i)): return .float(Float(i))
+        case (.double, .float(let f)): return .double(Double(f))
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.decimal128, .int(let i)): return .decimal(Decimal128(i))
+        case (.decimal128, .double(let d)):
+            guard let decimal = Decimal128(exactly: d) else { throw mismatch() }
+            return .decimal(decimal)
+        default:
+            throw mismatch()
+        }
+    }
+
+    /// The default of a property as an input (defaults were validated at open).
+    func defaultInput(_ info: ClassInfo, _ index: Int) -> Input? {
+        guard let json = info.property(index).defaultValue else { return nil }
+        return try? decodeInput(json, info, index)
+    }
+}

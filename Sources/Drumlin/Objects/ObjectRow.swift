@@ -1,0 +1,76 @@
+import CSQLite
+
+/// One object's row as `Database.withObjectRow` hands it out: values are read on demand, text
+/// and bytes borrowed from the statement, so nothing is allocated for plain columns. Valid only
+/// inside the closure that receives it.
+public struct ObjectRow {
+    enum Source {
+        case statement(Statement)
+        case values([Value])
+    }
+
+    let database: Database
+    let info: ClassInfo
+    /// The object key.
+    public let key: Int64
+    let source: Source
+    let indices: [Int]
+
+    /// The public name of the object's class.
+    public var className: String { info.name }
+
+    /// The public name of property `index` (for messages).
+    public func propertyName(_ index: Int) -> String { info.propertyNames[index] }
+
+    /// How many values were asked for.
+    public var count: Int { indices.count }
+
+    /// A live accessor for the object.
+    public var object: Object { Object(database: database, info: info, key: key) }
+
+    /// The value of the `position`th property asked for.
+    public subscript(position: Int) -> BorrowedValue {
+        switch source {
+        case .values(let values): return .value(values[position])
+        case .statement(let statement): return Self.read(statement, info, info.traits, info.slots, indices[position])
+        }
+    }
+
+    /// Calls `body` with each value asked for, in order.
+    public func forEach(_ body: (_ position: Int, _ value: BorrowedValue) throws(DrumlinError) -> Void) throws(DrumlinError) {
+        switch source {
+        case .values(let values):
+            for (position, value) in values.enumerated() { try body(position, .value(value)) }
+        case .statement(let statement):
+            let traits = info.traits, slots = info.slots
+            for (position, index) in indices.enumerated() { try body(position, Self.read(statement, info, traits, slots, index)) }
+        }
+    }
+
+    @inline(__always)
+    private static func read(_ statement: Statement, _ info: ClassInfo, _ traits: [ClassInfo.Traits], _ slots: [Int?],
+                             _ index: Int) -> BorrowedValue {
+        let column = Int32((slots[index] ?? 0) + 1)
+        let handle = statement.handle
+        let trait = traits[index]
+        let type = trait.type
+        // Required columns of these types never hold NULL: skip the extra type probe.
+        if trait.isOptional || type != .int && type != .bool && type != .string,
+           sqlite3_column_type(handle, column) == SQLITE_NULL {
+            return .null
+        }
+        switch type {
+        case .int: return .int(sqlite3_column_int64(handle, column))
+        case .bool: return .bool(sqlite3_column_int64(handle, column) != 0)
+        case .string:
+            let text = sqlite3_column_text(handle, column)
+            return .text(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))))
+        case .data:
+            let blob = sqlite3_column_blob(handle, column)
+            return .bytes(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column))))
+        default:
+            let target = type == .object ? info.targets[index]?.index ?? -1 : -1
+            return .value(ValueCodec.read(statement, column, as: type, classIndex: target))
+        }
+    }
+}

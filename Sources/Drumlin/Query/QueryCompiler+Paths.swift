@@ -1,0 +1,269 @@
+/// Key paths: properties, to-one links (scalar subqueries), to-many paths (joins over side tables,
+/// compared through EXISTS), backlinks, dictionary keys and values, list positions, and paths into
+/// nested mixed collections.
+extension QueryCompiler {
+    /// A column of an object: read directly when its row is joined, else through its key.
+    func column(_ object: ObjectRef, _ column: String) -> String {
+        if let alias = object.alias { return "\(alias).\(column)" }
+        return "(SELECT x.\(column) FROM \(object.info.table) AS x WHERE x.\(object.info.keyColumn) = \(object.key))"
+    }
+
+    func valueSQL(_ raw: String, _ type: PropertyType) -> String {
+        type == .float || type == .double ? "drumlin_num(\(raw))" : raw
+    }
+
+    func resolveProperty(_ info: ClassInfo, _ name: String, _ range: Query.SourceRange) throws(DrumlinError) -> Int {
+        guard let index = info.propertyIndex(name) else {
+            throw error("'\(info.name)' has no property '\(name)'", at: range)
+        }
+        return index
+    }
+
+    mutating func path(_ keyPath: Query.KeyPath, _ start: ObjectRef, quantifier: Query.Quantifier?) throws(DrumlinError) -> Operand {
+        var components = ArraySlice(try expandArguments(keyPath))
+        var current = start
+        var source: Source?
+        let range = keyPath.range
+
+        func addSource(_ from: String, _ condition: String) {
+            if let existing = source {
+                source = Source(from: existing.from + " JOIN " + from + " ON " + condition, condition: existing.condition)
+            } else {
+                source = Source(from: from, condition: condition)
+            }
+        }
+
+        if case .variable(let name)? = components.first?.kind {
+            guard let bound = variables[name] else { throw error("The variable '$\(name)' is not defined", at: components.first?.range) }
+            current = bound
+            components = components.dropFirst()
+            if components.isEmpty {
+                return Operand(sql: current.key, kind: .link(current.info), source: nil, quantifier: quantifier, range: range, owner: nil, property: nil)
+            }
+        }
+
+        while let component = components.popFirst() {
+            let isLast = components.isEmpty
+            switch component.kind {
+            case .property(let name):
+                let index = try resolveProperty(current.info, name, component.range)
+                let property = current.info.property(index)
+                if property.type == .linkingObjects {
+                    let (origin, originIndex) = try database.backlinkOrigin(current.info, index)
+                    current = try backlinkSource(origin, originIndex, current, add: addSource)
+                    if isLast {
+                        return Operand(sql: current.key, kind: .link(origin), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                    }
+                    continue
+                }
+                if property.isColumn {
+                    let raw = column(current, quoted(property.storedName))
+                    if property.type == .object {
+                        guard let target = current.info.targets[index] else { throw error("Unknown link target", at: component.range) }
+                        if isLast {
+                            return Operand(sql: raw, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: current, property: property)
+                        }
+                        current = ObjectRef(info: target, key: raw, alias: nil)
+                        continue
+                    }
+                    if property.type == .mixed {
+                        let typeSQL = column(current, quoted(ClassInfo.mixedTypeColumn(property)))
+                        return try mixedPath(raw, typeSQL, &components, source: source, quantifier: quantifier, range: range)
+                    }
+                    guard isLast else {
+                        throw error("Property '\(current.info.name).\(property.name)' of type '\(property.type.rawValue)' has no properties (in '\(name).\(components.map(\.description).joined(separator: "."))')", at: component.range)
+                    }
+                    return Operand(sql: valueSQL(raw, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier,
+                                   range: range, owner: current, property: property)
+                }
+                // A collection property.
+                guard let table = current.info.collectionTables[index] else { throw error("Unknown collection", at: component.range) }
+                let element = alias("l")
+                let target = current.info.targets[index]
+                if table.kind == .dictionary {
+                    if let next = components.first {
+                        var keySQL: String?
+                        switch next.kind {
+                        case .property(let key), .key(let key): keySQL = bind(.string(key))
+                        case .argument(let i):
+                            guard case .string(let key) = try argument(i, at: next.range) else {
+                                throw error("A dictionary key argument must be a string", at: next.range)
+                            }
+                            keySQL = bind(.string(key))
+                        case .keys:
+                            components = components.dropFirst()
+                            addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)")
+                            return Operand(sql: "\(element).key", kind: .scalar(.string), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+                        case .values, .all:
+                            components = components.dropFirst()
+                        default: break
+                        }
+                        if let keySQL {
+                            components = components.dropFirst()
+                            let value = "(SELECT d.value FROM \(table.name) AS d WHERE d.owner = \(current.key) AND d.key = \(keySQL))"
+                            if let target {
+                                if components.isEmpty {
+                                    return Operand(sql: value, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                                }
+                                current = ObjectRef(info: target, key: value, alias: nil)
+                                continue
+                            }
+                            if table.isMixed {
+                                let typeSQL = "(SELECT d.value_type FROM \(table.name) AS d WHERE d.owner = \(current.key) AND d.key = \(keySQL))"
+                                return try mixedPath(value, typeSQL, &components, source: source, quantifier: quantifier, range: range)
+                            }
+                            return Operand(sql: valueSQL(value, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                        }
+                    }
+                }
+                // A position in a list: a single element.
+                if table.kind == .list, let next = components.first,
+                   let position = try listPosition(next, table, current.key) {
+                    components = components.dropFirst()
+                    if let target {
+                        if components.isEmpty {
+                            return Operand(sql: position.value, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                        }
+                        current = ObjectRef(info: target, key: position.value, alias: nil)
+                        continue
+                    }
+                    if table.isMixed {
+                        return try mixedPath(position.value, position.type, &components, source: source, quantifier: quantifier, range: range)
+                    }
+                    return Operand(sql: valueSQL(position.value, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                }
+                if table.kind == .set, let next = components.first {
+                    switch next.kind {
+                    case .index, .first, .last:
+                        throw error("'\(current.info.name).\(property.name)' is a set: sets have no positions", at: next.range)
+                    default: break
+                    }
+                }
+                if case .all? = components.first?.kind { components = components.dropFirst() }
+                addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)")
+                if let target {
+                    let row = alias("o")
+                    if components.isEmpty {
+                        return Operand(sql: "\(element).value", kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                    }
+                    addSource("\(target.table) AS \(row)", "\(row).\(target.keyColumn) = \(element).value")
+                    current = ObjectRef(info: target, key: "\(row).\(target.keyColumn)", alias: row)
+                    continue
+                }
+                if table.isMixed {
+                    return try mixedPath("\(element).value", "\(element).value_type", &components, source: source, quantifier: quantifier, range: range)
+                }
+                guard components.isEmpty else {
+                    throw error("A list of primitive values has no properties", at: component.range)
+                }
+                return Operand(sql: valueSQL("\(element).value", property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+
+            case .backlinks(let className, let propertyName):
+                guard let origin = try? database.classInfo(className) else {
+                    throw error("No object type '\(className)' for '@links.\(className).\(propertyName)'", at: component.range)
+                }
+                guard let originIndex = origin.propertyIndex(propertyName), origin.targets[originIndex] === current.info,
+                      origin.property(originIndex).type == .object else {
+                    throw error("No property '\(propertyName)' found in type '\(className)' which links to type '\(current.info.name)'", at: component.range)
+                }
+                current = try backlinkSource(origin, originIndex, current, add: addSource)
+                if isLast {
+                    return Operand(sql: current.key, kind: .link(origin), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+                }
+            default:
+                throw error("Unexpected '\(component.description)' in key path", at: component.range)
+            }
+        }
+        return Operand(sql: current.key, kind: .link(current.info), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+    }
+
+    /// Joins the objects of `origin` that link to `target` through `origin.property(index)`.
+    mutating func backlinkSource(_ origin: ClassInfo, _ index: Int, _ target: ObjectRef,
+                                 add: (String, String) -> Void) throws(DrumlinError) -> ObjectRef {
+        if origin.schema.kind == .asymmetric {
+            throw error("Objects of asymmetric type '\(origin.name)' cannot be queried, not even through backlinks")
+        }
+        let property = origin.property(index)
+        let row = alias("b")
+        if let table = origin.collectionTables[index] {
+            let element = alias("l")
+            add("\(table.name) AS \(element)", "\(element).value = \(target.key)")
+            add("\(origin.table) AS \(row)", "\(row).\(origin.keyColumn) = \(element).owner")
+        } else {
+            add("\(origin.table) AS \(row)", "\(row).\(quoted(property.storedName)) = \(target.key)")
+        }
+        return ObjectRef(info: origin, key: "\(row).\(origin.keyColumn)", alias: row)
+    }
+
+    /// `[n]`, `[FIRST]`, `[LAST]` on a list: scalar subqueries for the element's value and type.
+    mutating func listPosition(_ component: Query.PathComponent, _ table: CollectionTable, _ owner: String) throws(DrumlinError) -> (value: String, type: String)? {
+        let order: String
+        switch component.kind {
+        case .index(let i): order = "WHERE p.owner = \(owner) AND p.position = \(bind(.int(Int64(i))))"
+        case .first: order = "WHERE p.owner = \(owner) ORDER BY p.position LIMIT 1"
+        case .last: order = "WHERE p.owner = \(owner) ORDER BY p.position DESC LIMIT 1"
+        default: return nil
+        }
+        return ("(SELECT p.value FROM \(table.name) AS p \(order))",
+                table.isMixed ? "(SELECT p.value_type FROM \(table.name) AS p \(order))" : "")
+    }
+
+    /// Steps into nested collections of a mixed value.
+    mutating func mixedPath(_ value: String, _ type: String, _ components: inout ArraySlice<Query.PathComponent>,
+                            source: Source?, quantifier: Query.Quantifier?, range: Query.SourceRange) throws(DrumlinError) -> Operand {
+        var value = value
+        var type = type
+        var source = source
+        while let component = components.popFirst() {
+            let collection = "(CASE WHEN \(type) IN (12, 13) THEN \(value) END)"
+            var condition: String?
+            switch component.kind {
+            case .index(let i): condition = "m.position = \(bind(.int(Int64(i)))) AND \(type) = 12"
+            case .first: condition = "m.position = 0 AND \(type) = 12"
+            case .last: condition = "m.position = (SELECT max(position) FROM _drumlin_mixed WHERE collection = \(collection)) AND \(type) = 12"
+            case .key(let key), .property(let key): condition = "m.key = \(bind(.string(key))) AND \(type) = 13"
+            case .argument(let i):
+                switch try argument(i, at: component.range) {
+                case .int(let index): condition = "m.position = \(bind(.int(index))) AND \(type) = 12"
+                case .string(let key): condition = "m.key = \(bind(.string(key))) AND \(type) = 13"
+                default: throw error("A mixed path argument must be an int or a string", at: component.range)
+                }
+            case .all, .values:
+                let element = alias("m")
+                let from = "_drumlin_mixed AS \(element)"
+                let correlation = "\(element).collection = \(collection)"
+                if let existing = source {
+                    source = Source(from: existing.from + " JOIN " + from + " ON " + correlation, condition: existing.condition)
+                } else {
+                    source = Source(from: from, condition: correlation)
+                }
+                value = "\(element).value"
+                type = "\(element).value_type"
+                continue
+            default:
+                throw error("Unexpected '\(component.description)' in a path into a mixed value", at: component.range)
+            }
+            guard let condition else { continue }
+            let scoped = condition.replacing("m.", with: "m.")
+            value = "(SELECT m.value FROM _drumlin_mixed AS m WHERE m.collection = \(collection) AND \(scoped))"
+            type = "(SELECT m.value_type FROM _drumlin_mixed AS m WHERE m.collection = \(collection) AND \(scoped))"
+        }
+        return Operand(sql: value, kind: .mixed(type: type), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+    }
+
+    /// Replaces `$K0` key-path arguments by the path they hold.
+    func expandArguments(_ keyPath: Query.KeyPath) throws(DrumlinError) -> [Query.PathComponent] {
+        var result: [Query.PathComponent] = []
+        for component in keyPath.components {
+            guard case .keyPathArgument(let i) = component.kind else { result.append(component); continue }
+            guard case .string(let path) = try argument(i, at: component.range) else {
+                throw error("A key path argument ($K\(i)) must be a string", at: component.range)
+            }
+            for name in path.split(separator: ".") {
+                result.append(Query.PathComponent(.property(String(name)), range: component.range))
+            }
+        }
+        return result
+    }
+}
+

@@ -1,0 +1,296 @@
+/// Comparing single values: type checks with Realm's messages, the storage form of constants, and
+/// the SQL for each operator (numbers across int/float/double/decimal, strings with `[c]`, mixed
+/// values by their stored type).
+extension QueryCompiler {
+    enum Group: Equatable {
+        case numeric, string, data, bool, date, objectId, uuid, link
+    }
+
+    static func group(_ type: PropertyType) -> Group? {
+        switch type {
+        case .int, .float, .double, .decimal128: .numeric
+        case .string: .string
+        case .data: .data
+        case .bool: .bool
+        case .date: .date
+        case .objectId: .objectId
+        case .uuid: .uuid
+        case .object: .link
+        case .mixed, .linkingObjects: nil
+        }
+    }
+
+    static func group(_ value: Value) -> Group? {
+        switch value {
+        case .int, .float, .double, .decimal: .numeric
+        case .string: .string
+        case .data: .data
+        case .bool: .bool
+        case .date: .date
+        case .objectId: .objectId
+        case .uuid: .uuid
+        case .link: .link
+        case .null, .list, .dictionary: nil
+        }
+    }
+
+    /// The DRUMLIN_TYPE codes a mixed value of a group is stored with.
+    static func typeCodes(_ group: Group) -> String {
+        switch group {
+        case .numeric: "1, 6, 7, 8"
+        case .string: "3"
+        case .data: "4"
+        case .bool: "2"
+        case .date: "5"
+        case .objectId: "9"
+        case .uuid: "11"
+        case .link: "10"
+        }
+    }
+
+    /// A constant as the value stored in a column (dates as nanoseconds, bools as 0/1, ...).
+    mutating func literal(_ value: Value, for type: PropertyType?) throws(DrumlinError) -> String {
+        switch value {
+        case .bool(let b): return bind(.int(b ? 1 : 0))
+        case .date(let t):
+            guard let ns = t.nanosecondsSinceEpoch else { return bind(.int(t.seconds < 0 ? .min : .max)) }
+            return bind(.int(ns))
+        case .decimal(let d): return bind(.string(d.description))
+        case .float(let f): return bind(.double(Double(f)))
+        // A float property holds single-precision values: compare with the constant rounded the same way.
+        case .double(let d) where type == .float: return bind(.double(Double(Float(d))))
+        case .int(let i) where type == .float: return bind(.double(Double(Float(i))))
+        case .data(let bytes) where type == .string: return bind(.string(String(decoding: bytes, as: UTF8.self)))
+        case .link(let link): return bind(.int(link.key))
+        default: return bind(value)
+        }
+    }
+
+    func stringOpCode(_ op: Query.ComparisonOperator) -> Int? {
+        switch op {
+        case .beginsWith: 1
+        case .endsWith: 2
+        case .contains: 3
+        case .like: 4
+        default: nil
+        }
+    }
+
+    func unsupported(_ a: Kind, _ b: Kind, _ range: Query.SourceRange) -> DrumlinError {
+        error("Unsupported comparison between type '\(typeWord(a))' and type '\(typeWord(b))'", at: range)
+    }
+
+    /// SQL comparing two values already known to be comparable.
+    func sqlComparison(_ a: String, _ op: Query.ComparisonOperator, _ b: String, exactNumbers: Bool, text: Bool, ci: Bool) -> String {
+        if let code = stringOpCode(op) { return "drumlin_strop(\(code), \(a), \(b), \(ci ? 1 : 0)) = 1" }
+        let equal: String
+        if text && ci {
+            equal = "drumlin_strop(5, \(a), \(b), 1) = 1"
+        } else if exactNumbers {
+            equal = "drumlin_deccmp(\(a), \(b)) = 0"
+        } else {
+            equal = "\(a) = \(b)"
+        }
+        switch op {
+        case .equal: return equal
+        case .notEqual: return "NOT coalesce(\(equal), 0)"
+        default:
+            let symbol: String
+            switch op {
+            case .less: symbol = "<"
+            case .lessOrEqual: symbol = "<="
+            case .greater: symbol = ">"
+            default: symbol = ">="
+            }
+            return exactNumbers ? "drumlin_deccmp(\(a), \(b)) \(symbol) 0" : "\(a) \(symbol) \(b)"
+        }
+    }
+
+    mutating func scalarComparison(_ lhs: Operand, _ op: Query.ComparisonOperator, _ rhs: Operand, _ ci: Bool) throws(DrumlinError) -> String {
+        var a = lhs, b = rhs, op = op
+        if case .constant = a.kind, !isConstant(b) { swap(&a, &b); op = op.mirrored }
+        let range = a.range.union(b.range)
+
+        if case .constant(let left) = a.kind, case .constant(let right) = b.kind {
+            // Two constants: compare them in SQL like anything else.
+            return sqlComparison(try literal(left, for: nil), op, try literal(right, for: nil), exactNumbers: false, text: true, ci: ci)
+        }
+
+        switch a.kind {
+        case .typeName(let typeSQL):
+            guard case .constant(.string(let name)) = b.kind else {
+                throw error("@type must be compared with a type name such as 'int' or 'string'", at: range)
+            }
+            guard let codes = Self.typeCodes(named: name) else { throw error("Unknown type name '\(name)' for @type", at: b.range) }
+            switch op {
+            case .equal, .in: return "coalesce(\(typeSQL), 0) IN (\(codes))"
+            case .notEqual: return "coalesce(\(typeSQL), 0) NOT IN (\(codes))"
+            default: throw error("Only == and != can compare @type", at: range)
+            }
+        case .link(let info):
+            guard op == .equal || op == .notEqual else {
+                throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type 'link', only == and != are supported", at: range)
+            }
+            let other: String
+            switch b.kind {
+            case .constant(.null):
+                return op == .equal ? "\(a.sql) IS NULL" : "\(a.sql) IS NOT NULL"
+            case .constant(.link(let link)):
+                if link.classIndex >= 0, link.classIndex != info.index {
+                    throw unsupported(a.kind, .link(database.classes[link.classIndex]), range)
+                }
+                other = bind(.int(link.key))
+            case .constant(let pk):
+                // A scalar stands for the target's primary key, looked up when the query runs (so
+                // the compiled SQL stays right as objects come and go).
+                guard let pkIndex = info.primaryKeyIndex,
+                      Self.group(pk) == Self.group(info.property(pkIndex).type) else { throw unsupported(a.kind, b.kind, range) }
+                let property = info.property(pkIndex)
+                let converted: Value
+                do throws(DrumlinError) {
+                    converted = try Database.coerceScalar(pk, property.type, optional: property.isOptional, nested: false,
+                                                          Label(className: info.name, propertyName: property.name))
+                } catch {
+                    throw self.error("Cannot compare '\(info.name)' links with \(pk.extendedJSON): \(error.message)", at: range)
+                }
+                other = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bind(converted)))"
+            case .link(let otherInfo) where otherInfo === info:
+                other = b.sql
+            default:
+                throw unsupported(a.kind, b.kind, range)
+            }
+            return op == .equal ? "\(a.sql) = \(other)" : "\(a.sql) IS NOT \(other)"
+        case .mixed(let typeSQL):
+            return try mixedComparison(a.sql, typeSQL, op, b, ci, range)
+        case .scalar, .count:
+            let type: PropertyType
+            if case .scalar(let t) = a.kind { type = t } else { type = .int }
+            let group = Self.group(type)
+            if stringOpCode(op) != nil, group != .string && group != .data {
+                throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(type.rawValue)', right side must be a string or binary type", at: range)
+            }
+            switch b.kind {
+            case .constant(.null):
+                switch op {
+                case .equal: return "\(a.sql) IS NULL"
+                case .notEqual: return "\(a.sql) IS NOT NULL"
+                case .like: return "\(a.sql) IS NULL"
+                case .beginsWith, .endsWith, .contains: return "1"
+                default: return "0"
+                }
+            case .constant(let value):
+                let valueGroup: Group? = {
+                    if case .data = value, group == .string { return .string }
+                    return Self.group(value)
+                }()
+                guard let valueGroup, valueGroup == group else { throw unsupported(a.kind, b.kind, range) }
+                let exact = type == .decimal128 || { if case .decimal = value { return true }; return false }()
+                var bound = try literal(value, for: type)
+                // A number compared with a decimal128 converts from its written text, exactly.
+                if type == .decimal128, let text = b.literal, let decimal = Decimal128(string: text) {
+                    parameters.removeLast()
+                    bound = bind(.string(decimal.description))
+                }
+                return sqlComparison(a.sql, op, bound, exactNumbers: exact, text: group == .string, ci: ci)
+            case .scalar(let otherType):
+                guard Self.group(otherType) == group else { throw unsupported(a.kind, b.kind, range) }
+                return sqlComparison(a.sql, op, b.sql, exactNumbers: type == .decimal128 || otherType == .decimal128,
+                                     text: group == .string, ci: ci)
+            case .count:
+                guard group == .numeric else { throw unsupported(a.kind, b.kind, range) }
+                return sqlComparison(a.sql, op, b.sql, exactNumbers: type == .decimal128, text: false, ci: false)
+            case .mixed(let typeSQL):
+                return try mixedComparison(b.sql, typeSQL, op.mirrored, a, ci, range)
+            default:
+                throw unsupported(a.kind, b.kind, range)
+            }
+        case .constant, .constantList:
+            throw unsupported(a.kind, b.kind, range)
+        }
+    }
+
+    func isConstant(_ operand: Operand) -> Bool {
+        if case .constant = operand.kind { return true }
+        return false
+    }
+
+    /// A mixed value compared with anything: it matches only when its stored type is comparable.
+    mutating func mixedComparison(_ value: String, _ typeSQL: String, _ op: Query.ComparisonOperator, _ other: Operand,
+                                  _ ci: Bool, _ range: Query.SourceRange) throws(DrumlinError) -> String {
+        let type = "coalesce(\(typeSQL), 0)"
+        switch other.kind {
+        case .constant(.null):
+            switch op {
+            case .equal, .like: return "\(type) = 0"
+            case .notEqual: return "\(type) != 0"
+            case .beginsWith, .endsWith, .contains: return "1"
+            default: return "0"
+            }
+        case .constant(let constant):
+            guard let group = Self.group(constant) else { throw unsupported(.mixed(type: typeSQL), other.kind, range) }
+            if stringOpCode(op) != nil {
+                guard group == .string || group == .data else {
+                    throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(constant.typeName)', right side must be a string or binary type", at: range)
+                }
+                return "(\(type) IN (3, 4) AND \(sqlComparison(value, op, try literal(constant, for: nil), exactNumbers: false, text: true, ci: ci)))"
+            }
+            let comparison: String
+            if group == .numeric {
+                let bound: String
+                if case .decimal(let d) = constant { bound = bind(.string(d.description)) } else { bound = try literal(constant, for: nil) }
+                comparison = sqlComparison("(CASE WHEN \(type) = 8 THEN \(value) ELSE drumlin_num(\(value)) END)", op, bound,
+                                           exactNumbers: true, text: false, ci: false)
+            } else {
+                comparison = sqlComparison(value, op, try literal(constant, for: nil), exactNumbers: false, text: group == .string, ci: ci)
+            }
+            if op == .notEqual { return "NOT coalesce((\(type) IN (\(Self.typeCodes(group))) AND \(comparison.dropNot)), 0)" }
+            return "(\(type) IN (\(Self.typeCodes(group))) AND \(comparison))"
+        case .scalar(let otherType):
+            guard let group = Self.group(otherType) else { throw unsupported(.mixed(type: typeSQL), other.kind, range) }
+            let exact = group == .numeric
+            let left = exact ? "(CASE WHEN \(type) = 8 THEN \(value) ELSE drumlin_num(\(value)) END)" : value
+            let comparison = sqlComparison(left, op == .notEqual ? .equal : op, other.sql, exactNumbers: exact, text: group == .string, ci: ci)
+            let matched = "(\(type) IN (\(Self.typeCodes(group))) AND \(comparison))"
+            return op == .notEqual ? "NOT coalesce(\(matched), 0)" : matched
+        case .mixed(let otherTypeSQL):
+            let otherType = "coalesce(\(otherTypeSQL), 0)"
+            let numeric = "(\(type) IN (1, 6, 7, 8) AND \(otherType) IN (1, 6, 7, 8) AND \(sqlComparison("(CASE WHEN \(type) = 8 THEN \(value) ELSE drumlin_num(\(value)) END)", op == .notEqual ? .equal : op, "(CASE WHEN \(otherType) = 8 THEN \(other.sql) ELSE drumlin_num(\(other.sql)) END)", exactNumbers: true, text: false, ci: false)))"
+            let same = "(\(type) = \(otherType) AND \(type) NOT IN (1, 6, 7, 8) AND \(sqlComparison(value, op == .notEqual ? .equal : op, other.sql, exactNumbers: false, text: true, ci: ci)))"
+            let matched = "(\(numeric) OR \(same) OR (\(type) = 0 AND \(otherType) = 0 AND \(op == .equal || op == .notEqual ? "1" : "0")))"
+            return op == .notEqual ? "NOT coalesce(\(matched), 0)" : matched
+        default:
+            throw unsupported(.mixed(type: typeSQL), other.kind, range)
+        }
+    }
+
+    /// Realm's `@type` names (case-insensitive) as DRUMLIN_TYPE codes.
+    static func typeCodes(named name: String) -> String? {
+        switch name.lowercased() {
+        case "null": "0"
+        case "int", "integer", "int16", "int32", "int64", "short", "long", "byte", "char": "1"
+        case "bool", "boolean": "2"
+        case "string": "3"
+        case "binary", "data", "bytearray", "byte[]", "bindata": "4"
+        case "date", "datetimeoffset", "timestamp": "5"
+        case "float": "6"
+        case "double": "7"
+        case "decimal", "decimal128": "8"
+        case "objectid": "9"
+        case "objectlink", "link": "10"
+        case "uuid", "guid": "11"
+        case "numeric": "1, 6, 7, 8"
+        case "array", "list": "12"
+        case "object", "dictionary": "13"
+        case "collection": "12, 13"
+        default: nil
+        }
+    }
+}
+
+extension String {
+    /// `NOT coalesce(x, 0)` -> `x`, for building a negated mixed comparison from its positive form.
+    var dropNot: String {
+        if hasPrefix("NOT coalesce("), hasSuffix(", 0)") { return String(dropFirst("NOT coalesce(".count).dropLast(", 0)".count)) }
+        return self
+    }
+}

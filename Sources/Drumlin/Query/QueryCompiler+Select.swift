@@ -1,0 +1,80 @@
+/// Turning a result's base and steps into one SELECT that yields object keys in order.
+///
+/// Each stage yields rows `(k, o)`: an object key and its position. Filters keep `o`; SORT
+/// renumbers by the sort keys (ties keep the previous order); DISTINCT keeps the first row of each
+/// group; LIMIT keeps the first n. Stages nest in the order written, as in Realm.
+extension QueryCompiler {
+    /// The creation-order expression of the root class's rows.
+    var creationOrder: String { root.creationOrderT0 }
+
+    mutating func baseSQL(_ base: Results.Base) -> String {
+        switch base {
+        case .all:
+            return "SELECT t0.\(root.keyColumn) AS k, \(creationOrder) AS o FROM \(root.table) AS t0"
+        case .list(let owner, let table):
+            return "SELECT l.value AS k, l.position AS o FROM \(table.name) AS l WHERE l.owner = \(bind(.int(owner)))"
+        case .backlinks(let origin, let index, let key):
+            if let table = origin.collectionTables[index] {
+                return "SELECT l.owner AS k, l.rowid AS o FROM \(table.name) AS l WHERE l.value = \(bind(.int(key)))"
+            }
+            let column = quoted(origin.property(index).storedName)
+            return "SELECT t0.\(origin.keyColumn) AS k, \(creationOrder) AS o FROM \(origin.table) AS t0 WHERE t0.\(column) = \(bind(.int(key)))"
+        case .snapshot(let keys):
+            let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
+            return "SELECT value AS k, key AS o FROM json_each(\(bind(.string(list))))"
+        }
+    }
+
+    /// The SELECT of `(k, o)` rows for a base and its steps.
+    mutating func rows(_ base: Results.Base, _ steps: [Results.Step]) throws(DrumlinError) -> String {
+        var sql = baseSQL(base)
+        var first = true
+        let join = "JOIN \(root.table) AS t0 ON t0.\(root.keyColumn) = s.k"
+        for step in steps {
+            let saved = (arguments, text)
+            defer { (arguments, text) = saved }
+            switch step {
+            case .filter(let predicate, let queryText, let stepArguments):
+                (arguments, text) = (stepArguments, queryText)
+                let condition = try self.condition(predicate)
+                if first, case .all = base {
+                    sql += " WHERE \(condition)"
+                    if steps.count == 1 { plainCondition = condition }
+                } else {
+                    sql = "SELECT s.k AS k, s.o AS o FROM (\(sql)) AS s \(join) WHERE \(condition)"
+                }
+            case .postfix(let clause, let queryText, let stepArguments):
+                (arguments, text) = (stepArguments, queryText)
+                switch clause.kind {
+                case .sort(let keys):
+                    var terms: [String] = []
+                    for key in keys { terms.append("\(try sortExpression(key.path)) \(key.ascending ? "ASC" : "DESC")") }
+                    sql = "SELECT s.k AS k, row_number() OVER (ORDER BY \(terms.joined(separator: ", ")), s.o) AS o FROM (\(sql)) AS s \(join)"
+                case .distinct(let paths):
+                    var terms: [String] = []
+                    for path in paths { terms.append(try sortExpression(path)) }
+                    sql = "SELECT k, o FROM (SELECT s.k AS k, s.o AS o, row_number() OVER (PARTITION BY \(terms.joined(separator: ", ")) ORDER BY s.o) AS d FROM (\(sql)) AS s \(join)) WHERE d = 1"
+                case .limit(let n):
+                    sql = "SELECT k, o FROM (\(sql)) ORDER BY o LIMIT \(bind(.int(Int64(n))))"
+                }
+            }
+            first = false
+        }
+        return sql
+    }
+
+    /// A single value per object to sort or group by.
+    mutating func sortExpression(_ keyPath: Query.KeyPath) throws(DrumlinError) -> String {
+        let operand = try path(keyPath, ObjectRef(info: root, key: "t0.\(root.keyColumn)", alias: "t0"), quantifier: nil)
+        let name = text.utf8Slice(keyPath.range)
+        guard operand.source == nil else {
+            throw error("Cannot sort or group on key path '\(name)': it goes through a list", at: keyPath.range)
+        }
+        switch operand.kind {
+        case .scalar(.decimal128): return "\(operand.sql) COLLATE drumlin_decimal"
+        case .scalar, .link, .count: return operand.sql
+        case .mixed(let type): return "\(type) IN (1, 6, 7, 8), (CASE WHEN \(type) = 8 THEN CAST(\(operand.sql) AS REAL) ELSE \(operand.sql) END)"
+        default: throw error("Cannot sort or group on '\(name)'", at: keyPath.range)
+        }
+    }
+}

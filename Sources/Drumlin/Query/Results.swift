@@ -1,0 +1,538 @@
+/// A live, ordered collection of objects of one class: every object, a query over them, a link
+/// list, or backlinks, refined by filters, SORT, DISTINCT and LIMIT in the order applied. Reads
+/// re-evaluate it when the database changed, so it always reflects the latest committed (or own
+/// uncommitted) state; `snapshot()` freezes the current objects. The C handle is `drumlin_results`.
+public final class Results: @unchecked Sendable {
+    public let database: Database
+    let info: ClassInfo
+
+    enum Base {
+        case all
+        /// The elements of a link list, in list order.
+        case list(owner: Int64, table: CollectionTable)
+        /// The objects of `origin` linking to `key` through `origin.property(index)`.
+        case backlinks(origin: ClassInfo, property: Int, key: Int64)
+        /// Fixed object keys, in order.
+        case snapshot([Int64])
+    }
+
+    enum Step {
+        case filter(Query.Predicate, text: String, arguments: [Value])
+        case postfix(Query.PostfixClause, text: String, arguments: [Value])
+
+        /// The same step with other arguments.
+        func with(_ arguments: [Value]) -> Step {
+            switch self {
+            case .filter(let predicate, let text, _): .filter(predicate, text: text, arguments: arguments)
+            case .postfix(let clause, let text, _): .postfix(clause, text: text, arguments: arguments)
+            }
+        }
+    }
+
+    let base: Base
+    let steps: [Step]
+    /// What the base depends on: the owner object for lists and backlinks.
+    let owner: (ClassInfo, Int64)?
+    private var cache: (token: DatabaseStateToken, keys: [Int64])?
+    /// The compiled SQL: it depends only on the query and the schema, so it is compiled once.
+    private var compiled: QueryTemplate.Compiled?
+    private var rowsText: String?
+    /// The compiled form shared with other results of the same query text and argument types.
+    private var template: QueryTemplate?
+
+    init(database: Database, info: ClassInfo, base: Base, steps: [Step] = [], owner: (ClassInfo, Int64)? = nil) {
+        self.database = database
+        self.info = info
+        self.base = base
+        self.steps = steps
+        self.owner = owner
+    }
+
+    public var className: String { info.name }
+
+    func adding(_ newSteps: [Step]) -> Results {
+        Results(database: database, info: info, base: base, steps: steps + newSteps, owner: owner)
+    }
+
+    // MARK: Refining
+
+    /// Objects matching a Realm Query Language predicate (which may end in SORT, DISTINCT, LIMIT).
+    public func filter(_ query: String, _ arguments: [Value] = []) throws(DrumlinError) -> Results {
+        let parsed = try database.parsed(query)
+        var newSteps: [Step] = [.filter(parsed.predicate, text: query, arguments: arguments)]
+        for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
+        let refined = adding(newSteps)
+        if case .all = base, steps.isEmpty, owner == nil {
+            try refined.compileShared(query, arguments)
+        } else {
+            try refined.validate()   // report errors now, not at the first read
+        }
+        return refined
+    }
+
+    /// Compiles a query over every object of the class through the database's templates: a text
+    /// seen before with arguments of the same types is bound without compiling (`QueryTemplate`).
+    private func compileShared(_ text: String, _ arguments: [Value]) throws(DrumlinError) {
+        try database.serialized { (connection) throws(DrumlinError) in
+            guard let signature = QueryTemplate.signature(arguments) else {
+                _ = try compile(connection)
+                return
+            }
+            let key = QueryTemplate.Key(classIndex: info.index, text: text, signature: signature)
+            switch database.queryTemplates[key] {
+            case .template(let shared)?:
+                template = shared
+                compiled = (shared.sql, shared.bind(arguments), shared.condition)
+            case .uncacheable?:
+                _ = try compile(connection)
+            case nil:
+                let first = try compile(connection)
+                let certified = QueryTemplate.certify(first, arguments: arguments) { (probe) throws(DrumlinError) in
+                    try compileSteps(connection, steps.map { $0.with(probe) })
+                }
+                if database.queryTemplates.count >= Database.parsedQueryLimit { database.queryTemplates.removeAll(keepingCapacity: true) }
+                database.queryTemplates[key] = certified.map { .template($0) } ?? .uncacheable
+                template = certified
+            }
+        }
+    }
+
+    /// Sorted by key paths, e.g. `sorted(by: [("age", false), ("name", true)])`.
+    public func sorted(by keys: [(keyPath: String, ascending: Bool)]) throws(DrumlinError) -> Results {
+        var sortKeys: [Query.SortKey] = []
+        var text: [String] = []
+        for (keyPath, ascending) in keys {
+            guard let parsed = try QueryParser.parseSortDescriptor(keyPath).first else {
+                throw DrumlinError(.query, "Empty sort key path.")
+            }
+            sortKeys.append(Query.SortKey(path: parsed.path, ascending: ascending))
+            text.append(keyPath)
+        }
+        return try checked(.postfix(Query.PostfixClause(.sort(sortKeys), range: .init(start: 0, end: 0)), text: text.joined(separator: ", "), arguments: []))
+    }
+
+    /// Sorted by a descriptor such as `"age DESC, name"`.
+    public func sorted(by descriptor: String) throws(DrumlinError) -> Results {
+        let keys = try QueryParser.parseSortDescriptor(descriptor)
+        return try checked(.postfix(Query.PostfixClause(.sort(keys), range: .init(start: 0, end: 0)), text: descriptor, arguments: []))
+    }
+
+    /// The first object of each distinct combination of the key paths.
+    public func distinct(_ keyPaths: [String]) throws(DrumlinError) -> Results {
+        var paths: [Query.KeyPath] = []
+        for keyPath in keyPaths {
+            guard let parsed = try QueryParser.parseSortDescriptor(keyPath).first else { throw DrumlinError(.query, "Empty key path.") }
+            paths.append(parsed.path)
+        }
+        return try checked(.postfix(Query.PostfixClause(.distinct(paths), range: .init(start: 0, end: 0)), text: keyPaths.joined(separator: ", "), arguments: []))
+    }
+
+    /// At most the first `count` objects.
+    public func limit(_ count: Int) throws(DrumlinError) -> Results {
+        guard count >= 0 else { throw DrumlinError(.query, "LIMIT needs a natural number, got \(count).") }
+        return adding([.postfix(Query.PostfixClause(.limit(count), range: .init(start: 0, end: 0)), text: "", arguments: [])])
+    }
+
+    private func checked(_ step: Step) throws(DrumlinError) -> Results {
+        let refined = adding([step])
+        try refined.validate()
+        return refined
+    }
+
+    private func validate() throws(DrumlinError) {
+        try database.serialized { (connection) throws(DrumlinError) in _ = try compile(connection) }
+    }
+
+    /// The current objects, frozen: later changes do not add or reorder them (deleted objects
+    /// are left out when read).
+    public func snapshot() throws(DrumlinError) -> Results {
+        let keys = try database.serialized { (connection) throws(DrumlinError) -> [Int64] in try self.keys(connection) }
+        return Results(database: database, info: info, base: .snapshot(keys))
+    }
+
+    // MARK: Reading
+
+    /// Every column of every object, in order (for classes without relationships); built once.
+    /// A single filter over the class reads its rows straight from the table; anything else
+    /// joins its `(k, o)` rows back to the table.
+    func rowsSQL(_ connection: Connection) throws(DrumlinError) -> (sql: String, parameters: [Value]) {
+        let (rows, parameters, condition) = try compile(connection)
+        if let rowsText { return (rowsText, parameters) }
+        if let shared = template?.rowsSQL {
+            rowsText = shared
+            return (shared, parameters)
+        }
+        let sql: String
+        if let condition {
+            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(info.creationOrderT0)"
+        } else {
+            sql = "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
+        }
+        rowsText = sql
+        template?.rowsSQL = sql
+        return (sql, parameters)
+    }
+
+    /// The prepared read of `rowsSQL`; shared through the template, so a repeated query text
+    /// does not look its statement up by SQL text again.
+    private func rowsStatement(_ connection: Connection) throws(DrumlinError) -> (Statement, [Value]) {
+        let (sql, parameters) = try rowsSQL(connection)
+        if let shared = template?.rowsStatement {
+            shared.reset()
+            return (shared, parameters)
+        }
+        let statement = try connection.statement(sql)
+        template?.rowsStatement = statement
+        return (statement, parameters)
+    }
+
+    func compile(_ connection: Connection) throws(DrumlinError) -> QueryTemplate.Compiled {
+        if let compiled { return compiled }
+        let result = try compileSteps(connection, steps)
+        compiled = result
+        return result
+    }
+
+    private func compileSteps(_ connection: Connection, _ steps: [Step]) throws(DrumlinError) -> QueryTemplate.Compiled {
+        var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
+        let rows = try compiler.rows(base, steps)
+        return (rows, compiler.parameters, compiler.plainCondition)
+    }
+
+    func keys(_ connection: Connection) throws(DrumlinError) -> [Int64] {
+        if let (ownerInfo, ownerKey) = owner, !(try database.exists(ownerInfo, ownerKey, connection)) {
+            throw database.invalidated(ownerInfo)
+        }
+        let token = try database.stateToken(connection)
+        if let token, let cache, cache.token == token { return cache.keys }
+        let (rows, parameters, _) = try compile(connection)
+        var sql = "SELECT k FROM (\(rows)) ORDER BY o"
+        if case .snapshot = base {
+            sql = "SELECT r.k FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
+        }
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(0)) }
+        if let token { cache = (token, keys) }
+        return keys
+    }
+
+    public var count: Int {
+        get throws(DrumlinError) { try database.serialized { (connection) throws(DrumlinError) in try keys(connection).count } }
+    }
+
+    public var objects: [Object] {
+        get throws(DrumlinError) {
+            try database.serialized { (connection) throws(DrumlinError) in
+                try keys(connection).map { Object(database: database, info: info, key: $0) }
+            }
+        }
+    }
+
+    public subscript(index: Int) -> Object {
+        get throws(DrumlinError) { try object(at: index) }
+    }
+
+    public func object(at index: Int) throws(DrumlinError) -> Object {
+        try database.serialized { (connection) throws(DrumlinError) in
+            let keys = try keys(connection)
+            guard index >= 0, index < keys.count else {
+                throw DrumlinError(.invalidArgument, "Index \(index) is out of bounds for results of size \(keys.count).")
+            }
+            return Object(database: database, info: info, key: keys[index])
+        }
+    }
+
+    /// The objects as a JSON array (links as keys, or nested `depth` levels).
+    public func jsonText(depth: Int = 0) throws(DrumlinError) -> String {
+        try database.serialized { (connection) throws(DrumlinError) in
+            var writer = JSONWriter()
+            writer.writeByte(UInt8(ascii: "["))
+            if !info.hasRelationships, owner == nil {
+                // Every property is a column: read all rows in the query itself.
+                let (statement, parameters) = try rowsStatement(connection)
+                defer { statement.reset() }
+                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                var first = true
+                while try statement.step() {
+                    if !first { writer.writeByte(UInt8(ascii: ",")) }
+                    first = false
+                    database.writeRowJSON(info, statement, to: &writer)
+                }
+                writer.writeByte(UInt8(ascii: "]"))
+                return writer.string
+            }
+            for (i, key) in try keys(connection).enumerated() {
+                if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+                try database.writeJSON(info, key, depth: Swift.max(depth, 0), connection, to: &writer)
+            }
+            writer.writeByte(UInt8(ascii: "]"))
+            return writer.string
+        }
+    }
+
+    /// Hands `body` the row of each object in order, read in place (see `ObjectRow`): one
+    /// statement for classes of plain columns, a read per object otherwise.
+    public func forEachRow(_ indices: [Int], _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
+        _ = try forEachRow(from: 0, maxRows: .max, indices, body)
+    }
+
+    /// Hands `body` the rows at positions `start ..< start + maxRows` (fewer at the end), in
+    /// order, read in place; returns how many. From the first position, classes of plain columns
+    /// stream from one statement; elsewhere each row is read by its key, so reading a long result
+    /// in chunks costs no more than reading it at once. The C function is `drumlin_results_get_values`.
+    public func forEachRow(from start: Int, maxRows: Int, _ indices: [Int],
+                           _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Int {
+        guard start >= 0, maxRows >= 0 else {
+            throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.")
+        }
+        return try database.serialized { (connection) throws(DrumlinError) -> Int in
+            for index in indices { try database.checkIndex(info, index) }
+            if maxRows == 0 { return 0 }
+            if start == 0, !info.hasRelationships, owner == nil, info.inRow(indices) {
+                let (statement, parameters) = try rowsStatement(connection)
+                defer { statement.reset() }
+                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                var rows = 0
+                while rows < maxRows, try statement.step() {
+                    try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
+                                       indices: indices))
+                    rows += 1
+                }
+                return rows
+            }
+            let keys = try keys(connection)
+            guard start < keys.count else { return 0 }
+            let end = start + Swift.min(maxRows, keys.count - start)
+            for key in keys[start..<end] {
+                let values = try database.readRow(info, key, connection, indices: indices)
+                try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+            }
+            return end - start
+        }
+    }
+
+    // MARK: Aggregates
+
+    public enum Aggregate: String, Sendable {
+        case min, max, sum, avg
+    }
+
+    /// Realm's aggregates over a numeric (or, for min/max, date) property: sum of nothing is 0;
+    /// min, max and avg of nothing are null.
+    public func aggregate(_ op: Aggregate, _ property: String) throws(DrumlinError) -> Value {
+        try database.serialized { (connection) throws(DrumlinError) in
+            var compiler = QueryCompiler(database: database, connection: connection, root: info, text: property, arguments: [])
+            let rows = try compiler.rows(base, steps)
+            guard let index = info.propertyIndex(property) else { throw database.noSuchProperty(info, property) }
+            let prop = info.property(index)
+            let allowed: [PropertyType] = op == .sum || op == .avg ? [.int, .float, .double, .decimal128] : [.int, .float, .double, .decimal128, .date]
+            guard prop.isColumn, allowed.contains(prop.type) else {
+                throw DrumlinError(.query, "Cannot \(op.rawValue) property '\(info.name).\(prop.name)' of type '\(prop.realmTypeName == "array" ? "array" : prop.type.rawValue)'.")
+            }
+            let column = "t0.\(quoted(prop.storedName))"
+            if prop.type == .decimal128 {
+                // Decimals are added and compared exactly in Swift, not through doubles.
+                let statement = try connection.statement("SELECT \(column) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k WHERE \(column) IS NOT NULL")
+                defer { statement.reset() }
+                for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
+                var values: [Decimal128] = []
+                while try statement.step() { if let d = Decimal128(string: statement.string(0)) { values.append(d) } }
+                return DecimalArithmetic.aggregate(op, values)
+            }
+            var value = column
+            if prop.type == .float || prop.type == .double { value = "drumlin_num(\(value))" }
+            let function = op == .sum ? "coalesce(sum(\(value)), 0)" : "\(op.rawValue)(\(value))"
+            let sql = "SELECT \(function) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k"
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
+            let hasRow: Bool
+            do throws(DrumlinError) {
+                hasRow = try statement.step()
+            } catch where error.sqliteCode == 1 && error.message.contains("overflow") {
+                throw DrumlinError(.limit, "The \(op.rawValue) of '\(info.name).\(prop.name)' overflows 64-bit integers.")
+            }
+            guard hasRow, !statement.isNull(0) else { return .null }
+            switch (op, prop.type) {
+            case (.avg, _): return .double(statement.double(0))
+            case (_, .int): return .int(statement.int64(0))
+            case (_, .date): return .date(Timestamp(nanosecondsSinceEpoch: statement.int64(0)))
+            case (_, .float): return .float(Float(statement.double(0)))
+            default: return .double(statement.double(0))
+            }
+        }
+    }
+
+    public func min(_ property: String) throws(DrumlinError) -> Value { try aggregate(.min, property) }
+    public func max(_ property: String) throws(DrumlinError) -> Value { try aggregate(.max, property) }
+    public func sum(_ property: String) throws(DrumlinError) -> Value { try aggregate(.sum, property) }
+    public func average(_ property: String) throws(DrumlinError) -> Value { try aggregate(.avg, property) }
+
+    // MARK: Deleting
+
+    /// Deletes every object in the results (inside a write transaction); returns how many.
+    @discardableResult
+    public func deleteAll() throws(DrumlinError) -> Int {
+        try database.serialized { (connection) throws(DrumlinError) -> Int in
+            try database.requireWriteTransaction()
+            _ = try database.readable(info)
+            if !info.hasRelationships {
+                // Nothing else to clean up: one set-based DELETE.
+                let (rows, parameters, _) = try compile(connection)
+                let statement = try connection.statement(
+                    "DELETE FROM \(info.table) WHERE \(info.keyColumn) IN (SELECT k FROM (\(rows)))")
+                defer { statement.reset() }
+                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                _ = try statement.step()
+                cache = nil
+                return connection.changes
+            }
+            let keys = try keys(connection)
+            var deleted = 0
+            try database.atomically(connection) { () throws(DrumlinError) in
+                // A cascade may already have removed a later key (an embedded object, say).
+                for key in keys where try database.exists(info, key, connection) {
+                    try database.deleteObject(info, key, connection)
+                    deleted += 1
+                }
+            }
+            cache = nil
+            return deleted
+        }
+    }
+}
+
+/// Identifies a database state: results cached under a token stay valid until it changes.
+struct DatabaseStateToken: Equatable {
+    let dataVersion: Int64
+    let commits: Int
+    /// Rows this connection changed: inside a write transaction, every write moves it.
+    let changes: Int64
+}
+
+extension Database {
+    /// The current state token: it changes when another connection commits (data_version), when
+    /// this one commits or rolls back, and when this one writes a row (total changes).
+    func stateToken(_ connection: Connection) throws(DrumlinError) -> DatabaseStateToken? {
+        let statement = try connection.statement("PRAGMA data_version")
+        defer { statement.reset() }
+        _ = try statement.step()
+        return DatabaseStateToken(dataVersion: statement.int64(0), commits: commitCount, changes: connection.totalChanges)
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` for a query: one line per plan step (e.g. `SEARCH t0 USING
+    /// INDEX ...`), to check that a query uses an index.
+    public func explainQueryPlan(_ className: String, _ query: String, _ arguments: [Value] = []) throws(DrumlinError) -> [String] {
+        let results = try self.query(className, query, arguments)
+        return try serialized { (connection) throws(DrumlinError) -> [String] in
+            let (rows, parameters, _) = try results.compile(connection)
+            let statement = try connection.statement("EXPLAIN QUERY PLAN SELECT k FROM (\(rows)) ORDER BY o")
+            defer { statement.reset() }
+            for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            var lines: [String] = []
+            while try statement.step() { lines.append(statement.string(3)) }
+            return lines
+        }
+    }
+
+    /// The index of a class named by a C string (public or stored name), without allocating.
+    public func classIndex(cString name: UnsafePointer<CChar>) throws(DrumlinError) -> Int {
+        try classInfo(cString: name).index
+    }
+
+    /// The object of class `classIndex` with a primary key, or nil.
+    public func object(classIndex: Int, primaryKey: Value) throws(DrumlinError) -> Object? {
+        try serialized { (connection) throws(DrumlinError) in
+            let info = try readable(try classInfo(index: classIndex))
+            return try findKey(info, primaryKey, connection).map { Object(database: self, info: info, key: $0) }
+        }
+    }
+
+    /// Every object of a class, live. The corresponding C function is `drumlin_query` with a NULL query.
+    public func objects(_ className: String) throws(DrumlinError) -> Results {
+        let info = try readableClass(className)
+        if info.isEmbedded {
+            throw DrumlinError(.invalidArgument, "Embedded objects of type '\(info.name)' cannot be queried on their own: query their parent's property instead.")
+        }
+        return Results(database: self, info: info, base: .all)
+    }
+
+    /// The parse of a query text, from the cache when it was seen before.
+    func parsed(_ text: String) throws(DrumlinError) -> Query {
+        if let cached = try serialized({ (_) throws(DrumlinError) in parsedQueries[text] }) { return cached }
+        let query = try QueryParser.parse(text)
+        try serialized { (_) throws(DrumlinError) in
+            if parsedQueries.count >= Self.parsedQueryLimit { parsedQueries.removeAll(keepingCapacity: true) }
+            parsedQueries[text] = query
+        }
+        return query
+    }
+
+    /// Objects matching a Realm Query Language query. The corresponding C function is `drumlin_query`.
+    public func query(_ className: String, _ query: String, _ arguments: [Value] = []) throws(DrumlinError) -> Results {
+        try objects(className).filter(query, arguments)
+    }
+
+    /// The rows of a query over every object of a class, in order, read through the statement its
+    /// shared template holds, with no `Results` built: what `query(...).forEachRow(...)` visits,
+    /// for a query text run before with arguments of the same types (the lookup loop of
+    /// `drumlin_query_marshal`, Python's `db.query_dicts`). Returns false, visiting nothing, when
+    /// there is no such template yet or its rows are not read in one statement; the general path
+    /// then runs the query (and reports its errors).
+    public func visitTemplateRows(classIndex: Int, text: String, arguments: [Value], propertyIndices: [Int],
+                                  _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
+        try serialized { (connection) throws(DrumlinError) -> Bool in
+            guard let signature = QueryTemplate.signature(arguments),
+                  case .template(let template)? = queryTemplates[QueryTemplate.Key(classIndex: classIndex, text: text,
+                                                                                   signature: signature)],
+                  let statement = template.rowsStatement else { return false }
+            let info = try classInfo(index: classIndex)
+            for index in propertyIndices { try checkIndex(info, index) }
+            guard !info.hasRelationships, info.inRow(propertyIndices) else { return false }
+            statement.reset()
+            defer { statement.reset() }
+            try template.bind(arguments, to: statement)
+            while try statement.step() {
+                try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
+                                   indices: propertyIndices))
+            }
+            return true
+        }
+    }
+}
+
+extension Object {
+    /// The objects linking here: `name` is a linkingObjects property, or `@links.Class.property`.
+    public func backlinks(_ name: String) throws(DrumlinError) -> Results {
+        let origin: ClassInfo
+        let originIndex: Int
+        if name.hasPrefix("@links.") {
+            let parts = name.dropFirst("@links.".count).split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw DrumlinError(.invalidArgument, "Expected '@links.<Class>.<property>', got '\(name)'.") }
+            origin = try database.classInfo(parts[0])
+            guard let index = origin.propertyIndex(parts[1]), origin.targets[index] === info,
+                  origin.property(index).type == .object else {
+                throw DrumlinError(.noSuchProperty, "No property '\(parts[1])' found in type '\(parts[0])' which links to type '\(info.name)'")
+            }
+            originIndex = index
+        } else {
+            guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
+            (origin, originIndex) = try database.backlinkOrigin(info, index)
+        }
+        _ = try database.readable(origin)
+        return Results(database: database, info: origin, base: .backlinks(origin: origin, property: originIndex, key: key), owner: (info, key))
+    }
+}
+
+extension List {
+    /// The list's objects as results, to filter and sort (lists of objects only).
+    public func results() throws(DrumlinError) -> Results {
+        guard let target = info.targets[propertyIndex], property.type == .object else {
+            throw DrumlinError(.typeMismatch, "List '\(info.name).\(property.name)' does not hold objects, so it cannot be queried.")
+        }
+        return Results(database: database, info: target, base: .list(owner: object.key, table: table), owner: (info, object.key))
+    }
+}

@@ -1,0 +1,274 @@
+/// A class of the open schema, resolved once at open: its table, its columns and the SQL for the
+/// operations on it. Property indexes (positions in `schema.properties`) are what the C API's
+/// `drumlin_property_index` hands out.
+final class ClassInfo {
+    let index: Int
+    let schema: ObjectSchema
+    let table: String
+    /// The INTEGER PRIMARY KEY column: the primary key itself for a required `int` key (so a
+    /// lookup by key is one B-tree search), otherwise `_drumlin_key`.
+    let keyColumn: String
+    /// Classes whose row key is their int primary key keep creation order in `_drumlin_seq`.
+    let hasSequenceColumn: Bool
+    let primaryKeyIndex: Int?
+    /// Per property: its position in `selectColumns` (nil for collections and computed ones).
+    let slots: [Int?]
+    /// The quoted columns `selectRowSQL` reads, in order (a mixed property adds its type column).
+    let selectColumns: [String]
+    private let indexByName: [String: Int]
+
+    let selectRowSQL: String
+    /// `e.<key>, e.<column>, ...`: a row of this class read under the alias `e`.
+    let aliasedRowColumns: String
+    /// The same row read under the alias `t0`.
+    let rowColumnsT0: String
+    /// The creation-order expression under the alias `t0`.
+    let creationOrderT0: String
+    /// The row (key first) by primary key, in one statement.
+    let selectRowByPrimaryKeySQL: String
+    let keyByPrimaryKeySQL: String
+    let existsSQL: String
+    let insertSQL: String
+    /// `INSERT INTO t (columns)`, for multi-row inserts.
+    let insertPrefix: String
+    let deleteSQL: String
+    let countSQL: String
+
+    static let keyColumnName = "_drumlin_key"
+
+    /// Statement slots (see `Connection.statement(slot:)`): fixed operations first, then one
+    /// single-property UPDATE by object key per property, then one by primary key per property.
+    enum Slot: Int {
+        case insert, selectRow, keyByPrimaryKey, exists, delete, count, readSequence, writeSequence, insertBatch, selectRowByPrimaryKey
+    }
+    static let fixedSlots = 10
+    /// Where this class's slots start; set once at open.
+    var slotBase = 0
+    var slotCount: Int { Self.fixedSlots + 2 * schema.properties.count }
+    func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
+    func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
+    /// Whether the primary key may be null (for one object at most).
+    var hasOptionalPrimaryKey: Bool { primaryKeyIndex.map { traits[$0].isOptional } ?? false }
+    /// Whether these properties are all read from the row itself (no collection, backlink or
+    /// nested mixed value, which need more reads).
+    func inRow(_ indices: [Int]) -> Bool { indices.allSatisfy { traits[$0].isColumn && traits[$0].type != .mixed } }
+    func updateByPrimaryKeySlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + schema.properties.count + propertyIndex }
+    /// The public name as a C string, to find classes by name without allocating.
+    let nameBytes: [UInt8]
+    let storedNameBytes: [UInt8]
+
+    /// What the hot paths need to know about a property, without copying `Property` (which holds
+    /// strings and JSON) for every value read or written.
+    struct Traits {
+        var type: PropertyType
+        var collection: CollectionKind
+        var isOptional: Bool
+        var isPrimaryKey: Bool
+        var isColumn: Bool { collection == .single && type != .linkingObjects }
+        var isComputed: Bool { type == .linkingObjects }
+    }
+    let traits: [Traits]
+    /// Public property names, by property index.
+    let propertyNames: [String]
+    /// Decoded `default` values of scalar properties (checked at open).
+    let defaults: [Value?]
+    /// Property indexes of the column properties, in column order.
+    let columnIndexes: [Int]
+    /// Per property: the side table of a list, set or dictionary property.
+    let collectionTables: [CollectionTable?]
+    /// Per property: the class a link, link collection or linkingObjects property points at.
+    /// Set by `resolve(_:)` once every class exists.
+    private(set) var targets: [ClassInfo?] = []
+    /// Properties (of any class, this one included) that link to this class.
+    private(set) var incoming: [(origin: ClassInfo, property: Int)] = []
+    static let sequenceColumnName = "_drumlin_seq"
+
+    init(index: Int, schema: ObjectSchema) {
+        self.index = index
+        self.schema = schema
+        nameBytes = Array(schema.name.utf8)
+        storedNameBytes = Array(schema.storedName.utf8)
+        table = quoted(schema.storedName)
+        let pk = schema.primaryKeyProperty
+        let pkIsRowKey = pk.map { $0.type == .int && !$0.isOptional && $0.collection == .single } ?? false
+        keyColumn = pkIsRowKey ? quoted(pk!.storedName) : quoted(Self.keyColumnName)
+        hasSequenceColumn = pkIsRowKey
+        primaryKeyIndex = schema.primaryKey.flatMap { name in schema.properties.firstIndex { $0.name == name } }
+
+        var slots: [Int?] = []
+        var columns: [String] = []
+        var names: [String: Int] = [:]
+        for (i, property) in schema.properties.enumerated() {
+            names[property.storedName] = i
+            if property.isColumn {
+                slots.append(columns.count)
+                columns.append(quoted(property.storedName))
+                if property.type == .mixed { columns.append(quoted(Self.mixedTypeColumn(property))) }
+            } else {
+                slots.append(nil)
+            }
+        }
+        // Public names win over stored names when they collide across properties.
+        for (i, property) in schema.properties.enumerated() { names[property.name] = i }
+        self.slots = slots
+        propertyNames = schema.properties.map(\.name)
+        traits = schema.properties.map {
+            Traits(type: $0.type, collection: $0.collection, isOptional: $0.isOptional, isPrimaryKey: $0.isPrimaryKey)
+        }
+        defaults = schema.properties.map { property in
+            guard let json = property.defaultValue, property.collection == .single, property.type != .object,
+                  let value = try? ExtendedJSON.mixedValue(json) else { return nil }
+            return try? Database.coerceScalar(value, property.type, optional: property.isOptional,
+                                              nested: property.type == .mixed, Label(className: schema.name, propertyName: property.name))
+        }
+        columnIndexes = schema.properties.indices.filter { schema.properties[$0].isColumn }
+        collectionTables = schema.properties.map { property in
+            property.isCollection
+                ? CollectionTable(kind: property.collection, table: schema.storedName, column: property.storedName,
+                                  elementType: property.type, isIndexed: property.index == .general)
+                : nil
+        }
+        selectColumns = columns
+        indexByName = names
+
+        let columnList = columns.isEmpty ? "" : ", " + columns.joined(separator: ", ")
+        selectRowSQL = "SELECT \(keyColumn)\(columnList) FROM \(table) WHERE \(keyColumn) = ?1"
+        let rowKey = keyColumn, rowTable = table
+        aliasedRowColumns = (["e.\(rowKey)"] + columns.map { "e.\($0)" }).joined(separator: ", ")
+        rowColumnsT0 = (["t0.\(rowKey)"] + columns.map { "t0.\($0)" }).joined(separator: ", ")
+        creationOrderT0 = pkIsRowKey ? "t0.\(quoted(Self.sequenceColumnName))" : "t0.\(rowKey)"
+        selectRowByPrimaryKeySQL = pk.map { "SELECT \(rowKey)\(columnList) FROM \(rowTable) WHERE \(quoted($0.storedName)) IS ?1" } ?? ""
+        if let pk {
+            keyByPrimaryKeySQL = "SELECT \(keyColumn) FROM \(table) WHERE \(quoted(pk.storedName)) IS ?1"
+        } else {
+            keyByPrimaryKeySQL = ""
+        }
+        existsSQL = "SELECT 1 FROM \(table) WHERE \(keyColumn) = ?1"
+        var insertColumns = columns
+        if hasSequenceColumn { insertColumns.append(quoted(Self.sequenceColumnName)) }
+        let placeholders = (1...max(insertColumns.count, 1)).map { "?\($0)" }.joined(separator: ", ")
+        insertPrefix = "INSERT INTO \(table) (\(insertColumns.joined(separator: ", ")))"
+        insertSQL = insertColumns.isEmpty
+            ? "INSERT INTO \(table) DEFAULT VALUES"
+            : "\(insertPrefix) VALUES (\(placeholders))"
+        deleteSQL = "DELETE FROM \(table) WHERE \(keyColumn) = ?1"
+        countSQL = "SELECT count(*) FROM \(table)"
+    }
+
+    static func mixedTypeColumn(_ property: Property) -> String { "_drumlin_type_" + property.storedName }
+
+    /// Connects link properties to their target classes, and targets to the properties pointing
+    /// at them. Runs once at open, after every ClassInfo exists.
+    static func resolve(_ classes: [ClassInfo]) {
+        var byName: [String: ClassInfo] = [:]
+        for info in classes { byName[info.name] = info }
+        for info in classes {
+            info.targets = info.schema.properties.map { property in property.objectType.flatMap { byName[$0] } }
+            for (index, property) in info.schema.properties.enumerated() where property.type == .object {
+                info.targets[index]?.incoming.append((info, index))
+            }
+        }
+        for info in classes {
+            info.hasCollections = info.collectionTables.contains { $0 != nil }
+            info.hasRelationships = info.schema.properties.contains { $0.isCollection || $0.type == .object || $0.type == .mixed }
+                || !info.incoming.isEmpty
+            info.geoPointIndices = geoPointIndices(info)
+        }
+    }
+
+    var isEmbedded: Bool { schema.kind == .embedded }
+
+    /// Whether the class has list, set or dictionary properties.
+    private(set) var hasCollections = false
+    /// Whether writes to this class can touch more than its own row (links, collections, mixed,
+    /// or links pointing here), so they need a savepoint and cascading deletes.
+    private(set) var hasRelationships = false
+    /// For GeoJSON point types: the `type` and `coordinates` properties.
+    private(set) var geoPointIndices: (type: Int, coordinates: Int)?
+
+    /// Targets and incoming links reference classes both ways; the database breaks the cycle
+    /// when it goes away.
+    func unlinkClasses() {
+        targets = []
+        incoming = []
+    }
+
+    var name: String { schema.name }
+
+    /// Resolves a public or stored property name.
+    func propertyIndex(_ name: String) -> Int? { indexByName[name] }
+
+    func property(_ index: Int) -> Property { schema.properties[index] }
+
+    /// The DDL that creates this class's table and indexes.
+    var createStatements: [String] {
+        var definitions: [String] = []
+        if hasSequenceColumn {
+            let pk = schema.primaryKeyProperty!
+            definitions.append("\(quoted(pk.storedName)) INTEGER PRIMARY KEY")
+            definitions.append("\(quoted(Self.sequenceColumnName)) INTEGER NOT NULL")
+        } else {
+            definitions.append("\(quoted(Self.keyColumnName)) INTEGER PRIMARY KEY")
+        }
+        for property in schema.properties where property.isColumn {
+            if hasSequenceColumn && property.isPrimaryKey { continue }
+            definitions.append(contentsOf: Self.columnDefinitions(property, withDefault: false))
+        }
+        var statements = ["CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"]
+        for property in schema.properties where property.isColumn {
+            if let sql = indexStatement(property) { statements.append(sql) }
+        }
+        for table in collectionTables.compactMap({ $0 }) { statements.append(contentsOf: table.createStatements) }
+        for property in schema.properties where property.index == .fullText && property.isColumn {
+            statements.append(contentsOf: FullText.createStatements(self, property))
+        }
+        return statements
+    }
+
+    /// Column definitions for one property; `withDefault` gives existing rows a value when the
+    /// column is added to a table that already has objects.
+    static func columnDefinitions(_ property: Property, withDefault: Bool) -> [String] {
+        let type = ValueCodec.columnType(property)
+        var definition = quoted(property.storedName) + (type.isEmpty ? "" : " " + type)
+        if withDefault, !property.isOptional, property.type != .object, property.type != .mixed {
+            definition += " DEFAULT " + zeroLiteral(property.type)
+        }
+        var definitions = [definition]
+        if property.type == .mixed {
+            definitions.append("\(quoted(mixedTypeColumn(property))) INTEGER NOT NULL DEFAULT 0")
+        }
+        return definitions
+    }
+
+    /// The value existing objects get for a new required property (Realm's zero values).
+    static func zeroLiteral(_ type: PropertyType) -> String {
+        switch type {
+        case .bool, .int, .date: "0"
+        case .float, .double: "0.0"
+        case .decimal128: "'0'"
+        case .string: "''"
+        case .data: "x''"
+        case .objectId: "x'000000000000000000000000'"
+        case .uuid: "x'00000000000000000000000000000000'"
+        case .mixed, .object, .linkingObjects: "NULL"
+        }
+    }
+
+    func indexName(_ property: Property) -> String {
+        quoted(sideName(property.isPrimaryKey ? "pk" : "idx", table: schema.storedName, column: property.storedName))
+    }
+
+    /// The CREATE INDEX statement a property needs, if any. The primary key gets a unique index
+    /// (unless it is the row key itself); `indexed: true` properties and links get a plain one.
+    func indexStatement(_ property: Property) -> String? {
+        let column = quoted(property.storedName)
+        if property.isPrimaryKey {
+            if hasSequenceColumn { return nil }
+            return "CREATE UNIQUE INDEX \(indexName(property)) ON \(table) (\(column))"
+        }
+        if property.index == .general || property.type == .object {
+            return "CREATE INDEX \(indexName(property)) ON \(table) (\(column))"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,75 @@
+/// The side table holding one collection property's elements. Elements are rows, not JSON blobs,
+/// so they are queryable and indexed:
+///
+/// | kind | columns | indexes |
+/// |---|---|---|
+/// | list | owner, position (0...n-1), value [, value_type] | (owner, position); (value) for links |
+/// | set | owner, value [, value_type] | (owner, value) |
+/// | dictionary | owner, key, value [, value_type] | unique (owner, key); (value) for links |
+///
+/// `owner` is the object key of the owning object; for links `value` is the target's object key.
+struct CollectionTable {
+    let kind: CollectionKind
+    /// Unquoted table name.
+    let rawName: String
+    /// Quoted table name, for SQL.
+    let name: String
+    let elementType: PropertyType
+    var isMixed: Bool { elementType == .mixed }
+    var isLink: Bool { elementType == .object }
+
+    /// `indexed: true` on a list of strings indexes the elements.
+    let isIndexed: Bool
+
+    init(kind: CollectionKind, table: String, column: String, elementType: PropertyType, isIndexed: Bool = false) {
+        self.kind = kind
+        self.isIndexed = isIndexed
+        rawName = sideName(kind.typeWord ?? "single", table: table, column: column)
+        name = quoted(rawName)
+        self.elementType = elementType
+    }
+
+    var createStatements: [String] {
+        var property = Property(name: "value", type: elementType, isOptional: true)
+        property.collection = .single
+        let type = ValueCodec.columnType(property)
+        let valueColumn = "value" + (type.isEmpty ? "" : " " + type)
+        let typeColumn = isMixed ? ", value_type INTEGER NOT NULL DEFAULT 0" : ""
+        var statements: [String] = []
+        switch kind {
+        case .list:
+            statements.append("CREATE TABLE \(name) (owner INTEGER NOT NULL, position INTEGER NOT NULL, \(valueColumn)\(typeColumn))")
+            statements.append("CREATE INDEX \(quoted(rawName + "_owner")) ON \(name) (owner, position)")
+        case .set:
+            statements.append("CREATE TABLE \(name) (owner INTEGER NOT NULL, \(valueColumn)\(typeColumn))")
+            statements.append("CREATE INDEX \(quoted(rawName + "_owner")) ON \(name) (owner, value)")
+        case .dictionary:
+            statements.append("CREATE TABLE \(name) (owner INTEGER NOT NULL, key TEXT NOT NULL, \(valueColumn)\(typeColumn))")
+            statements.append("CREATE UNIQUE INDEX \(quoted(rawName + "_owner")) ON \(name) (owner, key)")
+        case .single:
+            break
+        }
+        if (isLink || isIndexed) && kind != .set {
+            statements.append("CREATE INDEX \(quoted(rawName + "_value")) ON \(name) (value)")
+        }
+        return statements
+    }
+}
+
+/// Names of Drumlin's per-property tables and indexes: `_drumlin_<kind>_<length of table>_<table>_<column>`.
+/// The length makes the name unambiguous whatever characters the table and column names contain.
+func sideName(_ kind: String, table: String, column: String) -> String {
+    "_drumlin_\(kind)_\(table.utf8.count)_\(table)_\(column)"
+}
+
+/// Nested lists and dictionaries inside mixed values. A mixed slot holding a collection stores
+/// `DRUMLIN_TYPE_LIST` / `DRUMLIN_TYPE_DICTIONARY` and the collection's id; its elements are rows here
+/// (dictionary entries keep their insertion order in `position`).
+enum MixedStore {
+    static let table = "_drumlin_mixed"
+    static let createStatements = [
+        "CREATE TABLE _drumlin_mixed_collections (id INTEGER PRIMARY KEY, kind INTEGER NOT NULL)",
+        "CREATE TABLE _drumlin_mixed (collection INTEGER NOT NULL, position INTEGER NOT NULL, key TEXT, value, value_type INTEGER NOT NULL)",
+        "CREATE INDEX _drumlin_mixed_collection ON _drumlin_mixed (collection, position)",
+    ]
+}

@@ -1,0 +1,101 @@
+import CSQLite
+
+/// Quotes an SQL identifier. Every table and column name goes through here: no user string ever
+/// becomes SQL text unquoted.
+func quoted(_ identifier: String) -> String {
+    // Most names have no quote to double: skip the (slow, generic) replacing for them.
+    if !identifier.utf8.contains(UInt8(ascii: "\"")) { return "\"" + identifier + "\"" }
+    return "\"" + identifier.replacing("\"", with: "\"\"") + "\""
+}
+
+/// One SQLite connection with its statement cache. Not thread-safe by itself: `Database`
+/// serializes every use.
+final class Connection {
+    let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+    private var slots: [Statement?] = []
+
+    init(path: String, flags: Int32) throws(DrumlinError) {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw DrumlinError(.file, "Cannot open '\(path)': \(message).", sqliteCode: rc)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 5000)
+        SQLFunctions.register(db)
+    }
+
+    func close() {
+        statements.removeAll()
+        slots.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// The cached statement for `sql`, prepared on first use and reset for this one.
+    func statement(_ sql: String) throws(DrumlinError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// A statement cached in a numbered slot: the hot paths (insert, read a row, find by primary
+    /// key, update one property) skip hashing their SQL text on every call.
+    func statement(slot: Int, _ sql: @autoclosure () -> String) throws(DrumlinError) -> Statement {
+        if slot < slots.count, let cached = slots[slot] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(connection: self, sql: sql())
+        if slot >= slots.count { slots.append(contentsOf: repeatElement(nil, count: slot - slots.count + 1)) }
+        slots[slot] = statement
+        return statement
+    }
+
+    /// Runs one or more SQL statements that return no rows (DDL, pragmas, transaction control).
+    func execute(_ sql: String) throws(DrumlinError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, context: sql) }
+    }
+
+    /// Runs a query and returns the first column of the first row as text, if any.
+    func scalarText(_ sql: String, _ arguments: [String] = []) throws(DrumlinError) -> String? {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        for (i, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(i + 1)) }
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.string(0)
+    }
+
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// The one funnel from SQLite result codes to Drumlin errors.
+    func error(_ rc: Int32, context: String) -> DrumlinError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        let code: DrumlinError.Code
+        switch rc & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: code = .busy
+        case SQLITE_READONLY: code = .readOnly
+        case SQLITE_CORRUPT, SQLITE_NOTADB: code = .corrupt
+        case SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_FULL, SQLITE_PERM, SQLITE_AUTH: code = .file
+        case SQLITE_TOOBIG, SQLITE_RANGE: code = .limit
+        case SQLITE_NOMEM: code = .limit
+        case SQLITE_MISUSE: code = .misuse
+        default: code = .internal
+        }
+        return DrumlinError(code, "SQLite error \(rc) (\(message)) during \(context.prefix(120))", sqliteCode: rc)
+    }
+}
+
+extension Connection {
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+}

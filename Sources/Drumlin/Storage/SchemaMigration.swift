@@ -1,0 +1,175 @@
+/// Compares the schema an application opens with against the one stored in the file. Additive
+/// changes (a new class, a new property, an index added or dropped) are applied automatically;
+/// anything else needs a migration and is reported with Realm's wording.
+enum SchemaMigration {
+    static func reconcile(_ connection: Connection, path: String, schema: Schema, classes: [ClassInfo],
+                          options: OpenOptions, storedVersion: inout UInt64) throws(DrumlinError) {
+        let stored = try loadStored(connection, path: path)
+        let versionText = try connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'schema_version'")
+        let version = versionText.flatMap { Int64($0) }.map { UInt64(bitPattern: $0) } ?? 0
+        if options.schemaVersion < version {
+            throw DrumlinError(.migrationFailed,
+                             "Provided schema version \(options.schemaVersion) is less than last set version \(version).")
+        }
+
+        var additive: [(message: String, apply: [String], info: ClassInfo?)] = []
+        var breaking: [String] = []
+        for info in classes {
+            guard let old = stored[info.schema.storedName] else {
+                additive.append(("Class '\(info.name)' has been added.", info.createStatements, info))
+                continue
+            }
+            compare(old: old, new: info, additive: &additive, breaking: &breaking)
+        }
+        if !breaking.isEmpty {
+            throw DrumlinError(.migrationRequired,
+                             "Migration is required due to the following errors:" + breaking.map { "\n- " + $0 }.joined())
+        }
+        let needsVersionUpdate = options.schemaVersion != version
+        if options.readOnly {
+            if !additive.isEmpty {
+                throw DrumlinError(.migrationRequired, "The following changes cannot be made in read-only schema mode:"
+                                 + additive.map { "\n- " + $0.message }.joined())
+            }
+            storedVersion = version
+            return
+        }
+        guard !additive.isEmpty || needsVersionUpdate else {
+            storedVersion = version
+            return
+        }
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(DrumlinError) {
+            var touched: [Int: ClassInfo] = [:]
+            for change in additive {
+                for sql in change.apply { try connection.execute(sql) }
+                if let info = change.info { touched[info.index] = info }
+            }
+            for info in touched.values { try Storage.storeDefinition(connection, info) }
+            let statement = try connection.statement("UPDATE _drumlin_meta SET value = ?1 WHERE key = 'schema_version'")
+            statement.bind(Int64(bitPattern: options.schemaVersion), at: 1)
+            try statement.run()
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        storedVersion = options.schemaVersion
+    }
+
+    /// The stored classes by table name.
+    private static func loadStored(_ connection: Connection, path: String) throws(DrumlinError) -> [String: ObjectSchema] {
+        var definitions: [JSON] = []
+        let statement = try connection.statement("SELECT definition FROM _drumlin_classes ORDER BY rowid")
+        defer { statement.reset() }
+        while try statement.step() {
+            guard let json = try? JSON.parse(statement.string(0)) else {
+                throw Storage.notDrumlin(path, detail: "its stored schema is unreadable")
+            }
+            definitions.append(json)
+        }
+        let stored: Schema
+        do throws(DrumlinError) {
+            stored = try Schema(json: .array(definitions), validating: false)
+        } catch {
+            throw DrumlinError(.corrupt, "The schema stored in '\(path)' is invalid: \(error.message)")
+        }
+        var byTable: [String: ObjectSchema] = [:]
+        for objectSchema in stored.objectSchemas { byTable[objectSchema.storedName] = objectSchema }
+        return byTable
+    }
+
+    private static func kindName(_ kind: ObjectKind) -> String {
+        switch kind {
+        case .topLevel: "TopLevel"
+        case .embedded: "Embedded"
+        case .asymmetric: "TopLevelAsymmetric"
+        }
+    }
+
+    static func typeDescription(_ property: Property) -> String {
+        var element = property.type.realmName
+        if property.type == .object || property.type == .linkingObjects {
+            element = "<\(property.objectType ?? "")>"
+        }
+        if let collection = property.collection.realmName { return "\(collection)<\(element)>" }
+        return element
+    }
+
+    private static func compare(old: ObjectSchema, new info: ClassInfo,
+                                additive: inout [(message: String, apply: [String], info: ClassInfo?)],
+                                breaking: inout [String]) {
+        let new = info.schema
+        let name = new.name
+        if old.kind != new.kind {
+            breaking.append("Class '\(name)' has been changed from \(kindName(old.kind)) to \(kindName(new.kind)).")
+        }
+        let oldPK = old.primaryKeyProperty?.storedName
+        let newPK = new.primaryKeyProperty?.storedName
+        if oldPK != newPK {
+            switch (oldPK, newPK) {
+            case (nil, let added?): breaking.append("Primary Key for class '\(name)' has been added: '\(added)'.")
+            case (let removed?, nil): breaking.append("Primary Key for class '\(name)' has been removed: '\(removed)'.")
+            default: breaking.append("Primary Key for class '\(name)' has changed from '\(oldPK ?? "")' to '\(newPK ?? "")'.")
+            }
+        }
+        var oldByColumn: [String: Property] = [:]
+        for property in old.properties { oldByColumn[property.storedName] = property }
+        for property in new.properties {
+            let label = "Property '\(name).\(property.name)'"
+            guard let previous = oldByColumn.removeValue(forKey: property.storedName) else {
+                if property.isComputed { continue }
+                var statements: [String] = []
+                if property.isColumn {
+                    statements = ClassInfo.columnDefinitions(property, withDefault: true).map {
+                        "ALTER TABLE \(info.table) ADD COLUMN \($0)"
+                    }
+                    if let index = info.indexStatement(property) { statements.append(index) }
+                    if property.index == .fullText { statements.append(contentsOf: FullText.createStatements(info, property)) }
+                } else if let table = info.collectionTables.first(where: { $0?.rawName == sideName(property.collection.typeWord ?? "", table: info.schema.storedName, column: property.storedName) }) ?? nil {
+                    statements = table.createStatements
+                }
+                additive.append(("\(label) has been added.", statements, info))
+                continue
+            }
+            if previous.isComputed && property.isComputed {
+                if previous.objectType != property.objectType || previous.originProperty != property.originProperty {
+                    additive.append(("\(label) has been changed.", [], info))
+                }
+                continue
+            }
+            let oldType = typeDescription(previous)
+            let newType = typeDescription(property)
+            if oldType != newType || previous.isComputed != property.isComputed {
+                breaking.append("\(label) has been changed from '\(oldType)' to '\(newType)'.")
+                continue
+            }
+            if previous.isOptional != property.isOptional {
+                breaking.append("\(label) has been made \(property.isOptional ? "optional" : "required").")
+                continue
+            }
+            if previous.index != property.index, property.isColumn, !property.isPrimaryKey {
+                var statements: [String] = []
+                if previous.index == .general && property.type != .object {
+                    statements.append("DROP INDEX IF EXISTS \(info.indexName(property))")
+                }
+                if previous.index == .fullText { statements.append(contentsOf: FullText.dropStatements(info, property)) }
+                if property.index == .general, let index = info.indexStatement(property) {
+                    statements.append(index.replacing("CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS"))
+                }
+                if property.index == .fullText { statements.append(contentsOf: FullText.createStatements(info, property)) }
+                let word = property.index == .none ? "unindexed" : property.index == .fullText ? "full-text indexed" : "indexed"
+                additive.append(("\(label) has been made \(word).", statements, info))
+            } else if previous.name != property.name || previous.defaultValue != property.defaultValue
+                        || previous.isCounter != property.isCounter {
+                additive.append(("\(label) has been renamed or given a new default.", [], info))
+            }
+        }
+        for removed in oldByColumn.values where !removed.isComputed {
+            breaking.append("Property '\(name).\(removed.name)' has been removed.")
+        }
+        if old.name != new.name {
+            additive.append(("Class '\(name)' has been given a new public name.", [], info))
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opening a file: recognizing a Drumlin database, creating tables for a new schema, and checking a
+/// stored schema against the one the application opens with.
+enum Storage {
+    /// The on-disk format this build writes and reads.
+    static let formatVersion = 1
+
+    static let metadataStatements = [
+        "CREATE TABLE _drumlin_meta (key TEXT PRIMARY KEY, value ANY)",
+        """
+        CREATE TABLE _drumlin_classes (table_name TEXT PRIMARY KEY, name TEXT NOT NULL, \
+        definition TEXT NOT NULL, next_seq INTEGER NOT NULL DEFAULT 1)
+        """,
+    ] + MixedStore.createStatements
+
+    static func open(path: String, inMemory: Bool, schema: Schema, classes: [ClassInfo], options: OpenOptions,
+                     storedVersion: inout UInt64) throws(DrumlinError) -> Connection {
+        do throws(DrumlinError) {
+            return try openOnce(path: path, inMemory: inMemory, schema: schema, classes: classes, options: options,
+                                storedVersion: &storedVersion)
+        } catch let error where options.deleteIfMigrationNeeded && !inMemory
+            && (error.code == .migrationRequired || error.code == .migrationFailed)
+        {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            return try openOnce(path: path, inMemory: inMemory, schema: schema, classes: classes, options: options,
+                                storedVersion: &storedVersion)
+        }
+    }
+
+    private static func openOnce(path: String, inMemory: Bool, schema: Schema, classes: [ClassInfo],
+                                 options: OpenOptions, storedVersion: inout UInt64) throws(DrumlinError) -> Connection {
+        if !inMemory { try checkFileHeader(path, readOnly: options.readOnly) }
+        let flags = options.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let connection = try Connection(path: path, flags: flags)
+        do throws(DrumlinError) {
+            let tableCount: Int64
+            do throws(DrumlinError) {
+                let statement = try connection.statement("SELECT count(*) FROM sqlite_master")
+                defer { statement.reset() }
+                _ = try statement.step()
+                tableCount = statement.int64(0)
+            } catch {
+                throw notDrumlin(path, detail: error.message)
+            }
+            if tableCount == 0 {
+                if options.readOnly {
+                    throw DrumlinError(.file, "Cannot open '\(path)' read-only: it is not an existing Drumlin database.")
+                }
+                if !inMemory { try connection.execute("PRAGMA journal_mode = WAL") }
+                try connection.execute("PRAGMA synchronous = NORMAL")
+                try create(connection, schema: schema, classes: classes, version: options.schemaVersion)
+                storedVersion = options.schemaVersion
+                return connection
+            }
+            let format = try? connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
+            guard let format else { throw notDrumlin(path, detail: "it has no Drumlin metadata") }
+            guard Int(format) == formatVersion else {
+                throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads format \(formatVersion).")
+            }
+            if !options.readOnly { try connection.execute("PRAGMA synchronous = NORMAL") }
+            try SchemaMigration.reconcile(connection, path: path, schema: schema, classes: classes, options: options,
+                                          storedVersion: &storedVersion)
+            return connection
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    static func notDrumlin(_ path: String, detail: String) -> DrumlinError {
+        DrumlinError(.corrupt, "The file '\(path)' is not a Drumlin database (\(detail)); it was left unchanged.")
+    }
+
+    /// Refuses a file that is not SQLite before SQLite touches it. An absent or empty file is a new
+    /// database.
+    private static func checkFileHeader(_ path: String, readOnly: Bool) throws(DrumlinError) {
+        guard let file = fopen(path, "rb") else {
+            if errno == ENOENT {
+                if readOnly { throw DrumlinError(.file, "Cannot open '\(path)' read-only: the file does not exist.") }
+                return
+            }
+            let reason = String(cString: strerror(errno))
+            throw DrumlinError(.file, "Cannot open '\(path)': \(reason).")
+        }
+        defer { fclose(file) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = fread(&header, 1, 16, file)
+        if count == 0 { return }
+        let magic = Array("SQLite format 3".utf8) + [0]
+        guard count == 16, header == magic else {
+            throw notDrumlin(path, detail: "it is not an SQLite file")
+        }
+    }
+
+    /// Creates the metadata and every class's table in one transaction.
+    private static func create(_ connection: Connection, schema: Schema, classes: [ClassInfo],
+                               version: UInt64) throws(DrumlinError) {
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(DrumlinError) {
+            for sql in metadataStatements { try connection.execute(sql) }
+            let meta = try connection.statement("INSERT INTO _drumlin_meta (key, value) VALUES (?1, ?2)")
+            meta.bind("format", at: 1)
+            meta.bind(Int64(formatVersion), at: 2)
+            try meta.run()
+            meta.bind("schema_version", at: 1)
+            meta.bind(Int64(bitPattern: version), at: 2)
+            try meta.run()
+            for info in classes { try createClass(connection, info) }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    static func createClass(_ connection: Connection, _ info: ClassInfo) throws(DrumlinError) {
+        for sql in info.createStatements { try connection.execute(sql) }
+        try storeDefinition(connection, info)
+    }
+
+    static func storeDefinition(_ connection: Connection, _ info: ClassInfo) throws(DrumlinError) {
+        let statement = try connection.statement("""
+            INSERT INTO _drumlin_classes (table_name, name, definition) VALUES (?1, ?2, ?3) \
+            ON CONFLICT (table_name) DO UPDATE SET name = excluded.name, definition = excluded.definition
+            """)
+        statement.bind(info.schema.storedName, at: 1)
+        statement.bind(info.schema.name, at: 2)
+        statement.bind(definition(info.schema).text, at: 3)
+        try statement.run()
+    }
+
+    /// One class's normalized long form, as stored in `_drumlin_classes.definition`.
+    static func definition(_ objectSchema: ObjectSchema) -> JSON {
+        Schema([objectSchema]).normalizedJSON.arrayElements?.first ?? .null
+    }
+}

@@ -1,0 +1,133 @@
+import CSQLite
+
+/// How values are stored in SQLite columns. One place decides it, for writes and reads alike:
+///
+/// | type | column | encoding |
+/// |---|---|---|
+/// | bool, int | INTEGER | 0/1, the integer |
+/// | float, double | REAL | the number; NaN and -0.0 as an 8-byte big-endian BLOB of their bits (SQLite would store NULL and 0) |
+/// | decimal128 | TEXT | canonical string ("1.10") |
+/// | string | TEXT | UTF-8, any length, embedded NUL kept |
+/// | data | BLOB | the bytes |
+/// | date | INTEGER | nanoseconds since 1970 (1677-09-21 ... 2262-04-11) |
+/// | objectId, uuid | BLOB | 12 / 16 bytes |
+/// | link | INTEGER | the target's object key |
+/// | mixed | (none) + INTEGER | the value as above, plus its DRUMLIN_TYPE_* in `_drumlin_type_<column>` |
+enum ValueCodec {
+    /// The C API's DRUMLIN_TYPE_* number for a value, stored in a mixed property's type column.
+    static func typeCode(_ value: Value) -> Int64 {
+        switch value {
+        case .null: 0
+        case .int: 1
+        case .bool: 2
+        case .string: 3
+        case .data: 4
+        case .date: 5
+        case .float: 6
+        case .double: 7
+        case .decimal: 8
+        case .objectId: 9
+        case .link: 10
+        case .uuid: 11
+        case .list: 12
+        case .dictionary: 13
+        }
+    }
+
+    /// The declared SQLite column type (its affinity) for a property.
+    static func columnType(_ property: Property) -> String {
+        switch property.type {
+        case .bool, .int, .date, .object: "INTEGER"
+        case .float, .double: "REAL"
+        case .decimal128, .string: "TEXT"
+        case .data, .objectId, .uuid: "BLOB"
+        // No declared type: BLOB affinity keeps every value exactly as bound. (A declared "ANY"
+        // would mean NUMERIC affinity outside STRICT tables, turning the text "1.0" into 1.)
+        case .mixed, .linkingObjects: ""
+        }
+    }
+
+    /// Binds a scalar value. Nested collections are never bound (they live in side tables).
+    static func bind(_ value: Value, to statement: Statement, at index: Int32) throws(DrumlinError) {
+        switch value {
+        case .null: statement.bindNull(index)
+        case .bool(let b): statement.bind(Int64(b ? 1 : 0), at: index)
+        case .int(let i): statement.bind(i, at: index)
+        case .float(let f): bindDouble(Double(f), statement, index)
+        case .double(let d): bindDouble(d, statement, index)
+        case .decimal(let d): statement.bind(d.description, at: index)
+        case .string(let s): statement.bind(s, at: index)
+        case .data(let bytes): statement.bind(bytes, at: index)
+        case .date(let t):
+            guard let ns = t.nanosecondsSinceEpoch else {
+                throw DrumlinError(.limit, "Date \(t.iso8601) is outside the supported range 1677-09-21 to 2262-04-11.")
+            }
+            statement.bind(ns, at: index)
+        case .objectId(let oid): statement.bind(oid.bytes, at: index)
+        case .uuid(let uuid): statement.bind(uuid.bytes, at: index)
+        case .link(let link): statement.bind(link.key, at: index)
+        case .list, .dictionary:
+            throw DrumlinError(.internal, "A nested collection cannot be stored in a column.")
+        }
+    }
+
+    private static func bindDouble(_ d: Double, _ statement: Statement, _ index: Int32) {
+        // SQLite turns a NaN REAL into NULL and may store -0.0 as the integer 0: keep both as bits.
+        if d.isNaN || (d == 0 && d.sign == .minus) {
+            var bits = d.bitPattern.bigEndian
+            withUnsafeBytes(of: &bits) { statement.bind(bytes: $0, at: index) }
+        } else {
+            statement.bind(d, at: index)
+        }
+    }
+
+    /// Reads a column stored for `type` (never `.mixed`: see `readMixed`).
+    static func read(_ statement: Statement, _ column: Int32, as type: PropertyType, classIndex: Int = -1) -> Value {
+        let storage = statement.columnType(column)
+        if storage == SQLITE_NULL { return .null }
+        switch type {
+        case .bool: return .bool(statement.int64(column) != 0)
+        case .int: return .int(statement.int64(column))
+        case .float: return .float(Float(readDouble(statement, column, storage)))
+        case .double: return .double(readDouble(statement, column, storage))
+        case .decimal128: return Decimal128(string: statement.string(column)).map(Value.decimal) ?? .null
+        case .string: return .string(statement.string(column))
+        case .data: return .data(statement.bytes(column))
+        case .date: return .date(Timestamp(nanosecondsSinceEpoch: statement.int64(column)))
+        case .objectId: return statement.withBytes(column) { ObjectId(bytes: $0) }.map(Value.objectId) ?? .null
+        case .uuid: return statement.withBytes(column) { UUIDValue(bytes: $0) }.map(Value.uuid) ?? .null
+        case .object: return .link(ObjectLink(classIndex: classIndex, key: statement.int64(column)))
+        case .mixed, .linkingObjects: return .null
+        }
+    }
+
+    private static func readDouble(_ statement: Statement, _ column: Int32, _ storage: Int32) -> Double {
+        if storage == SQLITE_BLOB {
+            return statement.withBytes(column) { bytes in
+                guard bytes.count == 8 else { return .nan }
+                var bits: UInt64 = 0
+                for byte in bytes { bits = bits << 8 | UInt64(byte) }
+                return Double(bitPattern: bits)
+            }
+        }
+        return statement.double(column)
+    }
+
+    /// Reads a mixed value from its value column and type column.
+    static func readMixed(_ statement: Statement, value column: Int32, type typeColumn: Int32) -> Value {
+        let code = statement.int64(typeColumn)
+        switch code {
+        case 1: return read(statement, column, as: .int)
+        case 2: return read(statement, column, as: .bool)
+        case 3: return read(statement, column, as: .string)
+        case 4: return read(statement, column, as: .data)
+        case 5: return read(statement, column, as: .date)
+        case 6: return read(statement, column, as: .float)
+        case 7: return read(statement, column, as: .double)
+        case 8: return read(statement, column, as: .decimal128)
+        case 9: return read(statement, column, as: .objectId)
+        case 11: return read(statement, column, as: .uuid)
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// A scalar value whose text or bytes are borrowed from memory someone else owns: a bulk input
+/// buffer, a C caller's array, or the current row of a statement. The hot paths move values
+/// through it without allocating; types with no borrowed form travel as a `Value`.
+public enum BorrowedValue {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    /// UTF-8 text (not NUL-terminated).
+    case text(UnsafeRawBufferPointer)
+    case bytes(UnsafeRawBufferPointer)
+    case value(Value)
+
+    var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "bool"
+        case .int: "int"
+        case .double: "double"
+        case .text: "string"
+        case .bytes: "data"
+        case .value(let value): value.typeName
+        }
+    }
+
+    /// The value as an owned Value (for the general path and for messages).
+    public func value() throws(DrumlinError) -> Value {
+        switch self {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .text(let bytes):
+            guard let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
+                throw DrumlinError(.invalidArgument, "A string is not valid UTF-8.")
+            }
+            return .string(text)
+        case .bytes(let bytes): return .data(Array(bytes))
+        case .value(let value): return value
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Drumlin
+import CDrumlinHeader
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@_cdecl("drumlin_version")
+public func drumlin_version() -> UnsafePointer<CChar>? { UnsafePointer(versionCString) }
+
+/// DRUMLIN_VERSION as a C string that lives as long as the process (the header's macro imports as a
+/// Swift String, which has no stable address).
+/// Written once, at first use (a global let), and never changed: safe to share.
+nonisolated(unsafe) private let versionCString: UnsafeMutablePointer<CChar>? = strdup(DrumlinLibrary.version)
+
+@_cdecl("drumlin_abi_version")
+public func drumlin_abi_version() -> Int32 { Int32(DrumlinLibrary.abiVersion) }
+
+@_cdecl("drumlin_last_error_code")
+public func drumlin_last_error_code() -> Int32 { lastErrorCode() }
+
+@_cdecl("drumlin_last_error_message")
+public func drumlin_last_error_message() -> UnsafePointer<CChar>? {
+    lastErrorMessage() ?? UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+private let statusNames: [StaticString] = [
+    "DRUMLIN_OK", "DRUMLIN_NOT_FOUND", "DRUMLIN_ERR_MISUSE", "DRUMLIN_ERR_INVALID_ARGUMENT", "DRUMLIN_ERR_SCHEMA",
+    "DRUMLIN_ERR_MIGRATION_REQUIRED", "DRUMLIN_ERR_MIGRATION_FAILED", "DRUMLIN_ERR_NO_SUCH_CLASS",
+    "DRUMLIN_ERR_NO_SUCH_PROPERTY", "DRUMLIN_ERR_TYPE_MISMATCH", "DRUMLIN_ERR_NOT_NULLABLE", "DRUMLIN_ERR_MISSING_VALUE",
+    "DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY", "DRUMLIN_ERR_PRIMARY_KEY_IMMUTABLE", "DRUMLIN_ERR_WRONG_TRANSACTION_STATE",
+    "DRUMLIN_ERR_INVALIDATED_OBJECT", "DRUMLIN_ERR_QUERY", "DRUMLIN_ERR_NOT_SUPPORTED", "DRUMLIN_ERR_READ_ONLY",
+    "DRUMLIN_ERR_FILE", "DRUMLIN_ERR_CORRUPT", "DRUMLIN_ERR_BUSY", "DRUMLIN_ERR_LIMIT", "DRUMLIN_ERR_CALLBACK",
+    "DRUMLIN_ERR_INTERNAL",
+]
+
+@_cdecl("drumlin_status_name")
+public func drumlin_status_name(_ status: Int32) -> UnsafePointer<CChar>? {
+    let name: StaticString = status >= 0 && Int(status) < statusNames.count ? statusNames[Int(status)] : "DRUMLIN_UNKNOWN"
+    return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+@_cdecl("drumlin_free")
+public func drumlin_free(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
+
+// MARK: Options
+
+@_cdecl("drumlin_options_new")
+public func drumlin_options_new() -> OpaquePointer? {
+    OpaquePointer(Unmanaged.passRetained(OptionsHandle()).toOpaque())
+}
+
+@_cdecl("drumlin_options_free")
+public func drumlin_options_free(_ options: OpaquePointer?) {
+    guard let options else { return }
+    Unmanaged<OptionsHandle>.fromOpaque(UnsafeRawPointer(options)).release()
+}
+
+@_cdecl("drumlin_options_set_schema_version")
+public func drumlin_options_set_schema_version(_ options: OpaquePointer?, _ version: UInt64) -> Int32 {
+    capi { () throws(DrumlinError) in
+        try optionsHandle(options).options.schemaVersion = version
+        return DRUMLIN_OK_
+    }
+}
+
+@_cdecl("drumlin_options_set_read_only")
+public func drumlin_options_set_read_only(_ options: OpaquePointer?, _ flag: Int32) -> Int32 {
+    capi { () throws(DrumlinError) in
+        try optionsHandle(options).options.readOnly = flag != 0
+        return DRUMLIN_OK_
+    }
+}
+
+@_cdecl("drumlin_options_set_in_memory")
+public func drumlin_options_set_in_memory(_ options: OpaquePointer?, _ flag: Int32) -> Int32 {
+    capi { () throws(DrumlinError) in
+        try optionsHandle(options).options.inMemory = flag != 0
+        return DRUMLIN_OK_
+    }
+}
+
+@_cdecl("drumlin_options_set_delete_if_migration_needed")
+public func drumlin_options_set_delete_if_migration_needed(_ options: OpaquePointer?, _ flag: Int32) -> Int32 {
+    capi { () throws(DrumlinError) in
+        try optionsHandle(options).options.deleteIfMigrationNeeded = flag != 0
+        return DRUMLIN_OK_
+    }
+}

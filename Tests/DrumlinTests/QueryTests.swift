@@ -1,0 +1,358 @@
+import Drumlin
+import Testing
+
+let querySchema = """
+[
+ {"name": "Person", "primaryKey": "id", "properties": {
+    "id": "int", "name": "string", "age": "int?", "score": "double?", "balance": "decimal128?",
+    "active": "bool", "born": "date?", "oid": "objectId?", "tag": "uuid?", "photo": "data?",
+    "bio": {"type": "string", "optional": true, "indexed": "full-text"},
+    "city": {"type": "string", "optional": true, "indexed": true},
+    "dog": "Dog", "dogs": "Dog[]", "tags": "string<>", "scores": "int[]", "extra": "mixed{}", "anything": "mixed",
+    "home": "Place"}},
+ {"name": "Dog", "primaryKey": "name", "properties": {
+    "name": "string", "age": "int", "toys": "Toy[]",
+    "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}},
+ {"name": "Toy", "properties": {"label": "string", "price": "double"}},
+ {"name": "Place", "embedded": true, "properties": {"name": "string", "location": "Point"}},
+ {"name": "Point", "embedded": true, "properties": {"type": "string", "coordinates": "double[]"}}
+]
+"""
+
+/// Six people, four dogs, some toys: small enough to reason about every answer.
+func peopleFixture() throws -> Database {
+    let db = try Database(path: ":memory:", schemaJSON: querySchema)
+    try db.write {
+        try db.createMany("Dog", json: """
+            [{"name": "Rex", "age": 3, "toys": [{"label": "ball", "price": 2.5}, {"label": "rope", "price": 4}]},
+             {"name": "Bo", "age": 7, "toys": [{"label": "bone", "price": 10}]},
+             {"name": "Cy", "age": 1}, {"name": "Dot", "age": 12}]
+            """)
+        try db.createMany("Person", json: """
+            [{"id": 1, "name": "Ann", "age": 31, "score": 1.5, "balance": {"$numberDecimal": "10.50"}, "active": true,
+              "born": {"$date": "1990-05-01T00:00:00Z"}, "bio": "Loves hiking in the Alps", "city": "Zürich",
+              "dog": "Rex", "dogs": ["Rex", "Bo"], "tags": ["a", "b"], "scores": [1, 2, 3], "extra": {"k": 1, "s": "x"},
+              "anything": 3, "home": {"name": "Z", "location": {"type": "Point", "coordinates": [8.54, 47.37]}}},
+             {"id": 2, "name": "bob", "age": 17, "score": 9.0, "balance": {"$numberDecimal": "0.1"}, "active": false,
+              "born": {"$date": "2007-01-01T00:00:00Z"}, "bio": "Café owner, loves coffee", "city": "Paris",
+              "dogs": ["Cy"], "tags": ["b"], "scores": [], "anything": "3", "extra": {"k": 2},
+              "home": {"name": "P", "location": {"type": "Point", "coordinates": [2.35, 48.86]}}},
+             {"id": 3, "name": "Ánna", "age": null, "active": true, "dogs": [], "anything": 3.0, "bio": "hiker and skier"},
+             {"id": 4, "name": "Dave", "age": 45, "score": -2, "active": false, "dog": "Dot", "dogs": ["Dot", "Rex", "Bo"],
+              "scores": [10], "anything": {"$numberDecimal": "3"}, "city": "Zurich"},
+             {"id": 5, "name": "eve", "age": 31, "active": true, "anything": [1, 2], "tags": []},
+             {"id": 6, "name": "Finn", "age": 62, "active": true, "anything": null, "photo": {"$binary": {"base64": "AQID", "subType": "00"}}}]
+            """)
+    }
+    return db
+}
+
+func ids(_ results: Results) throws -> [Int64] {
+    try results.objects.map { object in
+        guard case .int(let id) = try object["id"] else { return -1 }
+        return id
+    }
+}
+
+@Suite struct QueryTests {
+    let db: Database
+    init() throws { db = try peopleFixture() }
+
+    func q(_ query: String, _ args: [Value] = []) throws -> [Int64] {
+        try ids(db.query("Person", query, args))
+    }
+
+    @Test func comparisonsOnEveryScalarType() throws {
+        #expect(try q("age > 30") == [1, 4, 5, 6])
+        #expect(try q("age == nil") == [3])
+        #expect(try q("age != 31") == [2, 3, 4, 6])
+        #expect(try q("score >= 1.5") == [1, 2])
+        #expect(try q("score < 0") == [4])
+        #expect(try q("balance > 1") == [1])
+        #expect(try q("balance == 0.1") == [2])
+        #expect(try q("active == true") == [1, 3, 5, 6])
+        #expect(try q("born < $0", [.date(Timestamp(iso8601: "2000-01-01T00:00:00Z")!)]) == [1])
+        #expect(try q("born > 1995-01-01@00:00:00") == [2])
+        #expect(try q("photo == bin('\u{01}\u{02}\u{03}')") == [6])
+        #expect(try q("age == $0 AND active == $1", [31, true]) == [1, 5])
+        #expect(try q("TRUEPREDICATE") == [1, 2, 3, 4, 5, 6])
+        #expect(try q("FALSEPREDICATE") == [])
+        #expect(try q("NOT (age > 30) OR name == 'Finn'") == [2, 3, 6])
+    }
+
+    @Test func numbersCompareAcrossTypes() throws {
+        #expect(try q("age == 31.0") == [1, 5])
+        #expect(try q("score == 9") == [2])
+        #expect(try q("balance < 10.6 AND balance > 10.4") == [1])
+    }
+
+    @Test func stringOperators() throws {
+        #expect(try q("name BEGINSWITH 'A'") == [1])
+        #expect(try q("name BEGINSWITH[c] 'a'") == [1])      // [c] folds case, not accents: 'Ánna' differs
+        #expect(try q("name BEGINSWITH[c] 'á'") == [3])
+        #expect(try q("name ==[c] 'BOB'") == [2])
+        #expect(try q("name ENDSWITH 'e'") == [4, 5])
+        #expect(try q("name CONTAINS[c] 'nn'") == [1, 3, 6])
+        #expect(try q("name LIKE '?ve'") == [5])
+        #expect(try q("name LIKE[c] 'a*'") == [1])
+        #expect(try q("city CONTAINS NULL") == [1, 2, 3, 4, 5, 6])
+        #expect(try q("city LIKE NULL") == [3, 5, 6])
+        #expect(try q("city ==[c] 'zürich'") == [1])
+    }
+
+    @Test func linksAndNullTraversal() throws {
+        #expect(try q("dog.name == 'Rex'") == [1])
+        #expect(try q("dog.age > 5") == [4])
+        #expect(try q("dog == nil") == [2, 3, 5, 6])
+        #expect(try q("dog.name == nil") == [2, 3, 5, 6])
+        #expect(try q("dog == $0", ["Dot"]) == [4])
+        #expect(try q("home.name == 'P'") == [2])
+    }
+
+    @Test func toManyPathsAndQuantifiers() throws {
+        #expect(try q("dogs.age > 5") == [1, 4])
+        #expect(try q("ANY dogs.name == 'Rex'") == [1, 4])
+        #expect(try q("ALL dogs.age > 2") == [1, 3, 4, 5, 6])
+        #expect(try q("NONE dogs.age > 2") == [2, 3, 5, 6])
+        #expect(try q("dogs.toys.label == 'bone'") == [1, 4])
+        #expect(try q("'b' IN tags") == [1, 2])
+        #expect(try q("scores > 2") == [1, 4])
+        #expect(try q("ALL scores > 2") == [2, 3, 4, 5, 6])
+    }
+
+    @Test func listsSetsAndDictionaries() throws {
+        #expect(try q("scores[0] == 1") == [1])
+        #expect(try q("scores[LAST] == 3") == [1])
+        #expect(try q("scores[FIRST] == 10") == [4])
+        #expect(try q("dogs[1].name == 'Rex'") == [4])
+        #expect(try q("tags.@count == 2") == [1])
+        #expect(try q("extra['k'] == 2") == [2])
+        #expect(try q("extra.k == 1") == [1])
+        #expect(try q("extra.@keys == 's'") == [1])
+        #expect(try q("extra.@values == 'x'") == [1])
+        #expect(try q("extra.@count == 1") == [2])
+        #expect(try q("extra[$0] == 1", ["k"]) == [1])
+    }
+
+    @Test func aggregatesOverCollections() throws {
+        #expect(try q("dogs.@count == 3") == [4])
+        #expect(try q("dogs.@size > 0") == [1, 2, 4])
+        #expect(try q("scores.@sum == 6") == [1])
+        #expect(try q("scores.@sum == 0") == [2, 3, 5, 6])
+        #expect(try q("scores.@avg == 2") == [1])
+        #expect(try q("scores.@max == 10") == [4])
+        #expect(try q("scores.@min == nil") == [2, 3, 5, 6])
+        #expect(try q("dogs.@sum.age == 10") == [1])
+        #expect(try q("dogs.@max.age > 10") == [4])
+        #expect(try q("name.@size == 3") == [1, 2, 5])
+    }
+
+    @Test func sortDistinctLimitInWrittenOrder() throws {
+        #expect(try q("TRUEPREDICATE SORT(age DESC)") == [6, 4, 1, 5, 2, 3])
+        #expect(try q("TRUEPREDICATE SORT(age ASC, name DESC)") == [3, 2, 5, 1, 4, 6])
+        #expect(try q("active == true SORT(age ASC) LIMIT(2)") == [3, 1])
+        #expect(try q("TRUEPREDICATE LIMIT(3) SORT(age DESC)") == [1, 2, 3])
+        #expect(try q("TRUEPREDICATE DISTINCT(age)") == [1, 2, 3, 4, 6])
+        #expect(try q("TRUEPREDICATE SORT(name ASC) DISTINCT(active) SORT(id DESC)") == [4, 1])
+        let people = try db.objects("Person").filter("age != nil").sorted(by: [("age", false), ("name", true)]).limit(3)
+        #expect(try ids(people) == [6, 4, 1])
+        #expect(try ids(db.objects("Person").sorted(by: "dog.age DESC, id")) == [4, 1, 2, 3, 5, 6])
+    }
+
+    @Test func backlinksAndSubqueries() throws {
+        let dogs = try db.query("Dog", "@links.Person.dogs.@count == 2")
+        #expect(try dogs.objects.map { try $0["name"] } == ["Rex", "Bo"])
+        #expect(try db.query("Dog", "owners.name == 'Dave'").count == 3)
+        #expect(try db.query("Dog", "@links.@count == 0").objects.map { try $0["name"] } == [])
+        #expect(try db.query("Dog", "owners.@count == 0").objects.isEmpty)
+        #expect(try q("SUBQUERY(dogs, $d, $d.age > 2 AND $d.name BEGINSWITH 'R').@count > 0") == [1, 4])
+        #expect(try q("SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price > 3).@count > 0).@count == 2") == [1, 4])
+    }
+
+    @Test func inAndBetween() throws {
+        #expect(try q("age IN {17, 45}") == [2, 4])
+        #expect(try q("age IN $0", [.list([31, 62])]) == [1, 5, 6])
+        #expect(try q("name IN[c] {'ANN', 'EVE'}") == [1, 5])
+        #expect(try q("age BETWEEN {17, 31}") == [1, 2, 5])
+        #expect(try q("ALL scores BETWEEN {1, 3}") == [1, 2, 3, 5, 6])
+        #expect(try q("age == ANY {31, 99}") == [1, 5])
+        #expect(try q("age == NONE {31, 17, 45}") == [3, 6])
+    }
+
+    @Test func mixedValues() throws {
+        #expect(try q("anything == 3") == [1, 3, 4])
+        #expect(try q("anything == '3'") == [2])
+        #expect(try q("anything.@type == 'string'") == [2])
+        #expect(try q("anything.@type == 'numeric'") == [1, 3, 4])
+        #expect(try q("anything.@type == 'double'") == [3])
+        #expect(try q("anything.@type == 'list'") == [5])
+        #expect(try q("anything == nil") == [6])
+        #expect(try q("anything[1] == 2") == [5])
+        #expect(try q("anything[*] == 1") == [5])
+        #expect(try q("anything > 2.5") == [1, 3, 4])
+    }
+
+    @Test func arithmetic() throws {
+        #expect(try q("age * 2 > 80") == [4, 6])
+        #expect(try q("age + 1 == 32") == [1, 5])
+        #expect(try q("age / 0 > 1") == [])
+        #expect(try q("(age - 1) * 2 == 32") == [2])
+    }
+
+    @Test func fullTextSearch() throws {
+        #expect(try q("bio TEXT 'loves'") == [1, 2])
+        #expect(try q("bio TEXT 'LOVES alps'") == [1])
+        #expect(try q("bio TEXT 'hik*'") == [1, 3])
+        #expect(try q("bio TEXT 'hik* -skier'") == [1])
+        #expect(try q("bio TEXT 'cafe'") == [2])
+        try db.write { try db.object("Person", primaryKey: 3)!.set("bio", to: "now a café regular") }
+        #expect(try q("bio TEXT 'cafe'") == [2, 3])
+        try db.write { try db.object("Person", primaryKey: 2)!.delete() }
+        #expect(try q("bio TEXT 'cafe'") == [3])
+        expectError(.query) { _ = try q("name TEXT 'x'") }
+        expectError(.query) { _ = try q("bio TEXT ''") }
+        expectError(.query) { _ = try q("bio TEXT 'a -a'") }
+    }
+
+    @Test func geoWithin() throws {
+        #expect(try q("home.location GEOWITHIN geoBox([0, 40], [10, 50])") == [1, 2])
+        #expect(try q("home.location GEOWITHIN geoBox([5, 40], [10, 50])") == [1])
+        // 100 km around Zürich, in radians.
+        #expect(try q("home.location GEOWITHIN geoCircle([8.5, 47.4], $0)", [.double(100 / 6378.1)]) == [1])
+        #expect(try q("home.location GEOWITHIN geoCircle([$0, $1], 0.2)", [.double(2.3), .double(48.9)]) == [1, 2])
+        #expect(try q("home.location GEOWITHIN geoCircle([$0, $1], 0.01)", [.double(2.3), .double(48.9)]) == [2])
+        #expect(try q("home.location GEOWITHIN geoPolygon({[0, 45], [10, 45], [10, 50], [0, 50], [0, 45]})") == [1, 2])
+        #expect(try q("home.location GEOWITHIN geoPolygon({[0, 45], [10, 45], [10, 50], [0, 50], [0, 45]}, {[8, 47], [9, 47], [9, 48], [8, 48], [8, 47]})") == [2])
+        expectError(.query) { _ = try q("home.location GEOWITHIN geoPolygon({[0, 45], [10, 45], [10, 50]})") }
+        expectError(.query) { _ = try q("home.location GEOWITHIN geoBox([0, 95], [10, 50])") }
+        expectError(.query) { _ = try q("name GEOWITHIN geoBox([0, 40], [10, 50])") }
+    }
+
+    @Test func publicAndStoredNamesBothResolve() throws {
+        let mapped = try Database(path: ":memory:", schemaJSON: #"[{"name": "P", "mapTo": "people", "properties": {"firstName": {"type": "string", "mapTo": "first_name"}}}]"#)
+        try mapped.write { try mapped.create("P", json: #"{"firstName": "A"}"#) }
+        #expect(try mapped.query("P", "firstName == 'A'").count == 1)
+        #expect(try mapped.query("P", "first_name == 'A'").count == 1)
+        #expect(try mapped.query("people", "first_name == 'B'").count == 0)
+    }
+
+    @Test func errorsPointAtTheProblem() throws {
+        expectError(.query, "Invalid predicate: 'age >': syntax error, unexpected end of input, expecting a value at position 6") { _ = try q("age >") }
+        expectError(.query, "'Person' has no property 'agee' (at position 1)") { _ = try q("agee > 3") }
+        expectError(.query, "Unsupported comparison between type 'int' and type 'string' (at position 1)") { _ = try q("age == 'x'") }
+        expectError(.query) { _ = try q("age == $1", [1]) }
+        do {
+            _ = try q("age == $1", [1])
+        } catch let error as DrumlinError {
+            #expect(error.message.contains("$1 is missing"))
+        }
+        expectError(.query) { _ = try q("age BEGINSWITH 'a'") }
+        expectError(.query) { _ = try q("SUBQUERY(scores, $s, $s > 1).@count > 0") }
+        expectError(.query) { _ = try q("TRUEPREDICATE SORT(dogs.name ASC)") }
+    }
+
+    @Test func resultsAreLiveAndAggregate() throws {
+        let adults = try db.query("Person", "age >= 18")
+        #expect(try adults.count == 4)
+        try db.write { try db.create("Person", json: #"{"id": 7, "name": "Gus", "age": 20, "active": true}"#) }
+        #expect(try adults.count == 5)
+        #expect(try adults.sum("age") == .int(31 + 45 + 31 + 62 + 20))
+        #expect(try adults.min("age") == .int(20))
+        #expect(try adults.max("score") == .double(1.5))
+        #expect(try adults.average("age") == .double(Double(31 + 45 + 31 + 62 + 20) / 5))
+        let none = try db.query("Person", "age > 100")
+        #expect(try none.sum("age") == .int(0))
+        #expect(try none.min("age") == .null)
+        #expect(try none.average("age") == .null)
+        let frozen = try adults.snapshot()
+        try db.write { _ = try db.query("Person", "name == 'Gus'").deleteAll() }
+        #expect(try adults.count == 4)
+        #expect(try frozen.count == 4)
+        #expect(try db.query("Person", "age > 40").jsonText().hasPrefix(#"[{"id":4,"name":"Dave""#))
+    }
+
+    @Test func listsAndBacklinksCanBeFilteredAndSorted() throws {
+        let dave = try #require(try db.object("Person", primaryKey: 4))
+        let dogs = try dave.list("dogs").results()
+        #expect(try dogs.objects.map { try $0["name"] } == ["Dot", "Rex", "Bo"])
+        #expect(try dogs.filter("age < 10").objects.map { try $0["name"] } == ["Rex", "Bo"])
+        #expect(try dogs.sorted(by: "age").objects.map { try $0["name"] } == ["Rex", "Bo", "Dot"])
+        let rex = try #require(try db.object("Dog", primaryKey: "Rex"))
+        #expect(try ids(rex.backlinks("owners").filter("age > 40")) == [4])
+    }
+
+    @Test func indexesAreUsedForEqualityOnIndexedPropertiesAndPrimaryKeys() throws {
+        let path = temporaryPath()
+        let file = try Database(path: path, schemaJSON: querySchema)
+        try file.write { try file.create("Dog", json: #"{"name": "Rex", "age": 1}"#) }
+        #expect(try file.explainQueryPlan("Person", "city == 'Paris'").contains { $0.contains("INDEX _drumlin_idx_6_Person_city (city=?)") })
+        #expect(try file.explainQueryPlan("Dog", "name == 'Rex'").contains { $0.contains("INDEX _drumlin_pk_3_Dog_name (name=?)") })
+        #expect(try file.explainQueryPlan("Person", "id == 3").contains { $0.contains("USING INTEGER PRIMARY KEY") })
+        #expect(!(try file.explainQueryPlan("Person", "city == 'Paris'").contains { $0.hasPrefix("SCAN t0") }))
+    }
+}
+
+/// Regressions for bugs found by the Python query suite.
+@Suite struct QueryRegressionTests {
+    let db: Database
+    init() throws {
+        db = try Database(path: ":memory:", schemaJSON: """
+            [{"name": "N", "primaryKey": "id", "properties": {"id": "int", "d": "decimal128?", "ds": "decimal128[]", "f": "float?", "i": "int?",
+               "home": "Place"}},
+             {"name": "Place", "embedded": true, "properties": {"name": "string"}}]
+            """)
+        try db.write {
+            try db.createMany("N", json: """
+                [{"id": 1, "d": {"$numberDecimal": "12345678901234567890.123"}, "ds": [{"$numberDecimal": "0.1"}, {"$numberDecimal": "0.2"}], "f": 0.1, "i": 4611686018427387904},
+                 {"id": 2, "d": {"$numberDecimal": "12345678901234567890.124"}, "ds": [], "f": 2.5, "i": 4611686018427387904},
+                 {"id": 3, "d": {"$numberDecimal": "1E+400"}, "i": 1}]
+                """)
+        }
+    }
+
+    @Test func decimalAggregatesAreExact() throws {
+        let all = try db.objects("N")
+        #expect(try all.max("d") == .decimal(Decimal128(string: "1E+400")!))
+        #expect(try all.min("d") == .decimal(Decimal128(string: "12345678901234567890.123")!))
+        #expect(try db.query("N", "id < 3").sum("d") == .decimal(Decimal128(string: "24691357802469135780.247")!))
+        #expect(try ids(db.query("N", "ds.@sum == 0.3")) == [1])
+        #expect(try ids(db.query("N", "ds.@avg == 0.15")) == [1])
+        #expect(try ids(db.query("N", "ds.@max == 0.2")) == [1])
+    }
+
+    @Test func decimalsSortAndGroupByValue() throws {
+        #expect(try ids(db.query("N", "TRUEPREDICATE SORT(d DESC)")) == [3, 2, 1])
+        #expect(try ids(db.query("N", "TRUEPREDICATE DISTINCT(d)")) == [1, 2, 3])
+    }
+
+    @Test func integerSumOverflowIsALimitError() throws {
+        expectError(.limit) { _ = try db.objects("N").sum("i") }
+    }
+
+    @Test func floatPropertiesMatchDoubleLiterals() throws {
+        #expect(try ids(db.query("N", "f == 0.1")) == [1])
+        #expect(try ids(db.query("N", "f == $0", [.double(0.1)])) == [1])
+    }
+
+    @Test func geoShapeArgumentsAreChecked() throws {
+        let geo = try Database(path: ":memory:", schemaJSON: querySchema)
+        for bad in [#"{"box": [[0,40],[10,91]]}"#, #"{"circle": [[0,40], -1]}"#, #"{"polygon": [[[0,0],[1,0],[1,1]]]}"#] {
+            expectError(.query) { _ = try geo.query("Person", "home.location GEOWITHIN $0", [.string(bad)]).count }
+        }
+    }
+
+    @Test func embeddedClassesCannotBeQueriedAlone() throws {
+        expectError(.invalidArgument) { _ = try db.objects("Place") }
+    }
+
+    @Test func resultsStayLiveInsideAWriteTransaction() throws {
+        let results = try db.query("N", "id > 0")
+        try db.beginWrite()
+        #expect(try results.count == 3)
+        try db.create("N", json: #"{"id": 9}"#)
+        #expect(try results.count == 4)
+        try db.object("N", primaryKey: 9)!.delete()
+        #expect(try results.count == 3)
+        try db.rollback()
+    }
+}

@@ -1,0 +1,120 @@
+"""The wheel `make wheel` builds: manylinux, self-contained, and working on every Python it claims."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, Hidden, clean_env, make_venv, python_interpreters, run
+
+
+@pytest.fixture(scope="module")
+def wheel(request: pytest.FixtureRequest) -> Path:
+    wheels = sorted(Path(request.config.getoption("--wheel-dir")).glob("drumlin-*.whl"))
+    assert len(wheels) == 1, f"expected one wheel from `make wheel`, found {wheels}"
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def unpacked(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = tmp_path_factory.mktemp("unpacked")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(where)
+    return where
+
+
+def dynamic_section(library: Path) -> str:
+    return run(["readelf", "-d", library]).stdout
+
+
+def test_the_wheel_name_carries_a_manylinux_tag(wheel: Path, versions: tuple[str, int]) -> None:
+    version, _ = versions
+    assert re.fullmatch(rf"drumlin-{re.escape(version)}-py3-none-manylinux_2_\d+_x86_64\.whl", wheel.name)
+
+
+def test_auditwheel_accepts_the_wheel(wheel: Path) -> None:
+    report = " ".join(run([sys.executable, "-m", "auditwheel", "show", wheel]).stdout.split())
+    tag = re.search(r'consistent with the following platform tag: "([^"]+)"', report)
+    assert tag, report
+    assert tag.group(1).startswith("manylinux_")
+    assert tag.group(1) in wheel.name
+
+
+def test_the_library_sits_in_platlib_with_its_soname_and_no_toolchain_path(
+    unpacked: Path, versions: tuple[str, int], toolchain_dir: Path
+) -> None:
+    _, abi = versions
+    wheel_info = next(unpacked.glob("drumlin-*.dist-info")) / "WHEEL"
+    assert "Root-Is-Purelib: false" in wheel_info.read_text()
+    library = unpacked / "drumlin" / "libdrumlin.so"
+    assert library.is_file()
+    section = dynamic_section(library)
+    assert f"Library soname: [libdrumlin.so.{abi}]" in section
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", section)
+    assert not [n for n in needed if "swift" in n.lower() or "dispatch" in n.lower()], needed
+    paths = re.findall(r"\((?:RPATH|RUNPATH)\)\s+Library r(?:un)?path: \[([^\]]+)\]", section)
+    assert all(str(toolchain_dir) not in p for p in paths), paths
+    # auditwheel bundled SQLite: the wheel works where libsqlite3 is not installed.
+    assert any(n.startswith("libsqlite3-") for n in needed), needed
+    assert list((unpacked / "drumlin.libs").glob("libsqlite3-*.so*"))
+
+
+def test_the_wheel_carries_the_license_and_the_header_version(unpacked: Path, versions: tuple[str, int]) -> None:
+    version, _ = versions
+    info = next(unpacked.glob("drumlin-*.dist-info"))
+    metadata = (info / "METADATA").read_text()
+    assert re.search(r"^Name: drumlin$", metadata, re.MULTILINE)
+    assert re.search(rf"^Version: {re.escape(version)}$", metadata, re.MULTILINE)
+    assert re.search(r"^License-Expression: Apache-2.0$", metadata, re.MULTILINE)
+    assert re.search(r"^Requires-Python: >=3\.9$", metadata, re.MULTILINE)
+    assert (info / "licenses" / "LICENSE").read_text() == (ROOT / "LICENSE").read_text()
+    generated = (unpacked / "drumlin" / "_version.py").read_text()
+    assert f'VERSION = "{version}"' in generated
+
+
+def claimed_versions() -> list[str]:
+    """The Python versions the package's classifiers claim."""
+    text = (ROOT / "bindings" / "python" / "pyproject.toml").read_text()
+    return re.findall(r'"Programming Language :: Python :: (3\.\d+)"', text)
+
+
+PYTHONS = python_interpreters()
+
+
+def test_every_claimed_python_version_starts_at_requires_python() -> None:
+    claimed = claimed_versions()
+    assert claimed and claimed[0] == "3.9"  # requires-python = ">=3.9"
+    found = [subprocess.run([p, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                            capture_output=True, text=True).stdout.strip() for p in PYTHONS]
+    assert f"{sys.version_info[0]}.{sys.version_info[1]}" in found
+    # Every interpreter found here is one the package claims, so the run below covers only claims.
+    assert set(found) <= set(claimed), (found, claimed)
+
+
+@pytest.mark.parametrize("python", PYTHONS, ids=lambda p: p.parent.parent.name if "pyenv" in str(p) else p.name)
+def test_installed_in_a_fresh_venv_the_quickstart_runs_with_the_toolchain_hidden(
+    python: Path, wheel: Path, tmp_path: Path, without_toolchain: Hidden, toolchain_dir: Path, versions: tuple[str, int]
+) -> None:
+    version, _ = versions
+    interpreter = make_venv(tmp_path / "venv", python)
+    run([interpreter, "-m", "pip", "install", "-q", "--no-index", "--disable-pip-version-check", wheel],
+        env=clean_env())
+    where = run([interpreter, "-c", "import drumlin; print(drumlin.library_path())"], env=clean_env(), cwd=tmp_path)
+    library = Path(where.stdout.strip())
+    assert library.is_relative_to(tmp_path / "venv"), library
+
+    # Nothing the loader resolves comes from the toolchain, and nothing is missing.
+    ldd = run(["ldd", library]).stdout
+    assert str(toolchain_dir) not in ldd and "not found" not in ldd, ldd
+
+    quickstart = without_toolchain(
+        [interpreter, ROOT / "examples" / "python" / "quickstart.py", tmp_path / "quickstart.drumlin"],
+        env=clean_env(), cwd=tmp_path,
+    ).stdout
+    assert f"with drumlin {version}" in quickstart
+    assert "count: 3 people" in quickstart
+    assert quickstart.rstrip().endswith("Rex's owners now: 0, dogs left: 2"), quickstart

@@ -1,0 +1,108 @@
+"""Drumlin: an embedded object database with Realm's object model, on SQLite.
+
+    import drumlin
+
+    SCHEMA = [{"name": "Person", "primaryKey": "_id",
+               "properties": {"_id": "objectId", "name": "string", "age": "int?"}}]
+    with drumlin.open("app.drumlin", schema=SCHEMA) as db:
+        with db.write():
+            ann = db.create("Person", {"_id": drumlin.ObjectId(), "name": "Ann"})
+            ann.age = 31
+        print(ann.name, ann.age)
+
+See docs/python.md. The package is pure ctypes over libdrumlin (include/drumlin.h).
+"""
+
+from __future__ import annotations
+
+from . import _ffi
+from ._errors import (
+    BusyError,
+    CallbackError,
+    CorruptError,
+    DrumlinError,
+    DuplicatePrimaryKeyError,
+    FileError,
+    InvalidArgumentError,
+    InvalidatedObjectError,
+    LimitError,
+    MigrationError,
+    MigrationRequiredError,
+    MissingValueError,
+    MisuseError,
+    NoSuchClassError,
+    NoSuchPropertyError,
+    NotNullableError,
+    NotSupportedError,
+    PrimaryKeyImmutableError,
+    QueryError,
+    ReadOnlyError,
+    SchemaValidationError,
+    TransactionError,
+    TypeMismatchError,
+)
+from .collection import List, Set
+from .database import Database, WriteTransaction, open
+from .dictionary import Dictionary
+from .geo import GeoBox, GeoCircle, GeoPolygon, GeoShape
+from .object import Object
+from .results import Results
+from ._version import ABI_VERSION, VERSION
+from .values import ObjectId
+
+__version__ = VERSION
+
+
+def library_version() -> str:
+    """The version of the loaded libdrumlin, e.g. ``"0.1.0"``."""
+    raw = _ffi.drumlin_version()
+    return raw.decode("utf-8") if raw else ""
+
+
+def library_path() -> str:
+    """The file libdrumlin was loaded from."""
+    return _ffi.LIBRARY_PATH
+
+
+__all__ = [
+    "ABI_VERSION",
+    "BusyError",
+    "CallbackError",
+    "CorruptError",
+    "Database",
+    "Dictionary",
+    "DrumlinError",
+    "DuplicatePrimaryKeyError",
+    "FileError",
+    "GeoBox",
+    "GeoCircle",
+    "GeoPolygon",
+    "GeoShape",
+    "InvalidArgumentError",
+    "InvalidatedObjectError",
+    "LimitError",
+    "List",
+    "MigrationError",
+    "MigrationRequiredError",
+    "MissingValueError",
+    "MisuseError",
+    "NoSuchClassError",
+    "NoSuchPropertyError",
+    "NotNullableError",
+    "NotSupportedError",
+    "Object",
+    "ObjectId",
+    "PrimaryKeyImmutableError",
+    "QueryError",
+    "ReadOnlyError",
+    "Results",
+    "SchemaValidationError",
+    "Set",
+    "TransactionError",
+    "TypeMismatchError",
+    "WriteTransaction",
+    "__version__",
+    "library_path",
+    "library_version",
+    "open",
+]

@@ -1,0 +1,675 @@
+"""Loads libdrumlin and declares its C functions; nothing else lives here.
+
+Every function of include/drumlin.h appears once, under its C name, with its prototype as a comment.
+Functions returning a status get ``errcheck=_check``: ``DRUMLIN_OK`` and ``DRUMLIN_NOT_FOUND`` pass
+through as the call's result, any other status raises the matching exception from ``_errors``
+with the thread's last error message.
+
+ctypes rules followed here (reference/feasibility.md §3):
+
+- ``char **out_json`` is ``POINTER(c_void_p)``: the caller copies with ``string_at`` and frees the
+  pointer with ``drumlin_free`` (a ``c_char_p`` out would convert and leak).
+- Borrowed strings (``drumlin_last_error_message``, ``drumlin_version``, names owned by the handle)
+  are ``c_char_p``: ctypes copies them into ``bytes``.
+- Handles are pointers to distinct opaque structures, so passing a database where an object is
+  expected fails in Python, before the call.
+
+The library is found via ``DRUMLIN_LIBRARY``, then the copy bundled inside the package, then the
+repository's build trees (when the package runs from a source checkout), then the system search
+path. Its ``drumlin_abi_version()`` must equal :data:`ABI_VERSION`, else importing fails.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+from ctypes import (
+    POINTER,
+    Structure,
+    Union,
+    c_char_p,
+    c_double,
+    c_float,
+    c_int,
+    c_int32,
+    c_int64,
+    c_size_t,
+    c_uint8,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+from typing import Any
+
+from . import _errors
+# The DRUMLIN_ABI_VERSION this package speaks, generated from include/drumlin.h.
+from ._version import ABI_VERSION as ABI_VERSION
+
+_LIBRARY_FILE = {"darwin": "libdrumlin.dylib", "win32": "drumlin.dll"}.get(sys.platform, "libdrumlin.so")
+
+# ---- Finding and loading the library -------------------------------------------------------------
+
+
+def _candidates() -> list[Path]:
+    """Where to look, in order, when ``DRUMLIN_LIBRARY`` is not set."""
+    here = Path(__file__).resolve().parent
+    found = [here / _LIBRARY_FILE]
+    # bindings/python/drumlin -> the repository root, when running from a checkout.
+    root = here.parent.parent.parent
+    if (root / "include" / "drumlin.h").is_file():
+        for build in (".build/release", ".build/debug", "build"):
+            found.append(root / build / _LIBRARY_FILE)
+    return found
+
+
+def _load() -> tuple[ctypes.CDLL, str]:
+    explicit = os.environ.get("DRUMLIN_LIBRARY")
+    if explicit:
+        # An explicit choice is honoured or reported, never silently replaced by another copy.
+        try:
+            return ctypes.CDLL(explicit), explicit
+        except OSError as error:
+            raise ImportError(f"drumlin: cannot load DRUMLIN_LIBRARY={explicit!r}: {error}") from None
+    tried = []
+    for path in _candidates():
+        if path.is_file():
+            try:
+                return ctypes.CDLL(str(path)), str(path)
+            except OSError as error:
+                tried.append(f"{path} ({error})")
+        else:
+            tried.append(str(path))
+    system = ctypes.util.find_library("drumlin")
+    if system:
+        try:
+            return ctypes.CDLL(system), system
+        except OSError as error:
+            tried.append(f"{system} ({error})")
+    raise ImportError(
+        "drumlin: libdrumlin not found. Set DRUMLIN_LIBRARY to the path of "
+        f"{_LIBRARY_FILE}, install the package with `pip install bindings/python`, or build it "
+        "with `swift build -c release --product drumlin`. Tried: " + ", ".join(tried or ["nothing"])
+    )
+
+
+lib, LIBRARY_PATH = _load()
+
+
+def _check_abi() -> None:
+    # Checked before anything else is declared, so an old library fails here with a clear message
+    # rather than on a missing symbol.
+    try:
+        abi_version = lib.drumlin_abi_version
+    except AttributeError:
+        raise ImportError(f"drumlin: {LIBRARY_PATH} is not libdrumlin (no drumlin_abi_version)") from None
+    abi_version.argtypes = []
+    abi_version.restype = c_int
+    found = abi_version()
+    if found != ABI_VERSION:
+        raise ImportError(
+            f"drumlin: {LIBRARY_PATH} has ABI version {found}, but this drumlin package needs ABI "
+            f"version {ABI_VERSION}; use a matching libdrumlin (set DRUMLIN_LIBRARY) or reinstall "
+            "the package"
+        )
+
+
+_check_abi()
+
+# ---- Status checking ---------------------------------------------------------------------------
+
+
+def _raise(status: int) -> None:
+    """Raise the exception for a failed ``status``, with this thread's last error message."""
+    raw = drumlin_last_error_message()
+    message = raw.decode("utf-8", "replace") if raw else ""
+    raise _errors.error_for(status, message)
+
+
+def _check(status: int, func: Any, args: Any) -> int:
+    if status > _errors.NOT_FOUND:
+        _raise(status)
+    return status
+
+
+def _check_not_null(result: Any, func: Any, args: Any) -> Any:
+    if not result:
+        raise MemoryError(f"{func.__name__} returned NULL")
+    return result
+
+
+def _fn(name: str, argtypes: list[Any], restype: Any = c_int, errcheck: Any = _check) -> Any:
+    func = getattr(lib, name)
+    func.argtypes = argtypes
+    func.restype = restype
+    if errcheck is not None:
+        func.errcheck = errcheck
+    return func
+
+
+# ---- Constants (include/drumlin.h) ---------------------------------------------------------------
+
+DRUMLIN_TYPE_NULL = 0
+DRUMLIN_TYPE_INT = 1
+DRUMLIN_TYPE_BOOL = 2
+DRUMLIN_TYPE_STRING = 3
+DRUMLIN_TYPE_BINARY = 4
+DRUMLIN_TYPE_TIMESTAMP = 5
+DRUMLIN_TYPE_FLOAT = 6
+DRUMLIN_TYPE_DOUBLE = 7
+DRUMLIN_TYPE_DECIMAL128 = 8
+DRUMLIN_TYPE_OBJECT_ID = 9
+DRUMLIN_TYPE_LINK = 10
+DRUMLIN_TYPE_UUID = 11
+DRUMLIN_TYPE_LIST = 12
+DRUMLIN_TYPE_DICTIONARY = 13
+
+DRUMLIN_PROPERTY_BOOL = 0
+DRUMLIN_PROPERTY_INT = 1
+DRUMLIN_PROPERTY_FLOAT = 2
+DRUMLIN_PROPERTY_DOUBLE = 3
+DRUMLIN_PROPERTY_DECIMAL128 = 4
+DRUMLIN_PROPERTY_STRING = 5
+DRUMLIN_PROPERTY_DATA = 6
+DRUMLIN_PROPERTY_DATE = 7
+DRUMLIN_PROPERTY_OBJECT_ID = 8
+DRUMLIN_PROPERTY_UUID = 9
+DRUMLIN_PROPERTY_MIXED = 10
+DRUMLIN_PROPERTY_OBJECT = 11
+DRUMLIN_PROPERTY_LINKING_OBJECTS = 12
+
+DRUMLIN_COLLECTION_NONE = 0
+DRUMLIN_COLLECTION_LIST = 1
+DRUMLIN_COLLECTION_SET = 2
+DRUMLIN_COLLECTION_DICTIONARY = 3
+
+DRUMLIN_PROPERTY_FLAG_OPTIONAL = 1
+DRUMLIN_PROPERTY_FLAG_PRIMARY_KEY = 2
+DRUMLIN_PROPERTY_FLAG_INDEXED = 4
+DRUMLIN_PROPERTY_FLAG_FULLTEXT = 8
+
+DRUMLIN_CLASS_TOP_LEVEL = 0
+DRUMLIN_CLASS_EMBEDDED = 1
+DRUMLIN_CLASS_ASYMMETRIC = 2
+
+DRUMLIN_UPDATE_NEVER = 0
+DRUMLIN_UPDATE_MODIFIED = 1
+DRUMLIN_UPDATE_ALL = 2
+
+# ---- Handles and plain structs -----------------------------------------------------------------
+
+
+class _drumlin_db(Structure):
+    pass
+
+
+class _drumlin_object(Structure):
+    pass
+
+
+class _drumlin_options(Structure):
+    pass
+
+
+class _drumlin_results(Structure):
+    pass
+
+
+class _drumlin_list(Structure):
+    pass
+
+
+class _drumlin_set(Structure):
+    pass
+
+
+class _drumlin_dict(Structure):
+    pass
+
+
+drumlin_db_p = POINTER(_drumlin_db)
+drumlin_object_p = POINTER(_drumlin_object)
+drumlin_options_p = POINTER(_drumlin_options)
+drumlin_results_p = POINTER(_drumlin_results)
+drumlin_list_p = POINTER(_drumlin_list)
+drumlin_set_p = POINTER(_drumlin_set)
+drumlin_dict_p = POINTER(_drumlin_dict)
+
+
+class drumlin_string(Structure):
+    # data is c_void_p, not c_char_p: the string is not NUL-terminated and may contain NUL.
+    _fields_ = [("data", c_void_p), ("size", c_size_t)]
+
+
+class drumlin_binary(Structure):
+    _fields_ = [("data", c_void_p), ("size", c_size_t)]
+
+
+class _drumlin_bytes_in(Structure):
+    # Same layout as drumlin_string and drumlin_binary, for input only: assigning a bytes object to a
+    # c_char_p field stores its address and keeps the bytes alive as long as the value.
+    _fields_ = [("data", c_char_p), ("size", c_size_t)]
+
+
+class drumlin_timestamp(Structure):
+    _fields_ = [("seconds", c_int64), ("nanoseconds", c_int32)]
+
+
+class drumlin_decimal128(Structure):
+    _fields_ = [("w", c_uint64 * 2)]
+
+
+class drumlin_object_id(Structure):
+    _fields_ = [("bytes", c_uint8 * 12)]
+
+
+class drumlin_uuid(Structure):
+    _fields_ = [("bytes", c_uint8 * 16)]
+
+
+class drumlin_link(Structure):
+    _fields_ = [("class_index", c_int32), ("key", c_int64)]
+
+
+class _drumlin_value_union(Union):
+    _fields_ = [
+        ("integer", c_int64),
+        ("boolean", c_int),
+        ("string", drumlin_string),
+        ("binary", drumlin_binary),
+        ("timestamp", drumlin_timestamp),
+        ("fnum", c_float),
+        ("dnum", c_double),
+        ("decimal128", drumlin_decimal128),
+        ("object_id", drumlin_object_id),
+        ("uuid", drumlin_uuid),
+        ("link", drumlin_link),
+        ("bytes_in", _drumlin_bytes_in),  # not in the header: the input view of string/binary
+    ]
+
+
+class drumlin_value(Structure):
+    # `as` is a Python keyword; the member is called `as_` here (the layout is what matters).
+    _fields_ = [("type", c_int), ("as_", _drumlin_value_union)]
+
+
+class drumlin_property_info(Structure):
+    _fields_ = [
+        ("name", c_char_p),
+        ("stored_name", c_char_p),
+        ("type", c_int),
+        ("collection", c_int),
+        ("object_type", c_char_p),
+        ("origin_property", c_char_p),
+        ("flags", c_int),
+    ]
+
+
+drumlin_value_p = POINTER(drumlin_value)
+
+# ---- Library -----------------------------------------------------------------------------------
+
+# const char *drumlin_version(void);   -- cannot fail
+drumlin_version = _fn("drumlin_version", [], c_char_p, None)
+# int drumlin_abi_version(void);   -- cannot fail
+drumlin_abi_version = _fn("drumlin_abi_version", [], c_int, None)
+# int drumlin_last_error_code(void);   -- cannot fail
+drumlin_last_error_code = _fn("drumlin_last_error_code", [], c_int, None)
+# const char *drumlin_last_error_message(void);   -- cannot fail; borrowed, copied by ctypes
+drumlin_last_error_message = _fn("drumlin_last_error_message", [], c_char_p, None)
+# const char *drumlin_status_name(int status);   -- cannot fail, static
+drumlin_status_name = _fn("drumlin_status_name", [c_int], c_char_p, None)
+# void drumlin_free(void *ptr);
+drumlin_free = _fn("drumlin_free", [c_void_p], None, None)
+
+# ---- Options -----------------------------------------------------------------------------------
+
+# drumlin_options *drumlin_options_new(void);   -- NULL only when out of memory
+drumlin_options_new = _fn("drumlin_options_new", [], drumlin_options_p, _check_not_null)
+# void drumlin_options_free(drumlin_options *options);
+drumlin_options_free = _fn("drumlin_options_free", [drumlin_options_p], None, None)
+# int drumlin_options_set_schema_version(drumlin_options *options, uint64_t schema_version);
+drumlin_options_set_schema_version = _fn("drumlin_options_set_schema_version", [drumlin_options_p, c_uint64])
+# int drumlin_options_set_read_only(drumlin_options *options, int read_only);
+drumlin_options_set_read_only = _fn("drumlin_options_set_read_only", [drumlin_options_p, c_int])
+# int drumlin_options_set_in_memory(drumlin_options *options, int in_memory);
+drumlin_options_set_in_memory = _fn("drumlin_options_set_in_memory", [drumlin_options_p, c_int])
+# int drumlin_options_set_delete_if_migration_needed(drumlin_options *options, int delete_if_needed);
+drumlin_options_set_delete_if_migration_needed = _fn(
+    "drumlin_options_set_delete_if_migration_needed", [drumlin_options_p, c_int]
+)
+
+# ---- Database ----------------------------------------------------------------------------------
+
+# int drumlin_open(const char *path, const char *schema_json, const drumlin_options *options,
+#                drumlin_db **out_db);
+drumlin_open = _fn("drumlin_open", [c_char_p, c_char_p, drumlin_options_p, POINTER(drumlin_db_p)])
+# int drumlin_close(drumlin_db *db);
+drumlin_close = _fn("drumlin_close", [drumlin_db_p])
+# int drumlin_schema_json(drumlin_db *db, char **out_json);
+drumlin_schema_json = _fn("drumlin_schema_json", [drumlin_db_p, POINTER(c_void_p)])
+# int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
+drumlin_schema_version = _fn("drumlin_schema_version", [drumlin_db_p, POINTER(c_uint64)])
+
+# ---- Transactions ------------------------------------------------------------------------------
+
+# int drumlin_begin_write(drumlin_db *db);
+drumlin_begin_write = _fn("drumlin_begin_write", [drumlin_db_p])
+# int drumlin_commit(drumlin_db *db);
+drumlin_commit = _fn("drumlin_commit", [drumlin_db_p])
+# int drumlin_rollback(drumlin_db *db);
+drumlin_rollback = _fn("drumlin_rollback", [drumlin_db_p])
+# int drumlin_is_in_write(drumlin_db *db, int *out_in_write);
+drumlin_is_in_write = _fn("drumlin_is_in_write", [drumlin_db_p, POINTER(c_int)])
+
+# ---- JSON layer --------------------------------------------------------------------------------
+
+# int drumlin_create_json(drumlin_db *db, const char *class_name, const char *object_json,
+#                       int update_mode, char **out_json);
+drumlin_create_json = _fn("drumlin_create_json", [drumlin_db_p, c_char_p, c_char_p, c_int, POINTER(c_void_p)])
+# int drumlin_create_many_json(drumlin_db *db, const char *class_name, const char *array_json,
+#                            int update_mode, int64_t *out_count);
+drumlin_create_many_json = _fn(
+    "drumlin_create_many_json", [drumlin_db_p, c_char_p, c_char_p, c_int, POINTER(c_int64)]
+)
+# int drumlin_create_many_marshal(drumlin_db *db, const char *class_name, size_t property_count,
+#                               const int32_t *property_indices, const void *data, size_t size,
+#                               int update_mode, int64_t *out_count);
+drumlin_create_many_marshal = _fn(
+    "drumlin_create_many_marshal",
+    [drumlin_db_p, c_char_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, c_int, POINTER(c_int64)],
+)
+# int drumlin_create_many_values(drumlin_db *db, const char *class_name, size_t property_count,
+#                              const int32_t *property_indices, size_t row_count, const drumlin_value *values,
+#                              int update_mode, int64_t *out_count);
+drumlin_create_many_values = _fn(
+    "drumlin_create_many_values",
+    [drumlin_db_p, c_char_p, c_size_t, POINTER(c_int32), c_size_t, drumlin_value_p, c_int, POINTER(c_int64)],
+)
+# int drumlin_get_json(drumlin_db *db, const char *class_name, const char *primary_key_json,
+#                    char **out_json);
+drumlin_get_json = _fn("drumlin_get_json", [drumlin_db_p, c_char_p, c_char_p, POINTER(c_void_p)])
+# int drumlin_query_json(drumlin_db *db, const char *class_name, const char *query,
+#                      const char *args_json, char **out_json);
+drumlin_query_json = _fn("drumlin_query_json", [drumlin_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)])
+# int drumlin_count(drumlin_db *db, const char *class_name, const char *query, const char *args_json,
+#                 int64_t *out_count);
+drumlin_count = _fn("drumlin_count", [drumlin_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_int64)])
+# int drumlin_delete_where(drumlin_db *db, const char *class_name, const char *query,
+#                        const char *args_json, int64_t *out_deleted);
+drumlin_delete_where = _fn("drumlin_delete_where", [drumlin_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_int64)])
+
+# ---- Introspection -----------------------------------------------------------------------------
+
+# int drumlin_class_count(drumlin_db *db, int32_t *out_count);
+drumlin_class_count = _fn("drumlin_class_count", [drumlin_db_p, POINTER(c_int32)])
+# int drumlin_class_name(drumlin_db *db, int32_t class_index, const char **out_name);
+drumlin_class_name = _fn("drumlin_class_name", [drumlin_db_p, c_int32, POINTER(c_char_p)])
+# int drumlin_class_index(drumlin_db *db, const char *class_name, int32_t *out_class_index);
+drumlin_class_index = _fn("drumlin_class_index", [drumlin_db_p, c_char_p, POINTER(c_int32)])
+# int drumlin_class_kind(drumlin_db *db, const char *class_name, int *out_kind);
+drumlin_class_kind = _fn("drumlin_class_kind", [drumlin_db_p, c_char_p, POINTER(c_int)])
+# int drumlin_property_count(drumlin_db *db, const char *class_name, int32_t *out_count);
+drumlin_property_count = _fn("drumlin_property_count", [drumlin_db_p, c_char_p, POINTER(c_int32)])
+# int drumlin_property_index(drumlin_db *db, const char *class_name, const char *property_name,
+#                          int32_t *out_property_index);
+drumlin_property_index = _fn("drumlin_property_index", [drumlin_db_p, c_char_p, c_char_p, POINTER(c_int32)])
+# int drumlin_property_info_get(drumlin_db *db, const char *class_name, int32_t property_index,
+#                             drumlin_property_info *out_info);
+drumlin_property_info_get = _fn(
+    "drumlin_property_info_get", [drumlin_db_p, c_char_p, c_int32, POINTER(drumlin_property_info)]
+)
+
+# ---- Objects (typed layer) ---------------------------------------------------------------------
+
+# int drumlin_object_create(drumlin_db *db, const char *class_name, size_t count,
+#                         const int32_t *property_indices, const drumlin_value *values,
+#                         int update_mode, drumlin_object **out_object);
+drumlin_object_create = _fn(
+    "drumlin_object_create",
+    [drumlin_db_p, c_char_p, c_size_t, POINTER(c_int32), drumlin_value_p, c_int, POINTER(drumlin_object_p)],
+)
+# int drumlin_object_create_json(drumlin_db *db, const char *class_name, const char *object_json,
+#                              int update_mode, drumlin_object **out_object);
+drumlin_object_create_json = _fn(
+    "drumlin_object_create_json", [drumlin_db_p, c_char_p, c_char_p, c_int, POINTER(drumlin_object_p)]
+)
+# int drumlin_object_find_values(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
+#                              size_t count, const int32_t *property_indices, drumlin_value *out_values,
+#                              drumlin_object **out_object);
+drumlin_object_find_values = _fn(
+    "drumlin_object_find_values",
+    [drumlin_db_p, c_char_p, drumlin_value_p, c_size_t, POINTER(c_int32), drumlin_value_p, POINTER(drumlin_object_p)],
+)
+# int drumlin_object_find_marshal(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
+#                               size_t count, const int32_t *property_indices, void *buffer,
+#                               size_t capacity, size_t *out_size);
+drumlin_object_find_marshal = _fn(
+    "drumlin_object_find_marshal",
+    [drumlin_db_p, c_char_p, drumlin_value_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+)
+# int drumlin_object_update_values(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
+#                                size_t count, const int32_t *property_indices, const drumlin_value *values);
+drumlin_object_update_values = _fn(
+    "drumlin_object_update_values",
+    [drumlin_db_p, c_char_p, drumlin_value_p, c_size_t, POINTER(c_int32), drumlin_value_p],
+)
+# int drumlin_object_find(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
+#                       drumlin_object **out_object);
+drumlin_object_find = _fn("drumlin_object_find", [drumlin_db_p, c_char_p, drumlin_value_p, POINTER(drumlin_object_p)])
+# int drumlin_object_find_by_key(drumlin_db *db, const char *class_name, int64_t key,
+#                              drumlin_object **out_object);
+drumlin_object_find_by_key = _fn(
+    "drumlin_object_find_by_key", [drumlin_db_p, c_char_p, c_int64, POINTER(drumlin_object_p)]
+)
+# void drumlin_object_release(drumlin_object *object);
+drumlin_object_release = _fn("drumlin_object_release", [drumlin_object_p], None, None)
+# int drumlin_object_key(drumlin_object *object, int64_t *out_key);
+drumlin_object_key = _fn("drumlin_object_key", [drumlin_object_p, POINTER(c_int64)])
+# int drumlin_object_class_index(drumlin_object *object, int32_t *out_class_index);
+drumlin_object_class_index = _fn("drumlin_object_class_index", [drumlin_object_p, POINTER(c_int32)])
+# int drumlin_object_is_valid(drumlin_object *object, int *out_valid);
+drumlin_object_is_valid = _fn("drumlin_object_is_valid", [drumlin_object_p, POINTER(c_int)])
+# int drumlin_object_get(drumlin_object *object, const char *property_name, drumlin_value *out_value);
+drumlin_object_get = _fn("drumlin_object_get", [drumlin_object_p, c_char_p, drumlin_value_p])
+# int drumlin_object_get_at(drumlin_object *object, int32_t property_index, drumlin_value *out_value);
+drumlin_object_get_at = _fn("drumlin_object_get_at", [drumlin_object_p, c_int32, drumlin_value_p])
+# int drumlin_object_get_values(drumlin_object *object, size_t count, const int32_t *property_indices,
+#                             drumlin_value *out_values);
+drumlin_object_get_values = _fn(
+    "drumlin_object_get_values", [drumlin_object_p, c_size_t, POINTER(c_int32), drumlin_value_p]
+)
+# int drumlin_object_get_marshal(drumlin_object *object, size_t count, const int32_t *property_indices,
+#                              void *buffer, size_t capacity, size_t *out_size);
+drumlin_object_get_marshal = _fn(
+    "drumlin_object_get_marshal",
+    [drumlin_object_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+)
+# int drumlin_object_set(drumlin_object *object, const char *property_name, const drumlin_value *value);
+drumlin_object_set = _fn("drumlin_object_set", [drumlin_object_p, c_char_p, drumlin_value_p])
+# int drumlin_object_set_at(drumlin_object *object, int32_t property_index, const drumlin_value *value);
+drumlin_object_set_at = _fn("drumlin_object_set_at", [drumlin_object_p, c_int32, drumlin_value_p])
+# int drumlin_object_set_values(drumlin_object *object, size_t count, const int32_t *property_indices,
+#                             const drumlin_value *values);
+drumlin_object_set_values = _fn(
+    "drumlin_object_set_values", [drumlin_object_p, c_size_t, POINTER(c_int32), drumlin_value_p]
+)
+# int drumlin_object_update_json(drumlin_object *object, const char *object_json);
+drumlin_object_update_json = _fn("drumlin_object_update_json", [drumlin_object_p, c_char_p])
+# int drumlin_object_to_json(drumlin_object *object, char **out_json);
+drumlin_object_to_json = _fn("drumlin_object_to_json", [drumlin_object_p, POINTER(c_void_p)])
+# int drumlin_object_delete(drumlin_object *object);
+drumlin_object_delete = _fn("drumlin_object_delete", [drumlin_object_p])
+
+# ---- Links -------------------------------------------------------------------------------------
+
+# int drumlin_object_get_linked(drumlin_object *object, const char *property_name, drumlin_object **out_object);
+drumlin_object_get_linked = _fn("drumlin_object_get_linked", [drumlin_object_p, c_char_p, POINTER(drumlin_object_p)])
+# int drumlin_object_set_link(drumlin_object *object, const char *property_name, drumlin_object *target);
+drumlin_object_set_link = _fn("drumlin_object_set_link", [drumlin_object_p, c_char_p, drumlin_object_p])
+# int drumlin_object_to_json_depth(drumlin_object *object, int depth, char **out_json);
+drumlin_object_to_json_depth = _fn("drumlin_object_to_json_depth", [drumlin_object_p, c_int, POINTER(c_void_p)])
+# int drumlin_object_get_backlinks(drumlin_object *object, const char *property_name,
+#                                drumlin_results **out_results);
+drumlin_object_get_backlinks = _fn(
+    "drumlin_object_get_backlinks", [drumlin_object_p, c_char_p, POINTER(drumlin_results_p)]
+)
+
+# ---- Results -----------------------------------------------------------------------------------
+
+# void drumlin_results_release(drumlin_results *results);
+drumlin_results_release = _fn("drumlin_results_release", [drumlin_results_p], None, None)
+# int drumlin_results_count(drumlin_results *results, size_t *out_count);
+drumlin_results_count = _fn("drumlin_results_count", [drumlin_results_p, POINTER(c_size_t)])
+# int drumlin_results_get_object(drumlin_results *results, size_t index, drumlin_object **out_object);
+drumlin_results_get_object = _fn(
+    "drumlin_results_get_object", [drumlin_results_p, c_size_t, POINTER(drumlin_object_p)]
+)
+# int drumlin_results_get_values(drumlin_results *results, size_t start, size_t max_rows, size_t count,
+#                              const int32_t *property_indices, drumlin_value *out_values, size_t *out_rows);
+drumlin_results_get_values = _fn(
+    "drumlin_results_get_values",
+    [drumlin_results_p, c_size_t, c_size_t, c_size_t, POINTER(c_int32), drumlin_value_p, POINTER(c_size_t)],
+)
+# int drumlin_results_to_json(drumlin_results *results, char **out_json);
+drumlin_results_to_json = _fn("drumlin_results_to_json", [drumlin_results_p, POINTER(c_void_p)])
+# int drumlin_results_get_marshal(drumlin_results *results, size_t count, const int32_t *property_indices,
+#                               void *buffer, size_t capacity, size_t *out_size);
+drumlin_results_get_marshal = _fn(
+    "drumlin_results_get_marshal",
+    [drumlin_results_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+)
+# int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *query, const char *args_json,
+#                         size_t count, const int32_t *property_indices, void *buffer, size_t capacity,
+#                         size_t *out_size);
+drumlin_query_marshal = _fn(
+    "drumlin_query_marshal",
+    [drumlin_db_p, c_char_p, c_char_p, c_char_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+)
+# int drumlin_query(drumlin_db *db, const char *class_name, const char *query, const char *args_json,
+#                 drumlin_results **out_results);
+drumlin_query = _fn("drumlin_query", [drumlin_db_p, c_char_p, c_char_p, c_char_p, POINTER(drumlin_results_p)])
+# int drumlin_results_filter(drumlin_results *results, const char *query, const char *args_json,
+#                          drumlin_results **out_results);
+drumlin_results_filter = _fn(
+    "drumlin_results_filter", [drumlin_results_p, c_char_p, c_char_p, POINTER(drumlin_results_p)]
+)
+# int drumlin_results_sort(drumlin_results *results, const char *sort_descriptor,
+#                        drumlin_results **out_results);
+drumlin_results_sort = _fn("drumlin_results_sort", [drumlin_results_p, c_char_p, POINTER(drumlin_results_p)])
+# int drumlin_results_distinct(drumlin_results *results, const char *key_paths,
+#                            drumlin_results **out_results);
+drumlin_results_distinct = _fn("drumlin_results_distinct", [drumlin_results_p, c_char_p, POINTER(drumlin_results_p)])
+# int drumlin_results_limit(drumlin_results *results, size_t limit, drumlin_results **out_results);
+drumlin_results_limit = _fn("drumlin_results_limit", [drumlin_results_p, c_size_t, POINTER(drumlin_results_p)])
+# int drumlin_results_snapshot(drumlin_results *results, drumlin_results **out_results);
+drumlin_results_snapshot = _fn("drumlin_results_snapshot", [drumlin_results_p, POINTER(drumlin_results_p)])
+# int drumlin_results_min(drumlin_results *results, const char *property_name, drumlin_value *out_value);
+drumlin_results_min = _fn("drumlin_results_min", [drumlin_results_p, c_char_p, drumlin_value_p])
+# int drumlin_results_max(drumlin_results *results, const char *property_name, drumlin_value *out_value);
+drumlin_results_max = _fn("drumlin_results_max", [drumlin_results_p, c_char_p, drumlin_value_p])
+# int drumlin_results_sum(drumlin_results *results, const char *property_name, drumlin_value *out_value);
+drumlin_results_sum = _fn("drumlin_results_sum", [drumlin_results_p, c_char_p, drumlin_value_p])
+# int drumlin_results_average(drumlin_results *results, const char *property_name,
+#                           drumlin_value *out_value);
+drumlin_results_average = _fn("drumlin_results_average", [drumlin_results_p, c_char_p, drumlin_value_p])
+# int drumlin_results_delete_all(drumlin_results *results, int64_t *out_deleted);
+drumlin_results_delete_all = _fn("drumlin_results_delete_all", [drumlin_results_p, POINTER(c_int64)])
+# int drumlin_list_query(drumlin_list *list, const char *query, const char *args_json,
+#                      drumlin_results **out_results);
+drumlin_list_query = _fn("drumlin_list_query", [drumlin_list_p, c_char_p, c_char_p, POINTER(drumlin_results_p)])
+
+# ---- Lists -------------------------------------------------------------------------------------
+
+# int drumlin_object_get_list(drumlin_object *object, const char *property_name, drumlin_list **out_list);
+drumlin_object_get_list = _fn("drumlin_object_get_list", [drumlin_object_p, c_char_p, POINTER(drumlin_list_p)])
+# void drumlin_list_release(drumlin_list *list);
+drumlin_list_release = _fn("drumlin_list_release", [drumlin_list_p], None, None)
+# int drumlin_list_size(drumlin_list *list, size_t *out_size);
+drumlin_list_size = _fn("drumlin_list_size", [drumlin_list_p, POINTER(c_size_t)])
+# int drumlin_list_get(drumlin_list *list, size_t index, drumlin_value *out_value);
+drumlin_list_get = _fn("drumlin_list_get", [drumlin_list_p, c_size_t, drumlin_value_p])
+# int drumlin_list_get_object(drumlin_list *list, size_t index, drumlin_object **out_object);
+drumlin_list_get_object = _fn("drumlin_list_get_object", [drumlin_list_p, c_size_t, POINTER(drumlin_object_p)])
+# int drumlin_list_insert(drumlin_list *list, size_t index, const drumlin_value *value);
+drumlin_list_insert = _fn("drumlin_list_insert", [drumlin_list_p, c_size_t, drumlin_value_p])
+# int drumlin_list_insert_json(drumlin_list *list, size_t index, const char *value_json);
+drumlin_list_insert_json = _fn("drumlin_list_insert_json", [drumlin_list_p, c_size_t, c_char_p])
+# int drumlin_list_set(drumlin_list *list, size_t index, const drumlin_value *value);
+drumlin_list_set = _fn("drumlin_list_set", [drumlin_list_p, c_size_t, drumlin_value_p])
+# int drumlin_list_move(drumlin_list *list, size_t from, size_t to);
+drumlin_list_move = _fn("drumlin_list_move", [drumlin_list_p, c_size_t, c_size_t])
+# int drumlin_list_erase(drumlin_list *list, size_t index);
+drumlin_list_erase = _fn("drumlin_list_erase", [drumlin_list_p, c_size_t])
+# int drumlin_list_clear(drumlin_list *list);
+drumlin_list_clear = _fn("drumlin_list_clear", [drumlin_list_p])
+# int drumlin_list_find(drumlin_list *list, const drumlin_value *value, size_t *out_index, int *out_found);
+drumlin_list_find = _fn("drumlin_list_find", [drumlin_list_p, drumlin_value_p, POINTER(c_size_t), POINTER(c_int)])
+# int drumlin_list_to_json(drumlin_list *list, char **out_json);
+drumlin_list_to_json = _fn("drumlin_list_to_json", [drumlin_list_p, POINTER(c_void_p)])
+
+# ---- Sets --------------------------------------------------------------------------------------
+
+# int drumlin_object_get_set(drumlin_object *object, const char *property_name, drumlin_set **out_set);
+drumlin_object_get_set = _fn("drumlin_object_get_set", [drumlin_object_p, c_char_p, POINTER(drumlin_set_p)])
+# void drumlin_set_release(drumlin_set *set);
+drumlin_set_release = _fn("drumlin_set_release", [drumlin_set_p], None, None)
+# int drumlin_set_size(drumlin_set *set, size_t *out_size);
+drumlin_set_size = _fn("drumlin_set_size", [drumlin_set_p, POINTER(c_size_t)])
+# int drumlin_set_get(drumlin_set *set, size_t index, drumlin_value *out_value);
+drumlin_set_get = _fn("drumlin_set_get", [drumlin_set_p, c_size_t, drumlin_value_p])
+# int drumlin_set_find(drumlin_set *set, const drumlin_value *value, int *out_found);
+drumlin_set_find = _fn("drumlin_set_find", [drumlin_set_p, drumlin_value_p, POINTER(c_int)])
+# int drumlin_set_insert(drumlin_set *set, const drumlin_value *value, int *out_inserted);
+drumlin_set_insert = _fn("drumlin_set_insert", [drumlin_set_p, drumlin_value_p, POINTER(c_int)])
+# int drumlin_set_erase(drumlin_set *set, const drumlin_value *value, int *out_erased);
+drumlin_set_erase = _fn("drumlin_set_erase", [drumlin_set_p, drumlin_value_p, POINTER(c_int)])
+# int drumlin_set_clear(drumlin_set *set);
+drumlin_set_clear = _fn("drumlin_set_clear", [drumlin_set_p])
+# int drumlin_set_to_json(drumlin_set *set, char **out_json);
+drumlin_set_to_json = _fn("drumlin_set_to_json", [drumlin_set_p, POINTER(c_void_p)])
+
+# ---- Dictionaries ------------------------------------------------------------------------------
+
+# int drumlin_object_get_dict(drumlin_object *object, const char *property_name, drumlin_dict **out_dict);
+drumlin_object_get_dict = _fn("drumlin_object_get_dict", [drumlin_object_p, c_char_p, POINTER(drumlin_dict_p)])
+# void drumlin_dict_release(drumlin_dict *dict);
+drumlin_dict_release = _fn("drumlin_dict_release", [drumlin_dict_p], None, None)
+# int drumlin_dict_size(drumlin_dict *dict, size_t *out_size);
+drumlin_dict_size = _fn("drumlin_dict_size", [drumlin_dict_p, POINTER(c_size_t)])
+# int drumlin_dict_get(drumlin_dict *dict, size_t index, drumlin_value *out_key, drumlin_value *out_value);
+drumlin_dict_get = _fn("drumlin_dict_get", [drumlin_dict_p, c_size_t, drumlin_value_p, drumlin_value_p])
+# int drumlin_dict_find(drumlin_dict *dict, const char *key, drumlin_value *out_value, int *out_found);
+drumlin_dict_find = _fn("drumlin_dict_find", [drumlin_dict_p, c_char_p, drumlin_value_p, POINTER(c_int)])
+# int drumlin_dict_insert(drumlin_dict *dict, const char *key, const drumlin_value *value);
+drumlin_dict_insert = _fn("drumlin_dict_insert", [drumlin_dict_p, c_char_p, drumlin_value_p])
+# int drumlin_dict_insert_json(drumlin_dict *dict, const char *key, const char *value_json);
+drumlin_dict_insert_json = _fn("drumlin_dict_insert_json", [drumlin_dict_p, c_char_p, c_char_p])
+# int drumlin_dict_erase(drumlin_dict *dict, const char *key, int *out_erased);
+drumlin_dict_erase = _fn("drumlin_dict_erase", [drumlin_dict_p, c_char_p, POINTER(c_int)])
+# int drumlin_dict_clear(drumlin_dict *dict);
+drumlin_dict_clear = _fn("drumlin_dict_clear", [drumlin_dict_p])
+# int drumlin_dict_to_json(drumlin_dict *dict, char **out_json);
+drumlin_dict_to_json = _fn("drumlin_dict_to_json", [drumlin_dict_p, POINTER(c_void_p)])
+
+# ---- Nested mixed values -----------------------------------------------------------------------
+
+# int drumlin_object_get_mixed_json(drumlin_object *object, const char *property_name,
+#                                 const char *path_json, char **out_json);
+drumlin_object_get_mixed_json = _fn(
+    "drumlin_object_get_mixed_json", [drumlin_object_p, c_char_p, c_char_p, POINTER(c_void_p)]
+)
+# int drumlin_object_set_mixed_json(drumlin_object *object, const char *property_name,
+#                                 const char *path_json, const char *value_json);
+drumlin_object_set_mixed_json = _fn(
+    "drumlin_object_set_mixed_json", [drumlin_object_p, c_char_p, c_char_p, c_char_p]
+)
+# int drumlin_object_append_mixed_json(drumlin_object *object, const char *property_name,
+#                                    const char *path_json, const char *value_json);
+drumlin_object_append_mixed_json = _fn(
+    "drumlin_object_append_mixed_json", [drumlin_object_p, c_char_p, c_char_p, c_char_p]
+)
+# int drumlin_object_remove_mixed(drumlin_object *object, const char *property_name,
+#                               const char *path_json);
+drumlin_object_remove_mixed = _fn("drumlin_object_remove_mixed", [drumlin_object_p, c_char_p, c_char_p])

@@ -1,0 +1,66 @@
+"""The base of every Python object that owns a C handle.
+
+- ``_ptr()`` returns the handle, or raises :class:`MisuseError` once it is closed;
+- ``close()`` is idempotent; ``with`` closes on exit;
+- ``__del__`` is a safety net that releases a handle nobody closed, except while the interpreter
+  shuts down (module globals, and the library's own runtime, may already be gone by then).
+
+Children keep a Python reference to their parent (an Object to its Database), mirroring the C
+rule, so the garbage collector can never close a database under a live object.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from ._errors import MisuseError
+
+_is_finalizing = sys.is_finalizing
+
+
+class Handle:
+    __slots__ = ("__weakref__", "_drumlin_h")
+
+    _drumlin_h: Any
+    _kind = "handle"
+
+    def _ptr(self) -> Any:
+        handle = self._drumlin_h
+        if handle is None:
+            raise MisuseError(f"This {self._kind} is closed.")
+        return handle
+
+    def _release(self, handle: Any) -> None:
+        raise NotImplementedError
+
+    @property
+    def is_closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._drumlin_h is None
+
+    def close(self) -> None:
+        """Release the C handle. Calling it again does nothing."""
+        handle = self._drumlin_h
+        if handle is not None:
+            object.__setattr__(self, "_drumlin_h", None)
+            self._release(handle)
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self, _is_finalizing: Any = _is_finalizing) -> None:
+        try:
+            handle = self._drumlin_h
+        except AttributeError:  # __init__ failed before the handle was set
+            return
+        if handle is None or _is_finalizing():
+            return
+        object.__setattr__(self, "_drumlin_h", None)
+        try:
+            self._release(handle)
+        except Exception:  # nothing can be reported from __del__
+            pass

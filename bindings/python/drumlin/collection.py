@@ -1,0 +1,711 @@
+"""Live collection properties: :class:`List`, :class:`Set` and :class:`Dictionary`.
+
+Reading a list, set or dictionary property of an :class:`~drumlin.Object` returns one of these: a
+live view over a C handle (``drumlin_list``, ``drumlin_set``, ``drumlin_dict``) that reads the current
+state on every call and writes through to the database (inside ``db.write()``). They implement
+``MutableSequence``, ``MutableSet`` and ``MutableMapping``.
+
+- Elements of object collections are :class:`~drumlin.Object` values. Writing one takes an Object
+  (a typed link), a dict (a new object: embedded, or created from the payload), or, for a class
+  with a primary key, that key's value (an existing object; an error if there is none).
+- Nested lists and dicts inside ``mixed`` elements read as plain Python values (snapshots).
+- Iteration, ``==``, ``in``, ``index()`` and ``count()`` read the whole collection once (one
+  ``*_to_json`` call), so they cost one database read, not one per element.
+
+A view keeps its Object (and so its database) alive; after ``db.close()`` it raises
+:class:`~drumlin.MisuseError`; ``close()`` releases its handle early (garbage collection does too).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import (
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableSequence,
+    MutableSet,
+)
+from collections.abc import Set as AbstractSet
+from ctypes import byref, c_int, c_size_t, c_void_p
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
+
+from . import _ffi
+from ._errors import (
+    InvalidArgumentError,
+    TypeMismatchError,
+)
+from ._handle import Handle
+from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
+from .object import Object, fill_value, prepare_link
+from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
+from .values import ejson_dumps, ejson_loads
+
+if TYPE_CHECKING:
+    from ._schema import ClassInfo, Property
+
+__all__ = ["List", "Set"]
+
+_T = TypeVar("_T")
+_get_ident = threading.get_ident
+_drumlin_value = _ffi.drumlin_value
+
+
+class _Collection(Handle):
+    """What List, Set and Dictionary share: the owner, the property, the handle, the lock."""
+
+    __slots__ = ("_drumlin_lock", "_drumlin_owner", "_drumlin_prop", "_drumlin_target")
+
+    _kind = "collection"
+
+    def __init__(self, owner: Object, prop: Property) -> None:
+        # Views come from reading a property of an Object, never from user code.
+        self._drumlin_h = None
+        self._drumlin_owner: Object = owner
+        # (Declared here, not in the class body: a Property is also a descriptor.)
+        self._drumlin_prop: Property = prop
+        # Values read through a handle are borrowed until the next call on it: the lock keeps
+        # threads sharing this view from overwriting each other's values mid-copy.
+        self._drumlin_lock: threading.Lock = threading.Lock()
+        db = owner._drumlin_db
+        is_object = prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT
+        self._drumlin_target: ClassInfo | None = db._class(prop.object_type) if is_object else None
+        owner_handle = owner._ptr()
+        with owner._drumlin_lock:
+            self._drumlin_h = self._drumlin_open(owner_handle, prop.cname)
+
+    # Each subclass names the C functions of its handle type; the plumbing below is shared.
+    _ffi_handle: Any = None
+    _ffi_open: Any = None
+    _ffi_to_json: Any = None
+    _ffi_release: Any = None
+    _ffi_size: Any = None
+    _ffi_clear: Any = None
+
+    def _drumlin_open(self, owner_handle: Any, cname: bytes) -> Any:
+        handle = self._ffi_handle()
+        self._ffi_open(owner_handle, cname, byref(handle))
+        return handle
+
+    def _drumlin_to_json(self, handle: Any, out: Any) -> None:
+        self._ffi_to_json(handle, out)
+
+    def __len__(self) -> int:
+        handle = self._ptr()
+        size = c_size_t()
+        self._ffi_size(handle, byref(size))
+        return size.value
+
+    def clear(self) -> None:
+        """Remove every element (embedded objects in the collection are deleted)."""
+        self._drumlin_write(self._drumlin_clear_now)
+
+    def _drumlin_clear_now(self) -> None:
+        handle = self._ptr()
+        with self._drumlin_lock:
+            self._ffi_clear(handle)
+
+    def _drumlin_write(self, operation: Callable[..., _T], *args: Any) -> _T:
+        """Run a write: directly inside this thread's ``db.write()``, else the way Database does
+        (refused while another thread holds the write transaction)."""
+        self._ptr()
+        db = self._drumlin_owner._drumlin_db
+        if db._writer != _get_ident():
+            return db._outside_write(operation, *args)
+        return operation(*args)
+
+    def _drumlin_text(self) -> str:
+        """The whole collection as the engine's JSON, in one read (links as references)."""
+        handle = self._ptr()
+        out = c_void_p()
+        with self._drumlin_lock:
+            self._drumlin_to_json(handle, byref(out))
+        return take_string(out)
+
+    def _drumlin_json(self) -> Any:
+        """The whole collection as Python values (links as references)."""
+        return ejson_loads(self._drumlin_text())
+
+    def _drumlin_raw(self) -> Any:
+        """The whole collection parsed as plain JSON: Extended JSON stays as it is ({"$date": ...}
+        with its nanoseconds), so writing it back is exact."""
+        return json.loads(self._drumlin_text())
+
+    def _drumlin_rewrite(self, contents: Any) -> None:
+        """Replace the whole collection of primitive values in one engine call (all or nothing;
+        a geo point is checked once, on the result). ``contents`` is plain JSON (see _drumlin_raw
+        and _plain)."""
+        owner = self._drumlin_owner
+        handle = owner._ptr()
+        payload = json.dumps({self._drumlin_prop.name: contents}, separators=(",", ":")).encode("utf-8")
+        with owner._drumlin_lock:
+            _ffi.drumlin_object_update_json(handle, payload)
+
+    def _drumlin_needs_json(self, value: Any) -> bool:
+        """Whether writing ``value`` as an element takes the JSON call rather than a typed one."""
+        if self._drumlin_target is not None:
+            return not (value is None or isinstance(value, Object))
+        return isinstance(value, NESTED_TYPES)
+
+    def _drumlin_element_json(self, value: Any) -> bytes:
+        if self._drumlin_target is not None:
+            value = prepare_link(self._drumlin_owner._drumlin_db, self._drumlin_prop, value)
+        return ejson_dumps(value).encode("utf-8")
+
+    def _drumlin_fill(self, value: Any, out: _ffi.drumlin_value) -> None:
+        fill_value(self._drumlin_owner._drumlin_db, value, self._drumlin_prop, out)
+
+    def _drumlin_nested(self, step: int | str) -> Any:
+        """A nested list or dictionary held by a mixed element, as a plain value."""
+        owner = self._drumlin_owner
+        handle = owner._ptr()
+        out = c_void_p()
+        with owner._drumlin_lock:
+            _ffi.drumlin_object_get_mixed_json(
+                handle, self._drumlin_prop.cname, ejson_dumps([step]).encode("utf-8"), byref(out)
+            )
+        return ejson_loads(take_string(out))
+
+    def _drumlin_objects(self, refs: list[Any]) -> list[Any]:
+        """Objects for references as the engine's JSON prints them (primary keys, or object keys
+        for classes without one; None stays None)."""
+        target = self._drumlin_target
+        assert target is not None
+        db = self._drumlin_owner._drumlin_db
+        handle = db._ptr()
+        if target.primary_key is not None:
+            return [None if ref is None else db._find(handle, target, ref) for ref in refs]
+        return [None if ref is None else db._find_by_key(handle, target, ref) for ref in refs]
+
+    def _drumlin_reference(self, value: Any, *, lookup: bool) -> Object | None:
+        """The existing object a bare primary key (object key for classes without one) names.
+        With ``lookup``, None when there is none; otherwise an error, as the engine's JSON says."""
+        target = self._drumlin_target
+        assert target is not None
+        db = self._drumlin_owner._drumlin_db
+        handle = db._ptr()
+        prop = self._drumlin_prop
+        found: Object | None = None
+        if target.primary_key is not None:
+            try:
+                found = db._find(handle, target, value)
+            except (TypeMismatchError, InvalidArgumentError):
+                if not lookup:
+                    raise
+        elif type(value) is int:
+            found = db._find_by_key(handle, target, value)
+        elif not lookup:
+            raise TypeMismatchError(
+                f"Type mismatch for property {prop.label}: '{target.name}' has no primary key, so a "
+                f"link is a nested object or an object key (int), got {type(value).__name__}."
+            )
+        if found is None and not lookup:
+            what = "primary key" if target.primary_key is not None else "object key"
+            raise InvalidArgumentError(
+                f"Property {prop.label}: no object of type '{target.name}' with {what} '{value}'."
+            )
+        return found
+
+    def _release(self, handle: Any) -> None:
+        self._ffi_release(handle)
+
+    def close(self) -> None:
+        """Release this view's handle (the stored collection is untouched)."""
+        lock = getattr(self, "_drumlin_lock", None)
+        if lock is None:
+            return
+        with lock:
+            super().close()
+
+    def __reduce__(self) -> Any:
+        raise TypeError(f"drumlin.{type(self).__name__} is a live view and cannot be pickled; copy it first")
+
+    def _drumlin_snapshot(self) -> Any:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        prop = self._drumlin_prop
+        name = f"drumlin.{type(self).__name__} {prop.class_name}.{prop.name}"
+        if self._drumlin_h is None:
+            return f"<{name} (closed)>"
+        try:
+            return f"<{name} {self._drumlin_snapshot()!r}>"
+        except Exception:
+            return f"<{name} (unreadable)>"
+
+
+def _plain(value: Any) -> Any:
+    """A Python value as plain JSON structures (Extended JSON as dicts), for _drumlin_rewrite."""
+    return json.loads(ejson_dumps(value))
+
+
+# ---- List ----------------------------------------------------------------------------------------
+
+
+class List(_Collection, MutableSequence[Any]):
+    """A list property: ordered, duplicates allowed. A live ``MutableSequence``.
+
+    Reading: ``len``, ``lst[i]`` (negative indexes too), ``lst[a:b]`` (a Python list), iteration,
+    ``in``, ``index``, ``count``, ``==`` with lists. Writing (inside ``db.write()``):
+    ``lst[i] = v``, ``del lst[i]`` (slices too), ``insert``, ``append``, ``extend``, ``pop``,
+    ``remove``, ``clear`` and ``move(from, to)``.
+    """
+
+    __slots__ = ()
+
+    _kind = "list"
+    _ffi_handle = _ffi.drumlin_list_p
+    _ffi_open = staticmethod(_ffi.drumlin_object_get_list)
+    _ffi_to_json = staticmethod(_ffi.drumlin_list_to_json)
+    _ffi_release = staticmethod(_ffi.drumlin_list_release)
+    _ffi_size = staticmethod(_ffi.drumlin_list_size)
+    _ffi_clear = staticmethod(_ffi.drumlin_list_clear)
+
+    # ---- Reading
+
+    def _drumlin_position(self, index: Any, size: int) -> int:
+        """A Python index (negative counts from the end) as a position; IndexError if outside."""
+        if type(index) is not int:
+            if isinstance(index, bool) or not hasattr(index, "__index__"):
+                raise TypeMismatchError(
+                    f"list indices must be integers or slices, not {type(index).__name__}"
+                )
+            index = index.__index__()
+        position: int = index + size if index < 0 else index
+        if not 0 <= position < size:
+            raise IndexError(
+                f"Index {index} is out of bounds for list {self._drumlin_prop.label} of size {size}."
+            )
+        return position
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return self._drumlin_snapshot()[index]
+        return self._drumlin_get(self._drumlin_position(index, len(self)))
+
+    def _drumlin_get(self, position: int) -> Any:
+        handle = self._ptr()
+        target = self._drumlin_target
+        if target is not None:
+            out = _ffi.drumlin_object_p()
+            with self._drumlin_lock:
+                _ffi.drumlin_list_get_object(handle, position, byref(out))
+            return target.object_type(self._drumlin_owner._drumlin_db, out)
+        value = _drumlin_value()
+        with self._drumlin_lock:
+            _ffi.drumlin_list_get(handle, position, value)
+            kind = value.type
+            reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
+            if reader is not None:
+                return reader(value.as_)
+        return self._drumlin_nested(position)
+
+    def _drumlin_snapshot(self) -> list[Any]:
+        values: list[Any] = self._drumlin_json()
+        target = self._drumlin_target
+        if target is None:
+            return values
+        if target.is_embedded:  # printed as nested objects, without a key: read each
+            return [self._drumlin_get(i) for i in range(len(values))]
+        return self._drumlin_objects(values)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._drumlin_snapshot())
+
+    def __reversed__(self) -> Iterator[Any]:
+        return iter(self._drumlin_snapshot()[::-1])
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._drumlin_snapshot()
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """The first position of ``value`` (ValueError when absent)."""
+        values = self._drumlin_snapshot()
+        return values.index(value, start, len(values) if stop is None else stop)
+
+    def count(self, value: Any) -> int:
+        """How many times ``value`` occurs."""
+        return self._drumlin_snapshot().count(value)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, List):
+            return self._drumlin_snapshot() == other._drumlin_snapshot()
+        if isinstance(other, list):
+            return self._drumlin_snapshot() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---- Queries (lists of objects)
+
+    def _drumlin_results(self, query: str | None, args: tuple[Any, ...]) -> Results:
+        """``drumlin_list_query``: the list's objects as live Results, in list order, optionally
+        filtered. A list of primitive values cannot be queried (the engine's TypeMismatchError)."""
+        ctext = None if query is None else encode_query(query)
+        cargs = query_args(args)
+        handle = self._ptr()
+        out = _ffi.drumlin_results_p()
+        with self._drumlin_lock:
+            _ffi.drumlin_list_query(handle, ctext, cargs, byref(out))
+        target = self._drumlin_target
+        if target is None:  # the engine refuses this already; never hand out classless Results
+            _ffi.drumlin_results_release(out)
+            raise TypeMismatchError(
+                f"List {self._drumlin_prop.label} does not hold objects, so it cannot be queried."
+            )
+        return Results(self._drumlin_owner._drumlin_db, target, out, self._drumlin_owner)
+
+    def filter(self, query: str, *args: Any) -> Results:
+        """The list's objects that match a query, in list order (or as the query's SORT says), as
+        live :class:`~drumlin.Results`. Lists of objects only."""
+        return self._drumlin_results(query, args)
+
+    def sort(self, key: SortKeys, ascending: bool = True) -> Results:
+        """The list's objects sorted, as live :class:`~drumlin.Results` (the list itself is not
+        reordered): ``ann.dogs.sort("age")``, ``ann.dogs.sort([("age", False), "name"])``.
+        Lists of objects only."""
+        sort_descriptor(key, ascending)  # check the arguments before reading the list
+        return self._drumlin_results(None, ()).sort(key, ascending)
+
+    # ---- Writing
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if isinstance(index, slice):
+            self._drumlin_write(self._drumlin_set_slice, index, list(value))
+        else:
+            self._drumlin_write(self._drumlin_set_now, index, value)
+
+    def _drumlin_set_now(self, index: Any, value: Any) -> None:
+        handle = self._ptr()
+        position = self._drumlin_position(index, len(self))
+        if self._drumlin_target is None and isinstance(value, NESTED_TYPES):
+            # A nested list or dict in a mixed element: replaced through the owner, in one call.
+            owner = self._drumlin_owner
+            owner_handle = owner._ptr()
+            path = ejson_dumps([position]).encode("utf-8")
+            with owner._drumlin_lock:
+                _ffi.drumlin_object_set_mixed_json(
+                    owner_handle, self._drumlin_prop.cname, path, ejson_dumps(value).encode("utf-8")
+                )
+            return
+        if self._drumlin_needs_json(value):
+            # No typed value for a new object or a primary key: insert the new element in front of
+            # the old one, then remove the old one (if the insert fails, nothing changed).
+            payload = self._drumlin_element_json(value)
+            with self._drumlin_lock:
+                _ffi.drumlin_list_insert_json(handle, position, payload)
+                try:
+                    _ffi.drumlin_list_erase(handle, position + 1)
+                except BaseException:
+                    _ffi.drumlin_list_erase(handle, position)
+                    raise
+            return
+        cvalue = _drumlin_value()
+        self._drumlin_fill(value, cvalue)
+        with self._drumlin_lock:
+            _ffi.drumlin_list_set(handle, position, cvalue)
+
+    def _drumlin_set_slice(self, index: slice, values: list[Any]) -> None:
+        if self._drumlin_target is None:
+            raw = self._drumlin_raw()
+            try:
+                raw[index] = _plain(values)
+            except ValueError as error:  # an extended slice of another size
+                raise InvalidArgumentError(str(error)) from None
+            self._drumlin_rewrite(raw)
+            return
+        size = len(self)
+        start, stop, step = index.indices(size)
+        if step == 1:
+            stop = max(start, stop)
+            self._drumlin_insert_all(stop, values)  # the new elements first: undone if one fails
+            for position in reversed(range(start, stop)):
+                self._drumlin_erase(position)
+            return
+        positions = range(start, stop, step)
+        if len(positions) != len(values):
+            raise InvalidArgumentError(
+                f"attempt to assign sequence of size {len(values)} to extended slice of size {len(positions)}"
+            )
+        for position, value in zip(positions, values):
+            self._drumlin_set_now(position, value)
+
+    def __delitem__(self, index: Any) -> None:
+        self._drumlin_write(self._drumlin_delete_now, index)
+
+    def _drumlin_delete_now(self, index: Any) -> None:
+        if not isinstance(index, slice):
+            self._drumlin_erase(self._drumlin_position(index, len(self)))
+        elif self._drumlin_target is None:
+            raw = self._drumlin_raw()
+            del raw[index]
+            self._drumlin_rewrite(raw)
+        else:
+            for position in sorted(range(*index.indices(len(self))), reverse=True):
+                self._drumlin_erase(position)
+
+    def _drumlin_erase(self, position: int) -> None:
+        handle = self._ptr()
+        with self._drumlin_lock:
+            _ffi.drumlin_list_erase(handle, position)
+
+    def insert(self, index: int, value: Any) -> None:
+        """Insert ``value`` before ``index`` (as ``list.insert``: clamped to the list's ends)."""
+        self._drumlin_write(self._drumlin_insert_clamped, index, value)
+
+    def append(self, value: Any) -> None:
+        """Add ``value`` at the end."""
+        self._drumlin_write(self._drumlin_insert_clamped, None, value)
+
+    def _drumlin_insert_clamped(self, index: int | None, value: Any) -> None:
+        size = len(self)
+        if index is None:
+            position = size
+        else:
+            if isinstance(index, bool) or not hasattr(index, "__index__"):
+                raise TypeMismatchError(f"list indices must be integers, not {type(index).__name__}")
+            index = index.__index__()
+            position = min(max(index + size if index < 0 else index, 0), size)
+        self._drumlin_insert_now(position, value)
+
+    def _drumlin_insert_now(self, position: int, value: Any) -> None:
+        handle = self._ptr()
+        if self._drumlin_needs_json(value):
+            payload = self._drumlin_element_json(value)
+            with self._drumlin_lock:
+                _ffi.drumlin_list_insert_json(handle, position, payload)
+            return
+        cvalue = _drumlin_value()
+        self._drumlin_fill(value, cvalue)
+        with self._drumlin_lock:
+            _ffi.drumlin_list_insert(handle, position, cvalue)
+
+    def _drumlin_insert_all(self, position: int, values: list[Any]) -> None:
+        """Insert ``values`` at ``position`` in a list of objects, all or nothing: if one fails,
+        the ones inserted are removed again and the objects created for them deleted."""
+        target = self._drumlin_target
+        assert target is not None
+        db = self._drumlin_owner._drumlin_db
+        created: list[Object] = []
+        inserted = 0
+        try:
+            for value in values:
+                self._drumlin_insert_now(position + inserted, value)
+                inserted += 1
+                if isinstance(value, Mapping) and not target.is_embedded:
+                    created.append(self._drumlin_get(position + inserted - 1))
+        except BaseException:
+            for offset in reversed(range(inserted)):
+                self._drumlin_erase(position + offset)  # embedded objects go with their entry
+            for obj in created:
+                db._delete_now(obj, obj._ptr())
+            raise
+
+    def reverse(self) -> None:
+        """Reverse the list in place (objects by moves, so embedded objects stay where they are)."""
+        self._drumlin_write(self._drumlin_reverse_now)
+
+    def _drumlin_reverse_now(self) -> None:
+        if self._drumlin_target is None:
+            self._drumlin_rewrite(self._drumlin_raw()[::-1])
+            return
+        size = len(self)
+        handle = self._ptr()
+        with self._drumlin_lock:
+            for position in range(size - 1):
+                _ffi.drumlin_list_move(handle, size - 1, position)
+
+    def extend(self, values: Iterable[Any]) -> None:
+        """Append every element of ``values``, all or nothing."""
+        items = list(values)  # a snapshot first: `lst.extend(lst)` doubles the list
+        self._drumlin_write(self._drumlin_extend_now, items)
+
+    def _drumlin_extend_now(self, items: list[Any]) -> None:
+        if not items:
+            return
+        if self._drumlin_target is None:
+            self._drumlin_rewrite(self._drumlin_raw() + _plain(items))
+        else:
+            self._drumlin_insert_all(len(self), items)
+
+
+    def move(self, source: int, destination: int) -> None:
+        """Move the element at ``source`` so that it ends up at ``destination`` (negative indexes
+        count from the end)."""
+        self._drumlin_write(self._drumlin_move_now, source, destination)
+
+    def _drumlin_move_now(self, source: int, destination: int) -> None:
+        size = len(self)
+        start = self._drumlin_position(source, size)
+        end = self._drumlin_position(destination, size)
+        handle = self._ptr()
+        with self._drumlin_lock:
+            _ffi.drumlin_list_move(handle, start, end)
+
+
+# ---- Set -----------------------------------------------------------------------------------------
+
+
+class Set(_Collection, MutableSet[Any]):
+    """A set property: unique elements, in insertion order. A live ``MutableSet``.
+
+    ``len``, ``in``, iteration, ``==`` with sets, the set operators (``&``, ``|``, ``-``, ``^``
+    return builtin sets; ``|=`` and friends change this one), and inside ``db.write()``: ``add``,
+    ``update``, ``discard``, ``remove``, ``pop``, ``clear``.
+    """
+
+    __slots__ = ()
+
+    _kind = "set"
+    _ffi_handle = _ffi.drumlin_set_p
+    _ffi_open = staticmethod(_ffi.drumlin_object_get_set)
+    _ffi_to_json = staticmethod(_ffi.drumlin_set_to_json)
+    _ffi_release = staticmethod(_ffi.drumlin_set_release)
+    _ffi_size = staticmethod(_ffi.drumlin_set_size)
+    _ffi_clear = staticmethod(_ffi.drumlin_set_clear)
+
+    @classmethod
+    def _from_iterable(cls, values: Iterable[Any]) -> set[Any]:
+        # The operators of collections.abc.Set build their result with this: a builtin set.
+        return set(values)
+
+    def _drumlin_snapshot(self) -> list[Any]:
+        values: list[Any] = self._drumlin_json()
+        if self._drumlin_target is None:
+            return values
+        return self._drumlin_objects(values)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._drumlin_snapshot())
+
+    def _drumlin_lookup(self, value: Any) -> _ffi.drumlin_value | None:
+        """The typed value to look ``value`` up by, or None when it cannot be an element."""
+        cvalue = _drumlin_value()
+        if self._drumlin_target is not None:
+            if isinstance(value, Object):
+                if value._drumlin_db is not self._drumlin_owner._drumlin_db:
+                    return None
+                found: Object | None = value
+            elif value is None or isinstance(value, (dict, list, tuple)):
+                return None
+            else:
+                found = self._drumlin_reference(value, lookup=True)
+                if found is None:
+                    return None
+            self._drumlin_fill(found, cvalue)
+            return cvalue
+        if isinstance(value, NESTED_TYPES):
+            return None
+        try:
+            to_value(value, self._drumlin_prop, cvalue)
+        except (TypeMismatchError, InvalidArgumentError):
+            return None
+        return cvalue
+
+    def __contains__(self, value: object) -> bool:
+        cvalue = self._drumlin_lookup(value)
+        if cvalue is None:
+            return False
+        handle = self._ptr()
+        found = c_int()
+        with self._drumlin_lock:
+            _ffi.drumlin_set_find(handle, cvalue, byref(found))
+        return bool(found.value)
+
+    def add(self, value: Any) -> None:
+        """Add ``value`` (nothing happens when it is already there)."""
+        self._drumlin_write(self._drumlin_add_now, value)
+
+    def _drumlin_add_now(self, value: Any) -> bool:
+        cvalue = _drumlin_value()
+        target = self._drumlin_target
+        if target is not None and not (value is None or isinstance(value, Object)):
+            if isinstance(value, dict):
+                db = self._drumlin_owner._drumlin_db
+                value = db._create_now(db._ptr(), target, value, _ffi.DRUMLIN_UPDATE_NEVER)
+            else:
+                value = self._drumlin_reference(value, lookup=False)
+        elif target is None and isinstance(value, NESTED_TYPES):
+            kind = "dictionary" if isinstance(value, dict) else "list"
+            raise TypeMismatchError(
+                f"Type mismatch for property {self._drumlin_prop.label}: sets of mixed values hold "
+                f"scalars only, got {kind}."
+            )
+        self._drumlin_fill(value, cvalue)
+        handle = self._ptr()
+        inserted = c_int()
+        with self._drumlin_lock:
+            _ffi.drumlin_set_insert(handle, cvalue, byref(inserted))
+        return bool(inserted.value)
+
+    def update(self, *others: Iterable[Any]) -> None:
+        """Add every element of each iterable, all or nothing."""
+        items = [value for other in others for value in list(other)]
+        self._drumlin_write(self._drumlin_update_now, items)
+
+    def __ior__(self, other: AbstractSet[Any]) -> Set:  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def _drumlin_update_now(self, items: list[Any]) -> None:
+        if not items:
+            return
+        if self._drumlin_target is None:
+            for value in items:
+                if isinstance(value, NESTED_TYPES):
+                    self._drumlin_add_now(value)  # raises: sets of mixed values hold scalars only
+            self._drumlin_rewrite(self._drumlin_raw() + _plain(items))
+            return
+        db = self._drumlin_owner._drumlin_db
+        added: list[Any] = []
+        created: list[Object] = []
+        try:
+            for value in items:
+                if isinstance(value, Mapping):
+                    new = db._create_now(db._ptr(), self._drumlin_target, value, _ffi.DRUMLIN_UPDATE_NEVER)
+                    assert new is not None
+                    created.append(new)
+                    value = new
+                if self._drumlin_add_now(value):
+                    added.append(value)
+        except BaseException:
+            for value in added:
+                self._drumlin_erase_now(value)
+            for obj in created:
+                db._delete_now(obj, obj._ptr())
+            raise
+
+    def discard(self, value: Any) -> None:
+        """Remove ``value`` if it is there."""
+        self._drumlin_write(self._drumlin_erase_now, value)
+
+    def remove(self, value: Any) -> None:
+        """Remove ``value``; KeyError when it is not there."""
+        if not self._drumlin_write(self._drumlin_erase_now, value):
+            raise KeyError(value)
+
+    def _drumlin_erase_now(self, value: Any) -> bool:
+        cvalue = self._drumlin_lookup(value)
+        if cvalue is None:
+            return False
+        handle = self._ptr()
+        erased = c_int()
+        with self._drumlin_lock:
+            _ffi.drumlin_set_erase(handle, cvalue, byref(erased))
+        return bool(erased.value)
+
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, AbstractSet):
+            return len(self) == len(other) and self.__le__(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+

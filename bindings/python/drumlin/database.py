@@ -1,0 +1,650 @@
+"""``drumlin.open`` and ``drumlin.Database``: an open database file and its write transactions."""
+
+from __future__ import annotations
+
+import atexit
+import copy
+import gc
+import itertools
+import marshal
+import os
+import struct
+import threading
+import weakref
+from collections.abc import Iterable, Mapping
+from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
+from operator import itemgetter
+from typing import Any, Callable, TypeVar
+
+from . import _ffi
+from ._errors import (
+    NOT_FOUND,
+    DrumlinError,
+    InvalidArgumentError,
+    MisuseError,
+    TransactionError,
+    TypeMismatchError,
+)
+from ._fastread import DRUMLIN_TYPE_INT, DATA_OFFSET, Reader, arena, find_marshal, put_int_key
+from ._fastread import query_dicts as fast_query_dicts
+from ._fastread import reader as new_reader
+from ._handle import Handle
+from ._marshal import take_string, to_value
+from ._schema import ClassInfo, encode_name
+from .object import (
+    NO_LOCK,
+    Object,
+    check_values,
+    fill_value,
+    make_object_type,
+    prepare_values,
+    read_packed,
+    typed_value,
+)
+from .results import Results, encode_query, query_args
+from .values import INT64_MAX, ejson_dumps, ejson_loads
+
+__all__ = ["Database", "open", "WriteTransaction"]
+
+_T = TypeVar("_T")
+_get_ident = threading.get_ident
+
+_UPDATE_MODES = {
+    None: _ffi.DRUMLIN_UPDATE_NEVER,
+    "never": _ffi.DRUMLIN_UPDATE_NEVER,
+    "modified": _ffi.DRUMLIN_UPDATE_MODIFIED,
+    "all": _ffi.DRUMLIN_UPDATE_ALL,
+}
+
+# Databases still open at interpreter exit are closed while the library is fully usable.
+_open_databases: weakref.WeakSet[Database] = weakref.WeakSet()
+
+# Query strings as the C API takes them (encode_query), by text: most programs run a few queries
+# many times. Emptied when full.
+_query_texts: dict[str, bytes] = {}
+_QUERY_TEXTS_KEPT = 256
+
+
+@atexit.register
+def _close_all_at_exit() -> None:
+    for db in list(_open_databases):
+        try:
+            db._close_at_exit()
+        except Exception:
+            pass
+
+
+def _update_mode(update: str | None) -> int:
+    try:
+        return _UPDATE_MODES[update]
+    except (KeyError, TypeError):
+        raise InvalidArgumentError(f"update must be None, 'modified' or 'all', not {update!r}") from None
+
+
+def _flag(value: object, name: str) -> int:
+    if not isinstance(value, bool):
+        raise TypeMismatchError(f"{name} must be True or False, not {type(value).__name__}")
+    return 1 if value else 0
+
+
+def _encode_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> bytes:
+    try:
+        raw = os.fsencode(path)
+    except TypeError:
+        raise TypeMismatchError(f"path must be a str or os.PathLike, not {type(path).__name__}") from None
+    if b"\0" in raw:
+        raise InvalidArgumentError(f"path cannot contain NUL characters: {path!r}")
+    return raw
+
+
+def _encode_schema(schema: object) -> bytes:
+    if isinstance(schema, str):
+        text = schema
+    elif isinstance(schema, bytes):
+        return schema
+    elif isinstance(schema, (list, tuple)):
+        text = ejson_dumps(list(schema))
+    else:
+        raise TypeMismatchError(
+            f"schema must be a list of object schemas or a JSON string, not {type(schema).__name__}"
+        )
+    if "\0" in text:
+        raise InvalidArgumentError("schema cannot contain NUL characters")
+    return text.encode("utf-8")
+
+
+class WriteTransaction:
+    """What ``db.write()`` returns: ``with db.write():`` begins a write transaction, commits it
+    when the block ends normally, and rolls it back when an exception leaves the block (the
+    exception propagates)."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def __enter__(self) -> Database:
+        self._db._begin_write()
+        return self._db
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self._db._end_write(commit=exc_type is None)
+
+
+class Database(Handle):
+    """An open Drumlin database. Create it with :func:`drumlin.open`.
+
+    A database can be shared by threads. It has one write transaction at a time: ``write()`` on a
+    second thread waits until the first thread's ``write()`` block ends.
+    """
+
+    __slots__ = ("_classes", "_path", "_readers", "_schema", "_write_lock", "_writer")
+
+    _kind = "database"
+
+    def __init__(
+        self,
+        path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+        schema: list[dict[str, Any]] | str,
+        *,
+        schema_version: int = 0,
+        read_only: bool = False,
+        delete_if_migration_needed: bool = False,
+        in_memory: bool = False,
+    ) -> None:
+        self._drumlin_h = None
+        raw_path = _encode_path(path)
+        raw_schema = _encode_schema(schema)
+        if isinstance(schema_version, bool) or not isinstance(schema_version, int):
+            raise TypeMismatchError(f"schema_version must be an int, not {type(schema_version).__name__}")
+        if not 0 <= schema_version <= 2 * INT64_MAX + 1:
+            raise InvalidArgumentError(f"schema_version must be between 0 and 2**64-1, not {schema_version}")
+        flags = (
+            _flag(read_only, "read_only"),
+            _flag(delete_if_migration_needed, "delete_if_migration_needed"),
+            _flag(in_memory, "in_memory"),
+        )
+        self._path = os.fsdecode(raw_path)
+        self._write_lock = threading.RLock()
+        self._writer: int | None = None
+        self._classes: dict[str, ClassInfo] = {}
+        # Fast whole-object readers by class name (_fastread); dropped when the handle is released.
+        self._readers: dict[str, Reader] = {}
+        self._schema: list[dict[str, Any]] | None = None
+        options = _ffi.drumlin_options_new()
+        try:
+            _ffi.drumlin_options_set_schema_version(options, schema_version)
+            _ffi.drumlin_options_set_read_only(options, flags[0])
+            _ffi.drumlin_options_set_delete_if_migration_needed(options, flags[1])
+            _ffi.drumlin_options_set_in_memory(options, flags[2])
+            handle = _ffi.drumlin_db_p()
+            _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
+        finally:
+            _ffi.drumlin_options_free(options)
+        self._drumlin_h = handle
+        _open_databases.add(self)
+
+    # ---- Lifetime ------------------------------------------------------------------------------
+
+    def _release(self, handle: Any) -> None:
+        self._readers.clear()
+        _ffi.drumlin_close(handle)
+
+    def close(self) -> None:
+        """Close the database. An open write transaction is rolled back; objects read from it
+        raise :class:`MisuseError` from now on. Calling it again does nothing.
+
+        If another thread is inside ``write()``, this waits for its block to end."""
+        if self._drumlin_h is None:
+            return
+        with self._write_lock:
+            super().close()
+
+    def _close_at_exit(self) -> None:
+        # Never wait at exit: a daemon thread may be stuck inside write() forever.
+        if self._write_lock.acquire(blocking=False):
+            try:
+                super().close()
+            finally:
+                self._write_lock.release()
+
+    @property
+    def path(self) -> str:
+        """The path the database was opened with."""
+        return self._path
+
+    def __repr__(self) -> str:
+        state = "closed" if self._drumlin_h is None else "open"
+        return f"<drumlin.Database {self._path!r} ({state})>"
+
+    # ---- Schema --------------------------------------------------------------------------------
+
+    @property
+    def schema(self) -> list[dict[str, Any]]:
+        """The schema in normalized long form: a list of object schemas (a fresh copy)."""
+        handle = self._ptr()
+        if self._schema is None:
+            out = c_void_p()
+            _ffi.drumlin_schema_json(handle, byref(out))
+            self._schema = ejson_loads(take_string(out))
+        return copy.deepcopy(self._schema)
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version stored in the file."""
+        version = c_uint64()
+        _ffi.drumlin_schema_version(self._ptr(), byref(version))
+        return version.value
+
+    def _class(self, class_name: str) -> ClassInfo:
+        info = self._classes.get(class_name) if type(class_name) is str else None
+        if info is None:
+            handle = self._ptr()
+            info = ClassInfo(handle, encode_name(class_name, "class"))
+            info.object_type = make_object_type(info)
+            existing = self._classes.setdefault(info.name, info)
+            self._classes[class_name] = existing
+            info = existing
+        return info
+
+    # ---- Transactions --------------------------------------------------------------------------
+
+    def write(self) -> WriteTransaction:
+        """A write transaction for a ``with`` block: committed when the block ends normally,
+        rolled back if an exception leaves it (the exception propagates).
+
+        Nesting ``write()`` on one thread raises :class:`TransactionError`. On another thread,
+        ``write()`` waits until the current write transaction ends.
+        """
+        return WriteTransaction(self)
+
+    @property
+    def is_in_write(self) -> bool:
+        """True while a write transaction is open on this database (on any thread)."""
+        out = c_int()
+        _ffi.drumlin_is_in_write(self._ptr(), byref(out))
+        return bool(out.value)
+
+    def _begin_write(self) -> None:
+        self._ptr()
+        if self._writer == _get_ident():
+            raise TransactionError(
+                "Cannot begin a write transaction: this thread is already inside db.write() on "
+                "this database (write() does not nest)."
+            )
+        self._write_lock.acquire()
+        try:
+            _ffi.drumlin_begin_write(self._ptr())  # the database may have closed while we waited
+        except BaseException:
+            self._write_lock.release()
+            raise
+        self._writer = _get_ident()
+
+    def _end_write(self, commit: bool) -> None:
+        try:
+            handle = self._drumlin_h
+            if handle is None:
+                if commit:
+                    raise MisuseError(
+                        "The database was closed inside write(): the transaction was rolled back."
+                    )
+                return
+            if commit:
+                try:
+                    _ffi.drumlin_commit(handle)
+                except BaseException:
+                    try:
+                        _ffi.drumlin_rollback(handle)
+                    except DrumlinError:
+                        pass
+                    raise
+            else:
+                try:
+                    _ffi.drumlin_rollback(handle)
+                except DrumlinError:
+                    pass  # the exception leaving the block is the one to report
+        finally:
+            self._writer = None
+            self._write_lock.release()
+
+    def _outside_write(self, operation: Callable[..., _T], *args: Any) -> _T:
+        """Run a write that was called outside this thread's ``write()`` block.
+
+        If another thread holds the write transaction, the write must not slip into it: refuse.
+        Otherwise no transaction can start while we hold the lock, and the engine itself refuses
+        the write with DRUMLIN_ERR_WRONG_TRANSACTION_STATE (or DRUMLIN_ERR_READ_ONLY)."""
+        if not self._write_lock.acquire(blocking=False):
+            raise TransactionError(
+                "Cannot modify managed objects outside of a write transaction (another thread "
+                "holds this database's write transaction; use `with db.write():` on this thread)."
+            )
+        try:
+            return operation(*args)
+        finally:
+            self._write_lock.release()
+
+    # ---- Objects -------------------------------------------------------------------------------
+
+    def create(
+        self, class_name: str, values: Mapping[str, Any] | None = None, *, update: str | None = None
+    ) -> Object | None:
+        """Create an object from a dict of property values and return it (inside ``write()``).
+
+        ``update=None`` refuses an existing primary key (:class:`DuplicatePrimaryKeyError`);
+        ``"modified"`` and ``"all"`` update the existing object instead (writing only the changed
+        properties, or every given one). Asymmetric classes are insert-only: their create returns
+        None.
+
+        A link property takes an Object, a dict (a new object, or in the update modes an upserted
+        one), a primary key of an existing object, or None; a collection property an iterable
+        (a mapping for dictionaries) of such values. See docs/python.md, Links and collections.
+        """
+        mode = _update_mode(update)
+        payload = check_values(values, "create()")
+        info = self._class(class_name)
+        handle = self._ptr()
+        if self._writer != _get_ident():
+            return self._outside_write(self._create_now, handle, info, payload, mode)
+        return self._create_now(handle, info, payload, mode)
+
+    def _create_now(
+        self, handle: Any, info: ClassInfo, values: Mapping[str, Any], mode: int
+    ) -> Object | None:
+        count = len(values)
+        indices = (c_int32 * count)()
+        cvalues = (_ffi.drumlin_value * count)()
+        for i, (name, value) in enumerate(values.items()):
+            prop = info.by_name.get(name) if type(name) is str else None
+            if prop is None:
+                prop = info.resolve(handle, name)
+            if not typed_value(prop, value):
+                return self._create_json(handle, info, values, mode)
+            fill_value(self, value, prop, cvalues[i])
+            indices[i] = prop.index
+        if info.is_asymmetric:
+            _ffi.drumlin_object_create(handle, info.cname, count, indices, cvalues, mode, None)
+            return None
+        out = _ffi.drumlin_object_p()
+        _ffi.drumlin_object_create(handle, info.cname, count, indices, cvalues, mode, byref(out))
+        return info.object_type(self, out)
+
+    def _create_json(
+        self, handle: Any, info: ClassInfo, values: Mapping[str, Any], mode: int
+    ) -> Object | None:
+        # Nested values (a list, a nested object, a primary-key reference...) only travel as JSON;
+        # Objects inside them are encoded as references.
+        payload = ejson_dumps(prepare_values(self, info, values)).encode("utf-8")
+        if info.is_asymmetric:
+            _ffi.drumlin_create_json(handle, info.cname, payload, mode, None)
+            return None
+        out = _ffi.drumlin_object_p()
+        _ffi.drumlin_object_create_json(handle, info.cname, payload, mode, byref(out))
+        return info.object_type(self, out)
+
+    def create_many(
+        self, class_name: str, objects: Iterable[Mapping[str, Any]], *, update: str | None = None
+    ) -> int:
+        """Create many objects in one call, all or nothing (inside ``write()``); returns how many
+        were created or updated. This is the fast path for bulk inserts: the whole batch is
+        serialized once and crosses into the library once."""
+        mode = _update_mode(update)
+        info = self._class(class_name)
+        rows = objects if isinstance(objects, list) else list(objects)
+        packed = _pack_rows(info, rows)
+        if packed is not None:
+            indices, data = packed
+            handle = self._ptr()
+            if self._writer != _get_ident():
+                return self._outside_write(self._create_many_packed, handle, info.cname, indices, data, mode)
+            return self._create_many_packed(handle, info.cname, indices, data, mode)
+        if not info.scalar_only:
+            # Links and collections: Objects become references, Python sets lists.
+            rows = [prepare_values(self, info, row) if isinstance(row, Mapping) else row for row in rows]
+        payload = ejson_dumps(rows).encode("utf-8")
+        handle = self._ptr()
+        if self._writer != _get_ident():
+            return self._outside_write(self._create_many_now, handle, info.cname, payload, mode)
+        return self._create_many_now(handle, info.cname, payload, mode)
+
+    @staticmethod
+    def _create_many_packed(handle: Any, cname: bytes, indices: Any, data: bytes, mode: int) -> int:
+        count = c_int64()
+        _ffi.drumlin_create_many_marshal(
+            handle, cname, len(indices), indices, data, len(data), mode, byref(count)
+        )
+        return count.value
+
+    @staticmethod
+    def _create_many_now(handle: Any, cname: bytes, payload: bytes, mode: int) -> int:
+        count = c_int64()
+        _ffi.drumlin_create_many_json(handle, cname, payload, mode, byref(count))
+        return count.value
+
+    def get(self, class_name: str, primary_key: Any) -> Object | None:
+        """The object of ``class_name`` with this primary key, or None."""
+        info = self._class(class_name)
+        return self._find(self._ptr(), info, primary_key)
+
+    def get_dict(self, class_name: str, primary_key: Any) -> dict[str, Any] | None:
+        """The object of ``class_name`` with this primary key as a plain ``dict`` (what
+        ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. For classes of
+        plain properties (bool, int, float, double, string, data) this is one call and one
+        database read (``drumlin_object_find_marshal``), the fastest way to read a whole object."""
+        reader = self._readers.get(class_name) if type(class_name) is str else None
+        if reader is not None and type(primary_key) is int and reader.int_key:
+            db, cname, count, indices, build, _, info = reader
+            buffer, view, size, key, size_address, data, capacity, limit = arena()
+            try:
+                put_int_key(buffer, 0, DRUMLIN_TYPE_INT, primary_key)
+            except struct.error:  # beyond int64: the general path reports it
+                return self._get_dict(class_name, info, primary_key)
+            status = find_marshal(db, cname, key, count, indices, data, capacity, size_address)
+            if status:
+                if status == NOT_FOUND:
+                    return None
+                _ffi._raise(status)
+            needed = size.value
+            if needed > limit:  # larger than the arena: the general path grows its buffer
+                return self._get_dict(class_name, info, primary_key)
+            return build(marshal.loads(view[DATA_OFFSET:DATA_OFFSET + needed]))
+        return self._get_dict(class_name, self._class(class_name), primary_key)
+
+    def _get_dict(self, class_name: str, info: ClassInfo, primary_key: Any) -> dict[str, Any] | None:
+        handle = self._ptr()
+        if not info.packable:
+            found = self._find(handle, info, primary_key)
+            if found is None:
+                return None
+            with found:
+                return found.to_dict()
+        if type(class_name) is str and class_name not in self._readers:
+            self._readers[class_name] = new_reader(handle, info)
+        key = _ffi.drumlin_value()
+        to_value(primary_key, info.primary_key, key)
+        find = _ffi.drumlin_object_find_marshal
+        row = read_packed(find, NO_LOCK, handle, info.cname, key, len(info.names), info.all_indices)
+        return None if row is None else dict(zip(info.names, row))
+
+    def _find(self, handle: Any, info: ClassInfo, primary_key: Any) -> Object | None:
+        key = _ffi.drumlin_value()
+        to_value(primary_key, info.primary_key, key)
+        out = _ffi.drumlin_object_p()
+        if _ffi.drumlin_object_find(handle, info.cname, key, byref(out)) == NOT_FOUND:
+            return None
+        return info.object_type(self, out)
+
+    def _find_by_key(self, handle: Any, info: ClassInfo, key: int) -> Object | None:
+        out = _ffi.drumlin_object_p()
+        if _ffi.drumlin_object_find_by_key(handle, info.cname, key, byref(out)) == NOT_FOUND:
+            return None
+        return info.object_type(self, out)
+
+    def delete(self, target: Object | Iterable[Object]) -> None:
+        """Delete a stored object, or every object in a collection (inside ``write()``).
+
+        ``target`` is an Object, or an iterable of Objects: a list of objects (``drumlin.List``)
+        deletes the objects it holds, as in Realm, not just the list's entries; so do a
+        ``drumlin.Set`` and a Python list. Each object is deleted once (the collection is read
+        first). A ``drumlin.Results`` is deleted by the engine in one call (``delete_all()``).
+        Deleted objects' accessors become invalid."""
+        if isinstance(target, Results):
+            if target._drumlin_db is not self:
+                raise InvalidArgumentError("delete(): the results belong to another database")
+            target.delete_all()
+            return
+        if isinstance(target, Object):
+            objects = [target]
+        elif isinstance(target, (str, bytes, bytearray, Mapping)) or not isinstance(target, Iterable):
+            raise TypeMismatchError(
+                f"delete() takes a drumlin.Object or a collection of them, not {type(target).__name__}"
+            )
+        else:
+            objects = list(target)  # read the whole collection before deleting from it
+        for obj in objects:
+            if not isinstance(obj, Object):
+                raise TypeMismatchError(f"delete() takes drumlin.Objects, not {type(obj).__name__}")
+            if obj._drumlin_db is not self:
+                raise InvalidArgumentError("delete(): the object belongs to another database")
+            obj._ptr()
+        objects = list(dict.fromkeys(objects))  # each object once, in order
+        self._ptr()
+        if self._writer != _get_ident():
+            self._outside_write(self._delete_all_now, objects)
+        else:
+            self._delete_all_now(objects)
+
+    def _delete_all_now(self, objects: list[Object]) -> None:
+        for obj in objects:
+            self._delete_now(obj, obj._ptr())
+
+    @staticmethod
+    def _delete_now(obj: Object, handle: Any) -> None:
+        with obj._drumlin_lock:
+            _ffi.drumlin_object_delete(handle)
+
+    def count(self, class_name: str, query: str | None = None, *args: Any) -> int:
+        """The number of objects of a class, or of those matching a query:
+        ``db.count("Person", "age > $0", 30)``."""
+        cname = encode_name(class_name, "class")
+        ctext = None if query is None else encode_query(query)
+        cargs = query_args(args)
+        out = c_int64()
+        _ffi.drumlin_count(self._ptr(), cname, ctext, cargs, byref(out))
+        return out.value
+
+    # ---- Queries -------------------------------------------------------------------------------
+
+    def objects(self, class_name: str) -> Results:
+        """Every object of a class, in creation order, as live :class:`~drumlin.Results` (refine
+        them with ``filter``, ``sort``, ``distinct`` and ``limit``)."""
+        return Results._query(self, self._class(class_name), None, ())
+
+    def query_dicts(self, class_name: str, query: str, *args: Any) -> list[dict[str, Any]]:
+        """The objects matching a query as plain dicts, in result order: what
+        ``db.query(class_name, query, *args).to_dicts()`` returns, as a snapshot. For classes of
+        plain properties (bool, int, float, double, string, data) this is one C call and one
+        database read (``drumlin_query_marshal``), with no :class:`~drumlin.Results` in between."""
+        reader = self._readers.get(class_name) if type(class_name) is str else None
+        text = _query_texts.get(query) if type(query) is str else None
+        if reader is None or text is None:
+            if query is None:
+                raise TypeMismatchError(
+                    "query_dicts() needs a query string (\"TRUEPREDICATE\" reads every object)"
+                )
+            info = self._class(class_name)
+            if not info.packable:
+                with self.query(class_name, query, *args) as results:
+                    return results.to_dicts()
+            text = encode_query(query)
+            if len(_query_texts) >= _QUERY_TEXTS_KEPT:
+                _query_texts.clear()
+            _query_texts[query] = text
+            if reader is None:
+                reader = self._readers[class_name] = new_reader(self._ptr(), info)
+        return fast_query_dicts(reader, text, query_args(args))
+
+    def query(self, class_name: str, query: str, *args: Any) -> Results:
+        """The objects of a class matching a Realm Query Language query, as live
+        :class:`~drumlin.Results`: ``db.query("Person", "age > $0 SORT(name ASC) LIMIT(5)", 30)``
+        is ``db.objects("Person").filter(...)`` in one call. ``$0``, ``$1``... are ``args``
+        (see docs/queries.md)."""
+        if query is None:
+            raise TypeMismatchError("query() needs a query string; db.objects() reads every object")
+        return Results._query(self, self._class(class_name), query, args)
+
+
+def open(
+    path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
+    schema: list[dict[str, Any]] | str,
+    *,
+    schema_version: int = 0,
+    read_only: bool = False,
+    delete_if_migration_needed: bool = False,
+    in_memory: bool = False,
+) -> Database:
+    """Open (or create) a database.
+
+    :param path: the file; ``":memory:"`` opens a private in-memory database.
+    :param schema: a list of object schemas (dicts, Realm JS's format) or the same as a JSON string.
+    :param schema_version: stored in the file; opening with a lower one than stored fails.
+    :param read_only: every write raises :class:`ReadOnlyError`; the file must exist.
+    :param delete_if_migration_needed: recreate the file when the schema needs a migration.
+    :param in_memory: keep the data in memory only (the path is ignored); it vanishes on close.
+
+    The corresponding C function is ``drumlin_open``.
+    """
+    return Database(
+        path,
+        schema,
+        schema_version=schema_version,
+        read_only=read_only,
+        delete_if_migration_needed=delete_if_migration_needed,
+        in_memory=in_memory,
+    )
+
+
+# Types the packed bulk path carries as they are (Python's marshal format); anything else
+# (datetime, Decimal, UUID, ObjectId, links, collections) goes through Extended JSON.
+_PACKABLE = frozenset({type(None), bool, int, float, str, bytes})
+
+
+def _pack_rows(info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
+    """Rows as one ``marshal`` blob of tuples plus the property indexes, or None when the batch
+    needs the general JSON path (mixed key sets, unknown names, or values of other types)."""
+    if not rows or not info.scalar_only or not isinstance(rows[0], dict):
+        return None
+    keys = tuple(rows[0])
+    width = len(keys)
+    if width == 0 or any(name not in info.by_name for name in keys):
+        return None
+    if not all(type(row) is dict and len(row) == width for row in rows):
+        return None
+    # One short-lived tuple per row: with the cyclic collector on, a large batch triggers
+    # collections that walk every live object (the caller's dicts included), ~10% of the packing
+    # time and most of its variance. The tuples hold no cycles and are freed before it is back on.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _pack_tuples(info, rows, keys)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _pack_tuples(info: ClassInfo, rows: list[Any], keys: tuple[str, ...]) -> tuple[Any, bytes] | None:
+    width = len(keys)
+    try:
+        tuples = list(map(itemgetter(*keys), rows)) if width > 1 else [(row[keys[0]],) for row in rows]
+    except KeyError:
+        return None
+    # Containers are values of a mixed property (the JSON path stores them); elsewhere the engine
+    # refuses them naming the property, so only classes with a mixed property check types here.
+    # Other objects (datetime, Decimal, ...) are not marshallable: dumps() raises ValueError.
+    if info.has_mixed and not set(map(type, itertools.chain.from_iterable(tuples))) <= _PACKABLE:
+        return None
+    indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
+    try:
+        # Version 2: no reference table (3x faster to write than 4); the engine reads 2 to 4.
+        return indices, marshal.dumps(tuples, 2)
+    except ValueError:
+        return None

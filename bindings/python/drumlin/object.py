@@ -1,0 +1,668 @@
+"""``drumlin.Object``: a live accessor for one stored object.
+
+Each class of a database gets a generated subclass of :class:`Object` (named after the class) whose
+attributes are :class:`~drumlin._schema.Property` descriptors, so ``person.name`` is one typed C call
+by pre-resolved index. ``person["name"]`` does the same for any name, including names that collide
+with :class:`Object`'s own methods.
+
+Links read as :class:`Object` (or None), collections as live :class:`~drumlin.List`,
+:class:`~drumlin.Set` and :class:`~drumlin.Dictionary` views, linkingObjects as
+:class:`~drumlin.Results`. Writes take Python values: an :class:`Object` in a link position travels as
+a typed ``DRUMLIN_TYPE_LINK`` value, and payloads holding nested values go through the engine's JSON
+layer, with the Objects inside them encoded as references (:func:`prepare_values`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import threading
+from collections.abc import Iterable, Mapping
+from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
+from typing import TYPE_CHECKING, Any, ClassVar, Union
+
+from . import _ffi
+from ._errors import (
+    NOT_FOUND,
+    DrumlinError,
+    InvalidArgumentError,
+    InvalidatedObjectError,
+    MisuseError,
+    NotSupportedError,
+    TypeMismatchError,
+)
+from ._handle import Handle
+from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
+from ._schema import encode_name
+from .values import ejson_dumps, ejson_loads
+
+if TYPE_CHECKING:
+    from ._schema import ClassInfo, Property
+    from .database import Database
+    from .results import Results
+
+PathStep = Union[int, str]
+MixedPath = Union[list[PathStep], tuple[PathStep, ...], PathStep]
+"""A path into a nested mixed value: list indexes and dictionary keys (one step may be bare)."""
+
+_get_ident = threading.get_ident
+_drumlin_value = _ffi.drumlin_value
+_get_at = _ffi.drumlin_object_get_at
+
+
+# Per-thread scratch for packed reads: (buffer, its memoryview, size cell, byref(size cell)).
+_scratch = threading.local()
+_SCRATCH_KEPT = 1 << 20
+
+
+def _packed_scratch(capacity: int) -> tuple[Any, memoryview, c_size_t, Any]:
+    current = getattr(_scratch, "area", None)
+    if current is not None and len(current[0]) >= capacity:
+        return current  # type: ignore[no-any-return]
+    buffer = create_string_buffer(max(capacity, 4096))
+    size = c_size_t()
+    area = (buffer, memoryview(buffer), size, byref(size))
+    if capacity <= _SCRATCH_KEPT:  # a one-off large read does not stay allocated
+        _scratch.area = area
+    return area
+
+
+# For packed reads that borrow nothing from a handle (results, and the db-level reads): no lock.
+NO_LOCK = contextlib.nullcontext()
+
+
+def read_packed(function: Any, lock: Any, *args: Any) -> Any:
+    """One packed read: ``function(*args, buffer, capacity, size_ref)`` (``drumlin_object_get_marshal``,
+    ``drumlin_results_get_marshal``, ``drumlin_object_find_marshal``, ``drumlin_query_marshal``) into
+    the per-thread scratch area, grown and read again while the result does not fit; the value
+    decoded from Python's marshal format, or None when the call reports NOT_FOUND."""
+    buffer, view, size, size_ref = _packed_scratch(0)
+    with lock:
+        if function(*args, buffer, len(buffer), size_ref) == NOT_FOUND:
+            return None
+        needed = size.value
+        while needed > len(buffer):  # a large result: grow the scratch area and read again
+            buffer, view, size, size_ref = _packed_scratch(needed)
+            if function(*args, buffer, len(buffer), size_ref) == NOT_FOUND:
+                return None  # deleted by another handle in between
+            needed = size.value
+        return marshal.loads(view[:needed])
+
+
+class Object(Handle):
+    """A stored object. Read properties as attributes or items; write them inside ``db.write()``.
+
+    Objects are live: they always read the current state, raise
+    :class:`~drumlin.InvalidatedObjectError` once the object is deleted, and
+    :class:`~drumlin.MisuseError` once their database is closed. Two accessors of the same stored
+    object compare equal.
+    """
+
+    __slots__ = ("_drumlin_db", "_drumlin_key", "_drumlin_lock")
+
+    _kind = "object"
+    _drumlin_class: ClassVar[ClassInfo]
+    _drumlin_db: Database
+    _drumlin_lock: threading.Lock
+    _drumlin_key: int | None
+
+    def __init__(self, db: Database, handle: Any) -> None:
+        # Objects come from Database.create / Database.get, never from user code.
+        setter = object.__setattr__
+        setter(self, "_drumlin_h", handle)
+        setter(self, "_drumlin_db", db)
+        # Strings read through a handle are borrowed until the next call on that handle: the lock
+        # keeps two threads sharing this accessor from overwriting each other's values mid-copy.
+        setter(self, "_drumlin_lock", threading.Lock())
+        setter(self, "_drumlin_key", None)
+
+    def _release(self, handle: Any) -> None:
+        _ffi.drumlin_object_release(handle)
+
+    def close(self) -> None:
+        """Release this accessor's handle (the stored object is untouched)."""
+        lock = getattr(self, "_drumlin_lock", None)
+        if lock is None:
+            return
+        with lock:
+            super().close()
+
+    # ---- Reading -------------------------------------------------------------------------------
+
+    def _drumlin_read(self, prop: Property) -> Any:
+        if not prop.scalar:
+            return self._drumlin_read_relation(prop)
+        handle = self._drumlin_h
+        if handle is None:
+            raise MisuseError("This object is closed.")
+        value = _drumlin_value()
+        with self._drumlin_lock:
+            _get_at(handle, prop.index, value)
+            kind = value.type
+            if 0 <= kind < SCALAR_LIMIT:
+                reader = READERS[kind]
+                if reader is not None:
+                    return reader(value.as_)
+        return self._drumlin_read_nested(handle, prop)
+
+    def _drumlin_read_nested(self, handle: Any, prop: Property) -> Any:
+        """A nested list or dictionary in a mixed property, as a plain Python value (a snapshot)."""
+        if prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
+            raise DrumlinError(f"libdrumlin returned a non-scalar value for property {prop.label}")
+        out = c_void_p()
+        with self._drumlin_lock:
+            _ffi.drumlin_object_get_mixed_json(handle, prop.cname, b"[]", byref(out))
+        return ejson_loads(take_string(out))
+
+    def _drumlin_read_relation(self, prop: Property) -> Any:
+        """A link (Object or None), a collection (a live List, Set or Dictionary) or a
+        linkingObjects property (a live Results)."""
+        # Imported here: both modules import this one.
+        from .collection import List, Set
+        from .dictionary import Dictionary
+        from .results import Results
+
+        collection = prop.collection
+        if collection == _ffi.DRUMLIN_COLLECTION_LIST:
+            return List(self, prop)
+        if collection == _ffi.DRUMLIN_COLLECTION_SET:
+            return Set(self, prop)
+        if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+            return Dictionary(self, prop)
+        db = self._drumlin_db
+        if prop.type == _ffi.DRUMLIN_PROPERTY_LINKING_OBJECTS:
+            return Results._backlinks(self, prop.cname, db._class(prop.object_type))
+        target = db._class(prop.object_type)
+        handle = self._ptr()
+        out = _ffi.drumlin_object_p()
+        with self._drumlin_lock:
+            status = _ffi.drumlin_object_get_linked(handle, prop.cname, byref(out))
+        if status == NOT_FOUND:
+            return None
+        return target.object_type(db, out)
+
+    def _drumlin_json(self, depth: int = 0) -> dict[str, Any]:
+        handle = self._ptr()
+        out = c_void_p()
+        with self._drumlin_lock:
+            if depth:
+                _ffi.drumlin_object_to_json_depth(handle, depth, byref(out))
+            else:
+                _ffi.drumlin_object_to_json(handle, byref(out))
+        result: dict[str, Any] = ejson_loads(take_string(out))
+        return result
+
+    def _drumlin_property(self, name: str) -> Property:
+        prop = self._drumlin_class.by_name.get(name) if type(name) is str else None
+        if prop is None:
+            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
+        return prop
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names that are not descriptors: stored (mapTo) names and unknown ones.
+        if name.startswith("__") or name.startswith("_drumlin_"):
+            raise AttributeError(name)
+        try:
+            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
+        except AttributeError as error:  # NoSuchPropertyError: let Python suggest a near name
+            error.name = name
+            error.obj = self
+            raise
+        return self._drumlin_read(prop)
+
+    def __getitem__(self, name: str) -> Any:
+        prop = self._drumlin_class.by_name.get(name) if type(name) is str else None
+        if prop is None:
+            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
+        return self._drumlin_read(prop)
+
+    # ---- Writing -------------------------------------------------------------------------------
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _OBJECT_ATTRIBUTES or name.startswith("_drumlin_"):
+            raise AttributeError(
+                f"'{name}' is an attribute of drumlin.Object, not a property: assign a property of "
+                f"that name with obj[{name!r}] = value"
+            )
+        prop = self._drumlin_class.by_name.get(name)
+        if prop is None:
+            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
+        self._drumlin_write(prop, value)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        prop = self._drumlin_class.by_name.get(name) if type(name) is str else None
+        if prop is None:
+            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
+        self._drumlin_write(prop, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("properties cannot be deleted: assign None, or delete the object")
+
+    def _drumlin_write(self, prop: Property, value: Any) -> None:
+        handle = self._ptr()
+        db = self._drumlin_db
+        if db._writer != _get_ident():
+            db._outside_write(self._drumlin_write_now, handle, prop, value)
+        else:
+            self._drumlin_write_now(handle, prop, value)
+
+    def _drumlin_write_now(self, handle: Any, prop: Property, value: Any) -> None:
+        db = self._drumlin_db
+        if prop.scalar:
+            if not isinstance(value, NESTED_TYPES):
+                cvalue = _drumlin_value()
+                fill_value(db, value, prop, cvalue)
+                with self._drumlin_lock:
+                    _ffi.drumlin_object_set_at(handle, prop.index, cvalue)
+                return
+        elif getattr(value, "_drumlin_prop", None) is prop and value._drumlin_owner == self:
+            return  # a live view assigned to its own property (`ann.dogs += [rex]`): nothing to do
+        elif prop.is_link and (value is None or isinstance(value, Object)):
+            cvalue = _drumlin_value()
+            fill_value(db, value, prop, cvalue)
+            with self._drumlin_lock:
+                _ffi.drumlin_object_set_at(handle, prop.index, cvalue)
+            return
+        # Nested values, collections, nested objects and primary-key references travel as JSON.
+        payload = ejson_dumps({prop.name: prepare_value(db, prop, value)}).encode("utf-8")
+        with self._drumlin_lock:
+            _ffi.drumlin_object_update_json(handle, payload)
+
+    def update(self, values: Mapping[str, Any]) -> None:
+        """Write several properties at once, all or nothing (inside ``db.write()``)."""
+        if not isinstance(values, Mapping):
+            raise TypeMismatchError(f"update() takes a dict, not {type(values).__name__}")
+        handle = self._ptr()
+        db = self._drumlin_db
+        if db._writer != _get_ident():
+            db._outside_write(self._update_now, handle, values)
+        else:
+            self._update_now(handle, values)
+
+    def _update_now(self, handle: Any, values: Mapping[str, Any]) -> None:
+        info = self._drumlin_class
+        count = len(values)
+        indices = (c_int32 * count)()
+        cvalues = (_drumlin_value * count)()
+        db = self._drumlin_db
+        db_handle = db._ptr()
+        for i, (name, value) in enumerate(values.items()):
+            prop = info.by_name.get(name) if type(name) is str else None
+            if prop is None:
+                prop = info.resolve(db_handle, name)
+            if not typed_value(prop, value):
+                # Nested values only travel as JSON: send the whole update that way, in one call.
+                payload = ejson_dumps(prepare_values(db, info, values)).encode("utf-8")
+                with self._drumlin_lock:
+                    _ffi.drumlin_object_update_json(handle, payload)
+                return
+            indices[i] = prop.index
+            fill_value(db, value, prop, cvalues[i])
+        with self._drumlin_lock:
+            _ffi.drumlin_object_set_values(handle, count, indices, cvalues)
+
+    # ---- Nested mixed values -------------------------------------------------------------------
+
+    def get_mixed(self, name: str, path: MixedPath = ()) -> Any:
+        """One element of a nested mixed value, as a plain Python value.
+
+        ``path`` is a list of steps, each a list index (int) or a dictionary key (str); a single
+        step may be given bare. For a ``mixed[]`` or ``mixed{}`` property the first step picks
+        the property's own element. ``()`` reads the whole value.
+        """
+        prop = self._drumlin_property(name)
+        steps = _mixed_path(path)
+        if not steps and _is_mixed_collection(prop):
+            return self._drumlin_read(prop)._drumlin_snapshot()
+        handle = self._ptr()
+        out = c_void_p()
+        with self._drumlin_lock:
+            _ffi.drumlin_object_get_mixed_json(
+                handle, prop.cname, ejson_dumps(steps).encode("utf-8"), byref(out)
+            )
+        return ejson_loads(take_string(out))
+
+    def set_mixed(self, name: str, path: MixedPath, value: Any) -> None:
+        """Replace the element at ``path`` of a nested mixed value with ``value`` (a new dictionary
+        key is added), inside ``db.write()``. The rest of the value is not rewritten."""
+        prop = self._drumlin_property(name)
+        steps = _mixed_path(path)
+        if not steps:
+            raise InvalidArgumentError(
+                f"set_mixed() needs a path of at least one step; assign {prop.label} to replace "
+                "the whole value"
+            )
+        payload = ejson_dumps(value).encode("utf-8")
+        self._drumlin_mixed_write(_ffi.drumlin_object_set_mixed_json, prop, steps, payload)
+
+    def append_mixed(self, name: str, path: MixedPath, value: Any) -> None:
+        """Append ``value`` to the nested list at ``path`` (``()``: the property's own list),
+        inside ``db.write()``."""
+        prop = self._drumlin_property(name)
+        steps = _mixed_path(path)
+        payload = ejson_dumps(value).encode("utf-8")
+        self._drumlin_mixed_write(_ffi.drumlin_object_append_mixed_json, prop, steps, payload)
+
+    def remove_mixed(self, name: str, path: MixedPath) -> None:
+        """Remove the element at ``path`` from its nested list (later elements move up) or
+        dictionary, inside ``db.write()``."""
+        prop = self._drumlin_property(name)
+        steps = _mixed_path(path)
+        if not steps:
+            raise InvalidArgumentError(
+                f"remove_mixed() needs a path of at least one step; assign None to {prop.label} "
+                "to clear the whole value"
+            )
+        self._drumlin_mixed_write(_ffi.drumlin_object_remove_mixed, prop, steps)
+
+    def _drumlin_mixed_write(
+        self, function: Any, prop: Property, steps: list[PathStep], *payload: bytes
+    ) -> None:
+        handle = self._ptr()
+        path = ejson_dumps(steps).encode("utf-8")
+
+        def write() -> None:
+            with self._drumlin_lock:
+                function(handle, prop.cname, path, *payload)
+
+        db = self._drumlin_db
+        if db._writer != _get_ident():
+            db._outside_write(write)
+        else:
+            write()
+
+    # ---- Relationships -------------------------------------------------------------------------
+
+    def linking_objects(self, class_name: str, property_name: str) -> Results:
+        """The objects of ``class_name`` whose link property ``property_name`` points at this
+        object (Realm's ``@links.Class.property``), once per link, as a live Results. Works
+        without a linkingObjects property in the schema."""
+        from .results import Results
+
+        origin = self._drumlin_db._class(class_name)
+        if type(property_name) is not str:
+            raise TypeMismatchError(f"property names are strings, not {type(property_name).__name__}")
+        path = encode_name(f"@links.{origin.name}.{property_name}", "property")
+        return Results._backlinks(self, path, origin)
+
+    # ---- Whole object --------------------------------------------------------------------------
+
+    def to_dict(self, depth: int = 0) -> dict[str, Any]:
+        """A snapshot of every property as a plain ``dict`` (one read of the database).
+
+        Embedded objects are nested dicts; collections are lists and dicts; a link is the target's
+        primary key (its object key when its class has none), or, ``depth`` levels deep, the
+        target as a nested dict. An object already printed further up the same path is rendered as
+        its key again, so cycles end. linkingObjects properties are left out."""
+        if type(depth) is not int:
+            raise TypeMismatchError(f"depth must be an int, not {type(depth).__name__}")
+        if depth < 0:
+            raise InvalidArgumentError(f"depth must not be negative, got {depth}")
+        info = self._drumlin_class
+        if depth or not info.scalar_only:
+            return self._drumlin_json(min(depth, 0x7FFFFFFF))
+        handle = self._ptr()
+        count = len(info.properties)
+        if info.packable:
+            get = _ffi.drumlin_object_get_marshal
+            return dict(zip(info.names, read_packed(get, self._drumlin_lock, handle, count, info.all_indices)))
+        values = (_drumlin_value * count)()
+        result = {}
+        with self._drumlin_lock:
+            _ffi.drumlin_object_get_values(handle, count, info.all_indices, values)
+            for prop, value in zip(info.properties, values):
+                kind = value.type
+                reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
+                if reader is None:  # a nested list or dictionary in a mixed property
+                    break
+                result[prop.name] = reader(value.as_)
+            else:
+                return result
+        return self._drumlin_json()
+
+    @property
+    def is_valid(self) -> bool:
+        """False once the object was deleted, this accessor closed, or its database closed."""
+        handle = self._drumlin_h
+        if handle is None:
+            return False
+        valid = c_int()
+        try:
+            with self._drumlin_lock:
+                _ffi.drumlin_object_is_valid(handle, byref(valid))
+        except MisuseError:  # the database was closed
+            return False
+        return bool(valid.value)
+
+    @property
+    def primary_key(self) -> Any:
+        """The primary key's value, or None if the class has no primary key."""
+        prop = self._drumlin_class.primary_key
+        return None if prop is None else self._drumlin_read(prop)
+
+    def _drumlin_object_key(self) -> int | None:
+        key = self._drumlin_key
+        if key is None and self._drumlin_h is not None:
+            out = c_int64()
+            try:
+                with self._drumlin_lock:
+                    _ffi.drumlin_object_key(self._drumlin_h, byref(out))
+            except DrumlinError:
+                return None
+            key = out.value
+            object.__setattr__(self, "_drumlin_key", key)
+        return key
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Object):
+            return NotImplemented
+        if other._drumlin_db is not self._drumlin_db or other._drumlin_class is not self._drumlin_class:
+            return False
+        key = self._drumlin_object_key()
+        return key is not None and key == other._drumlin_object_key()
+
+    def __hash__(self) -> int:
+        key = self._drumlin_object_key()
+        if key is None:
+            return id(self)
+        return hash((id(self._drumlin_db), self._drumlin_class.index, key))
+
+    def __dir__(self) -> list[str]:
+        names = set(super().__dir__())
+        names.update(self._drumlin_class.by_name)
+        return sorted(n for n in names if not n.startswith("_drumlin_"))
+
+    def __reduce__(self) -> Any:
+        raise TypeError("drumlin.Object is a live accessor and cannot be pickled; use to_dict()")
+
+    def __repr__(self) -> str:
+        info = self._drumlin_class
+        try:
+            if self._drumlin_h is None:
+                return f"<drumlin.Object {info.name} (closed)>"
+            if not self.is_valid:
+                return f"<drumlin.Object {info.name} (invalid)>"
+            if info.primary_key is not None:
+                return f"<drumlin.Object {info.name} {info.primary_key.name}={self.primary_key!r}>"
+            return f"<drumlin.Object {info.name} key={self._drumlin_object_key()}>"
+        except DrumlinError:
+            return f"<drumlin.Object {info.name}>"
+
+
+# Names that belong to Object itself: schema properties with these names are read and written
+# with obj["name"].
+_OBJECT_ATTRIBUTES = frozenset(name for name in dir(Object) if not name.startswith("_"))
+
+
+def make_object_type(info: ClassInfo) -> type[Object]:
+    """The Object subclass for one class of one database: a descriptor per property."""
+    namespace: dict[str, Any] = {"__slots__": (), "_drumlin_class": info, "__module__": "drumlin"}
+    for prop in info.properties:
+        name = prop.name
+        if name.isidentifier() and not name.startswith("__") and name not in _OBJECT_ATTRIBUTES:
+            namespace[name] = prop
+    return type(info.name, (Object,), namespace)
+
+
+def check_values(values: object, what: str) -> Mapping[str, Any]:
+    if values is None:
+        return {}
+    if not isinstance(values, Mapping):
+        raise TypeMismatchError(f"{what} takes a dict of property values, not {type(values).__name__}")
+    return values
+
+
+# ---- Values for writes --------------------------------------------------------------------------
+
+
+def fill_link(db: Database, obj: Object, out: _ffi.drumlin_value) -> None:
+    """``out`` = a typed link to ``obj``. The engine checks the class, that the target is not an
+    embedded object owned elsewhere, and that it still exists."""
+    if obj._drumlin_db is not db:
+        raise InvalidArgumentError(
+            f"The {obj._drumlin_class.name} object belongs to another database: link objects of the same "
+            "database, or give a dict to copy it"
+        )
+    obj._ptr()
+    key = obj._drumlin_object_key()
+    if key is None:
+        raise MisuseError("This object is closed.")
+    out.type = _ffi.DRUMLIN_TYPE_LINK
+    link = out.as_.link
+    link.class_index = obj._drumlin_class.index
+    link.key = key
+
+
+def fill_value(db: Database, value: Any, prop: Property | None, out: _ffi.drumlin_value) -> None:
+    """``out`` = ``value`` for a typed call: an Object as a link, anything else via to_value."""
+    if isinstance(value, Object):
+        fill_link(db, value, out)
+    else:
+        to_value(value, prop, out)
+
+
+def typed_value(prop: Property, value: Any) -> bool:
+    """Whether ``value`` can be written to ``prop`` with one typed ``drumlin_value``, rather than
+    through the JSON layer."""
+    if prop.scalar:
+        return not isinstance(value, NESTED_TYPES)
+    return prop.is_link and (value is None or isinstance(value, Object))
+
+
+def prepare_values(db: Database, info: ClassInfo, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A payload for the JSON layer: the same keys, with every value in a link position turned
+    into what the engine's JSON expects (see :func:`prepare_value`)."""
+    result: dict[str, Any] = {}
+    by_name = info.by_name
+    for name, value in values.items():
+        prop = by_name.get(name) if type(name) is str else None
+        # Unknown names go through unchanged: the engine refuses them with its own message.
+        result[name] = value if prop is None else prepare_value(db, prop, value)
+    return result
+
+
+def prepare_value(db: Database, prop: Property, value: Any) -> Any:
+    """One property's value for the JSON layer.
+
+    - a link, or an element of a collection of objects: an :class:`Object` becomes a reference
+      (its primary key, or its object key when its class has none), a dict a nested payload
+      (created, or upserted in the update modes), None stays None, and anything else is taken as
+      the primary key of an existing object;
+    - a list or set property takes any iterable (a Python ``set``, a drumlin collection...), a
+      dictionary property any mapping: both are copied into a list or dict first.
+    """
+    if prop.is_backlink:
+        raise InvalidArgumentError(f"Cannot modify read-only property {prop.label}.")
+    collection = prop.collection
+    if collection == _ffi.DRUMLIN_COLLECTION_NONE:
+        if prop.is_link:
+            return prepare_link(db, prop, value)
+        if isinstance(value, Object):
+            if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
+                raise NotSupportedError(
+                    f"Property {prop.label}: mixed values hold scalars and nested collections, not links."
+                )
+            raise TypeMismatchError(
+                f"Type mismatch for property {prop.label}: expected {prop.type_name}, got link."
+            )
+        return value
+    if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+        if not isinstance(value, Mapping):
+            return value
+        if prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT:
+            return {key: prepare_link(db, prop, item) for key, item in value.items()}
+        return dict(value.items())
+    if isinstance(value, (str, bytes, bytearray, memoryview, Mapping)) or not isinstance(value, Iterable):
+        return value  # not a collection: the engine reports the mismatch
+    items = list(value)
+    if prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT:
+        return [prepare_link(db, prop, item) for item in items]
+    return items
+
+
+def prepare_link(db: Database, prop: Property, value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Object):
+        return link_reference(db, prop, value)
+    if isinstance(value, Mapping):
+        return prepare_values(db, db._class(prop.object_type), value)
+    return value
+
+
+def link_reference(db: Database, prop: Property, obj: Object) -> Any:
+    """How the engine's JSON names an existing object in a link position."""
+    info = obj._drumlin_class
+    if obj._drumlin_db is not db:
+        raise InvalidArgumentError(
+            f"The {info.name} object belongs to another database: link objects of the same "
+            "database, or give a dict to copy it"
+        )
+    if info.name != prop.object_type:
+        raise TypeMismatchError(
+            f"Type mismatch for property {prop.label}: expected an object of type "
+            f"'{prop.object_type}', got '{info.name}'."
+        )
+    if info.is_embedded:
+        raise InvalidArgumentError(
+            f"Cannot link {prop.label} to an existing embedded object of type '{info.name}': "
+            "embedded objects have exactly one owner. Assign a new object (a dict) instead."
+        )
+    if not obj.is_valid:
+        obj._ptr()  # a closed accessor is a MisuseError
+        raise InvalidatedObjectError(
+            f"The object of type '{info.name}' assigned to {prop.label} has been deleted."
+        )
+    if info.primary_key is not None:
+        return obj.primary_key
+    return obj._drumlin_object_key()
+
+
+def _is_mixed_collection(prop: Property) -> bool:
+    """A ``mixed[]`` or ``mixed{}`` property (sets of mixed values hold scalars only)."""
+    return prop.type == _ffi.DRUMLIN_PROPERTY_MIXED and prop.collection in (
+        _ffi.DRUMLIN_COLLECTION_LIST,
+        _ffi.DRUMLIN_COLLECTION_DICTIONARY,
+    )
+
+
+def _mixed_path(path: Any) -> list[PathStep]:
+    if isinstance(path, (list, tuple)):
+        steps = list(path)
+    elif isinstance(path, (int, str)):
+        steps = [path]
+    else:
+        raise TypeMismatchError(
+            f"a path is a list of list indexes and dictionary keys, not {type(path).__name__}"
+        )
+    for step in steps:
+        if type(step) is bool or not isinstance(step, (int, str)):
+            raise TypeMismatchError(
+                f"path steps are list indexes (int) and dictionary keys (str), not {type(step).__name__}"
+            )
+    return steps
+
+
+__all__ = ["Object"]

@@ -1,0 +1,436 @@
+"""``drumlin.Results``: a live, read-only sequence of objects over a ``drumlin_results`` handle.
+
+Results come from queries (``db.objects``, ``db.query``, ``List.filter``...), from linkingObjects
+properties (``dog.owners``) and from :meth:`Object.linking_objects`. They are live: every read
+re-evaluates them, so ``len(adults)`` after a commit counts what the commit added. ``filter``,
+``sort``, ``distinct``, ``limit`` and ``snapshot`` return new Results (the engine applies the steps
+in the order they were chained, as SORT, DISTINCT and LIMIT in a query string).
+
+Query arguments (``$0``, ``$1``...) are Python values sent as one Extended JSON array
+(:func:`query_args`): lists, tuples and sets are list arguments (``age IN $0``), an Object stands
+for its primary key (``dog == $0``), a :class:`~drumlin.GeoBox` (and the other shapes) for a
+``GEOWITHIN`` shape.
+
+Iteration, slices, ``in``, ``index``, ``==`` and ``to_list()`` read which objects are in the
+results once, then open each (see :meth:`Results._drumlin_objects` for what that costs).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from ctypes import byref, c_int64, c_size_t, c_void_p
+from typing import TYPE_CHECKING, Any, Callable, Union, overload
+
+from . import _ffi
+from ._errors import InvalidArgumentError, TypeMismatchError
+from ._handle import Handle
+from ._marshal import from_value, take_string
+from ._schema import encode_name
+from .geo import GeoShape
+from .object import NO_LOCK, Object, read_packed
+from .values import check_int64, ejson_dumps, ejson_loads
+
+# json's C string encoder (the one json.dumps uses with ensure_ascii=False).
+_encode_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined]
+
+if TYPE_CHECKING:
+    from ._schema import ClassInfo
+    from .database import Database
+
+__all__ = ["Results", "encode_query", "query_args"]
+
+SortKeys = Union[str, Sequence[Union[str, tuple[str, bool]]]]
+"""What ``sort()`` takes: a key path, or a list of key paths and ``(key path, ascending)`` pairs."""
+
+_MISSING: Any = object()
+_get_ident = threading.get_ident
+
+
+
+# ---- Query text and arguments --------------------------------------------------------------------
+
+
+def encode_query(query: object) -> bytes:
+    """A query string as the C API takes it (UTF-8, no NUL: a NUL would cut it short in C)."""
+    if not isinstance(query, str):
+        raise TypeMismatchError(f"a query is a string, not {type(query).__name__}")
+    if "\0" in query:
+        raise InvalidArgumentError(
+            "a query cannot contain NUL characters; pass a string holding NUL as an argument ($0)"
+        )
+    try:
+        return query.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidArgumentError(f"the query is not valid Unicode: {query!r}") from None
+
+
+def _argument(value: Any, position: int) -> Any:
+    """One query argument as a value ``ejson_dumps`` can write."""
+    if value is None or isinstance(value, (bool, str, float)):
+        return value
+    if isinstance(value, int):
+        return check_int64(int(value))
+    if isinstance(value, Object):
+        info = value._drumlin_class
+        if info.primary_key is None:
+            raise InvalidArgumentError(
+                f"Query argument ${position} is an object of type '{info.name}', which has no primary "
+                "key: an object can be a query argument only when its class has one (the primary "
+                "key stands for the object)."
+            )
+        return value.primary_key
+    if isinstance(value, GeoShape):
+        return value.to_json()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, Mapping):
+        return {key: _argument(item, position) for key, item in value.items()}
+    if isinstance(value, Iterable):
+        # A list argument (`age IN $0`): a list, tuple, set (IN needs no order), generator, or a
+        # drumlin List, Set or Results (their objects stand for themselves, as above).
+        return [_argument(item, position) for item in value]
+    return value  # datetime, Decimal, UUID, ObjectId: ejson_dumps writes them
+
+
+def _plain_json(value: Any) -> str | None:
+    """The JSON of a str, int, bool, None or finite float argument (what ``ejson_dumps`` writes),
+    or None for anything else."""
+    kind = type(value)
+    if kind is str:
+        return _encode_string(value)
+    if kind is int:
+        return str(check_int64(value))
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is float and value - value == 0.0:  # finite: NaN and infinities take the EJSON path
+        return repr(value)
+    return None
+
+
+def query_args(args: Sequence[Any]) -> bytes | None:
+    """The ``args_json`` of a query: a JSON array of the ``$n`` arguments, or None for none."""
+    if not args:
+        return None
+    if len(args) == 1 and type(args[0]) is str:  # the commonest: one string (a name, a key)
+        try:
+            return ("[" + _encode_string(args[0]) + "]").encode("utf-8")
+        except UnicodeEncodeError:
+            pass  # a lone surrogate: the general path reports it
+    # Fast path for the common arguments (a name, a number): no encoder, no list of values.
+    parts = [_plain_json(value) for value in args]
+    if None not in parts:
+        try:
+            return ("[" + ",".join(parts) + "]").encode("utf-8")  # type: ignore[arg-type]
+        except UnicodeEncodeError:
+            pass  # a lone surrogate: the general path reports it
+    values = [_argument(value, position) for position, value in enumerate(args)]
+    try:
+        text = ejson_dumps(values)
+    except TypeMismatchError as error:
+        raise TypeMismatchError(f"Query arguments: {error.message}") from None
+    return text.encode("utf-8")
+
+
+def _key_path(key: object, what: str) -> str:
+    """One key path (``"age"``, ``"dog.name"``) for sort() or distinct()."""
+    if not isinstance(key, str):
+        raise TypeMismatchError(f"{what} key paths are strings, not {type(key).__name__}")
+    if not key or "," in key or any(c.isspace() for c in key):
+        hint = ""
+        if what == "sort()":
+            hint = " (give the direction with ascending=False or a (key path, False) pair)"
+        raise InvalidArgumentError(f"{what} takes key paths such as 'age' or 'dog.name', not {key!r}{hint}")
+    encode_name(key, "key path")  # no NUL, valid Unicode
+    return key
+
+
+def sort_descriptor(keys: SortKeys, ascending: bool = True) -> bytes:
+    """``"age DESC, name ASC"`` for ``sort([("age", False), "name"])``."""
+    if not isinstance(ascending, bool):
+        raise TypeMismatchError(f"ascending must be True or False, not {type(ascending).__name__}")
+    entries: list[tuple[object, object]]
+    if isinstance(keys, str):
+        entries = [(keys, ascending)]
+    elif isinstance(keys, Sequence):
+        entries = []
+        for entry in keys:
+            if isinstance(entry, tuple):
+                if len(entry) != 2:
+                    raise InvalidArgumentError(f"sort() takes (key path, ascending) pairs, got {entry!r}")
+                entries.append(entry)
+            else:
+                entries.append((entry, ascending))
+        if not entries:
+            raise InvalidArgumentError("sort() needs at least one key path")
+    else:
+        raise TypeMismatchError(
+            f"sort() takes a key path or a list of key paths and (key path, ascending) pairs, not "
+            f"{type(keys).__name__}"
+        )
+    terms = []
+    for key, up in entries:
+        if not isinstance(up, bool):
+            raise TypeMismatchError(f"ascending must be True or False, not {type(up).__name__}")
+        terms.append(f"{_key_path(key, 'sort()')} {'ASC' if up else 'DESC'}")
+    return ", ".join(terms).encode("utf-8")
+
+
+# ---- Results -------------------------------------------------------------------------------------
+
+
+class Results(Handle, Sequence[Object]):
+    """A live, read-only sequence of :class:`~drumlin.Object`.
+
+    Reading: ``len(results)``, ``results[i]`` (negative indexes too), ``results[a:b]`` (a list),
+    iteration, ``in``, ``index``, ``==`` (with other Results and Python lists of Objects),
+    ``to_list()`` and ``to_dicts()``. Refining (each returns new live Results): ``filter``,
+    ``sort``, ``distinct``, ``limit``; ``snapshot()`` freezes the current objects. Aggregates:
+    ``min``, ``max``, ``sum``, ``avg``. Writing: ``delete_all()`` (inside ``db.write()``).
+    """
+
+    __slots__ = ("_drumlin_class", "_drumlin_db", "_drumlin_owner")
+
+    _kind = "results"
+    _drumlin_db: Database
+    _drumlin_class: ClassInfo
+    _drumlin_owner: Object | None
+
+    def __init__(self, db: Database, info: ClassInfo, handle: Any, owner: Object | None = None) -> None:
+        # Results come from the library, never from user code.
+        self._drumlin_h = handle
+        self._drumlin_db = db
+        self._drumlin_class = info
+        self._drumlin_owner = owner  # keeps the object alive whose backlinks or list these are
+
+    @classmethod
+    def _backlinks(cls, owner: Object, property_name: bytes, origin: ClassInfo) -> Results:
+        """The objects of class ``origin`` linking to ``owner``: ``property_name`` is a
+        linkingObjects property, or ``@links.<Class>.<property>``."""
+        db = owner._drumlin_db
+        handle = owner._ptr()
+        out = _ffi.drumlin_results_p()
+        with owner._drumlin_lock:
+            _ffi.drumlin_object_get_backlinks(handle, property_name, byref(out))
+        return cls(db, origin, out, owner)
+
+    @classmethod
+    def _query(cls, db: Database, info: ClassInfo, query: str | None, args: Sequence[Any]) -> Results:
+        """``drumlin_query``: every object of the class (``query`` None), or those matching."""
+        ctext = None if query is None else encode_query(query)
+        cargs = query_args(args)
+        out = _ffi.drumlin_results_p()
+        _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(out))
+        return cls(db, info, out)
+
+    def _release(self, handle: Any) -> None:
+        _ffi.drumlin_results_release(handle)
+
+    def _derive(self, function: Callable[..., int], *args: Any) -> Results:
+        out = _ffi.drumlin_results_p()
+        function(self._ptr(), *args, byref(out))
+        return Results(self._drumlin_db, self._drumlin_class, out, self._drumlin_owner)
+
+    # ---- Refining ------------------------------------------------------------------------------
+
+    def filter(self, query: str, *args: Any) -> Results:
+        """The objects that match a Realm Query Language predicate, which may end in ``SORT``,
+        ``DISTINCT`` and ``LIMIT`` (see docs/queries.md). ``$0``, ``$1``... are ``args``."""
+        ctext = encode_query(query)
+        return self._derive(_ffi.drumlin_results_filter, ctext, query_args(args))
+
+    def sort(self, key: SortKeys, ascending: bool = True) -> Results:
+        """Sorted by a key path (``sort("age", ascending=False)``, to-one links allowed:
+        ``"dog.name"``) or several (``sort([("age", False), ("name", True)])``; a bare key path
+        in the list takes ``ascending``). Nulls sort first; ties keep the previous order."""
+        return self._derive(_ffi.drumlin_results_sort, sort_descriptor(key, ascending))
+
+    def distinct(self, *keys: str | Sequence[str]) -> Results:
+        """The first object of each distinct combination of the key paths:
+        ``distinct("age")``, ``distinct("age", "city")`` or ``distinct(["age", "city"])``."""
+        paths: list[object] = []
+        for key in keys:
+            if isinstance(key, (list, tuple)):
+                paths.extend(key)
+            else:
+                paths.append(key)
+        if not paths:
+            raise InvalidArgumentError("distinct() needs at least one key path")
+        text = ", ".join(_key_path(path, "distinct()") for path in paths)
+        return self._derive(_ffi.drumlin_results_distinct, text.encode("utf-8"))
+
+    def limit(self, count: int) -> Results:
+        """At most the first ``count`` objects."""
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeMismatchError(f"limit() takes an int, not {type(count).__name__}")
+        if count < 0:
+            raise InvalidArgumentError(f"limit() needs a count of 0 or more, got {count}")
+        return self._derive(_ffi.drumlin_results_limit, min(count, (1 << 63) - 1))
+
+    def snapshot(self) -> Results:
+        """The current objects, frozen: later changes neither add nor reorder them (objects
+        deleted since are left out when read)."""
+        return self._derive(_ffi.drumlin_results_snapshot)
+
+    # ---- Aggregates ----------------------------------------------------------------------------
+
+    def _aggregate(self, function: Callable[..., int], prop: str) -> Any:
+        name = encode_name(prop, "property")
+        value = _ffi.drumlin_value()
+        function(self._ptr(), name, value)
+        return from_value(value)
+
+    def min(self, prop: str) -> Any:
+        """The smallest value of a numeric or date property; None when there are no objects."""
+        return self._aggregate(_ffi.drumlin_results_min, prop)
+
+    def max(self, prop: str) -> Any:
+        """The largest value of a numeric or date property; None when there are no objects."""
+        return self._aggregate(_ffi.drumlin_results_max, prop)
+
+    def sum(self, prop: str) -> Any:
+        """The sum of a numeric property (nulls are skipped); 0 when there are no objects."""
+        return self._aggregate(_ffi.drumlin_results_sum, prop)
+
+    def avg(self, prop: str) -> Any:
+        """The average of a numeric property (nulls are skipped), a float; None when there are
+        no objects."""
+        return self._aggregate(_ffi.drumlin_results_average, prop)
+
+    # ---- Reading -------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        count = c_size_t()
+        _ffi.drumlin_results_count(self._ptr(), byref(count))
+        return count.value
+
+    def count(self, value: Any = _MISSING) -> int:
+        """``count()``: the number of objects (as ``len``). ``count(obj)``: how many times
+        ``obj`` occurs (the ``Sequence`` method: backlinks list an object once per link)."""
+        if value is _MISSING:
+            return len(self)
+        return self._drumlin_objects().count(value)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    @overload
+    def __getitem__(self, index: int) -> Object: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Object]: ...
+
+    def __getitem__(self, index: int | slice) -> Object | list[Object]:
+        if isinstance(index, slice):
+            if self._drumlin_db._writer is not None:
+                return self._drumlin_objects()[index]
+            return [self._get(i) for i in range(*index.indices(len(self)))]
+        if isinstance(index, bool) or not hasattr(index, "__index__"):
+            raise TypeMismatchError(f"results indices must be integers or slices, not {type(index).__name__}")
+        index = index.__index__()
+        size = len(self)
+        position = index + size if index < 0 else index
+        if not 0 <= position < size:
+            raise IndexError(f"Index {index} is out of bounds for results of size {size}.")
+        return self._get(position)
+
+    def _get(self, position: int) -> Object:
+        out = _ffi.drumlin_object_p()
+        _ffi.drumlin_results_get_object(self._ptr(), position, byref(out))
+        return self._drumlin_class.object_type(self._drumlin_db, out)
+
+    def _drumlin_objects(self) -> list[Object]:
+        """The objects now in the results, read in one pass.
+
+        Between commits the engine keeps the evaluated results, so opening the objects by
+        position costs one query in all. Inside a write transaction it re-evaluates on every
+        call: there the objects of a class with a primary key are listed from one JSON read and
+        opened by primary key instead (classes without one are opened by position)."""
+        db = self._drumlin_db
+        info = self._drumlin_class
+        pk = info.primary_key
+        if db._writer is not None and pk is not None:
+            handle = db._ptr()
+            found = (db._find(handle, info, row[pk.name]) for row in self.to_dicts())
+            return [obj for obj in found if obj is not None]
+        objects = []
+        for position in range(len(self)):
+            try:
+                objects.append(self._get(position))
+            except InvalidArgumentError:  # another thread's commit removed objects meanwhile
+                break
+        return objects
+
+    def __iter__(self) -> Iterator[Object]:
+        return iter(self._drumlin_objects())
+
+    def __reversed__(self) -> Iterator[Object]:
+        return reversed(self._drumlin_objects())
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, Object) or value._drumlin_class is not self._drumlin_class:
+            return False
+        return value in self._drumlin_objects()
+
+    def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
+        """The first position of ``value`` (ValueError when it is not there)."""
+        objects = self._drumlin_objects()
+        return objects.index(value, start, len(objects) if stop is None else stop)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Results):
+            return self._drumlin_objects() == other._drumlin_objects()
+        if isinstance(other, list):
+            return self._drumlin_objects() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_list(self) -> list[Object]:
+        """The objects, as a plain list (a snapshot of which objects are in the results)."""
+        return self._drumlin_objects()
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """Every object as a dict (as ``Object.to_dict()``), in one read."""
+        info = self._drumlin_class
+        if info.packable:  # plain values: one packed read, decoded by marshal
+            names = info.names
+            get = _ffi.drumlin_results_get_marshal
+            rows = read_packed(get, NO_LOCK, self._ptr(), len(names), info.all_indices)
+            return [dict(zip(names, row)) for row in rows]
+        out = c_void_p()
+        _ffi.drumlin_results_to_json(self._ptr(), byref(out))
+        result: list[dict[str, Any]] = ejson_loads(take_string(out))
+        return result
+
+    # ---- Deleting ------------------------------------------------------------------------------
+
+    def delete_all(self) -> int:
+        """Delete every object in the results (inside ``db.write()``), with the same cascade as
+        deleting each one; returns how many were deleted. ``db.delete(results)`` does the same."""
+        handle = self._ptr()
+        db = self._drumlin_db
+        if db._writer != _get_ident():
+            return db._outside_write(self._delete_all_now, handle)
+        return self._delete_all_now(handle)
+
+    @staticmethod
+    def _delete_all_now(handle: Any) -> int:
+        deleted = c_int64()
+        _ffi.drumlin_results_delete_all(handle, byref(deleted))
+        return deleted.value
+
+    def __reduce__(self) -> Any:
+        raise TypeError("drumlin.Results is a live view and cannot be pickled; use to_dicts()")
+
+    def __repr__(self) -> str:
+        name = f"drumlin.Results {self._drumlin_class.name}"
+        if self._drumlin_h is None:
+            return f"<{name} (closed)>"
+        try:
+            return f"<{name} size={len(self)}>"
+        except Exception:
+            return f"<{name} (unreadable)>"

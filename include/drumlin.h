@@ -1,0 +1,771 @@
+/*
+ * drumlin.h — the C API of Drumlin, an embedded object database on SQLite.
+ * SPDX-License-Identifier: Apache-2.0 (see LICENSE)
+ *
+ * Naming conventions
+ *   drumlin_<object>_<verb>   functions (drumlin_object_get, drumlin_options_set_read_only)
+ *   DRUMLIN_UPPER_SNAKE       constants (DRUMLIN_OK, DRUMLIN_TYPE_INT)
+ *   drumlin_<name>_fn         callback types
+ *   out_<name>              out-parameters, always last
+ *   _new/_free, _open/_close, _release   paired constructors and destructors
+ *
+ * Conventions
+ *   - Every fallible function returns an int status: DRUMLIN_OK (0), DRUMLIN_NOT_FOUND (1, not an
+ *     error), or a DRUMLIN_ERR_* code. Detail is kept per thread: drumlin_last_error_code() and
+ *     drumlin_last_error_message(). Functions that cannot fail say so.
+ *   - Inputs are copied: nothing passed in is retained after the call returns.
+ *   - Handles returned through out_ parameters belong to the caller; release each with its paired
+ *     function, which accepts NULL. A handle whose database was closed gives DRUMLIN_ERR_MISUSE.
+ *   - Strings returned as `char **out_json` are allocated by Drumlin: free with drumlin_free().
+ *   - Strings and binaries inside a drumlin_value returned by Drumlin are borrowed: valid until the
+ *     next call on the same handle, or until it is released.
+ *   - NULL where a handle or a required pointer is expected gives DRUMLIN_ERR_MISUSE, never a crash.
+ *   - A drumlin_db may be used from any thread; calls on one handle are serialized. A callback that
+ *     calls back into the same handle gets DRUMLIN_ERR_MISUSE, never a deadlock. Object, collection
+ *     and results handles lend values until their next call: use each from one thread at a time.
+ *   - Text is UTF-8. JSON values use MongoDB Extended JSON v2 (relaxed) for types JSON lacks:
+ *     {"$date": "..."}, {"$oid": "..."}, {"$uuid": "..."}, {"$numberDecimal": "..."},
+ *     {"$binary": {"base64": "...", "subType": "00"}}, {"$numberDouble": "NaN"}.
+ */
+#ifndef DRUMLIN_H
+#define DRUMLIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The one place the version and the ABI version are written: the library (drumlin_version(),
+ * drumlin_abi_version()), the SONAME libdrumlin.so.<ABI>, the Swift package, the Python package,
+ * CMake and pkg-config all take them from here (docs/packaging.md). */
+#define DRUMLIN_VERSION        "0.1.0"
+#define DRUMLIN_VERSION_NUMBER 1000    /* X*1000000 + Y*1000 + Z, the same version as a number */
+#define DRUMLIN_ABI_VERSION    1       /* bumped only when a shipped signature or layout changes */
+
+/*---- Status codes (explicit numbers, append-only) ----------------------------------------------*/
+
+#define DRUMLIN_OK                          0   /* success */
+#define DRUMLIN_NOT_FOUND                   1   /* no such object; not an error, sets no error */
+#define DRUMLIN_ERR_MISUSE                  2   /* NULL or closed handle, call from a callback */
+#define DRUMLIN_ERR_INVALID_ARGUMENT        3   /* malformed JSON, bad option, bad index */
+#define DRUMLIN_ERR_SCHEMA                  4   /* schema validation failed */
+#define DRUMLIN_ERR_MIGRATION_REQUIRED      5   /* stored schema differs and needs a migration */
+#define DRUMLIN_ERR_MIGRATION_FAILED        6   /* a migration or schema version check failed */
+#define DRUMLIN_ERR_NO_SUCH_CLASS           7   /* class name not in the schema */
+#define DRUMLIN_ERR_NO_SUCH_PROPERTY        8   /* property name not in the class */
+#define DRUMLIN_ERR_TYPE_MISMATCH           9   /* value of the wrong type for a property */
+#define DRUMLIN_ERR_NOT_NULLABLE           10   /* null for a required property */
+#define DRUMLIN_ERR_MISSING_VALUE          11   /* required property absent with no default */
+#define DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY  12   /* create with an existing primary key */
+#define DRUMLIN_ERR_PRIMARY_KEY_IMMUTABLE  13   /* attempt to change a primary key */
+#define DRUMLIN_ERR_WRONG_TRANSACTION_STATE 14  /* write outside a write transaction, and so on */
+#define DRUMLIN_ERR_INVALIDATED_OBJECT     15   /* the object was deleted */
+#define DRUMLIN_ERR_QUERY                  16   /* query syntax or semantic error */
+#define DRUMLIN_ERR_NOT_SUPPORTED          17   /* operation not allowed on this kind of object */
+#define DRUMLIN_ERR_READ_ONLY              18   /* write on a read-only database */
+#define DRUMLIN_ERR_FILE                   19   /* file cannot be opened, read or written */
+#define DRUMLIN_ERR_CORRUPT                20   /* not a Drumlin database, or damaged */
+#define DRUMLIN_ERR_BUSY                   21   /* another connection holds the write lock */
+#define DRUMLIN_ERR_LIMIT                  22   /* a size or nesting limit was exceeded */
+#define DRUMLIN_ERR_CALLBACK               23   /* a user callback failed */
+#define DRUMLIN_ERR_INTERNAL               24   /* a bug in Drumlin: please report it */
+
+/*---- Value types -------------------------------------------------------------------------------*/
+
+#define DRUMLIN_TYPE_NULL        0
+#define DRUMLIN_TYPE_INT         1
+#define DRUMLIN_TYPE_BOOL        2
+#define DRUMLIN_TYPE_STRING      3
+#define DRUMLIN_TYPE_BINARY      4
+#define DRUMLIN_TYPE_TIMESTAMP   5
+#define DRUMLIN_TYPE_FLOAT       6
+#define DRUMLIN_TYPE_DOUBLE      7
+#define DRUMLIN_TYPE_DECIMAL128  8
+#define DRUMLIN_TYPE_OBJECT_ID   9
+#define DRUMLIN_TYPE_LINK       10
+#define DRUMLIN_TYPE_UUID       11
+#define DRUMLIN_TYPE_LIST       12   /* a nested list inside a mixed value */
+#define DRUMLIN_TYPE_DICTIONARY 13   /* a nested dictionary inside a mixed value */
+
+/* Property types reported by introspection (drumlin_property_info.type). */
+#define DRUMLIN_PROPERTY_BOOL             0
+#define DRUMLIN_PROPERTY_INT              1
+#define DRUMLIN_PROPERTY_FLOAT            2
+#define DRUMLIN_PROPERTY_DOUBLE           3
+#define DRUMLIN_PROPERTY_DECIMAL128       4
+#define DRUMLIN_PROPERTY_STRING           5
+#define DRUMLIN_PROPERTY_DATA             6
+#define DRUMLIN_PROPERTY_DATE             7
+#define DRUMLIN_PROPERTY_OBJECT_ID        8
+#define DRUMLIN_PROPERTY_UUID             9
+#define DRUMLIN_PROPERTY_MIXED           10
+#define DRUMLIN_PROPERTY_OBJECT          11
+#define DRUMLIN_PROPERTY_LINKING_OBJECTS 12
+
+#define DRUMLIN_COLLECTION_NONE       0
+#define DRUMLIN_COLLECTION_LIST       1
+#define DRUMLIN_COLLECTION_SET        2
+#define DRUMLIN_COLLECTION_DICTIONARY 3
+
+#define DRUMLIN_PROPERTY_FLAG_OPTIONAL    1
+#define DRUMLIN_PROPERTY_FLAG_PRIMARY_KEY 2
+#define DRUMLIN_PROPERTY_FLAG_INDEXED     4
+#define DRUMLIN_PROPERTY_FLAG_FULLTEXT    8
+
+#define DRUMLIN_CLASS_TOP_LEVEL  0
+#define DRUMLIN_CLASS_EMBEDDED   1
+#define DRUMLIN_CLASS_ASYMMETRIC 2
+
+/* Update modes for drumlin_create_json and friends. */
+#define DRUMLIN_UPDATE_NEVER    0   /* an existing primary key is DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY */
+#define DRUMLIN_UPDATE_MODIFIED 1   /* upsert; write only properties whose value changed */
+#define DRUMLIN_UPDATE_ALL      2   /* upsert; write every given property */
+
+/*---- Handles and plain structs -----------------------------------------------------------------*/
+
+typedef struct drumlin_db drumlin_db;             /* an open database: drumlin_open / drumlin_close */
+typedef struct drumlin_object drumlin_object;     /* a live object: drumlin_object_find / _release */
+typedef struct drumlin_results drumlin_results;   /* a live query result */
+typedef struct drumlin_list drumlin_list;         /* a list property */
+typedef struct drumlin_set drumlin_set;           /* a set property */
+typedef struct drumlin_dict drumlin_dict;         /* a dictionary property */
+typedef struct drumlin_token drumlin_token;       /* a notification registration */
+typedef struct drumlin_options drumlin_options;   /* open options: drumlin_options_new / _free */
+
+/* Releases callback userdata; runs exactly once, after the last call that uses it. */
+typedef void (*drumlin_free_fn)(void *userdata);
+
+typedef struct drumlin_string {
+    const char *data;   /* UTF-8, not NUL-terminated; may contain NUL bytes */
+    size_t size;        /* in bytes */
+} drumlin_string;
+
+typedef struct drumlin_binary {
+    const uint8_t *data;
+    size_t size;
+} drumlin_binary;
+
+typedef struct drumlin_timestamp {
+    int64_t seconds;        /* since 1970-01-01T00:00:00Z; negative before */
+    int32_t nanoseconds;    /* 0 ... 999999999, added to seconds */
+} drumlin_timestamp;
+
+typedef struct drumlin_decimal128 {
+    uint64_t w[2];          /* IEEE 754-2008 decimal128, BID encoding: w[0] low, w[1] high bits */
+} drumlin_decimal128;
+
+typedef struct drumlin_object_id {
+    uint8_t bytes[12];
+} drumlin_object_id;
+
+typedef struct drumlin_uuid {
+    uint8_t bytes[16];
+} drumlin_uuid;
+
+typedef struct drumlin_link {
+    int32_t class_index;    /* see drumlin_class_index() */
+    int64_t key;            /* the target's object key */
+} drumlin_link;
+
+/* A tagged value. `type` is a DRUMLIN_TYPE_* constant and selects the member of `as`. */
+typedef struct drumlin_value {
+    int type;
+    union {
+        int64_t integer;            /* DRUMLIN_TYPE_INT */
+        int boolean;                /* DRUMLIN_TYPE_BOOL: 0 or 1 */
+        drumlin_string string;        /* DRUMLIN_TYPE_STRING */
+        drumlin_binary binary;        /* DRUMLIN_TYPE_BINARY */
+        drumlin_timestamp timestamp;  /* DRUMLIN_TYPE_TIMESTAMP */
+        float fnum;                 /* DRUMLIN_TYPE_FLOAT */
+        double dnum;                /* DRUMLIN_TYPE_DOUBLE */
+        drumlin_decimal128 decimal128;/* DRUMLIN_TYPE_DECIMAL128 */
+        drumlin_object_id object_id;  /* DRUMLIN_TYPE_OBJECT_ID */
+        drumlin_uuid uuid;            /* DRUMLIN_TYPE_UUID */
+        drumlin_link link;            /* DRUMLIN_TYPE_LINK */
+    } as;
+} drumlin_value;
+
+/* Introspection of one property. Strings are owned by the database handle: valid until it is
+ * closed. */
+typedef struct drumlin_property_info {
+    const char *name;            /* public name */
+    const char *stored_name;     /* column name (mapTo) */
+    int type;                    /* DRUMLIN_PROPERTY_* (for collections: the element type) */
+    int collection;              /* DRUMLIN_COLLECTION_* */
+    const char *object_type;     /* linked class for links and linkingObjects, else "" */
+    const char *origin_property; /* for linkingObjects, else "" */
+    int flags;                   /* DRUMLIN_PROPERTY_FLAG_* */
+} drumlin_property_info;
+
+/*---- Library -----------------------------------------------------------------------------------*/
+
+/** The library version, e.g. "0.1.0". Static string: do not free. This function cannot fail. */
+const char *drumlin_version(void);
+
+/** DRUMLIN_ABI_VERSION of the loaded library. Bindings compare it with their own. Cannot fail. */
+int drumlin_abi_version(void);
+
+/** The status code of the last failed call on this thread (DRUMLIN_OK if it succeeded). */
+int drumlin_last_error_code(void);
+
+/**
+ * The message of the last failed call on this thread, or "" if the last call succeeded.
+ * Valid until the next Drumlin call on this thread. Do not free.
+ */
+const char *drumlin_last_error_message(void);
+
+/** A static name for a status code, e.g. "DRUMLIN_ERR_SCHEMA". Cannot fail. */
+const char *drumlin_status_name(int status);
+
+/** Frees memory allocated by Drumlin (char **out_json results). NULL is ignored. */
+void drumlin_free(void *ptr);
+
+/*---- Options -----------------------------------------------------------------------------------*/
+
+/**
+ * New open options with the defaults: schema version 0, read-write, on disk, no automatic delete.
+ * Free with drumlin_options_free(); options are never consumed by drumlin_open. Returns NULL only
+ * when out of memory.
+ */
+drumlin_options *drumlin_options_new(void);
+
+/** Frees options. NULL is ignored. */
+void drumlin_options_free(drumlin_options *options);
+
+/** The schema version to open with (stored in the file; a lower one than stored is an error). */
+int drumlin_options_set_schema_version(drumlin_options *options, uint64_t schema_version);
+
+/** Non-zero: open read-only; every write is DRUMLIN_ERR_READ_ONLY. The file must exist. */
+int drumlin_options_set_read_only(drumlin_options *options, int read_only);
+
+/** Non-zero: keep the database in memory (the path is ignored); it vanishes when closed. */
+int drumlin_options_set_in_memory(drumlin_options *options, int in_memory);
+
+/** Non-zero: when the stored schema needs a migration, delete the file and start afresh. */
+int drumlin_options_set_delete_if_migration_needed(drumlin_options *options, int delete_if_needed);
+
+/*---- Database ----------------------------------------------------------------------------------*/
+
+/**
+ * Open (or create) a database.
+ *
+ * @param path         UTF-8 file path; copied. ":memory:" opens a private in-memory database.
+ * @param schema_json  The schema: a JSON array of object schemas in Realm JS's format; copied.
+ * @param options      May be NULL for defaults. Not retained.
+ * @param out_db       Receives a handle owned by the caller (close with drumlin_close()); NULL on error.
+ * @return DRUMLIN_OK; DRUMLIN_ERR_SCHEMA (validation, all problems listed); DRUMLIN_ERR_MIGRATION_REQUIRED;
+ *         DRUMLIN_ERR_MIGRATION_FAILED (schema version lower than stored); DRUMLIN_ERR_CORRUPT (not a
+ *         Drumlin database: the file is left untouched); DRUMLIN_ERR_FILE; DRUMLIN_ERR_MISUSE.
+ * Thread safety: any thread.
+ */
+int drumlin_open(const char *path, const char *schema_json, const drumlin_options *options, drumlin_db **out_db);
+
+/**
+ * Close a database and free its handle. An open write transaction is rolled back. Objects and
+ * other handles derived from it stay allocated (release them as usual) but every call on them
+ * gives DRUMLIN_ERR_MISUSE. NULL is ignored (returns DRUMLIN_OK). Must not be called from a callback,
+ * nor concurrently with other calls on the same handle.
+ */
+int drumlin_close(drumlin_db *db);
+
+/** The schema in normalized long form (a JSON array). Free *out_json with drumlin_free(). */
+int drumlin_schema_json(drumlin_db *db, char **out_json);
+
+/** The schema version stored in the file. */
+int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
+
+/*---- Transactions ------------------------------------------------------------------------------*/
+
+/** Begin a write transaction. Already in one: DRUMLIN_ERR_WRONG_TRANSACTION_STATE. */
+int drumlin_begin_write(drumlin_db *db);
+
+/** Commit the write transaction (atomic and durable). Not in one: WRONG_TRANSACTION_STATE. */
+int drumlin_commit(drumlin_db *db);
+
+/** Discard everything since drumlin_begin_write(). Not in one: WRONG_TRANSACTION_STATE. */
+int drumlin_rollback(drumlin_db *db);
+
+/** *out_in_write = 1 while a write transaction is open on this handle, else 0. */
+int drumlin_is_in_write(drumlin_db *db, int *out_in_write);
+
+/*---- JSON layer --------------------------------------------------------------------------------*/
+
+/**
+ * Create an object from a JSON object (inside a write transaction).
+ *
+ * @param class_name   Public class name; copied.
+ * @param object_json  A JSON object: property name -> value (Extended JSON for special types).
+ *                     Missing properties take their default, else null if optional, else the
+ *                     call fails with DRUMLIN_ERR_MISSING_VALUE. Unknown keys are an error.
+ * @param update_mode  DRUMLIN_UPDATE_NEVER, DRUMLIN_UPDATE_MODIFIED or DRUMLIN_UPDATE_ALL.
+ * @param out_json     May be NULL. Receives the stored object as JSON; free with drumlin_free().
+ * @return DRUMLIN_OK or an error; on error nothing was written.
+ */
+int drumlin_create_json(drumlin_db *db, const char *class_name, const char *object_json, int update_mode,
+                      char **out_json);
+
+/**
+ * Create many objects from a JSON array of objects, all or nothing (inside a write transaction).
+ * *out_count (may be NULL) receives the number of objects created or updated.
+ */
+int drumlin_create_many_json(drumlin_db *db, const char *class_name, const char *array_json, int update_mode,
+                           int64_t *out_count);
+
+/**
+ * Create many objects from typed values, all or nothing (inside a write transaction): the fast
+ * path for C. `values` holds `row_count` rows of `property_count` values each, row after row;
+ * value j of a row is for property `property_indices[j]` (see drumlin_property_index()).
+ * Properties not given take their default, else null if optional, else the call fails with
+ * DRUMLIN_ERR_MISSING_VALUE. Strings and binaries are copied. Classes whose given properties are
+ * plain columns are inserted in multi-row batches. *out_count (may be NULL) receives the number
+ * of objects created or updated. An error names the element: "Element 12: ...".
+ */
+int drumlin_create_many_values(drumlin_db *db, const char *class_name, size_t property_count,
+                             const int32_t *property_indices, size_t row_count, const drumlin_value *values,
+                             int update_mode, int64_t *out_count);
+
+/**
+ * Create many objects from a packed batch, all or nothing (inside a write transaction): the fast
+ * path for bindings. `data` is Python's `marshal` serialization (format version 2 to 4) of a list
+ * of tuples; each tuple holds `property_count` values for the properties `property_indices`
+ * (see drumlin_property_index()), in that order. Values may be None, bool, int (64-bit), float, str
+ * and bytes; use drumlin_create_many_json() for other types. `data` is copied as needed.
+ * *out_count (may be NULL) receives the number of objects created or updated.
+ */
+int drumlin_create_many_marshal(drumlin_db *db, const char *class_name, size_t property_count,
+                              const int32_t *property_indices, const void *data, size_t size, int update_mode,
+                              int64_t *out_count);
+
+/**
+ * Get an object by primary key as JSON.
+ *
+ * @param primary_key_json  The key as JSON: 5, "abc", {"$oid": "..."}, {"$uuid": "..."}, null.
+ * @param out_json          Receives the object; free with drumlin_free(). NULL when not found.
+ * @return DRUMLIN_OK, DRUMLIN_NOT_FOUND, or an error.
+ */
+int drumlin_get_json(drumlin_db *db, const char *class_name, const char *primary_key_json, char **out_json);
+
+/**
+ * Run a Realm Query Language query and return the matching objects as a JSON array (in creation
+ * order unless the query sorts).
+ *
+ * @param query      e.g. "age >= $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)"; copied.
+ * @param args_json  A JSON array of the $n arguments (Extended JSON; a JSON array is a list
+ *                   argument for IN), or NULL when the query has none.
+ * @param out_json   Free with drumlin_free().
+ * @return DRUMLIN_OK, DRUMLIN_ERR_QUERY (syntax, unknown property, type mismatch, missing argument:
+ *         the message points at the problem), or another error.
+ */
+int drumlin_query_json(drumlin_db *db, const char *class_name, const char *query, const char *args_json,
+                     char **out_json);
+
+/** Count the objects of a class matching `query` (NULL counts all). */
+int drumlin_count(drumlin_db *db, const char *class_name, const char *query, const char *args_json,
+                int64_t *out_count);
+
+/**
+ * Delete the objects matching `query` (inside a write transaction), with the same cascade as
+ * deleting each one. *out_deleted (may be NULL) receives how many.
+ */
+int drumlin_delete_where(drumlin_db *db, const char *class_name, const char *query, const char *args_json,
+                       int64_t *out_deleted);
+
+/*---- Introspection -----------------------------------------------------------------------------*/
+
+/** Number of classes in the schema this handle was opened with. */
+int drumlin_class_count(drumlin_db *db, int32_t *out_count);
+
+/** The public name of class `class_index`; owned by the handle (valid until it is closed). */
+int drumlin_class_name(drumlin_db *db, int32_t class_index, const char **out_name);
+
+/** Resolve a class name (public or stored) to its index. Unknown: DRUMLIN_ERR_NO_SUCH_CLASS. */
+int drumlin_class_index(drumlin_db *db, const char *class_name, int32_t *out_class_index);
+
+/** The kind of a class: DRUMLIN_CLASS_TOP_LEVEL, DRUMLIN_CLASS_EMBEDDED or DRUMLIN_CLASS_ASYMMETRIC. */
+int drumlin_class_kind(drumlin_db *db, const char *class_name, int *out_kind);
+
+/** Number of properties of a class (persisted and computed). */
+int drumlin_property_count(drumlin_db *db, const char *class_name, int32_t *out_count);
+
+/**
+ * Resolve a property name (public or stored) to its index in the class, for the _at and _values
+ * calls. Unknown: DRUMLIN_ERR_NO_SUCH_PROPERTY.
+ */
+int drumlin_property_index(drumlin_db *db, const char *class_name, const char *property_name,
+                         int32_t *out_property_index);
+
+/** Describe property `property_index` of a class. Strings are valid until the handle is closed. */
+int drumlin_property_info_get(drumlin_db *db, const char *class_name, int32_t property_index,
+                            drumlin_property_info *out_info);
+
+/*---- Objects (typed layer) ---------------------------------------------------------------------*/
+
+/**
+ * Create an object from typed values (inside a write transaction).
+ *
+ * @param count             Number of entries in property_indices and values (0 is allowed).
+ * @param property_indices  Indices from drumlin_property_index(); copied.
+ * @param values            The values; strings and binaries are copied.
+ * @param update_mode       DRUMLIN_UPDATE_*; upserts need the primary key among the values.
+ * @param out_object        May be NULL. Receives a live handle; release with drumlin_object_release().
+ */
+int drumlin_object_create(drumlin_db *db, const char *class_name, size_t count, const int32_t *property_indices,
+                        const drumlin_value *values, int update_mode, drumlin_object **out_object);
+
+/**
+ * Create an object from JSON (as drumlin_create_json()) and return a live handle to it (or, in the
+ * update modes, to the object it updated). Release it with drumlin_object_release().
+ */
+int drumlin_object_create_json(drumlin_db *db, const char *class_name, const char *object_json, int update_mode,
+                             drumlin_object **out_object);
+
+/**
+ * Find an object by primary key. Returns DRUMLIN_NOT_FOUND (and *out_object = NULL) when there is
+ * none. Release the handle with drumlin_object_release().
+ */
+int drumlin_object_find(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
+                      drumlin_object **out_object);
+
+/**
+ * Find an object by primary key and read properties in one call (one database read): the fast
+ * path for reading whole objects. Returns DRUMLIN_NOT_FOUND when there is none. String and binary
+ * values are borrowed: valid until the next call on the same database handle (or, when
+ * out_object is not NULL, until the next call on that object handle), or until it is released.
+ *
+ * @param out_object  May be NULL; otherwise receives a live handle (drumlin_object_release()).
+ */
+int drumlin_object_find_values(drumlin_db *db, const char *class_name, const drumlin_value *primary_key, size_t count,
+                             const int32_t *property_indices, drumlin_value *out_values, drumlin_object **out_object);
+
+/**
+ * Find an object by primary key and read properties packed, in one call and one database read,
+ * with no object handle: the values as drumlin_object_get_marshal() packs them, with the same
+ * buffer protocol. Returns DRUMLIN_NOT_FOUND (and *out_size 0) when there is no such object. The
+ * Python package's Database.get_dict() is this call.
+ */
+int drumlin_object_find_marshal(drumlin_db *db, const char *class_name, const drumlin_value *primary_key, size_t count,
+                              const int32_t *property_indices, void *buffer, size_t capacity, size_t *out_size);
+
+/**
+ * Find an object by primary key and write properties in one call, all or nothing (inside a write
+ * transaction): the fast path for updates. When every property is a plain column (bool, int,
+ * float, double, string, data) this is a single UPDATE with no read first. Returns
+ * DRUMLIN_NOT_FOUND, writing nothing, when there is no such object. The primary key itself cannot
+ * be written (DRUMLIN_ERR_PRIMARY_KEY_IMMUTABLE when it would change). Values are copied.
+ */
+int drumlin_object_update_values(drumlin_db *db, const char *class_name, const drumlin_value *primary_key, size_t count,
+                               const int32_t *property_indices, const drumlin_value *values);
+
+/** Find an object by its object key (see drumlin_object_key()). DRUMLIN_NOT_FOUND when absent. */
+int drumlin_object_find_by_key(drumlin_db *db, const char *class_name, int64_t key, drumlin_object **out_object);
+
+/** Release an object handle (does not delete the object). NULL is ignored. */
+void drumlin_object_release(drumlin_object *object);
+
+/** The object key: stable for the object's lifetime, unique within its class. */
+int drumlin_object_key(drumlin_object *object, int64_t *out_key);
+
+/** The index of the object's class. */
+int drumlin_object_class_index(drumlin_object *object, int32_t *out_class_index);
+
+/** *out_valid = 1 if the object still exists, 0 after it was deleted. */
+int drumlin_object_is_valid(drumlin_object *object, int *out_valid);
+
+/**
+ * Read one property by name. String and binary values are borrowed: valid until the next call on
+ * the same object handle, or until it is released. Deleted object: DRUMLIN_ERR_INVALIDATED_OBJECT.
+ */
+int drumlin_object_get(drumlin_object *object, const char *property_name, drumlin_value *out_value);
+
+/** Read one property by index (drumlin_property_index()); borrowed as in drumlin_object_get(). */
+int drumlin_object_get_at(drumlin_object *object, int32_t property_index, drumlin_value *out_value);
+
+/**
+ * Read several properties at once (one database read). out_values must have room for `count`
+ * values; borrowed as in drumlin_object_get().
+ */
+int drumlin_object_get_values(drumlin_object *object, size_t count, const int32_t *property_indices,
+                            drumlin_value *out_values);
+
+/**
+ * Read several properties packed, in one database read: the fast path for bindings. The packed
+ * form is Python's `marshal` serialization of a tuple of the values, in the order of
+ * property_indices. Only null, bool, int, double, string and data values can be packed; any
+ * other gives DRUMLIN_ERR_NOT_SUPPORTED (use drumlin_object_get_values()). The bytes are written to
+ * `buffer` up to `capacity`; *out_size always receives their full size, so a caller whose buffer
+ * was too small (*out_size > capacity: the buffer holds an incomplete prefix) calls again with one
+ * of at least that size. After an error the buffer's contents are unspecified.
+ */
+int drumlin_object_get_marshal(drumlin_object *object, size_t count, const int32_t *property_indices, void *buffer,
+                             size_t capacity, size_t *out_size);
+
+/** Write one property by name (inside a write transaction). The value is copied. */
+int drumlin_object_set(drumlin_object *object, const char *property_name, const drumlin_value *value);
+
+/** Write one property by index (inside a write transaction). */
+int drumlin_object_set_at(drumlin_object *object, int32_t property_index, const drumlin_value *value);
+
+/** Write several properties at once, all or nothing (inside a write transaction). */
+int drumlin_object_set_values(drumlin_object *object, size_t count, const int32_t *property_indices,
+                            const drumlin_value *values);
+
+/** Write the properties given in a JSON object, all or nothing (inside a write transaction). */
+int drumlin_object_update_json(drumlin_object *object, const char *object_json);
+
+/** The object as JSON; free *out_json with drumlin_free(). */
+int drumlin_object_to_json(drumlin_object *object, char **out_json);
+
+/** Delete the object (inside a write transaction). The handle stays allocated: release it. */
+int drumlin_object_delete(drumlin_object *object);
+
+/*---- Links -------------------------------------------------------------------------------------*/
+
+/**
+ * The object a to-one link property points at. Returns DRUMLIN_NOT_FOUND (and *out_object = NULL)
+ * when the link is null. Release the handle with drumlin_object_release().
+ */
+int drumlin_object_get_linked(drumlin_object *object, const char *property_name, drumlin_object **out_object);
+
+/**
+ * Point a to-one link property at `target` (NULL clears it), inside a write transaction. The
+ * target must be of the property's class and must not be embedded (an embedded object has one
+ * owner: assign a new one with drumlin_object_update_json()). A replaced embedded object is deleted.
+ */
+int drumlin_object_set_link(drumlin_object *object, const char *property_name, drumlin_object *target);
+
+/**
+ * The object as JSON with links expanded into nested objects `depth` levels deep (0: links print
+ * as the target's primary key, or object key without one). Embedded objects always nest; an
+ * object already being printed further up prints as its key. Free *out_json with drumlin_free().
+ */
+int drumlin_object_to_json_depth(drumlin_object *object, int depth, char **out_json);
+
+/**
+ * The objects linking to `object`. `property_name` is a linkingObjects property of its class, or
+ * "@links.<Class>.<property>" for any link property pointing here. The result is live: it is
+ * re-read on every call. Release it with drumlin_results_release().
+ */
+int drumlin_object_get_backlinks(drumlin_object *object, const char *property_name, drumlin_results **out_results);
+
+/*---- Results -----------------------------------------------------------------------------------*/
+
+/** Release a results handle. NULL is ignored. */
+void drumlin_results_release(drumlin_results *results);
+
+/** The number of objects (re-evaluated now). */
+int drumlin_results_count(drumlin_results *results, size_t *out_count);
+
+/** The object at `index`; release it with drumlin_object_release(). Out of range: INVALID_ARGUMENT. */
+int drumlin_results_get_object(drumlin_results *results, size_t index, drumlin_object **out_object);
+
+/** All objects as a JSON array (links as keys, see drumlin_object_to_json()). Free with drumlin_free(). */
+int drumlin_results_to_json(drumlin_results *results, char **out_json);
+
+/**
+ * Read properties of the objects at positions start, start + 1, ... (at most max_rows of them),
+ * in one call and with no object handles: the typed fast path for query results. Row r's values
+ * go to out_values[r * count + i], i following property_indices; *out_rows receives the number
+ * of rows read, fewer than max_rows only at the end of the results (0 when start is past it).
+ * Strings and binaries are borrowed until the next call on the results handle, or until it is
+ * released. Reading from position 0 streams the rows in one statement; later positions read
+ * each row by key, so a long result can be read in chunks at the same cost per row.
+ *
+ * @param out_values  max_rows * count values; may be NULL only when either is 0.
+ */
+int drumlin_results_get_values(drumlin_results *results, size_t start, size_t max_rows, size_t count,
+                             const int32_t *property_indices, drumlin_value *out_values, size_t *out_rows);
+
+/**
+ * Read properties of every object, packed, in one call: Python's `marshal` serialization of a
+ * list of tuples (one per object, in order; the values of property_indices). Packing rules and
+ * the buffer protocol are those of drumlin_object_get_marshal(): *out_size always receives the
+ * size, and the bytes are complete only when it is at most `capacity`.
+ */
+int drumlin_results_get_marshal(drumlin_results *results, size_t count, const int32_t *property_indices, void *buffer,
+                              size_t capacity, size_t *out_size);
+
+/**
+ * Query and read packed in one call, with no results handle: the objects of class_name matching
+ * `query` (with args_json, as drumlin_query(); NULL query for every object), read as
+ * drumlin_results_get_marshal() packs them, with the same buffer protocol. The Python package's
+ * Database.query_dicts() is this call.
+ */
+int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *query, const char *args_json, size_t count,
+                        const int32_t *property_indices, void *buffer, size_t capacity, size_t *out_size);
+
+/**
+ * Live results of a query over a class (`query` NULL: every object, in creation order). Results
+ * re-evaluate after every change; release with drumlin_results_release().
+ */
+int drumlin_query(drumlin_db *db, const char *class_name, const char *query, const char *args_json,
+                drumlin_results **out_results);
+
+/** The results narrowed by another query (which may end in SORT, DISTINCT and LIMIT). */
+int drumlin_results_filter(drumlin_results *results, const char *query, const char *args_json,
+                         drumlin_results **out_results);
+
+/** The results sorted by a descriptor such as "age DESC, name" (ASC is the default). */
+int drumlin_results_sort(drumlin_results *results, const char *sort_descriptor, drumlin_results **out_results);
+
+/** The first object of each distinct combination of comma-separated key paths, e.g. "age, city". */
+int drumlin_results_distinct(drumlin_results *results, const char *key_paths, drumlin_results **out_results);
+
+/** At most the first `limit` objects. */
+int drumlin_results_limit(drumlin_results *results, size_t limit, drumlin_results **out_results);
+
+/** The current objects, frozen: later changes neither add nor reorder them. */
+int drumlin_results_snapshot(drumlin_results *results, drumlin_results **out_results);
+
+/**
+ * Aggregates over a numeric (or, for min and max, date) property of the objects. With no objects,
+ * sum is 0 and min, max and average are DRUMLIN_TYPE_NULL (Realm's semantics). Strings in
+ * *out_value do not occur.
+ */
+int drumlin_results_min(drumlin_results *results, const char *property_name, drumlin_value *out_value);
+int drumlin_results_max(drumlin_results *results, const char *property_name, drumlin_value *out_value);
+int drumlin_results_sum(drumlin_results *results, const char *property_name, drumlin_value *out_value);
+int drumlin_results_average(drumlin_results *results, const char *property_name, drumlin_value *out_value);
+
+/** Delete every object in the results (inside a write transaction); *out_deleted may be NULL. */
+int drumlin_results_delete_all(drumlin_results *results, int64_t *out_deleted);
+
+/** The objects of a list of objects as results, optionally filtered (`query` NULL: all, in list order). */
+int drumlin_list_query(drumlin_list *list, const char *query, const char *args_json, drumlin_results **out_results);
+
+/*---- Lists -------------------------------------------------------------------------------------*/
+
+/**
+ * A live handle on a list property. It stays valid while the object exists; release it with
+ * drumlin_list_release(). Values read from it are borrowed until the next call on the same handle.
+ * Every change needs a write transaction. For lists of objects the values are DRUMLIN_TYPE_LINK.
+ */
+int drumlin_object_get_list(drumlin_object *object, const char *property_name, drumlin_list **out_list);
+
+/** Release a list handle. NULL is ignored. */
+void drumlin_list_release(drumlin_list *list);
+
+int drumlin_list_size(drumlin_list *list, size_t *out_size);
+
+/** The element at `index`; out of range: DRUMLIN_ERR_INVALID_ARGUMENT. */
+int drumlin_list_get(drumlin_list *list, size_t index, drumlin_value *out_value);
+
+/** For lists of objects: the object at `index`; release it with drumlin_object_release(). */
+int drumlin_list_get_object(drumlin_list *list, size_t index, drumlin_object **out_object);
+
+/** Insert at `index` (0 ... size). For lists of objects pass a DRUMLIN_TYPE_LINK value. */
+int drumlin_list_insert(drumlin_list *list, size_t index, const drumlin_value *value);
+
+/**
+ * Insert a value given as JSON at `index`: for lists of objects, a JSON object creates a new
+ * (embedded, or linked) object; a bare scalar is the primary key of an existing one.
+ */
+int drumlin_list_insert_json(drumlin_list *list, size_t index, const char *value_json);
+
+/** Replace the element at `index` (a replaced embedded object is deleted). */
+int drumlin_list_set(drumlin_list *list, size_t index, const drumlin_value *value);
+
+/** Move the element at `from` so that it ends up at `to`. */
+int drumlin_list_move(drumlin_list *list, size_t from, size_t to);
+
+/** Remove the element at `index` (an embedded object is deleted with it). */
+int drumlin_list_erase(drumlin_list *list, size_t index);
+
+/** Remove every element. */
+int drumlin_list_clear(drumlin_list *list);
+
+/** The first index of `value`; *out_found = 0 (and *out_index unchanged) when absent. */
+int drumlin_list_find(drumlin_list *list, const drumlin_value *value, size_t *out_index, int *out_found);
+
+/** The list as a JSON array. Free *out_json with drumlin_free(). */
+int drumlin_list_to_json(drumlin_list *list, char **out_json);
+
+/*---- Sets --------------------------------------------------------------------------------------*/
+
+/** A live handle on a set property (elements in insertion order); release with drumlin_set_release(). */
+int drumlin_object_get_set(drumlin_object *object, const char *property_name, drumlin_set **out_set);
+
+/** Release a set handle. NULL is ignored. */
+void drumlin_set_release(drumlin_set *set);
+
+int drumlin_set_size(drumlin_set *set, size_t *out_size);
+
+/** The element at `index` in insertion order; borrowed until the next call on the handle. */
+int drumlin_set_get(drumlin_set *set, size_t index, drumlin_value *out_value);
+
+/** *out_found = 1 when the set contains `value`. */
+int drumlin_set_find(drumlin_set *set, const drumlin_value *value, int *out_found);
+
+/** Insert `value`; *out_inserted (may be NULL) = 0 when it was already there. */
+int drumlin_set_insert(drumlin_set *set, const drumlin_value *value, int *out_inserted);
+
+/** Remove `value`; *out_erased (may be NULL) = 0 when it was not there. */
+int drumlin_set_erase(drumlin_set *set, const drumlin_value *value, int *out_erased);
+
+int drumlin_set_clear(drumlin_set *set);
+
+/** The set as a JSON array. Free *out_json with drumlin_free(). */
+int drumlin_set_to_json(drumlin_set *set, char **out_json);
+
+/*---- Dictionaries ------------------------------------------------------------------------------*/
+
+/** A live handle on a dictionary property (entries ordered by key); release with drumlin_dict_release(). */
+int drumlin_object_get_dict(drumlin_object *object, const char *property_name, drumlin_dict **out_dict);
+
+/** Release a dictionary handle. NULL is ignored. */
+void drumlin_dict_release(drumlin_dict *dict);
+
+int drumlin_dict_size(drumlin_dict *dict, size_t *out_size);
+
+/**
+ * The entry at `index` in key order: the key (DRUMLIN_TYPE_STRING) and value, borrowed until the
+ * next call on the handle.
+ */
+int drumlin_dict_get(drumlin_dict *dict, size_t index, drumlin_value *out_key, drumlin_value *out_value);
+
+/** The value for `key`; *out_found = 0 when there is no such key (a key may hold null). */
+int drumlin_dict_find(drumlin_dict *dict, const char *key, drumlin_value *out_value, int *out_found);
+
+/** Set `key` to `value`. Keys cannot contain '.' or start with '$'. */
+int drumlin_dict_insert(drumlin_dict *dict, const char *key, const drumlin_value *value);
+
+/** Set `key` to a value given as JSON (a JSON object creates a new embedded or linked object). */
+int drumlin_dict_insert_json(drumlin_dict *dict, const char *key, const char *value_json);
+
+/** Remove `key`; *out_erased (may be NULL) = 0 when it was not there. */
+int drumlin_dict_erase(drumlin_dict *dict, const char *key, int *out_erased);
+
+int drumlin_dict_clear(drumlin_dict *dict);
+
+/** The dictionary as a JSON object. Free *out_json with drumlin_free(). */
+int drumlin_dict_to_json(drumlin_dict *dict, char **out_json);
+
+/*---- Nested mixed values -----------------------------------------------------------------------*/
+
+/*
+ * A mixed property may hold nested lists and dictionaries, up to 100 levels. These functions
+ * address one element by a path: a JSON array of steps, each an integer (list index) or a string
+ * (dictionary key), e.g. "[\"a\", 0]". For a mixed[] or mixed{} property, the first step picks the
+ * property's own element. Values are JSON.
+ */
+
+/** The element at `path_json` as JSON. Free *out_json with drumlin_free(). */
+int drumlin_object_get_mixed_json(drumlin_object *object, const char *property_name, const char *path_json,
+                                char **out_json);
+
+/** Replace the element at `path_json` (a new dictionary key is added). */
+int drumlin_object_set_mixed_json(drumlin_object *object, const char *property_name, const char *path_json,
+                                const char *value_json);
+
+/** Append to the list at `path_json` ("[]" for the property's own nested list). */
+int drumlin_object_append_mixed_json(drumlin_object *object, const char *property_name, const char *path_json,
+                                   const char *value_json);
+
+/** Remove the element at `path_json` from its list or dictionary. */
+int drumlin_object_remove_mixed(drumlin_object *object, const char *property_name, const char *path_json);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DRUMLIN_H */
