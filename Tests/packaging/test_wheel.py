@@ -118,3 +118,12 @@ def test_installed_in_a_fresh_venv_the_quickstart_runs_with_the_toolchain_hidden
     assert f"with drumlin {version}" in quickstart
     assert "count: 3 people" in quickstart
     assert quickstart.rstrip().endswith("Rex's owners now: 0, dogs left: 2"), quickstart
+
+    # The whole Python suite, against the installed package (DRUMLIN_TEST_INSTALLED), on this version.
+    run([interpreter, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest"], env=clean_env())
+    suite = without_toolchain(
+        [interpreter, "-m", "pytest", "-q", "-p", "no:cacheprovider", ROOT / "bindings" / "python" / "tests"],
+        env=clean_env(DRUMLIN_TEST_INSTALLED="1"), cwd=tmp_path,
+    ).stdout
+    assert re.search(r"^\d+ passed", suite.splitlines()[-1]), suite[-2000:]
+    assert "skipped" not in suite.splitlines()[-1] and "failed" not in suite.splitlines()[-1]

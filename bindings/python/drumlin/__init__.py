@@ -47,10 +47,10 @@ from .dictionary import Dictionary
 from .geo import GeoBox, GeoCircle, GeoPolygon, GeoShape
 from .object import Object
 from .results import Results
-from ._version import ABI_VERSION, VERSION
+from ._version import ABI_VERSION
+from ._version import VERSION as __version__
 from .values import ObjectId
 
-__version__ = VERSION
 
 
 def library_version() -> str:

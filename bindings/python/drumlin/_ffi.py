@@ -89,8 +89,8 @@ def _load() -> tuple[ctypes.CDLL, str]:
             tried.append(f"{system} ({error})")
     raise ImportError(
         "drumlin: libdrumlin not found. Set DRUMLIN_LIBRARY to the path of "
-        f"{_LIBRARY_FILE}, install the package with `pip install bindings/python`, or build it "
-        "with `swift build -c release --product drumlin`. Tried: " + ", ".join(tried or ["nothing"])
+        f"{_LIBRARY_FILE}, install the package with `pip install ./bindings/python`, or build it "
+        "with `tools/build-library.sh` in the repository. Tried: " + ", ".join(tried or ["nothing"])
     )
 
 

@@ -1,11 +1,16 @@
 """Fixtures: every test opens its own small database under pytest's tmp_path.
 
-The suite tests the package in this source tree (bindings/python), whatever else is installed.
-The library comes from DRUMLIN_LIBRARY (`make test` sets it), else the build tree.
+The suite tests the package in this source tree (bindings/python), whatever else is installed;
+with DRUMLIN_TEST_INSTALLED=1 it tests the installed package instead (Tests/packaging runs it so
+against the wheel under every Python version the package claims). The library comes from
+DRUMLIN_LIBRARY (`make test` sets it), else the package's own copy, else the build tree.
 """
 
 from __future__ import annotations
 
+import ast
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +18,8 @@ from typing import Any, Callable
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if not os.environ.get("DRUMLIN_TEST_INSTALLED"):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import drumlin
 
@@ -26,6 +32,24 @@ PERSON = [
 ]
 
 OpenDb = Callable[..., drumlin.Database]
+
+
+def stored_rows(path: str | Path, sql: str) -> list[tuple[Any, ...]]:
+    """Run `sql` on the file with Python's sqlite3 in a child process (committed data only).
+
+    Never in this process while Drumlin has the file open: an installed wheel carries its own copy
+    of SQLite, and two copies of SQLite in one process break each other's POSIX locks (SQLite's
+    "How To Corrupt An SQLite Database File", 2.2.1; docs/packaging.md)."""
+    code = (
+        "import sqlite3, sys\n"
+        "connection = sqlite3.connect(sys.argv[1])\n"
+        "print(repr(connection.execute(sys.argv[2]).fetchall()))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(path), sql], capture_output=True, text=True, check=True
+    )
+    rows: list[tuple[Any, ...]] = ast.literal_eval(result.stdout)
+    return rows
 
 
 @pytest.fixture

@@ -3,13 +3,12 @@ they sit in their table, in insertion order, as a durable outbox."""
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import OpenDb
+from conftest import OpenDb, stored_rows
 
 import drumlin
 
@@ -38,11 +37,8 @@ def db(open_db: OpenDb) -> drumlin.Database:
 
 
 def _rows(db: drumlin.Database, sql: str) -> list[tuple[Any, ...]]:
-    connection = sqlite3.connect(Path(db.path))
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
+    """Read the file with Python's sqlite3 (committed data only)."""
+    return stored_rows(db.path, sql)
 
 
 def test_create_and_create_many_return_nothing_to_read(db: drumlin.Database) -> None:

@@ -4,12 +4,11 @@ never created alone or owned twice."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import OpenDb
+from conftest import OpenDb, stored_rows
 
 import drumlin
 
@@ -50,11 +49,7 @@ def db(open_db: OpenDb) -> drumlin.Database:
 
 def _rows(db: drumlin.Database, sql: str) -> list[tuple[Any, ...]]:
     """Read the file with Python's sqlite3 (committed data only)."""
-    connection = sqlite3.connect(Path(db.path))
-    try:
-        return connection.execute(sql).fetchall()
-    finally:
-        connection.close()
+    return stored_rows(db.path, sql)
 
 
 def _count(db: drumlin.Database, table: str) -> int:

@@ -15,12 +15,33 @@ from drumlin import _ffi
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_versions() -> None:
-    assert drumlin.__version__ == "0.1.0"
-    assert drumlin.ABI_VERSION == 1
-    assert drumlin.library_version() == "0.1.0"
-    assert _ffi.drumlin_abi_version() == drumlin.ABI_VERSION
+HEADER = PACKAGE_ROOT.parents[1] / "include" / "drumlin.h"
+
+
+def header_define(name: str) -> str:
+    import re
+
+    found = re.search(rf"^#define {name}\s+(\S+)", HEADER.read_text(), re.MULTILINE)
+    assert found, name
+    return found.group(1).strip('"')
+
+
+def test_the_version_and_abi_version_are_the_headers() -> None:
+    version, abi = header_define("DRUMLIN_VERSION"), int(header_define("DRUMLIN_ABI_VERSION"))
+    assert drumlin.__version__ == version
+    assert drumlin.library_version() == version
+    assert drumlin.ABI_VERSION == _ffi.drumlin_abi_version() == abi
+    major, minor, patch = (int(part) for part in version.split("."))
+    assert int(header_define("DRUMLIN_VERSION_NUMBER")) == major * 1_000_000 + minor * 1000 + patch
     assert Path(drumlin.library_path()).is_file()
+
+
+def test_the_version_module_is_generated_from_the_header() -> None:
+    if not HEADER.is_file():
+        pytest.skip("not running from a source checkout")
+    script = HEADER.parents[1] / "tools" / "gen-python-version.py"
+    result = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
 
 
 def test_abi_mismatch_is_an_import_error_naming_both_versions(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,7 +53,8 @@ def test_abi_mismatch_is_an_import_error_naming_both_versions(monkeypatch: pytes
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if k != "DRUMLIN_LIBRARY"}
     environment.update(env)
-    environment["PYTHONPATH"] = str(PACKAGE_ROOT)
+    if Path(drumlin.__file__).is_relative_to(PACKAGE_ROOT):  # the source tree, not an installed copy
+        environment["PYTHONPATH"] = str(PACKAGE_ROOT)
     return subprocess.run(
         [sys.executable, "-c", code], env=environment, capture_output=True, text=True, check=False
     )
@@ -62,7 +84,7 @@ def test_package_is_typed() -> None:
 
 
 def test_every_header_function_is_declared_once() -> None:
-    header = PACKAGE_ROOT.parents[1] / "include" / "drumlin.h"
+    header = HEADER
     if not header.is_file():
         pytest.skip("not running from a source checkout")
     import re
@@ -116,7 +138,7 @@ def test_constants_match_the_header() -> None:
 
     from drumlin import _errors
 
-    header = PACKAGE_ROOT.parents[1] / "include" / "drumlin.h"
+    header = HEADER
     if not header.is_file():
         pytest.skip("not running from a source checkout")
     defines = re.findall(r"#define (DRUMLIN_[A-Z_0-9]+)\s+(-?\d+)\b", header.read_text())
