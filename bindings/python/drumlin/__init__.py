@@ -41,16 +41,15 @@ from ._errors import (
     TransactionError,
     TypeMismatchError,
 )
+from ._version import ABI_VERSION
+from ._version import VERSION as __version__
 from .collection import List, Set
 from .database import Database, WriteTransaction, open
 from .dictionary import Dictionary
 from .geo import GeoBox, GeoCircle, GeoPolygon, GeoShape
 from .object import Object
 from .results import Results
-from ._version import ABI_VERSION
-from ._version import VERSION as __version__
 from .values import ObjectId
-
 
 
 def library_version() -> str:

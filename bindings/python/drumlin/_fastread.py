@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import struct
 import threading
-from marshal import loads
 from ctypes import addressof, c_size_t, c_void_p, cast, create_string_buffer
+from marshal import loads
 from typing import Any, Callable, NamedTuple
 
 from . import _ffi
@@ -65,8 +65,16 @@ def _new_arena(capacity: int) -> Arena:
     buffer = create_string_buffer(DATA_OFFSET + capacity)
     base = addressof(buffer)
     size = c_size_t.from_buffer(buffer, _SIZE_OFFSET)
-    arena = Arena(buffer, memoryview(buffer), size, c_void_p(base + _KEY_OFFSET), c_void_p(base + _SIZE_OFFSET),
-                  c_void_p(base + DATA_OFFSET), c_size_t(capacity), capacity)
+    arena = Arena(
+        buffer,
+        memoryview(buffer),
+        size,
+        c_void_p(base + _KEY_OFFSET),
+        c_void_p(base + _SIZE_OFFSET),
+        c_void_p(base + DATA_OFFSET),
+        c_size_t(capacity),
+        capacity,
+    )
     if capacity <= _ARENA_KEPT:
         _local.arena = arena
     return arena
@@ -91,7 +99,7 @@ def query_dicts(reader: Reader, query: bytes, args_json: bytes | None) -> list[d
             _ffi._raise(status)
         needed = size.value
         if needed <= limit:
-            return list(map(build, loads(view[DATA_OFFSET:DATA_OFFSET + needed])))
+            return list(map(build, loads(view[DATA_OFFSET : DATA_OFFSET + needed])))
         _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
 
 
@@ -121,5 +129,12 @@ class Reader(NamedTuple):
 def reader(handle: Any, info: ClassInfo) -> Reader:
     key = info.primary_key
     int_key = key is not None and key.type == _ffi.DRUMLIN_PROPERTY_INT
-    return Reader(cast(handle, c_void_p), info.cname, c_size_t(len(info.names)), info.all_indices,
-                  row_builder(info.names), int_key, info)
+    return Reader(
+        cast(handle, c_void_p),
+        info.cname,
+        c_size_t(len(info.names)),
+        info.all_indices,
+        row_builder(info.names),
+        int_key,
+        info,
+    )

@@ -44,8 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _errors
-# The DRUMLIN_ABI_VERSION this package speaks, generated from include/drumlin.h.
-from ._version import ABI_VERSION as ABI_VERSION
+from ._version import ABI_VERSION as ABI_VERSION  # the ABI this package speaks (from drumlin.h)
 
 _LIBRARY_FILE = {"darwin": "libdrumlin.dylib", "win32": "drumlin.dll"}.get(sys.platform, "libdrumlin.so")
 
@@ -398,7 +397,9 @@ drumlin_query_json = _fn("drumlin_query_json", [drumlin_db_p, c_char_p, c_char_p
 drumlin_count = _fn("drumlin_count", [drumlin_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_int64)])
 # int drumlin_delete_where(drumlin_db *db, const char *class_name, const char *query,
 #                        const char *args_json, int64_t *out_deleted);
-drumlin_delete_where = _fn("drumlin_delete_where", [drumlin_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_int64)])
+drumlin_delete_where = _fn(
+    "drumlin_delete_where", [drumlin_db_p, c_char_p, c_char_p, c_char_p, POINTER(c_int64)]
+)
 
 # ---- Introspection -----------------------------------------------------------------------------
 
@@ -440,14 +441,31 @@ drumlin_object_create_json = _fn(
 #                              drumlin_object **out_object);
 drumlin_object_find_values = _fn(
     "drumlin_object_find_values",
-    [drumlin_db_p, c_char_p, drumlin_value_p, c_size_t, POINTER(c_int32), drumlin_value_p, POINTER(drumlin_object_p)],
+    [
+        drumlin_db_p,
+        c_char_p,
+        drumlin_value_p,
+        c_size_t,
+        POINTER(c_int32),
+        drumlin_value_p,
+        POINTER(drumlin_object_p),
+    ],
 )
 # int drumlin_object_find_marshal(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
 #                               size_t count, const int32_t *property_indices, void *buffer,
 #                               size_t capacity, size_t *out_size);
 drumlin_object_find_marshal = _fn(
     "drumlin_object_find_marshal",
-    [drumlin_db_p, c_char_p, drumlin_value_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+    [
+        drumlin_db_p,
+        c_char_p,
+        drumlin_value_p,
+        c_size_t,
+        POINTER(c_int32),
+        c_void_p,
+        c_size_t,
+        POINTER(c_size_t),
+    ],
 )
 # int drumlin_object_update_values(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
 #                                size_t count, const int32_t *property_indices, const drumlin_value *values);
@@ -457,7 +475,9 @@ drumlin_object_update_values = _fn(
 )
 # int drumlin_object_find(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
 #                       drumlin_object **out_object);
-drumlin_object_find = _fn("drumlin_object_find", [drumlin_db_p, c_char_p, drumlin_value_p, POINTER(drumlin_object_p)])
+drumlin_object_find = _fn(
+    "drumlin_object_find", [drumlin_db_p, c_char_p, drumlin_value_p, POINTER(drumlin_object_p)]
+)
 # int drumlin_object_find_by_key(drumlin_db *db, const char *class_name, int64_t key,
 #                              drumlin_object **out_object);
 drumlin_object_find_by_key = _fn(
@@ -505,11 +525,15 @@ drumlin_object_delete = _fn("drumlin_object_delete", [drumlin_object_p])
 # ---- Links -------------------------------------------------------------------------------------
 
 # int drumlin_object_get_linked(drumlin_object *object, const char *property_name, drumlin_object **out_object);
-drumlin_object_get_linked = _fn("drumlin_object_get_linked", [drumlin_object_p, c_char_p, POINTER(drumlin_object_p)])
+drumlin_object_get_linked = _fn(
+    "drumlin_object_get_linked", [drumlin_object_p, c_char_p, POINTER(drumlin_object_p)]
+)
 # int drumlin_object_set_link(drumlin_object *object, const char *property_name, drumlin_object *target);
 drumlin_object_set_link = _fn("drumlin_object_set_link", [drumlin_object_p, c_char_p, drumlin_object_p])
 # int drumlin_object_to_json_depth(drumlin_object *object, int depth, char **out_json);
-drumlin_object_to_json_depth = _fn("drumlin_object_to_json_depth", [drumlin_object_p, c_int, POINTER(c_void_p)])
+drumlin_object_to_json_depth = _fn(
+    "drumlin_object_to_json_depth", [drumlin_object_p, c_int, POINTER(c_void_p)]
+)
 # int drumlin_object_get_backlinks(drumlin_object *object, const char *property_name,
 #                                drumlin_results **out_results);
 drumlin_object_get_backlinks = _fn(
@@ -545,7 +569,17 @@ drumlin_results_get_marshal = _fn(
 #                         size_t *out_size);
 drumlin_query_marshal = _fn(
     "drumlin_query_marshal",
-    [drumlin_db_p, c_char_p, c_char_p, c_char_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+    [
+        drumlin_db_p,
+        c_char_p,
+        c_char_p,
+        c_char_p,
+        c_size_t,
+        POINTER(c_int32),
+        c_void_p,
+        c_size_t,
+        POINTER(c_size_t),
+    ],
 )
 # int drumlin_query(drumlin_db *db, const char *class_name, const char *query, const char *args_json,
 #                 drumlin_results **out_results);
@@ -560,9 +594,13 @@ drumlin_results_filter = _fn(
 drumlin_results_sort = _fn("drumlin_results_sort", [drumlin_results_p, c_char_p, POINTER(drumlin_results_p)])
 # int drumlin_results_distinct(drumlin_results *results, const char *key_paths,
 #                            drumlin_results **out_results);
-drumlin_results_distinct = _fn("drumlin_results_distinct", [drumlin_results_p, c_char_p, POINTER(drumlin_results_p)])
+drumlin_results_distinct = _fn(
+    "drumlin_results_distinct", [drumlin_results_p, c_char_p, POINTER(drumlin_results_p)]
+)
 # int drumlin_results_limit(drumlin_results *results, size_t limit, drumlin_results **out_results);
-drumlin_results_limit = _fn("drumlin_results_limit", [drumlin_results_p, c_size_t, POINTER(drumlin_results_p)])
+drumlin_results_limit = _fn(
+    "drumlin_results_limit", [drumlin_results_p, c_size_t, POINTER(drumlin_results_p)]
+)
 # int drumlin_results_snapshot(drumlin_results *results, drumlin_results **out_results);
 drumlin_results_snapshot = _fn("drumlin_results_snapshot", [drumlin_results_p, POINTER(drumlin_results_p)])
 # int drumlin_results_min(drumlin_results *results, const char *property_name, drumlin_value *out_value);
@@ -578,12 +616,16 @@ drumlin_results_average = _fn("drumlin_results_average", [drumlin_results_p, c_c
 drumlin_results_delete_all = _fn("drumlin_results_delete_all", [drumlin_results_p, POINTER(c_int64)])
 # int drumlin_list_query(drumlin_list *list, const char *query, const char *args_json,
 #                      drumlin_results **out_results);
-drumlin_list_query = _fn("drumlin_list_query", [drumlin_list_p, c_char_p, c_char_p, POINTER(drumlin_results_p)])
+drumlin_list_query = _fn(
+    "drumlin_list_query", [drumlin_list_p, c_char_p, c_char_p, POINTER(drumlin_results_p)]
+)
 
 # ---- Lists -------------------------------------------------------------------------------------
 
 # int drumlin_object_get_list(drumlin_object *object, const char *property_name, drumlin_list **out_list);
-drumlin_object_get_list = _fn("drumlin_object_get_list", [drumlin_object_p, c_char_p, POINTER(drumlin_list_p)])
+drumlin_object_get_list = _fn(
+    "drumlin_object_get_list", [drumlin_object_p, c_char_p, POINTER(drumlin_list_p)]
+)
 # void drumlin_list_release(drumlin_list *list);
 drumlin_list_release = _fn("drumlin_list_release", [drumlin_list_p], None, None)
 # int drumlin_list_size(drumlin_list *list, size_t *out_size);
@@ -591,7 +633,9 @@ drumlin_list_size = _fn("drumlin_list_size", [drumlin_list_p, POINTER(c_size_t)]
 # int drumlin_list_get(drumlin_list *list, size_t index, drumlin_value *out_value);
 drumlin_list_get = _fn("drumlin_list_get", [drumlin_list_p, c_size_t, drumlin_value_p])
 # int drumlin_list_get_object(drumlin_list *list, size_t index, drumlin_object **out_object);
-drumlin_list_get_object = _fn("drumlin_list_get_object", [drumlin_list_p, c_size_t, POINTER(drumlin_object_p)])
+drumlin_list_get_object = _fn(
+    "drumlin_list_get_object", [drumlin_list_p, c_size_t, POINTER(drumlin_object_p)]
+)
 # int drumlin_list_insert(drumlin_list *list, size_t index, const drumlin_value *value);
 drumlin_list_insert = _fn("drumlin_list_insert", [drumlin_list_p, c_size_t, drumlin_value_p])
 # int drumlin_list_insert_json(drumlin_list *list, size_t index, const char *value_json);
@@ -605,7 +649,9 @@ drumlin_list_erase = _fn("drumlin_list_erase", [drumlin_list_p, c_size_t])
 # int drumlin_list_clear(drumlin_list *list);
 drumlin_list_clear = _fn("drumlin_list_clear", [drumlin_list_p])
 # int drumlin_list_find(drumlin_list *list, const drumlin_value *value, size_t *out_index, int *out_found);
-drumlin_list_find = _fn("drumlin_list_find", [drumlin_list_p, drumlin_value_p, POINTER(c_size_t), POINTER(c_int)])
+drumlin_list_find = _fn(
+    "drumlin_list_find", [drumlin_list_p, drumlin_value_p, POINTER(c_size_t), POINTER(c_int)]
+)
 # int drumlin_list_to_json(drumlin_list *list, char **out_json);
 drumlin_list_to_json = _fn("drumlin_list_to_json", [drumlin_list_p, POINTER(c_void_p)])
 
@@ -633,7 +679,9 @@ drumlin_set_to_json = _fn("drumlin_set_to_json", [drumlin_set_p, POINTER(c_void_
 # ---- Dictionaries ------------------------------------------------------------------------------
 
 # int drumlin_object_get_dict(drumlin_object *object, const char *property_name, drumlin_dict **out_dict);
-drumlin_object_get_dict = _fn("drumlin_object_get_dict", [drumlin_object_p, c_char_p, POINTER(drumlin_dict_p)])
+drumlin_object_get_dict = _fn(
+    "drumlin_object_get_dict", [drumlin_object_p, c_char_p, POINTER(drumlin_dict_p)]
+)
 # void drumlin_dict_release(drumlin_dict *dict);
 drumlin_dict_release = _fn("drumlin_dict_release", [drumlin_dict_p], None, None)
 # int drumlin_dict_size(drumlin_dict *dict, size_t *out_size);

@@ -25,7 +25,7 @@ from ._errors import (
     TransactionError,
     TypeMismatchError,
 )
-from ._fastread import DRUMLIN_TYPE_INT, DATA_OFFSET, Reader, arena, find_marshal, put_int_key
+from ._fastread import DATA_OFFSET, DRUMLIN_TYPE_INT, Reader, arena, find_marshal, put_int_key
 from ._fastread import query_dicts as fast_query_dicts
 from ._fastread import reader as new_reader
 from ._handle import Handle

@@ -4,7 +4,6 @@ they sit in their table, in insertion order, as a durable outbox."""
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest

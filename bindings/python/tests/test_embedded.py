@@ -4,7 +4,6 @@ never created alone or owned twice."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -46,7 +46,9 @@ def test_the_version_module_is_generated_from_the_header() -> None:
 
 def test_abi_mismatch_is_an_import_error_naming_both_versions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_ffi, "ABI_VERSION", 99)
-    with pytest.raises(ImportError, match=r"has ABI version 1, but this drumlin package needs ABI version 99"):
+    with pytest.raises(
+        ImportError, match=r"has ABI version 1, but this drumlin package needs ABI version 99"
+    ):
         _ffi._check_abi()
 
 
@@ -67,7 +69,9 @@ def test_drumlin_library_variable_is_honoured_and_reported(tmp_path: Path) -> No
     assert "ImportError: drumlin: cannot load DRUMLIN_LIBRARY=" in result.stderr
     assert str(missing) in result.stderr
 
-    found = run_python("import drumlin; print(drumlin.library_path())", DRUMLIN_LIBRARY=drumlin.library_path())
+    found = run_python(
+        "import drumlin; print(drumlin.library_path())", DRUMLIN_LIBRARY=drumlin.library_path()
+    )
     assert found.returncode == 0, found.stderr
     assert found.stdout.strip() == drumlin.library_path()
 

@@ -173,7 +173,9 @@ def test_bool(db: drumlin.Database) -> None:
     assert ids(db, "active == nil") == [3]
     with pytest.raises(drumlin.QueryError, match=r"^Unsupported comparison between type 'bool' and type 'int'"):
         db.query("Item", "active == 1")
-    with pytest.raises(drumlin.QueryError, match=r"^Unsupported comparison between type 'int' and type 'bool'"):
+    with pytest.raises(
+        drumlin.QueryError, match=r"^Unsupported comparison between type 'int' and type 'bool'"
+    ):
         db.query("Item", "count == $0", True)
 
 

@@ -98,7 +98,12 @@ def test_shape_arguments(db: drumlin.Database) -> None:
     assert names(db, "location GEOWITHIN $0", drumlin.GeoCircle((8.5, 47.4), 0.01)) == ["Zurich"]
     polygon = drumlin.GeoPolygon(OUTER, HOLE)
     assert names(db, "location GEOWITHIN $0", polygon) == ["Zurich", "Bern", "Paris"]
-    assert names(db, "location GEOWITHIN $0", drumlin.GeoPolygon(OUTER)) == ["Zurich", "Bern", "Paris", "Hole"]
+    assert names(db, "location GEOWITHIN $0", drumlin.GeoPolygon(OUTER)) == [
+        "Zurich",
+        "Bern",
+        "Paris",
+        "Hole",
+    ]
     assert names(
         db, "location GEOWITHIN $0 OR location GEOWITHIN $1", circle, drumlin.GeoCircle((2.35, 48.86), 0.001)
     ) == [
@@ -154,7 +159,11 @@ def test_shape_objects() -> None:
             drumlin.InvalidArgumentError,
             "longitude must be in [-180, 180]",
         ),
-        (lambda: drumlin.GeoBox((0, 0, 0), (1, 1)), drumlin.InvalidArgumentError, "a (longitude, latitude) pair"),
+        (
+            lambda: drumlin.GeoBox((0, 0, 0), (1, 1)),
+            drumlin.InvalidArgumentError,
+            "a (longitude, latitude) pair",
+        ),
         (
             lambda: drumlin.GeoBox("0,0", (1, 1)),
             drumlin.TypeMismatchError,
@@ -162,10 +171,18 @@ def test_shape_objects() -> None:
         ),
         (lambda: drumlin.GeoBox((0, "1"), (1, 1)), drumlin.TypeMismatchError, "must be a number, not str"),
         (lambda: drumlin.GeoBox((0, math.nan), (1, 1)), drumlin.InvalidArgumentError, "must be finite"),
-        (lambda: drumlin.GeoCircle((0, 0), -1), drumlin.InvalidArgumentError, "non-negative number of radians"),
+        (
+            lambda: drumlin.GeoCircle((0, 0), -1),
+            drumlin.InvalidArgumentError,
+            "non-negative number of radians",
+        ),
         (lambda: drumlin.GeoCircle((0, 0), True), drumlin.TypeMismatchError, "must be a number, not bool"),
         (lambda: drumlin.GeoPolygon(OUTER[:-1]), drumlin.InvalidArgumentError, "must be closed"),
-        (lambda: drumlin.GeoPolygon([(0, 0), (1, 1), (0, 0)]), drumlin.InvalidArgumentError, "at least 4 points"),
+        (
+            lambda: drumlin.GeoPolygon([(0, 0), (1, 1), (0, 0)]),
+            drumlin.InvalidArgumentError,
+            "at least 4 points",
+        ),
         (lambda: drumlin.GeoPolygon(OUTER, HOLE[1:]), drumlin.InvalidArgumentError, "hole 1 has 4 points"),
     ],
 )

@@ -360,7 +360,8 @@ def test_argument_types_checked_in_python(db: drumlin.Database) -> None:
     with pytest.raises(drumlin.InvalidArgumentError, match="does not fit in 64 bits"):
         db.query("Person", "age == $0", 2**64)
     with pytest.raises(
-        drumlin.TypeMismatchError, match="Query arguments: Drumlin cannot store a value of Python type 'object'"
+        drumlin.TypeMismatchError,
+        match="Query arguments: Drumlin cannot store a value of Python type 'object'",
     ):
         db.query("Person", "age == $0", object())
     with pytest.raises(drumlin.QueryError) as caught:

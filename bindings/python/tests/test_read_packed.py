@@ -205,7 +205,12 @@ def test_get_dict_matches_to_dict_for_every_value_kind(db: drumlin.Database) -> 
         assert got == db.get("Row", key).to_dict()
         assert list(got) == ["id", "n", "text", "blob", "x", "flag"]
     assert db.get_dict("Row", 1) == {
-        "id": 1, "n": -(2**63), "text": "Grüße 🌍", "blob": b"\x00\xff", "x": 1.25, "flag": True,
+        "id": 1,
+        "n": -(2**63),
+        "text": "Grüße 🌍",
+        "blob": b"\x00\xff",
+        "x": 1.25,
+        "flag": True,
     }
     assert db.get_dict("Row", 2) == {"id": 2, "n": None, "text": None, "blob": None, "x": None, "flag": None}
 
@@ -265,7 +270,12 @@ def test_query_dicts_matches_query_to_dicts(db: drumlin.Database) -> None:
     with db.write():
         for i in (5, 3, 9, 1):  # created out of key order: results come in creation order
             db.create("Row", {"id": i, "n": i * 10, "text": f"t{i % 2}", "x": i / 4})
-    for query, args in [("text == $0", ("t1",)), ("n > $0", (20,)), ("x < $0", (1.0,)), ("TRUEPREDICATE", ())]:
+    for query, args in [
+        ("text == $0", ("t1",)),
+        ("n > $0", (20,)),
+        ("x < $0", (1.0,)),
+        ("TRUEPREDICATE", ()),
+    ]:
         assert db.query_dicts("Row", query, *args) == db.query("Row", query, *args).to_dicts()
     assert [d["id"] for d in db.query_dicts("Row", "text == $0", "t1")] == [5, 3, 9, 1]
     assert [d["id"] for d in db.query_dicts("Row", "n > $0 SORT(n DESC) LIMIT(2)", 20)] == [9, 5]
@@ -288,7 +298,14 @@ def test_query_dicts_larger_than_the_kept_scratch_area(db: drumlin.Database) -> 
     with db.write():
         db.create_many("Row", [{"id": i, "text": "z" * 5000} for i in range(400)])  # ~2 MB packed
     rows = db.query_dicts("Row", "text BEGINSWITH $0", "z")
-    assert len(rows) == 400 and rows[-1] == {"id": 399, "n": None, "text": "z" * 5000, "blob": None, "x": None, "flag": None}
+    assert len(rows) == 400 and rows[-1] == {
+        "id": 399,
+        "n": None,
+        "text": "z" * 5000,
+        "blob": None,
+        "x": None,
+        "flag": None,
+    }
 
 
 def test_query_dicts_of_an_unpackable_class_takes_the_general_path(db: drumlin.Database) -> None:
@@ -321,11 +338,21 @@ def test_plain_query_arguments_round_trip_exactly(db: drumlin.Database) -> None:
     texts = ['quote " backslash \\ newline \n', "NUL \0 inside", "Grüße 🌍", "", "ends with \\"]
     with db.write():
         for i, text in enumerate(texts):
-            db.create("Row", {"id": i, "text": text, "n": -(2**63) + i, "x": [0.1, -0.0, 1e300, 5e-324, 2.5][i],
-                              "flag": i % 2 == 0})
+            db.create(
+                "Row",
+                {
+                    "id": i,
+                    "text": text,
+                    "n": -(2**63) + i,
+                    "x": [0.1, -0.0, 1e300, 5e-324, 2.5][i],
+                    "flag": i % 2 == 0,
+                },
+            )
     for i, text in enumerate(texts):
         assert [d["id"] for d in db.query_dicts("Row", "text == $0", text)] == [i]
-        assert [d["id"] for d in db.query_dicts("Row", "n == $0 AND flag == $1", -(2**63) + i, i % 2 == 0)] == [i]
+        assert [
+            d["id"] for d in db.query_dicts("Row", "n == $0 AND flag == $1", -(2**63) + i, i % 2 == 0)
+        ] == [i]
     assert [d["id"] for d in db.query_dicts("Row", "x == $0", 5e-324)] == [3]
     assert [d["id"] for d in db.query_dicts("Row", "blob == $0 AND x > $1", None, 1e299)] == [2]
     assert db.query_dicts("Row", "x == $0", float("nan")) == []  # NaN takes the EJSON path
