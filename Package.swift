@@ -22,7 +22,9 @@ let package = Package(
         // and assigns every export to the header's declaration, so drift fails the build.
         .systemLibrary(name: "CDrumlinHeader", path: "Sources/CDrumlinHeader"),
         .target(name: "Drumlin", dependencies: ["CSQLite", "CDrumlinHeader"]),
-        .target(name: "DrumlinC", dependencies: ["Drumlin", "CDrumlinHeader"]),
+        // Link-time shims for libdrumlin.so (see its hypotf.c and tools/build-library.sh).
+        .target(name: "DrumlinLinkCompat"),
+        .target(name: "DrumlinC", dependencies: ["Drumlin", "CDrumlinHeader", "DrumlinLinkCompat"]),
         .testTarget(name: "DrumlinTests", dependencies: ["Drumlin", "CSQLite"]),
         .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "Drumlin"]),
     ]

@@ -9,6 +9,9 @@
 # - SONAME libdrumlin.so.<DRUMLIN_ABI_VERSION> (from include/drumlin.h); the symlink of that name is
 #   made beside the library, so programs linked against it run from the build tree.
 # - Only the drumlin_* functions are exported (tools/libdrumlin.map).
+# - The product includes Sources/DrumlinLinkCompat, which binds the runtime's one glibc 2.35 symbol
+#   (hypotf) to its oldest version: the library needs glibc 2.34 (docs/packaging.md). Its C is
+#   compiled with DWARF 4 debug info, which valgrind 3.19 (Debian 12) reads; it rejects DWARF 5.
 # Prints the library's path as its last line.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +24,7 @@ flags=(-c release --package-path "$root"
        -Xswiftc -static-stdlib
        -Xlinker "-soname=libdrumlin.so.$abi"
        -Xlinker "--version-script=$root/tools/libdrumlin.map"
+       -Xcc -gdwarf-4
        "$@")
 swift build --product drumlin "${flags[@]}" >&2
 bin=$(swift build --show-bin-path "${flags[@]}")

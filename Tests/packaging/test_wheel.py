@@ -33,7 +33,10 @@ def dynamic_section(library: Path) -> str:
 
 def test_the_wheel_name_carries_a_manylinux_tag(wheel: Path, versions: tuple[str, int]) -> None:
     version, _ = versions
-    assert re.fullmatch(rf"drumlin-{re.escape(version)}-py3-none-manylinux_2_\d+_x86_64\.whl", wheel.name)
+    tag = re.fullmatch(rf"drumlin-{re.escape(version)}-py3-none-manylinux_2_(\d+)_x86_64\.whl", wheel.name)
+    assert tag, wheel.name
+    # glibc 2.34 (RHEL 9, Amazon Linux 2023) is supported: docs/packaging.md, DrumlinLinkCompat.
+    assert int(tag.group(1)) <= 34, wheel.name
 
 
 def test_auditwheel_accepts_the_wheel(wheel: Path) -> None:
