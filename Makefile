@@ -88,7 +88,7 @@ wheel: deps-wheel lib
 
 PREFIX ?= /usr/local
 install: lib
-	$(CMAKE_CONFIGURE) -DDRUMLIN_BUILD_TESTS=OFF >/dev/null
+	$(CMAKE_CONFIGURE) >/dev/null
 	cmake --build $(CMAKE_BUILD)
 	cmake --install $(CMAKE_BUILD) --prefix $(PREFIX)
 

@@ -70,22 +70,27 @@ Hidden = Callable[..., subprocess.CompletedProcess[str]]
 
 @pytest.fixture(scope="session")
 def without_toolchain(toolchain_dir: Path) -> Hidden:
-    """without_toolchain(args, cwd=..., env=...) runs a command with the toolchain's directory hidden."""
-    probe = subprocess.run(
-        ["unshare", "-m", "sh", "-c", f"mount -t tmpfs none '{toolchain_dir}' && ls -A '{toolchain_dir}'"],
-        capture_output=True,
-        text=True,
-    )
-    if probe.returncode != 0:
+    """without_toolchain(args, cwd=..., env=...) runs a command with the toolchain's directory hidden.
+
+    As root, in a new mount namespace; otherwise in a new user namespace too (`unshare -r`), where
+    the kernel allows unprivileged ones."""
+    probe_script = f"mount -t tmpfs none '{toolchain_dir}' && ls -A '{toolchain_dir}'"
+    failures = []
+    for unshare in (["unshare", "-m"], ["unshare", "-r", "-m"]):
+        probe = subprocess.run([*unshare, "sh", "-c", probe_script], capture_output=True, text=True)
+        if probe.returncode == 0:
+            assert probe.stdout.strip() == "", "the tmpfs hides the toolchain"
+            break
+        failures.append(f"{' '.join(unshare)}: {probe.stderr.strip()}")
+    else:
         pytest.fail(
-            "hiding the toolchain needs `unshare -m` and mount (root, or a user namespace): "
-            + probe.stderr.strip()
+            "hiding the toolchain needs a mount namespace: run as root, or enable unprivileged user "
+            "namespaces (sysctl kernel.unprivileged_userns_clone=1). " + "; ".join(failures)
         )
-    assert probe.stdout.strip() == "", "the tmpfs hides the toolchain"
 
     def hidden(args: Sequence[str | Path], **kwargs: object) -> subprocess.CompletedProcess[str]:
         script = f'mount -t tmpfs none "{toolchain_dir}" && exec "$@"'
-        return run(["unshare", "-m", "sh", "-c", script, "sh", *args], **kwargs)
+        return run([*unshare, "sh", "-c", script, "sh", *args], **kwargs)
 
     return hidden
 
