@@ -9,11 +9,13 @@ needed libswiftCore.so (or anything else from the toolchain) fails to load.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
+import types
 import venv
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,18 +32,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--cmake-build", default=str(ROOT / "build"), help="a configured and built CMake tree")
 
 
-def header_versions() -> tuple[str, int]:
-    """(DRUMLIN_VERSION, DRUMLIN_ABI_VERSION) from include/drumlin.h."""
-    text = HEADER.read_text()
-    version = re.search(r'^#define DRUMLIN_VERSION\s+"([^"]+)"', text, re.MULTILINE)
-    abi = re.search(r"^#define DRUMLIN_ABI_VERSION\s+(\d+)", text, re.MULTILINE)
-    assert version and abi, "include/drumlin.h defines DRUMLIN_VERSION and DRUMLIN_ABI_VERSION"
-    return version.group(1), int(abi.group(1))
+def _generator() -> types.ModuleType:
+    """tools/gen-python-version.py, which reads the versions from include/drumlin.h."""
+    spec = importlib.util.spec_from_file_location("gen_python_version", ROOT / "tools" / "gen-python-version.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="session")
 def versions() -> tuple[str, int]:
-    return header_versions()
+    """(DRUMLIN_VERSION, DRUMLIN_ABI_VERSION) from include/drumlin.h."""
+    found: tuple[str, int] = _generator().header_versions(HEADER)
+    return found
 
 
 def run(args: Sequence[str | Path], **kwargs: object) -> subprocess.CompletedProcess[str]:
