@@ -92,11 +92,24 @@ def without_toolchain(toolchain_dir: Path) -> Hidden:
             "namespaces (sysctl kernel.unprivileged_userns_clone=1). " + "; ".join(failures)
         )
 
-    def hidden(args: Sequence[str | Path], **kwargs: object) -> subprocess.CompletedProcess[str]:
-        script = f'mount -t tmpfs none "{toolchain_dir}" && exec "$@"'
-        return run([*unshare, "sh", "-c", script, "sh", *args], **kwargs)
+    def hidden(
+        args: Sequence[str | Path], hide_sqlite: bool = False, **kwargs: object
+    ) -> subprocess.CompletedProcess[str]:
+        """hide_sqlite: also cover the system's libsqlite3 with an empty file (the wheel brings its own)."""
+        script = f'mount -t tmpfs none "{toolchain_dir}"'
+        if hide_sqlite:
+            for library in system_sqlite():
+                script += f' && mount --bind /dev/null "{library}"'
+        return run([*unshare, "sh", "-c", script + ' && exec "$@"', "sh", *args], **kwargs)
 
     return hidden
+
+
+def system_sqlite() -> list[Path]:
+    """The files of the system's libsqlite3.so.0 (the link's target, which the loader opens)."""
+    found = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    paths = {Path(p).resolve() for p in re.findall(r"libsqlite3\.so\.0 \(libc6,x86-64\) => (\S+)", found)}
+    return sorted(paths)
 
 
 def clean_env(**extra: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, Hidden, clean_env, make_venv, python_interpreters, run
+from conftest import ROOT, Hidden, clean_env, make_venv, python_interpreters, run, system_sqlite
 
 
 @pytest.fixture(scope="module")
@@ -114,9 +114,11 @@ def test_installed_in_a_fresh_venv_the_quickstart_runs_with_the_toolchain_hidden
     ldd = run(["ldd", library]).stdout
     assert str(toolchain_dir) not in ldd and "not found" not in ldd, ldd
 
+    # The wheel brings its own SQLite: the quickstart runs with the system's hidden too.
+    assert system_sqlite(), "this machine has a system libsqlite3 to hide"
     quickstart = without_toolchain(
         [interpreter, ROOT / "examples" / "python" / "quickstart.py", tmp_path / "quickstart.drumlin"],
-        env=clean_env(), cwd=tmp_path,
+        hide_sqlite=True, env=clean_env(), cwd=tmp_path,
     ).stdout
     assert f"with drumlin {version}" in quickstart
     assert "count: 3 people" in quickstart
