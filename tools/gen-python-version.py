@@ -48,7 +48,7 @@ def main(argv: list[str]) -> int:
         print(f"{TARGET} is out of date with {HEADER}: run tools/gen-python-version.py", file=sys.stderr)
         return 1
     TARGET.write_text(expected, encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)}")
+    print(f"wrote {TARGET}")
     return 0
 
 
