@@ -21,11 +21,16 @@ let package = Package(
         // include/drumlin.h as a Clang module: DrumlinC takes its types from the public header,
         // and assigns every export to the header's declaration, so drift fails the build.
         .systemLibrary(name: "CDrumlinHeader", path: "Sources/CDrumlinHeader"),
-        .target(name: "Drumlin", dependencies: ["CSQLite", "CDrumlinHeader"]),
+        // The engine: values, schema, storage, objects, queries. No Foundation (libdrumlin.so ships
+        // without it). Its API is for the C layer and the Swift face, not for users.
+        .target(name: "DrumlinEngine", dependencies: ["CSQLite"]),
+        // The Swift face, Realm Swift's API (`import Drumlin`), on top of the engine.
+        .target(name: "Drumlin", dependencies: ["DrumlinEngine", "CDrumlinHeader"]),
         // Link-time shims for libdrumlin.so (see its hypotf.c and tools/build-library.sh).
         .target(name: "DrumlinLinkCompat"),
-        .target(name: "DrumlinC", dependencies: ["Drumlin", "CDrumlinHeader", "DrumlinLinkCompat"]),
-        .testTarget(name: "DrumlinTests", dependencies: ["Drumlin", "CSQLite"]),
-        .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "Drumlin"]),
+        .target(name: "DrumlinC", dependencies: ["DrumlinEngine", "CDrumlinHeader", "DrumlinLinkCompat"]),
+        .testTarget(name: "DrumlinEngineTests", dependencies: ["DrumlinEngine", "CSQLite"]),
+        .testTarget(name: "DrumlinTests", dependencies: ["Drumlin"]),
+        .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "DrumlinEngine"]),
     ]
 )

@@ -1,4 +1,4 @@
-import Drumlin
+import DrumlinEngine
 import CDrumlinHeader
 import Synchronization
 #if canImport(Glibc)

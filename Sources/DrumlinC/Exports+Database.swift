@@ -1,4 +1,4 @@
-import Drumlin
+import DrumlinEngine
 import CDrumlinHeader
 #if canImport(Glibc)
 import Glibc

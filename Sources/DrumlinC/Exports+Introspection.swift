@@ -1,4 +1,4 @@
-import Drumlin
+import DrumlinEngine
 import CDrumlinHeader
 
 func objectSchema(_ db: Database, _ className: UnsafePointer<CChar>?) throws(DrumlinError) -> ObjectSchema {

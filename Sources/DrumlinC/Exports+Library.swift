@@ -1,4 +1,4 @@
-import Drumlin
+import DrumlinEngine
 import CDrumlinHeader
 #if canImport(Glibc)
 import Glibc
@@ -10,10 +10,10 @@ public func drumlin_version() -> UnsafePointer<CChar>? { UnsafePointer(versionCS
 /// DRUMLIN_VERSION as a C string that lives as long as the process (the header's macro imports as a
 /// Swift String, which has no stable address).
 /// Written once, at first use (a global let), and never changed: safe to share.
-nonisolated(unsafe) private let versionCString: UnsafeMutablePointer<CChar>? = strdup(DrumlinLibrary.version)
+nonisolated(unsafe) private let versionCString: UnsafeMutablePointer<CChar>? = strdup(DRUMLIN_VERSION)
 
 @_cdecl("drumlin_abi_version")
-public func drumlin_abi_version() -> Int32 { Int32(DrumlinLibrary.abiVersion) }
+public func drumlin_abi_version() -> Int32 { Int32(DRUMLIN_ABI_VERSION) }
 
 @_cdecl("drumlin_last_error_code")
 public func drumlin_last_error_code() -> Int32 { lastErrorCode() }

@@ -1,4 +1,4 @@
-import Drumlin
+import DrumlinEngine
 import CDrumlinHeader
 
 /// Query arguments: a JSON array (NULL for none).

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, clean_env, make_venv, run
 
-ENGINE_FILE = Path("Sources/Drumlin/Database.swift")
+ENGINE_FILE = Path("Sources/DrumlinEngine/Database.swift")
 MESSAGE = "is not in the schema."
 CHANGED = "is not in the schema (changed by the packaging test)."
 

@@ -1,4 +1,4 @@
-import Drumlin
+import DrumlinEngine
 import CSQLite
 import Testing
 #if canImport(Glibc)

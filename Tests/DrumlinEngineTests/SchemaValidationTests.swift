@@ -1,5 +1,5 @@
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 
 @Suite struct SchemaValidationTests {
     /// `Person` and `Dog` in code, valid as given; tests break one thing at a time.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 
 /// Malformed queries fail with `DrumlinError(.query, …)` in Realm's wording, saying what was
 /// found and what was expected, with the 1-based character position of the problem.

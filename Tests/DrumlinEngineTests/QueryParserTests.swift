@@ -1,5 +1,5 @@
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 
 /// Grammar coverage for `QueryParser`: each construct of Realm Query Language parses to the
 /// expected tree, checked through the canonical description (fully parenthesized, synonyms

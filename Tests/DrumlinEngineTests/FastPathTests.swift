@@ -1,4 +1,4 @@
-import Drumlin
+import DrumlinEngine
 import Testing
 
 /// Bytes at stable addresses, lent as `BorrowedValue.text` / `.bytes` for the length of a test.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 
 /// Helpers shared by the query parser tests, namespaced so they cannot collide with other
 /// test files' helpers.

@@ -1,4 +1,4 @@
-import Drumlin
+import DrumlinEngine
 import Testing
 
 let querySchema = """

@@ -1,5 +1,5 @@
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 
 /// Deterministic fuzzing of `QueryParser.parse`: every input must either parse (and then its
 /// canonical description must parse back to itself, with every range inside the text) or throw

@@ -1,4 +1,4 @@
-@testable import Drumlin
+@testable import DrumlinEngine
 import Testing
 
 /// Compiled-query templates (`QueryTemplate`): a query text seen before is bound to new arguments

@@ -1,5 +1,5 @@
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 
 /// Drives generated and mutated queries through the compiler and SQLite, against a schema whose
 /// names match the generator's: each query must either run or fail with a `.query` error. An

@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 
 private func dec(_ text: String) -> Decimal128 {
     guard let value = Decimal128(string: text) else {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-@testable import Drumlin
+@testable import DrumlinEngine
 import Testing
 
 /// Encodes rows the way Python's `marshal.dumps(list_of_tuples)` does (version 4, no references).

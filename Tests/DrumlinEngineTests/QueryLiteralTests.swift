@@ -1,5 +1,5 @@
 import Testing
-@testable import Drumlin
+@testable import DrumlinEngine
 
 /// Every literal form of Realm Query Language decodes to the expected `Value`, and keeps its
 /// source text for exact decimal conversion.
