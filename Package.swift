@@ -25,7 +25,10 @@ let package = Package(
         // without it). Its API is for the C layer and the Swift face, not for users.
         .target(name: "DrumlinEngine", dependencies: ["CSQLite"]),
         // The Swift face, Realm Swift's API (`import Drumlin`), on top of the engine.
-        .target(name: "Drumlin", dependencies: ["DrumlinEngine", "CDrumlinHeader"]),
+        // Swift 5 language mode, as Realm Swift code is written: model objects are mutable classes
+        // confined to a thread, which Swift 6's strict concurrency cannot express.
+        .target(name: "Drumlin", dependencies: ["DrumlinEngine", "CDrumlinHeader"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
         // Link-time shims for libdrumlin.so (see its hypotf.c and tools/build-library.sh).
         .target(name: "DrumlinLinkCompat"),
         .target(name: "DrumlinC", dependencies: ["DrumlinEngine", "CDrumlinHeader", "DrumlinLinkCompat"]),

@@ -1,7 +1,7 @@
 /// Exact decimal128 aggregates: min and max by numeric comparison, sums by aligning exponents
 /// in 128-bit integers, and the average as the exact sum divided to 34 significant digits.
 /// Only a sum too large for exact arithmetic falls back to binary floating point.
-enum DecimalArithmetic {
+package enum DecimalArithmetic {
     static func aggregate(_ op: Results.Aggregate, _ values: [Decimal128]) -> Value {
         let numbers = values.filter { !$0.isNaN }
         guard !numbers.isEmpty else { return op == .sum ? .decimal(Decimal128(0)) : .null }
@@ -25,7 +25,7 @@ enum DecimalArithmetic {
         Decimal128(string: (negative ? "-" : "") + String(coefficient) + "E" + String(exponent))
     }
 
-    static func sum(_ values: [Decimal128]) -> Decimal128 {
+    package static func sum(_ values: [Decimal128]) -> Decimal128 {
         if let exact = exactSum(values) { return exact }
         let approximate = values.reduce(0.0) { $0 + $1.doubleValue }
         return Decimal128(exactly: approximate) ?? Decimal128(string: "NaN")!

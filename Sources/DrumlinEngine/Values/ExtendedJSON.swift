@@ -1,6 +1,6 @@
 /// Reading and writing values as MongoDB Extended JSON v2 (relaxed): plain JSON for bool, int,
 /// finite doubles, strings and null; one-key `$` wrappers for the rest.
-enum ExtendedJSON {
+package enum ExtendedJSON {
     /// The wrapper keys Drumlin understands. An object with exactly one of these keys is a value,
     /// never a nested dictionary.
     static let wrapperKeys: Set<String> = [
@@ -176,7 +176,7 @@ enum ExtendedJSON {
         writer.writeRaw("\"}")
     }
 
-    static func json(_ value: Value) -> JSON {
+    package static func json(_ value: Value) -> JSON {
         var writer = JSONWriter()
         write(value, to: &writer)
         // Our own output always parses.

@@ -1,0 +1,161 @@
+import Synchronization
+internal import DrumlinEngine
+
+/// One persisted property of a model class, as schema discovery found it.
+struct PropertyMeta {
+    /// The Swift name (the schema's public name).
+    let name: String
+    /// The stored name (`propertiesMapping()`), nil when it is the Swift name.
+    let storedName: String?
+    let shape: _PropertyShape
+    let options: _PersistedOptions
+    let accessor: any PropertyAccessor
+
+    func anyGet(_ object: ObjectBase, _ position: Int) -> Any { accessor.get(object, position) }
+    func anySet(_ object: ObjectBase, _ position: Int, _ value: Any?) throws { try accessor.set(object, position, value) }
+}
+
+/// A model class as schema discovery reads it: a prototype instance (`init()`) walked with
+/// `Mirror`, base class first; every `@Persisted` storage is a property in declaration order.
+/// Anything else (plain stored properties, computed properties) is ignored, as in Realm Swift.
+final class ClassMeta: @unchecked Sendable {
+    enum Kind { case topLevel, embedded, asymmetric }
+
+    let type: ObjectBase.Type
+    let name: String
+    let kind: Kind
+    let properties: [PropertyMeta]
+    let positionByName: [String: Int]
+    let primaryKeyPosition: Int?
+    /// Key paths of `Persisted` storages to positions, filled on first use of each.
+    private let keyPathPositions = Mutex<[AnyKeyPath: Int]>([:])
+
+    private static let all = Mutex<[ObjectIdentifier: ClassMeta]>([:])
+    /// Every model class whose instances were created or whose type was used, for a configuration
+    /// without `objectTypes` (Linux has no class enumeration).
+    private static let registered = Mutex<[ObjectIdentifier: ObjectBase.Type]>([:])
+
+    static func register(_ type: ObjectBase.Type) {
+        // The base classes and dynamic objects are not model classes.
+        if type == DynamicObject.self || type == Object.self || type == EmbeddedObject.self || type == AsymmetricObject.self {
+            return
+        }
+        _ = registered.withLock { $0.updateValue(type, forKey: ObjectIdentifier(type)) }
+    }
+
+    static var registeredTypes: [ObjectBase.Type] {
+        registered.withLock { Array($0.values) }
+    }
+
+    /// The discovered metadata of a class (computed once).
+    static func of(_ type: ObjectBase.Type) -> ClassMeta {
+        if let meta = all.withLock({ $0[ObjectIdentifier(type)] }) { return meta }
+        let meta = ClassMeta(discovering: type)
+        return all.withLock { table in
+            if let existing = table[ObjectIdentifier(type)] { return existing }
+            table[ObjectIdentifier(type)] = meta
+            return meta
+        }
+    }
+
+    private init(discovering type: ObjectBase.Type) {
+        self.type = type
+        name = type.className()
+        if type is EmbeddedObject.Type {
+            kind = .embedded
+        } else if type is AsymmetricObject.Type {
+            kind = .asymmetric
+        } else {
+            kind = .topLevel
+        }
+        let prototype = type.init()
+        prototype._isPrototype = true
+        let mapping = type.propertiesMapping()
+        var properties: [PropertyMeta] = []
+        for (label, storage) in Self.storages(of: prototype) {
+            let name = String(label.dropFirst())
+            properties.append(PropertyMeta(name: name, storedName: mapping[name], shape: storage.shape, options: storage.options,
+                                           accessor: storage.makeAccessor()))
+        }
+        let legacyKey = type.primaryKey()
+        if let legacyKey, let index = properties.firstIndex(where: { $0.name == legacyKey }) {
+            properties[index] = PropertyMeta(name: properties[index].name, storedName: properties[index].storedName,
+                                             shape: properties[index].shape,
+                                             options: _PersistedOptions(primaryKey: true, indexed: properties[index].options.indexed,
+                                                                        originProperty: properties[index].options.originProperty),
+                                             accessor: properties[index].accessor)
+        }
+        self.properties = properties
+        var byName: [String: Int] = [:]
+        for (position, property) in properties.enumerated() { byName[property.name] = position }
+        positionByName = byName
+        primaryKeyPosition = properties.firstIndex { $0.options.primaryKey }
+    }
+
+    /// The `@Persisted` storages of an instance, base class first, with their labels (`_name`).
+    static func storages(of object: ObjectBase) -> [(String, any _AnyPersisted)] {
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            mirrors.append(current)
+            mirror = current.superclassMirror
+        }
+        var result: [(String, any _AnyPersisted)] = []
+        for mirror in mirrors.reversed() {
+            for child in mirror.children {
+                guard let label = child.label, label.hasPrefix("_"), let storage = child.value as? any _AnyPersisted else { continue }
+                result.append((label, storage))
+            }
+        }
+        return result
+    }
+
+    /// The position of the property whose storage `keyPath` names. The first time, a prototype
+    /// with that storage tagged is walked to find it.
+    func position(of keyPath: AnyKeyPath, taggedPrototype: () -> ObjectBase) -> Int {
+        if let position = keyPathPositions.withLock({ $0[keyPath] }) { return position }
+        let prototype = taggedPrototype()
+        prototype._isPrototype = true
+        guard let position = Self.storages(of: prototype).firstIndex(where: { $0.1.tagged }) else {
+            fatalError("\(name): a @Persisted storage was not found by reflection")
+        }
+        keyPathPositions.withLock { $0[keyPath] = position }
+        return position
+    }
+
+    /// The class's object schema as JSON (Realm JS's format, the one every language uses).
+    var schemaJSON: EJSON {
+        var members: [(key: String, value: EJSON)] = [("name", .string(name))]
+        if let primaryKeyPosition { members.append(("primaryKey", .string(properties[primaryKeyPosition].name))) }
+        if kind == .embedded { members.append(("embedded", .bool(true))) }
+        if kind == .asymmetric { members.append(("asymmetric", .bool(true))) }
+        var declarations: [(key: String, value: EJSON)] = []
+        for property in properties {
+            let shape = property.shape
+            var declaration: [(key: String, value: EJSON)] = []
+            if let collection = shape.collection {
+                declaration.append(("type", .string(collection)))
+                declaration.append(("objectType", .string(shape.objectType.map { $0.className() } ?? shape.type)))
+            } else if shape.type == "linkingObjects" {
+                declaration.append(("type", .string("linkingObjects")))
+                declaration.append(("objectType", .string(shape.objectType?.className() ?? "")))
+                declaration.append(("property", .string(property.options.originProperty ?? "")))
+            } else {
+                declaration.append(("type", .string(shape.type)))
+                if let objectType = shape.objectType { declaration.append(("objectType", .string(objectType.className()))) }
+            }
+            // Mixed values are always optional and backlinks never are: the schema takes no flag.
+            if shape.type != "linkingObjects" && shape.type != "mixed" {
+                declaration.append(("optional", .bool(shape.isOptional)))
+            }
+            if property.options.indexed { declaration.append(("indexed", .bool(true))) }
+            if let stored = property.storedName, stored != property.name { declaration.append(("mapTo", .string(stored))) }
+            declarations.append((property.name, .object(declaration)))
+        }
+        members.append(("properties", .object(declarations)))
+        return .object(members)
+    }
+
+    /// The classes this one links to (links, collections, backlinks).
+    var linkedTypes: [ObjectBase.Type] { properties.compactMap { $0.shape.objectType } }
+}

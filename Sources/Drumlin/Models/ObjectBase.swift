@@ -1,0 +1,262 @@
+internal import DrumlinEngine
+
+/// The state of a managed object: its database handle, the engine object, and its row as last read
+/// (valid while the handle's version has not moved: any write through the handle, a commit, a
+/// rollback or a refresh moves it).
+final class ManagedState {
+    let context: _RealmContext
+    let handleClass: HandleClass
+    var object: EObject
+    var row: [EValue] = []
+    var rowVersion: UInt64 = .max
+
+    init(context: _RealmContext, handleClass: HandleClass, object: EObject) {
+        self.context = context
+        self.handleClass = handleClass
+        self.object = object
+    }
+
+    func currentRow() -> [EValue] {
+        if rowVersion != context.version {
+            do {
+                row = try object.values(at: handleClass.rowEngineIndices)
+            } catch {
+                _fatal(Realm.Error(error))
+            }
+            rowVersion = context.version
+        }
+        return row
+    }
+}
+
+/// The base of `Object`, `EmbeddedObject` and `AsymmetricObject` (Realm's `RLMObjectBase`); model
+/// classes derive from one of those three.
+open class ObjectBase: CustomStringConvertible {
+    final var _managedState: ManagedState?
+    final var _recorder: _KeyPathRecorder?
+    final var _metaCache: ClassMeta?
+    final var _isPrototype = false
+    final var _overrides: [Int: Any]?
+
+    /// Creates an unmanaged object with every property at its initial value.
+    public required init() {
+        ClassMeta.register(type(of: self))
+    }
+
+    final var _meta: ClassMeta {
+        if let meta = _metaCache { return meta }
+        let meta = ClassMeta.of(type(of: self))
+        _metaCache = meta
+        return meta
+    }
+
+    final var _context: _RealmContext? { _managedState?.context }
+
+    // MARK: Class-level declarations (overridable, as in Realm Swift)
+
+    /// The name of the class in the schema (and in the file): the Swift class name by default.
+    open class func className() -> String { String(describing: self) }
+
+    /// Stored names of properties, by Swift name: `["firstName": "first_name"]`. Queries and
+    /// key paths use the Swift names; the file (and C and Python) see the stored ones.
+    open class func propertiesMapping() -> [String: String] { [:] }
+
+    /// The primary key's property name, for classes that declare it this way instead of with
+    /// `@Persisted(primaryKey: true)`.
+    open class func primaryKey() -> String? { nil }
+
+    // MARK: Managed state
+
+    /// The database this object belongs to, nil while unmanaged.
+    public var realm: Realm? { _managedState.map { Realm(context: $0.context) } }
+
+    /// True once the object was deleted (or its database closed).
+    public var isInvalidated: Bool {
+        guard let state = _managedState else { return false }
+        return !state.object.isValid
+    }
+
+    /// Whether two objects are the same stored object (unmanaged objects: the same instance).
+    public func isSameObject(as object: ObjectBase?) -> Bool {
+        guard let object else { return false }
+        if object === self { return true }
+        guard let mine = _managedState, let theirs = object._managedState else { return false }
+        return mine.context === theirs.context && mine.object == theirs.object
+    }
+
+    /// The class's schema.
+    public var objectSchema: ObjectSchema { ObjectSchema(_meta) }
+
+    /// Reads or writes a property by name (Swift or stored name), as Realm's key-value coding.
+    public subscript(key: String) -> Any? {
+        get {
+            let position = _position(named: key)
+            return _meta.properties[position].anyGet(self, position)
+        }
+        set {
+            let position = _position(named: key)
+            do {
+                try _meta.properties[position].anySet(self, position, newValue)
+            } catch {
+                _fatal(error)
+            }
+        }
+    }
+
+    final func _position(named key: String) -> Int {
+        if let position = _meta.positionByName[key] ?? _meta.properties.firstIndex(where: { $0.storedName == key }) {
+            return position
+        }
+        _fatal(Realm.Error(.noSuchProperty, "Invalid property name '\(key)' for class '\(_meta.name)'."))
+    }
+
+    open var description: String {
+        let body = _meta.properties.enumerated().compactMap { position, property -> String? in
+            if property.shape.type == "linkingObjects" && _managedState == nil { return nil }
+            return "\t\(property.name) = \(describe(_meta.properties[position].anyGet(self, position)));"
+        }
+        return "\(_meta.name) {\n" + body.joined(separator: "\n") + "\n}"
+    }
+
+    private func describe(_ value: Any?) -> String {
+        guard let value else { return "nil" }
+        if let object = value as? ObjectBase { return object === self ? "<cycle>" : "\(type(of: object).className())" }
+        if let optional = value as? any _OptionalProtocol { return optional._isNil ? "nil" : "\(optional._unwrapped)" }
+        if let string = value as? String { return "\"\(string)\"" }
+        return "\(value)"
+    }
+
+    // MARK: Row access for @Persisted
+
+    /// The stored value at `position` (a row value) of this managed object.
+    public final func _rowValue(_ position: Int) -> _RawValue {
+        let state = _managedState!
+        let slot = state.handleClass.rowSlot[position]
+        return _RawValue(state.currentRow()[slot])
+    }
+
+    /// Writes a row value of this managed object (links and scalars).
+    public final func _setRowValue(_ position: Int, _ raw: _RawValue) throws {
+        let state = _managedState!
+        let wasCurrent = state.rowVersion == state.context.version
+        do {
+            try state.object.set(at: state.handleClass.engineIndices[position], to: raw.value)
+        } catch {
+            throw Realm.Error(error)
+        }
+        state.context.didWrite()
+        if wasCurrent {
+            state.row[state.handleClass.rowSlot[position]] = raw.value
+            state.rowVersion = state.context.version
+        }
+    }
+}
+
+protocol _OptionalProtocol {
+    var _isNil: Bool { get }
+    var _unwrapped: Any { get }
+}
+
+extension Optional: _OptionalProtocol {
+    var _isNil: Bool { self == nil }
+    var _unwrapped: Any { self! }
+}
+
+/// A top-level model class: `class Dog: Object { @Persisted var name = "" }`.
+open class Object: ObjectBase {
+    public required init() { super.init() }
+
+    /// An unmanaged object whose properties are taken from `value`: a dictionary by property
+    /// name, an array in property order, or another object of the same class (an unmanaged copy
+    /// of a managed object, as in the seeds' "unmanaged copy").
+    public convenience init(value: Any) {
+        self.init()
+        do {
+            try _assign(from: value)
+        } catch {
+            _fatal(error)
+        }
+    }
+}
+
+/// An object that lives inside one parent object (a property, list or dictionary of it) and is
+/// deleted with it: `class Address: EmbeddedObject { @Persisted var city = "" }`.
+open class EmbeddedObject: ObjectBase {
+    public required init() { super.init() }
+
+    public convenience init(value: Any) {
+        self.init()
+        do {
+            try _assign(from: value)
+        } catch {
+            _fatal(error)
+        }
+    }
+}
+
+/// An insert-only object (Realm's asymmetric objects): added, never read back or queried.
+open class AsymmetricObject: ObjectBase {
+    public required init() { super.init() }
+
+    public convenience init(value: Any) {
+        self.init()
+        do {
+            try _assign(from: value)
+        } catch {
+            _fatal(error)
+        }
+    }
+}
+
+extension ObjectBase {
+    /// Sets the unmanaged properties from a dictionary, an array or an object (see `init(value:)`).
+    func _assign(from value: Any) throws {
+        let properties = _meta.properties
+        if let other = value as? ObjectBase {
+            let source = other._managedState == nil ? ClassMeta.storages(of: other).map { $0.1.anyCurrent } : nil
+            for (position, property) in properties.enumerated() where property.shape.type != "linkingObjects" {
+                guard let sourcePosition = other._meta.positionByName[property.name] else { continue }
+                let item = source?[sourcePosition] ?? other._meta.properties[sourcePosition].anyGet(other, sourcePosition)
+                try property.anySet(self, position, copyValue(item))
+            }
+        } else if let dictionary = value as? [String: Any] {
+            for (key, item) in dictionary {
+                let position = _position(named: key)
+                try properties[position].anySet(self, position, item)
+            }
+        } else if let array = value as? [Any] {
+            let settable = properties.indices.filter { properties[$0].shape.type != "linkingObjects" }
+            guard array.count <= settable.count else {
+                throw Realm.Error(.invalidArgument, "Invalid array input: more values (\(array.count)) than properties (\(settable.count)) for '\(_meta.name)'.")
+            }
+            for (item, position) in zip(array, settable) { try properties[position].anySet(self, position, item) }
+        } else {
+            throw Realm.Error(.invalidArgument, "Invalid value '\(value)' to initialize object of type '\(_meta.name)': expected a dictionary, an array or an object.")
+        }
+    }
+
+    /// Collections of a managed object are copied into unmanaged ones; everything else is kept.
+    private func copyValue(_ value: Any?) -> Any? {
+        if let collection = value as? any _ManagedCopyable { return collection._unmanagedCopy() }
+        return value
+    }
+}
+
+extension ObjectBase {
+    /// Values set by name on an unmanaged object (`init(value:)`, subscripts), by position; the
+    /// storage holds everything else.
+    final var _unmanagedOverrides: [Int: Any]? {
+        get { _overrides }
+        set { _overrides = newValue }
+    }
+
+    final func _unmanagedValue(_ position: Int) -> Any {
+        if let value = _overrides?[position] { return value }
+        return ClassMeta.storages(of: self)[position].1.anyCurrent
+    }
+
+    final func _setUnmanagedValue(_ position: Int, _ value: Any) {
+        if _overrides == nil { _overrides = [:] }
+        _overrides![position] = value
+    }
+}

@@ -1,0 +1,198 @@
+/// Declares a stored property of an `Object`, `EmbeddedObject` or `AsymmetricObject`, as in Realm
+/// Swift:
+///
+/// ```swift
+/// class Dog: Object {
+///     @Persisted(primaryKey: true) var _id: ObjectId
+///     @Persisted(indexed: true) var name = ""
+///     @Persisted var age: Int?
+/// }
+/// ```
+///
+/// The initial value is the default of unmanaged objects; a property declared without one starts
+/// at its type's zero value (`""`, `0`, `false`, the epoch, a new `ObjectId`, nil, an empty
+/// collection). Once the object is managed, reads and writes go to the database.
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    /// The unmanaged value; nil until first read when the property was declared without one.
+    var value: Value?
+    var options: _PersistedOptions
+    /// The property's position in its class (memoized on first managed access), -1 before.
+    var position = -1
+    /// Marks this storage while schema discovery maps a key path to a property.
+    var tagged = false
+
+    @available(*, unavailable, message: "@Persisted can only be used as a property on an Object, EmbeddedObject or AsymmetricObject")
+    public var wrappedValue: Value {
+        get { fatalError("unavailable") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("unavailable") }
+    }
+
+    /// A property whose value starts at its type's zero value.
+    public init() { options = _PersistedOptions() }
+
+    /// A property with an initial value (the default of unmanaged objects).
+    public init(wrappedValue value: Value) {
+        self.value = value
+        options = _PersistedOptions()
+    }
+
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        get {
+            if object._managedState != nil {
+                return Value._rlmGet(object, position(of: object, storageKeyPath))
+            }
+            if let recorder = object._recorder {
+                let position = position(of: object, storageKeyPath)
+                return recorder.record(object, position, as: Value.self)
+            }
+            if object._unmanagedOverrides != nil, let value = object._unmanagedOverrides?[position(of: object, storageKeyPath)] {
+                return value as! Value
+            }
+            if let value = object[keyPath: storageKeyPath].value { return value }
+            let value = Value._rlmDefaultValue()
+            object[keyPath: storageKeyPath].value = value
+            return value
+        }
+        set {
+            if object._managedState != nil {
+                let position = position(of: object, storageKeyPath)
+                do {
+                    try Value._rlmSet(object, position, newValue)
+                } catch {
+                    _fatal(error)
+                }
+            } else {
+                if object._unmanagedOverrides != nil {
+                    object._unmanagedOverrides?[position(of: object, storageKeyPath)] = nil
+                }
+                object[keyPath: storageKeyPath].value = newValue
+            }
+        }
+    }
+
+    /// The property's position in its class, found once per storage (then kept in it).
+    static func position<EnclosingSelf: ObjectBase>(
+        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Int {
+        let known = object[keyPath: storageKeyPath].position
+        if known >= 0 { return known }
+        let position = object._meta.position(of: storageKeyPath) {
+            let prototype = type(of: object).init()
+            prototype[keyPath: storageKeyPath].tagged = true
+            return prototype
+        }
+        object[keyPath: storageKeyPath].position = position
+        return position
+    }
+}
+
+extension Persisted: @unchecked Sendable where Value: Sendable {}
+
+/// The flags given to `@Persisted(...)`.
+public struct _PersistedOptions {
+    var primaryKey = false
+    var indexed = false
+    var originProperty: String?
+}
+
+extension Persisted where Value: _PersistablePrimitive {
+    /// `@Persisted(primaryKey: true) var _id: ObjectId`: the class's primary key (int, string,
+    /// ObjectId or UUID, optional or not).
+    public init(primaryKey: Bool) {
+        options = _PersistedOptions(primaryKey: primaryKey)
+    }
+
+    public init(wrappedValue value: Value, primaryKey: Bool) {
+        self.value = value
+        options = _PersistedOptions(primaryKey: primaryKey)
+    }
+
+    /// `@Persisted(indexed: true) var name = ""`: a general index for faster equality queries.
+    public init(indexed: Bool) {
+        options = _PersistedOptions(indexed: indexed)
+    }
+
+    public init(wrappedValue value: Value, indexed: Bool) {
+        self.value = value
+        options = _PersistedOptions(indexed: indexed)
+    }
+}
+
+extension Persisted {
+    /// `@Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>`: the objects whose
+    /// `dogs` property links to this one (computed, read-only).
+    public init<Element: ObjectBase>(originProperty: String) where Value == LinkingObjects<Element> {
+        options = _PersistedOptions(originProperty: originProperty)
+    }
+}
+
+/// What schema discovery reads from a `Persisted` found by `Mirror`.
+protocol _AnyPersisted {
+    var options: _PersistedOptions { get }
+    var tagged: Bool { get }
+    var shape: _PropertyShape { get }
+    /// The unmanaged value (the initial value, or the type's zero value).
+    var anyCurrent: Any { get }
+    func makeAccessor() -> any PropertyAccessor
+}
+
+extension Persisted: _AnyPersisted {
+    var shape: _PropertyShape { Value._rlmShape }
+    var anyCurrent: Any { value ?? Value._rlmDefaultValue() }
+    func makeAccessor() -> any PropertyAccessor { TypedAccessor<Value>() }
+}
+
+/// Reads and writes one property by position, with its static type recovered from the storage.
+protocol PropertyAccessor: Sendable {
+    func get(_ object: ObjectBase, _ position: Int) -> Any
+    func set(_ object: ObjectBase, _ position: Int, _ value: Any?) throws
+    /// The stored form of a value of this property (row values other than links).
+    func raw(_ value: Any) throws -> EValue
+    /// Writes a value into a managed object (links, embedded objects, collections).
+    func apply(_ object: ObjectBase, _ position: Int, _ value: Any) throws
+    /// A primary key given as `Any` in its stored form.
+    func primaryKeyRaw(_ key: Any) throws -> EValue
+}
+
+struct TypedAccessor<Value: _Persistable>: PropertyAccessor {
+    func get(_ object: ObjectBase, _ position: Int) -> Any {
+        if object._managedState != nil { return Value._rlmGet(object, position) }
+        return object._unmanagedValue(position)
+    }
+
+    func set(_ object: ObjectBase, _ position: Int, _ value: Any?) throws {
+        guard let typed = Value._rlmFromAny(value) else {
+            throw Realm.Error(.typeMismatch, "Invalid value '\(value.map { "\($0)" } ?? "nil")' of type '\(value.map { "\(type(of: $0))" } ?? "nil")' for '\(object._meta.name).\(object._meta.properties[position].name)' property of type '\(Value.self)'.")
+        }
+        if object._managedState != nil {
+            try Value._rlmSet(object, position, typed)
+        } else {
+            object._setUnmanagedValue(position, typed)
+        }
+    }
+
+    func raw(_ value: Any) throws -> EValue { try (value as! Value)._rlmToRaw(nil).value }
+
+    func apply(_ object: ObjectBase, _ position: Int, _ value: Any) throws {
+        try Value._rlmSet(object, position, value as! Value)
+    }
+
+    func primaryKeyRaw(_ key: Any) throws -> EValue {
+        guard let typed = Value._rlmFromAny(key) else {
+            throw Realm.Error(.typeMismatch, "Invalid primary key '\(key)' of type '\(type(of: key))': expected \(Value.self).")
+        }
+        return try typed._rlmToRaw(nil).value
+    }
+}
+
+/// Stops the program on an error in a property accessor (a Swift setter cannot throw), with the
+/// database's message — as Realm Swift raises an exception there.
+func _fatal(_ error: any Error) -> Never {
+    fatalError("\(error)")
+}

@@ -1,0 +1,292 @@
+import Synchronization
+internal import DrumlinEngine
+
+/// An open database, as Realm Swift's `Realm`: objects, writes and queries.
+///
+/// ```swift
+/// let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "demo", objectTypes: [Dog.self]))
+/// try realm.write {
+///     realm.add(Dog(value: ["name": "Rex"]))
+/// }
+/// let dogs = realm.objects(Dog.self).filter("name BEGINSWITH %@", "R")
+/// ```
+///
+/// `Realm` values of one thread and configuration share one open handle.
+public struct Realm: @unchecked Sendable, Equatable {
+    let context: _RealmContext
+
+    init(context: _RealmContext) { self.context = context }
+
+    /// Opens the default configuration (`Realm.Configuration.defaultConfiguration`).
+    public init() throws { try self.init(configuration: .defaultConfiguration) }
+
+    /// Opens (or creates) the database a configuration describes.
+    public init(configuration: Configuration) throws {
+        context = try _RealmContext.shared(for: configuration)
+    }
+
+    /// Opens the file at `fileURL` with the default configuration's other settings.
+    public init(fileURL: URL) throws {
+        var configuration = Configuration.defaultConfiguration
+        configuration.fileURL = fileURL
+        try self.init(configuration: configuration)
+    }
+
+    public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.context === rhs.context }
+
+    public var configuration: Configuration { context.configuration }
+
+    /// The classes stored in this database.
+    public var schema: Schema { Schema(context.managedTypes.map { ObjectSchema(ClassMeta.of($0)) }) }
+
+    // MARK: Transactions
+
+    public var isInWriteTransaction: Bool { context.database.isInWriteTransaction }
+
+    /// Runs `block` in a write transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        if isInWriteTransaction { try commitWrite() }
+        return result
+    }
+
+    /// Begins a write transaction (waiting for other writers); stops the program when one is
+    /// already open on this handle, as Realm raises there.
+    public func beginWrite() {
+        do {
+            try context.database.beginWrite()
+        } catch {
+            _fatal(Realm.Error(error))
+        }
+        context.didWrite()
+    }
+
+    /// Commits the write transaction.
+    public func commitWrite() throws {
+        do {
+            try context.database.commit()
+        } catch {
+            throw Realm.Error(error)
+        }
+        context.didWrite()
+    }
+
+    /// Rolls back the write transaction: every change since `beginWrite()` is undone.
+    public func cancelWrite() {
+        do {
+            try context.database.rollback()
+        } catch {
+            _fatal(Realm.Error(error))
+        }
+        context.didWrite()
+    }
+
+    /// Reads what other handles (threads, processes) committed since. Returns true (the handle
+    /// always reads the latest state; this also drops cached rows of managed objects).
+    @discardableResult
+    public func refresh() -> Bool {
+        context.didWrite()
+        return true
+    }
+
+    // MARK: Adding and creating
+
+    /// How `add` and `create` treat an object whose primary key exists.
+    public enum UpdatePolicy: Int, Sendable {
+        /// An existing primary key is an error.
+        case error = 1
+        /// Upsert, writing only the values that changed.
+        case modified = 3
+        /// Upsert, writing every value.
+        case all = 2
+
+        var engineMode: UpdateMode {
+            switch self {
+            case .error: .never
+            case .modified: .modified
+            case .all: .all
+            }
+        }
+    }
+
+    /// Adds an unmanaged object and every unmanaged object it links to; they become managed.
+    /// Stops the program on an error (a duplicate primary key, no write transaction), as Realm does.
+    public func add(_ object: ObjectBase, update: UpdatePolicy = .error) {
+        do {
+            try context.add(object, update: update)
+        } catch {
+            _fatal(error)
+        }
+    }
+
+    /// Adds a sequence of objects (see `add(_:update:)`).
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Iterator.Element: ObjectBase {
+        for object in objects { add(object, update: update) }
+    }
+
+    /// Creates an object from a value (a dictionary, an array in property order, or an object)
+    /// and returns it managed.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        let object = type.init()
+        do {
+            if let other = value as? ObjectBase, other._managedState != nil {
+                try object._assign(from: other)
+            } else {
+                try object._assign(from: value)
+            }
+            try context.add(object, update: update)
+        } catch {
+            _fatal(error)
+        }
+        return object
+    }
+
+    // MARK: Deleting
+
+    /// Deletes a managed object (and the embedded objects it owns).
+    public func delete(_ object: ObjectBase) {
+        do {
+            try context.engineObject(object).delete()
+        } catch {
+            _fatal(Realm.Error(error))
+        }
+        context.didWrite()
+    }
+
+    public func delete<S: Sequence>(_ objects: S) where S.Iterator.Element: ObjectBase {
+        for object in Array(objects) { delete(object) }
+    }
+
+    public func delete<Element: ObjectBase>(_ objects: Results<Element>) {
+        do {
+            _ = try objects.engineResults().deleteAll()
+        } catch {
+            _fatal(Realm.Error(error))
+        }
+        context.didWrite()
+    }
+
+    /// Deletes every object of every class.
+    public func deleteAll() {
+        for type in context.managedTypes where ClassMeta.of(type).kind == .topLevel {
+            do {
+                _ = try context.database.objects(type.className()).deleteAll()
+            } catch {
+                _fatal(Realm.Error(error))
+            }
+        }
+        context.didWrite()
+    }
+
+    // MARK: Reading
+
+    /// Every object of a class, as live results.
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        Results(context: context, source: .all(type))
+    }
+
+    /// The object with a primary key, or nil. Its row is read with it (one statement).
+    public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        do {
+            let handleClass = try context.handleClass(type)
+            guard let pkPosition = handleClass.meta.primaryKeyPosition else {
+                throw Realm.Error(.invalidArgument, "'\(handleClass.meta.name)' does not have a primary key defined")
+            }
+            let keyValue = try handleClass.meta.properties[pkPosition].accessor.primaryKeyRaw(key)
+            guard let (object, row) = try context.database.objectValues(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,
+                                                                        propertyIndices: handleClass.rowEngineIndices) else {
+                return nil
+            }
+            return context.wrap(object, as: type, row: row)
+        } catch {
+            _fatal(Realm.Error(error))
+        }
+    }
+
+    /// Every object of a class named at run time, with properties read by name.
+    public func dynamicObjects(_ className: String) -> Results<DynamicObject> {
+        do {
+            let handleClass = try context.handleClass(named: className)
+            return Results(context: context, source: .dynamic(handleClass))
+        } catch {
+            _fatal(error)
+        }
+    }
+
+    /// True when no class has any object.
+    public var isEmpty: Bool {
+        context.managedTypes.allSatisfy { type in
+            ClassMeta.of(type).kind != .topLevel || ((try? context.database.count(type.className())) ?? 0) == 0
+        }
+    }
+
+    /// Deletes the file of a configuration (and its -wal and -shm companions); false when there
+    /// was none.
+    @discardableResult
+    public static func deleteFiles(for configuration: Configuration) throws -> Bool {
+        guard let url = configuration.fileURL, configuration.inMemoryIdentifier == nil else { return false }
+        let manager = FileManager.default
+        let existed = manager.fileExists(atPath: url.path)
+        for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: url.path + suffix) {
+            try manager.removeItem(atPath: url.path + suffix)
+        }
+        return existed
+    }
+}
+
+extension Realm {
+    /// Where and how to open a database, as Realm Swift's `Realm.Configuration`.
+    public struct Configuration: @unchecked Sendable {
+        /// The file; `defaultFileURL` (default.realm in the current directory) unless set.
+        public var fileURL: URL?
+        /// An in-memory database, shared by the `Realm` values of one thread with this identifier.
+        public var inMemoryIdentifier: String?
+        public var readOnly: Bool
+        /// The schema version stored in the file; opening with a lower one is an error.
+        public var schemaVersion: UInt64
+        /// When the stored schema needs a migration, delete the file and start afresh.
+        public var deleteRealmIfMigrationNeeded: Bool
+        /// The model classes (and, through their links, the classes they reach). Without it, the
+        /// classes used so far in the process: Linux has no class enumeration (see docs/swift.md).
+        public var objectTypes: [ObjectBase.Type]?
+
+        public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
+                    readOnly: Bool = false, schemaVersion: UInt64 = 0,
+                    deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [ObjectBase.Type]? = nil) {
+            self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
+            self.inMemoryIdentifier = inMemoryIdentifier
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.objectTypes = objectTypes
+        }
+
+        /// default.realm in the current directory.
+        public static var defaultFileURL: URL {
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
+        }
+
+        private static let defaultStorage = Mutex<Configuration>(Configuration())
+
+        /// The configuration `Realm()` opens.
+        public static var defaultConfiguration: Configuration {
+            get { defaultStorage.withLock { $0 } }
+            set { defaultStorage.withLock { $0 = newValue } }
+        }
+
+        /// Which open handle a configuration shares.
+        var identity: String {
+            if let inMemoryIdentifier { return "memory:" + inMemoryIdentifier }
+            return "file:" + (fileURL ?? Self.defaultFileURL).standardizedFileURL.path
+        }
+    }
+}

@@ -1,0 +1,309 @@
+import Synchronization
+internal import DrumlinEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A model class as one open database sees it: the engine's class index, the engine's index of
+/// each property (by the class's position), and which properties live in the row.
+final class HandleClass: @unchecked Sendable {
+    let meta: ClassMeta
+    let engineClassIndex: Int
+    let engineIndices: [Int]
+    /// Engine indexes of the row values (scalars, links, mixed), read together.
+    let rowEngineIndices: [Int]
+    /// For each position, its slot in the row (-1 for collections and backlinks).
+    let rowSlot: [Int]
+
+    init(meta: ClassMeta, database: EDatabase) throws {
+        self.meta = meta
+        do {
+            engineClassIndex = try database.classIndex(meta.name)
+            engineIndices = try meta.properties.map { property throws(EError) in
+                try database.propertyIndex(meta.name, property.name)
+            }
+        } catch {
+            throw Realm.Error(error)
+        }
+        var rowIndices: [Int] = []
+        var slots: [Int] = []
+        for (position, property) in meta.properties.enumerated() {
+            if property.shape.isRowValue && property.shape.type != "linkingObjects" {
+                slots.append(rowIndices.count)
+                rowIndices.append(engineIndices[position])
+            } else {
+                slots.append(-1)
+            }
+        }
+        rowEngineIndices = rowIndices
+        rowSlot = slots
+    }
+}
+
+/// One open database as the Swift face uses it; shared by the `Realm` values of one thread and
+/// configuration, and kept alive by them and by their managed objects. Implementation detail of
+/// `Realm`.
+public final class _RealmContext: @unchecked Sendable {
+    let configuration: Realm.Configuration
+    private(set) var database: EDatabase
+    /// Moves on every write through this handle, commit, rollback and refresh: cached rows of
+    /// managed objects are valid while it stays.
+    private(set) var version: UInt64 = 0
+    private var classes: [ObjectIdentifier: HandleClass] = [:]
+    private var classesByEngineIndex: [Int: HandleClass] = [:]
+    private var schemaTypes: [ObjectBase.Type]
+
+    init(configuration: Realm.Configuration, types: [ObjectBase.Type]) throws {
+        self.configuration = configuration
+        schemaTypes = Self.closure(of: types)
+        database = try Self.open(configuration, schemaTypes)
+        try bindClasses()
+    }
+
+    func didWrite() { version &+= 1 }
+
+    /// The classes reachable from `types` through links, collections and backlinks.
+    static func closure(of types: [ObjectBase.Type]) -> [ObjectBase.Type] {
+        var seen: Set<ObjectIdentifier> = []
+        var result: [ObjectBase.Type] = []
+        var pending = types
+        while let type = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+            result.append(type)
+            pending.append(contentsOf: ClassMeta.of(type).linkedTypes)
+        }
+        return result.sorted { $0.className() < $1.className() }
+    }
+
+    static func schemaJSON(_ types: [ObjectBase.Type]) -> EJSON {
+        .array(types.map { ClassMeta.of($0).schemaJSON })
+    }
+
+    private static func open(_ configuration: Realm.Configuration, _ types: [ObjectBase.Type]) throws -> EDatabase {
+        do {
+            let schema = try ESchema(json: schemaJSON(types))
+            var options = OpenOptions(schemaVersion: configuration.schemaVersion, readOnly: configuration.readOnly,
+                                      deleteIfMigrationNeeded: configuration.deleteRealmIfMigrationNeeded)
+            options.inMemory = configuration.inMemoryIdentifier != nil
+            let path = configuration.inMemoryIdentifier != nil ? ":memory:" : (configuration.fileURL?.path ?? Realm.Configuration.defaultFileURL.path)
+            return try EDatabase(path: path, schema: schema, options: options)
+        } catch {
+            throw Realm.Error(error)
+        }
+    }
+
+    private func bindClasses() throws {
+        classes = [:]
+        classesByEngineIndex = [:]
+        for type in schemaTypes {
+            let handleClass = try HandleClass(meta: ClassMeta.of(type), database: database)
+            classes[ObjectIdentifier(type)] = handleClass
+            classesByEngineIndex[handleClass.engineClassIndex] = handleClass
+        }
+    }
+
+    /// The class as this database sees it. Without `objectTypes`, a class first used after the
+    /// database was opened is added by reopening it (outside a write transaction).
+    func handleClass(_ type: ObjectBase.Type) throws -> HandleClass {
+        if let known = classes[ObjectIdentifier(type)] { return known }
+        let name = type.className()
+        if configuration.objectTypes != nil || database.isInWriteTransaction {
+            throw Realm.Error(.noSuchClass, "Object type '\(name)' is not managed by the Realm. Add it to Realm.Configuration.objectTypes"
+                + (configuration.objectTypes == nil ? ", or use the class before opening the Realm or its first write transaction." : "."))
+        }
+        let types = Self.closure(of: schemaTypes + [type] + ClassMeta.registeredTypes)
+        let reopened = try Self.open(configuration, types)
+        database = reopened
+        schemaTypes = types
+        try bindClasses()
+        version &+= 1
+        return classes[ObjectIdentifier(type)]!
+    }
+
+    func handleClass(engineIndex: Int) -> HandleClass? { classesByEngineIndex[engineIndex] }
+
+    func handleClass(named name: String) throws -> HandleClass {
+        if let found = classes.values.first(where: { $0.meta.name == name }) { return found }
+        throw Realm.Error(.noSuchClass, "Object type '\(name)' is not managed by the Realm.")
+    }
+
+    var managedTypes: [ObjectBase.Type] { schemaTypes }
+
+    // MARK: Objects
+
+    /// A managed Swift object for an engine object, of `type` or, for a subclass's row, of the
+    /// class the row belongs to.
+    func wrap<T: ObjectBase>(_ object: EObject, as type: T.Type, row: [EValue]? = nil) -> T {
+        let handleClass = classesByEngineIndex[object.classIndex]!
+        let instance: T
+        if handleClass.meta.type == type {
+            instance = type.init()
+        } else if let exact = handleClass.meta.type.init() as? T {
+            instance = exact
+        } else {
+            instance = type.init()
+        }
+        let state = ManagedState(context: self, handleClass: handleClass, object: object)
+        if let row {
+            state.row = row
+            state.rowVersion = version
+        }
+        instance._managedState = state
+        instance._metaCache = handleClass.meta
+        return instance
+    }
+
+    func object<T: ObjectBase>(_ link: ObjectLink, as type: T.Type) -> T {
+        do {
+            guard let object = try database.object(link) else {
+                _fatal(Realm.Error(.invalidatedObject, "The linked object no longer exists."))
+            }
+            return wrap(object, as: type)
+        } catch {
+            _fatal(Realm.Error(error))
+        }
+    }
+
+    /// The engine object of a managed object (of this database), rebinding objects read before
+    /// the database was reopened.
+    func engineObject(_ object: ObjectBase) throws -> EObject {
+        guard let state = object._managedState else {
+            throw Realm.Error(.invalidArgument, "Object is unmanaged: add it to a Realm first.")
+        }
+        guard state.context === self else {
+            throw Realm.Error(.invalidArgument, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+        }
+        return state.object
+    }
+
+    /// Adds an unmanaged object (and the unmanaged objects it links to); a managed object of this
+    /// database is returned as it is.
+    @discardableResult
+    func add(_ object: ObjectBase, update: Realm.UpdatePolicy) throws -> EObject {
+        if let state = object._managedState {
+            guard state.context === self else {
+                throw Realm.Error(.invalidArgument, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
+            }
+            return state.object
+        }
+        let handleClass = try handleClass(type(of: object))
+        let meta = handleClass.meta
+        if meta.kind == .embedded {
+            throw Realm.Error(.invalidArgument, "Cannot add an object of embedded type '\(meta.name)' on its own: assign it to a property of its parent.")
+        }
+        let storages = ClassMeta.storages(of: object)
+        var values: [(index: Int, value: EValue)] = []
+        var deferred: [(Int, Any)] = []
+        values.reserveCapacity(storages.count)
+        for (position, (_, storage)) in storages.enumerated() {
+            let property = meta.properties[position]
+            if property.shape.type == "linkingObjects" { continue }
+            let value = object._overrides?[position] ?? storage.anyCurrent
+            if property.shape.isRowValue && property.shape.type != "object" {
+                values.append((handleClass.engineIndices[position], try property.accessor.raw(value)))
+            } else {
+                deferred.append((position, value))
+            }
+        }
+        let created: EObject
+        do {
+            created = try database.create(classIndex: handleClass.engineClassIndex, values: values, update: update.engineMode)
+        } catch {
+            throw Realm.Error(error)
+        }
+        didWrite()
+        object._managedState = ManagedState(context: self, handleClass: handleClass, object: created)
+        object._metaCache = meta
+        object._overrides = nil
+        for (position, value) in deferred {
+            if update == .modified, meta.properties[position].shape.collection == nil, value is _OptionalProtocol,
+               (value as! any _OptionalProtocol)._isNil, meta.properties[position].shape.type == "object" {
+                // .modified leaves an existing link alone when the new object has none to give.
+                continue
+            }
+            try meta.properties[position].accessor.apply(object, position, value)
+        }
+        return created
+    }
+
+    /// Creates a new embedded object in a link property of a managed parent and makes `value`
+    /// that object.
+    func setEmbedded(_ value: ObjectBase, in parent: ObjectBase, position: Int) throws {
+        if value._managedState != nil {
+            throw Realm.Error(.invalidArgument, "Cannot set a link to an existing managed embedded object.")
+        }
+        let state = parent._managedState!
+        let name = state.handleClass.meta.properties[position].name
+        try fillEmbedded(value) { members throws in
+            try state.object.update(json: .object([(name, .object(members))]))
+            guard case .link(let link) = try state.object.value(at: state.handleClass.engineIndices[position]),
+                  let created = try database.object(link) else {
+                throw Realm.Error(.internal, "The embedded object was not created.")
+            }
+            return created
+        }
+    }
+
+    /// Writes an unmanaged embedded object: `create` makes its engine object from its row values
+    /// (Extended JSON members); then links and collections are applied.
+    func fillEmbedded(_ value: ObjectBase, _ create: ([(key: String, value: EJSON)]) throws -> EObject) throws {
+        let handleClass = try handleClass(type(of: value))
+        let meta = handleClass.meta
+        let storages = ClassMeta.storages(of: value)
+        var members: [(key: String, value: EJSON)] = []
+        var deferred: [(Int, Any)] = []
+        for (position, (_, storage)) in storages.enumerated() {
+            let property = meta.properties[position]
+            if property.shape.type == "linkingObjects" { continue }
+            let item = value._overrides?[position] ?? storage.anyCurrent
+            if property.shape.isRowValue && property.shape.type != "object" {
+                members.append((property.name, ExtendedJSON.json(try property.accessor.raw(item))))
+            } else {
+                deferred.append((position, item))
+            }
+        }
+        let created: EObject
+        do {
+            created = try create(members)
+        } catch {
+            throw Realm.Error(error)
+        }
+        didWrite()
+        value._managedState = ManagedState(context: self, handleClass: handleClass, object: created)
+        value._metaCache = meta
+        value._overrides = nil
+        for (position, item) in deferred { try meta.properties[position].accessor.apply(value, position, item) }
+    }
+
+    /// The stored value of a link to `target`: a managed object of this database, or an
+    /// unmanaged one, which is added.
+    func linkValue(to target: ObjectBase) throws -> EValue {
+        if target._meta.kind == .embedded {
+            throw Realm.Error(.invalidArgument, "Embedded objects are set through a property of their parent, not linked.")
+        }
+        let object = try add(target, update: .error)
+        return .link(ObjectLink(classIndex: object.classIndex, key: object.key))
+    }
+
+    // MARK: Cache of open databases
+
+    private static let open = Mutex<[String: WeakContext]>([:])
+
+    private struct WeakContext: @unchecked Sendable {
+        weak var context: _RealmContext?
+    }
+
+    /// The context of this thread for a configuration: Realm instances of one thread and file
+    /// share it, as in Realm Swift.
+    static func shared(for configuration: Realm.Configuration) throws -> _RealmContext {
+        let key = "\(UInt(pthread_self()))|" + configuration.identity
+        if let context = open.withLock({ $0[key]?.context }) { return context }
+        let types = configuration.objectTypes ?? ClassMeta.registeredTypes
+        let context = try _RealmContext(configuration: configuration, types: types)
+        open.withLock { table in
+            table = table.filter { $0.value.context != nil }
+            table[key] = WeakContext(context: context)
+        }
+        return context
+    }
+}
