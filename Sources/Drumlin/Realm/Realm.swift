@@ -138,6 +138,16 @@ public struct Realm: @unchecked Sendable, Equatable {
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         let object = type.init()
         do {
+            // An upsert from a dictionary writes only the keys it gives, as in Realm Swift.
+            if update != .error, let dictionary = value as? [String: Any], let pk = object._meta.primaryKeyPosition,
+               let key = dictionary[object._meta.properties[pk].name],
+               let existing = self.object(ofType: type, forPrimaryKey: key) {
+                for (name, item) in dictionary where name != object._meta.properties[pk].name {
+                    let position = existing._position(named: name)
+                    try existing._meta.properties[position].anySet(existing, position, item)
+                }
+                return existing
+            }
             if let other = value as? ObjectBase, other._managedState != nil {
                 try object._assign(from: other)
             } else {

@@ -1,0 +1,181 @@
+import Drumlin
+import Testing
+
+@Suite struct ObjectModelTests {
+    @Test func schemaComesFromTheClasses() throws {
+        let realm = try seedRealm()
+        let dog = try #require(realm.schema["SeedDog"])
+        #expect(dog.properties.map(\.name) == ["_id", "name", "breed", "age", "dateOfBirth", "status", "owner"])
+        #expect(dog.primaryKeyProperty?.name == "_id")
+        #expect(dog["name"]?.isIndexed == true)
+        #expect(dog["breed"]?.isOptional == true)
+        #expect(dog["status"]?.typeName == "string")
+        let person = try #require(realm.schema["SeedPerson"])
+        #expect(person["firstName"]?.columnName == "first_name")
+        #expect(person["dogs"]?.isArray == true)
+        #expect(person["clubs"]?.typeName == "linkingObjects")
+        #expect(realm.schema["SeedAddress"]?.isEmbedded == true)
+        #expect(realm.schema["SeedSensor"]?.isAsymmetric == true)
+    }
+
+    @Test func unmanagedObjectsAreValues() {
+        let dog = SeedDog()
+        #expect(dog.name == "")
+        #expect(dog.age == nil)
+        #expect(dog.status == .notStarted)
+        dog.name = "Rex"
+        dog.age = 3
+        #expect(dog.label == "Rex!")
+        #expect(dog.realm == nil)
+        #expect(!dog.isInvalidated)
+        let copy = SeedDog(value: ["name": "Fido", "age": 2])
+        #expect(copy.name == "Fido" && copy.age == 2)
+    }
+
+    @Test func addReadBackAndUpdate() throws {
+        let realm = try seedRealm()
+        let dog = SeedDog(value: ["name": "Rex", "breed": "Collie", "age": 3])
+        dog.status = .inProgress
+        try realm.write { realm.add(dog) }
+        #expect(dog.realm == realm)
+        let found = try #require(realm.object(ofType: SeedDog.self, forPrimaryKey: dog._id))
+        #expect(found.name == "Rex")
+        #expect(found.breed == "Collie")
+        #expect(found.age == 3)
+        #expect(found.status == .inProgress)
+        #expect(found.dateOfBirth == Date(timeIntervalSince1970: 1_000))
+        #expect(found.isSameObject(as: dog))
+        try realm.write { found.age = nil; found.name = "Max" }
+        #expect(dog.name == "Max")
+        #expect(dog.age == nil)
+        #expect(realm.objects(SeedDog.self).count == 1)
+    }
+
+    @Test func relationshipsAndBacklinks() throws {
+        let realm = try seedRealm()
+        let ann = SeedPerson(id: 1, firstName: "Ann", address: SeedAddress(value: ["city": "Oslo"]))
+        ann.dogs.append(objectsIn: [SeedDog(value: ["name": "Rex"]), SeedDog(value: ["name": "Bo"])])
+        ann.tags.insert("a")
+        ann.scores["math"] = 5
+        let club = SeedClub()
+        club.name = "Walkers"
+        club.members.append(ann)
+        club.offices.append(SeedAddress(value: ["city": "Bergen"]))
+        try realm.write { realm.add(club) }
+        #expect(realm.objects(SeedDog.self).count == 2)
+        let person = try #require(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1))
+        #expect(person.dogs.map(\.name) == ["Rex", "Bo"])
+        #expect(person.address?.city == "Oslo")
+        #expect(person.tags.contains("a"))
+        #expect(person.scores["math"] == 5)
+        #expect(person.clubs.map(\.name) == ["Walkers"])
+        #expect(club.offices.first?.city == "Bergen")
+        try realm.write { person.dogs.remove(at: 0) }
+        #expect(person.dogs.count == 1)
+        #expect(realm.objects(SeedDog.self).count == 2)
+        let projection = SeedPersonProjection(projecting: person)
+        #expect(projection.firstName == "Ann")
+        #expect(projection.homeCity == "Oslo")
+        #expect(Array(projection.dogNames) == ["Bo"])
+    }
+
+    @Test func embeddedObjectsAreDeletedWithTheirParent() throws {
+        let realm = try seedRealm()
+        let person = SeedPerson(id: 7, firstName: "Eve", address: SeedAddress(value: ["city": "Rome"]))
+        try realm.write { realm.add(person) }
+        let address = try #require(person.address)
+        try realm.write { realm.delete(person) }
+        #expect(person.isInvalidated)
+        #expect(address.isInvalidated)
+        #expect(realm.objects(SeedPerson.self).isEmpty)
+    }
+
+    @Test func queriesSortAndAggregate() throws {
+        let realm = try seedRealm()
+        try realm.write {
+            for (name, age) in [("Rex", 3), ("Rover", 5), ("Bo", 1)] { realm.add(SeedDog(value: ["name": name, "age": age])) }
+        }
+        let dogs = realm.objects(SeedDog.self)
+        #expect(dogs.filter("name BEGINSWITH %@", "R").count == 2)
+        #expect(dogs.where { $0.age > 2 && $0.name.starts(with: "R") }.map(\.name).sorted() == ["Rex", "Rover"])
+        #expect(dogs.where { $0.name.in(["Bo", "Zed"]) }.count == 1)
+        #expect(dogs.sorted(byKeyPath: "age").map(\.name) == ["Bo", "Rex", "Rover"])
+        #expect(dogs.sorted(by: \SeedDog.name, ascending: false).first?.name == "Rover")
+        #expect(dogs.max(ofProperty: "age") as Int? == 5)
+        #expect(dogs.sum(ofProperty: "age") as Int == 9)
+        #expect(dogs.where { !($0.age > 2) }.first?.name == "Bo")
+    }
+
+    @Test func upsertWithUpdatePolicies() throws {
+        let realm = try seedRealm()
+        try realm.write { realm.create(SeedPerson.self, value: ["id": 1, "firstName": "Ann", "lastName": "Lee"]) }
+        try realm.write { realm.create(SeedPerson.self, value: ["id": 1, "firstName": "Anne"], update: .modified) }
+        let person = try #require(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1))
+        #expect(person.firstName == "Anne")
+        #expect(person.lastName == "Lee")
+        #expect(realm.objects(SeedPerson.self).count == 1)
+    }
+
+    @Test func rollbackUndoesAndCachedRowsFollow() throws {
+        let realm = try seedRealm()
+        let dog = SeedDog(value: ["name": "Rex"])
+        try realm.write { realm.add(dog) }
+        realm.beginWrite()
+        dog.name = "Max"
+        #expect(dog.name == "Max")
+        realm.cancelWrite()
+        #expect(dog.name == "Rex")
+        #expect(!realm.isInWriteTransaction)
+    }
+
+    @Test func unmanagedCopyOfAManagedObject() throws {
+        let realm = try seedRealm()
+        let dog = SeedDog(value: ["name": "Rex", "age": 4])
+        try realm.write { realm.add(dog) }
+        let copy = SeedDog(value: dog)
+        #expect(copy.realm == nil)
+        #expect(copy.name == "Rex" && copy.age == 4)
+        copy.name = "Other"
+        #expect(dog.name == "Rex")
+    }
+
+    @Test func dynamicObjectsReadByName() throws {
+        let realm = try seedRealm()
+        try realm.write { realm.add(SeedDog(value: ["name": "Rex", "age": 2])) }
+        let dynamic = realm.dynamicObjects("SeedDog")
+        #expect(dynamic.count == 1)
+        #expect(dynamic.first?["name"] as? String == "Rex")
+        #expect(dynamic.first?["age"] as? Int == 2)
+    }
+
+    @Test func asymmetricObjectsAreInsertOnly() throws {
+        let realm = try seedRealm()
+        let sensor = SeedSensor()
+        sensor.deviceId = "d1"
+        try realm.write { realm.add(sensor) }
+        #expect(sensor.realm != nil)
+    }
+
+    @Test func keyPathNames() {
+        #expect(_name(for: \SeedPerson.address?.city) == "address.city")
+        #expect(_name(for: \SeedDog.owner?.firstName) == "owner.firstName")
+    }
+
+    @Test func wrongPrimaryKeyTypeIsAnError() throws {
+        let realm = try seedRealm()
+        let error = #expect(throws: Realm.Error.self) {
+            _ = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "x", objectTypes: [BadLink.self]))
+        }
+        #expect(error?.codeName == "SCHEMA")
+        #expect(error?.message.contains("always optional") == true)
+        _ = realm
+    }
+}
+
+class BadLink: Object {
+    @Persisted var target: BadLinkTarget
+}
+
+class BadLinkTarget: Object {
+    @Persisted var name = ""
+}
