@@ -1,76 +1,67 @@
-// Drumlin from Swift: open, create, get, update, count, and handle a duplicate primary key.
+// Drumlin from Swift, in Realm Swift's style: models, writes, queries, relationships, projections.
 import Drumlin
 
-#if canImport(Glibc)
-import Glibc
-#endif
+class Dog: Object {
+    @Persisted(primaryKey: true) var _id: ObjectId
+    @Persisted(indexed: true) var name = ""
+    @Persisted var age: Int?
+    @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+}
+
+class Person: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var address: Address?
+    @Persisted var dogs: List<Dog>
+
+    convenience init(id: Int, name: String, city: String) {
+        self.init()
+        self.id = id
+        self.name = name
+        self.address = Address(value: ["city": city])
+    }
+}
+
+class Address: EmbeddedObject {
+    @Persisted var street: String?
+    @Persisted var city = ""
+}
+
+class PersonCard: Projection<Person> {
+    @Projected(\Person.name) var name
+    @Projected(\Person.address?.city) var city
+    @Projected(\Person.dogs.projectTo.name) var dogNames: ProjectedCollection<String>
+}
 
 let path = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "quickstart-swift.drumlin"
-for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Person.self, Dog.self, Address.self])
+try Realm.deleteFiles(for: configuration)
+let realm = try Realm(configuration: configuration)
 
-let schema = """
-[
-  {"name": "Person", "mapTo": "people", "primaryKey": "id",
-   "properties": {
-     "id": "int",
-     "name": {"type": "string", "indexed": true},
-     "email": {"type": "string", "optional": true, "mapTo": "email_address"},
-     "age": "int?",
-     "score": {"type": "double", "default": 0},
-     "joined": "date?",
-     "dogs": "Dog[]",
-     "address": "Address",
-     "extra": "mixed"
-   }},
-  {"name": "Dog", "primaryKey": "name", "properties": {
-     "name": "string",
-     "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}},
-  {"name": "Address", "embedded": true, "properties": {"street": "string", "city": "string?"}}
-]
-"""
-
-do {
-    let db = try Database(path: path, schemaJSON: schema)
-    defer { db.close() }
-
-    try db.write {
-        try db.create("Person", json: #"{"id": 1, "name": "Ann", "email": "ann@example.com", "age": 31, "joined": {"$date": "2024-03-18T13:50:58.402979123Z"}}"#)
-        try db.create("Person", values: [("id", 2), ("name", "Bo"), ("score", 7.5)])
-    }
-
-    if let ann = try db.object("Person", primaryKey: 1) {
-        print("get 1 ->", try ann.jsonText())
-        try db.write { try ann.set("age", to: 32) }
-        print("after update: age =", try ann["age"])
-    }
-    print("count =", try db.count("Person"))
-
-    do {
-        try db.write { try db.create("Person", json: #"{"id": 1, "name": "Again"}"#) }
-    } catch let error as DrumlinError where error.code == .duplicatePrimaryKey {
-        print("duplicate key ->", error.code, "|", error.message)
-    }
-
-    // Upsert: "modified" writes only the changed properties of the existing object.
-    try db.write { try db.create("Person", json: #"{"id": 2, "name": "Bo", "age": 40}"#, update: .modified) }
-    print("get 2 ->", try db.getJSON("Person", primaryKey: .int(2)) ?? "not found")
-
-    // Relationships: a list of dogs (one new, one existing), an embedded address, a mixed payload.
-    try db.write {
-        try db.create("Dog", json: #"{"name": "Rex"}"#)
-        try db.create("Person", json: """
-            {"id": 3, "name": "Cy", "dogs": ["Rex", {"name": "Bo"}],
-             "address": {"street": "1 Main St", "city": "Springfield"},
-             "extra": {"tags": ["a", "b"], "visits": 3}}
-            """)
-    }
-    let cy = try db.object("Person", primaryKey: 3)!
-    print("Cy ->", try cy.jsonText())
-    let rex = try db.object("Dog", primaryKey: "Rex")!
-    print("Rex's owners ->", try rex.linkingObjects("owners").map { try $0["name"] })
-    try db.write { try cy.list("dogs").remove(at: 0) }
-    print("after removing Rex from Cy's dogs ->", try rex.linkingObjects("owners").count, "owners")
-} catch {
-    print("error:", error)
-    exit(1)
+// Writes: unmanaged objects become managed when added, with everything they link to.
+let ann = Person(id: 1, name: "Ann", city: "Oslo")
+ann.dogs.append(objectsIn: [Dog(value: ["name": "Rex", "age": 3]), Dog(value: ["name": "Bo", "age": 1])])
+try realm.write {
+    realm.add(ann)
+    realm.create(Person.self, value: ["id": 2, "name": "Bob"])
 }
+
+// Reads: by primary key, live results, typed queries.
+let bob = realm.object(ofType: Person.self, forPrimaryKey: 2)!
+print("people:", realm.objects(Person.self).count, "- dogs:", realm.objects(Dog.self).count)
+let puppies = realm.objects(Dog.self).where { $0.age < 2 }
+print("puppies:", puppies.map(\.name))
+print("dogs by name:", realm.objects(Dog.self).sorted(byKeyPath: "name").map(\.name))
+print("Rex's owners:", realm.objects(Dog.self).filter("name == %@", "Rex").first!.owners.map(\.name))
+
+// Updates in a write transaction; a managed object reads the stored state.
+try realm.write {
+    bob.name = "Robert"
+    bob.dogs.append(realm.objects(Dog.self).filter("name == 'Bo'").first!)
+}
+print("bob is now", bob.name, "with", bob.dogs.count, "dog")
+
+// Projections: a view of chosen properties.
+let card = PersonCard(projecting: ann)
+print("card:", card.name, card.city ?? "-", Array(card.dogNames))
+print("total dog age:", realm.objects(Dog.self).sum(ofProperty: "age") as Int)
