@@ -535,7 +535,8 @@ class ModelInfo:
                 prop = {"type": type_name}
                 field.kind = "scalar"
             else:
-                prop = {"type": "object", "objectType": type_name}
+                # Explicit: a link that is not Optional is refused by the engine, with its words.
+                prop = {"type": "object", "objectType": type_name, "optional": optional}
                 field.kind = "link"
             if optional:
                 prop["optional"] = True
@@ -723,6 +724,7 @@ def collect_schema(entries: list[Any]) -> tuple[list[Any], list[type]]:
     for entry in entries:
         if isinstance(entry, type) and getattr(entry, "_drumlin_model", None) is not None:
             models.setdefault(entry.__name__, entry)
+    declared = {entry.get("name") for entry in entries if isinstance(entry, Mapping)} | set(models)
     result: list[Any] = []
     seen: set[Any] = set()
     queue = list(entries)
@@ -743,6 +745,10 @@ def collect_schema(entries: list[Any]) -> tuple[list[Any], list[type]]:
             model.resolve(models)
             result.append(model.schema)
             for other in model.related:
+                # A class the list already declares (as a dict, or as another model class of
+                # that name) is not added again.
+                if other.__name__ in declared and models.get(other.__name__) is not other:
+                    continue
                 if other not in seen and isinstance(other, type):
                     models.setdefault(other.__name__, other)
                     queue.append(other)
