@@ -11,7 +11,7 @@ import os
 import struct
 import threading
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, TypeVar, Union, overload
@@ -162,7 +162,7 @@ class Database(Handle):
     def __init__(
         self,
         path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
-        schema: list[SchemaEntry] | str,
+        schema: Sequence[SchemaEntry | object] | str,
         *,
         schema_version: int = 0,
         read_only: bool = False,
@@ -530,7 +530,7 @@ class Database(Handle):
     def get(self, class_name: type[_P], primary_key: Any) -> _P | None: ...
 
     @overload
-    def get(self, class_name: str, primary_key: Any) -> Object | None: ...
+    def get(self, class_name: str, primary_key: Any) -> Any: ...
 
     def get(self, class_name: str | type[Any], primary_key: Any) -> Any:
         """The object of ``class_name`` (a class name, a model class or a projection class) with
@@ -657,7 +657,7 @@ class Database(Handle):
     def objects(self, class_name: type[_P]) -> Results[_P]: ...
 
     @overload
-    def objects(self, class_name: str) -> Results[Object]: ...
+    def objects(self, class_name: str) -> Results[Any]: ...
 
     def objects(self, class_name: str | type[Any]) -> Results[Any]:
         """Every object of a class, in creation order, as live :class:`~drumlin.Results` (refine
@@ -698,7 +698,7 @@ class Database(Handle):
     def query(self, class_name: type[_P], query: str, *args: Any) -> Results[_P]: ...
 
     @overload
-    def query(self, class_name: str, query: str, *args: Any) -> Results[Object]: ...
+    def query(self, class_name: str, query: str, *args: Any) -> Results[Any]: ...
 
     def query(self, class_name: str | type[Any], query: str, *args: Any) -> Results[Any]:
         """The objects of a class matching a Realm Query Language query, as live
@@ -718,7 +718,7 @@ def _view(class_name: object) -> Any:
 
 def open(
     path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
-    schema: list[SchemaEntry] | str,
+    schema: Sequence[SchemaEntry | object] | str,
     *,
     schema_version: int = 0,
     read_only: bool = False,

@@ -280,17 +280,19 @@ class Object(Handle):
             prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
         return prop
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for names that are not descriptors: stored (mapTo) names and unknown ones.
-        if name.startswith("__") or name.startswith("_drumlin_"):
-            raise AttributeError(name)
-        try:
-            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
-        except AttributeError as error:  # NoSuchPropertyError: let Python suggest a near name
-            error.name = name
-            error.obj = self
-            raise
-        return self._drumlin_read(prop)
+    if not TYPE_CHECKING:  # hidden from type checkers: a model class's misspelled name is an error
+
+        def __getattr__(self, name: str) -> Any:
+            # Only reached for names that are not descriptors: stored (mapTo) names and unknown ones.
+            if name.startswith("__") or name.startswith("_drumlin_"):
+                raise AttributeError(name)
+            try:
+                prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
+            except AttributeError as error:  # NoSuchPropertyError: let Python suggest a near name
+                error.name = name
+                error.obj = self
+                raise
+            return self._drumlin_read(prop)
 
     def __getitem__(self, name: str) -> Any:
         prop = self._drumlin_class.by_name.get(name) if type(name) is str else None
