@@ -31,6 +31,7 @@ from ._fastread import reader as new_reader
 from ._handle import Handle
 from ._marshal import take_string, to_value
 from ._schema import ClassInfo, encode_name
+from .model import ModelInfo, collect_schema, ensure_resolved
 from .object import (
     NO_LOCK,
     Object,
@@ -41,7 +42,6 @@ from .object import (
     read_packed,
     typed_value,
 )
-from .model import ModelInfo, collect_schema, ensure_resolved
 from .projection import Projection
 from .results import Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, TypeVar, Un
 from .values import ObjectId
 
 if TYPE_CHECKING:
-    from .object import Object
+    pass
 
 __all__ = ["linking_objects", "persisted"]
 

@@ -20,7 +20,7 @@ import sys
 import threading
 from collections.abc import Iterable, Mapping
 from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
 from . import _ffi
 from ._errors import (

@@ -17,12 +17,12 @@ results once, then open each (see :meth:`Results._drumlin_objects` for what that
 
 from __future__ import annotations
 
+import enum
 import json
+import pathlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int64, c_size_t, c_void_p
-import enum
-import pathlib
 from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, Union, overload
 
 from . import _ffi
