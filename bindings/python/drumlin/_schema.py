@@ -8,12 +8,13 @@ its pre-resolved index: one C call per read, no name lookup and no JSON.
 from __future__ import annotations
 
 from ctypes import byref, c_char_p, c_int, c_int32
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import _ffi
 from ._errors import InvalidArgumentError, TypeMismatchError
 
 if TYPE_CHECKING:
+    from .database import Database
     from .object import Object
 
 _TYPE_NAMES = {
@@ -130,6 +131,11 @@ class Property:
             return self
         return obj._drumlin_read(self)
 
+    def __set__(self, obj: Object, value: Any) -> None:
+        # Assignments go through Object.__setattr__; defining __set__ makes this a data
+        # descriptor, which Python finds before looking in an instance __dict__ (model classes).
+        obj._drumlin_write(self, value)
+
     def __repr__(self) -> str:
         return f"<drumlin property {self.class_name}.{self.name}: {self.type_name}>"
 
@@ -154,6 +160,7 @@ class ClassInfo:
         "has_mixed",
         "index",
         "kind",
+        "model",
         "name",
         "names",
         "object_type",
@@ -163,7 +170,8 @@ class ClassInfo:
         "scalar_only",
     )
 
-    object_type: type[Object]
+    object_type: Callable[[Database, Any], Object]
+    model: type[Object] | None
 
     def __init__(self, handle: Any, requested: bytes) -> None:
         index = c_int32()
@@ -194,6 +202,7 @@ class ClassInfo:
             p.collection == _ffi.DRUMLIN_COLLECTION_NONE and p.type in _PACKABLE_TYPES for p in properties
         )
         self.all_indices = (c_int32 * len(properties))(*range(len(properties)))
+        self.model = None
 
     @property
     def is_asymmetric(self) -> bool:

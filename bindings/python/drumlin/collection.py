@@ -29,7 +29,7 @@ from collections.abc import (
 )
 from collections.abc import Set as AbstractSet
 from ctypes import byref, c_int, c_size_t, c_void_p
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
 
 from . import _ffi
 from ._errors import (
@@ -243,7 +243,7 @@ def _plain(value: Any) -> Any:
 # ---- List ----------------------------------------------------------------------------------------
 
 
-class List(_Collection, MutableSequence[Any]):
+class List(_Collection, MutableSequence[_T], Generic[_T]):
     """A list property: ordered, duplicates allowed. A live ``MutableSequence``.
 
     Reading: ``len``, ``lst[i]`` (negative indexes too), ``lst[a:b]`` (a Python list), iteration,
@@ -280,10 +280,10 @@ class List(_Collection, MutableSequence[Any]):
         return position
 
     @overload
-    def __getitem__(self, index: int) -> Any: ...
+    def __getitem__(self, index: int) -> _T: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[Any]: ...
+    def __getitem__(self, index: slice) -> list[_T]: ...
 
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
@@ -345,7 +345,7 @@ class List(_Collection, MutableSequence[Any]):
 
     # ---- Queries (lists of objects)
 
-    def _drumlin_results(self, query: str | None, args: tuple[Any, ...]) -> Results:
+    def _drumlin_results(self, query: str | None, args: tuple[Any, ...]) -> Results[Any]:
         """``drumlin_list_query``: the list's objects as live Results, in list order, optionally
         filtered. A list of primitive values cannot be queried (the engine's TypeMismatchError)."""
         ctext = None if query is None else encode_query(query)
@@ -362,12 +362,12 @@ class List(_Collection, MutableSequence[Any]):
             )
         return Results(self._drumlin_owner._drumlin_db, target, out, self._drumlin_owner)
 
-    def filter(self, query: str, *args: Any) -> Results:
+    def filter(self, query: str, *args: Any) -> Results[Any]:
         """The list's objects that match a query, in list order (or as the query's SORT says), as
         live :class:`~drumlin.Results`. Lists of objects only."""
         return self._drumlin_results(query, args)
 
-    def sort(self, key: SortKeys, ascending: bool = True) -> Results:
+    def sort(self, key: SortKeys, ascending: bool = True) -> Results[Any]:
         """The list's objects sorted, as live :class:`~drumlin.Results` (the list itself is not
         reordered): ``ann.dogs.sort("age")``, ``ann.dogs.sort([("age", False), "name"])``.
         Lists of objects only."""
@@ -553,7 +553,7 @@ class List(_Collection, MutableSequence[Any]):
 # ---- Set -----------------------------------------------------------------------------------------
 
 
-class Set(_Collection, MutableSet[Any]):
+class Set(_Collection, MutableSet[_T], Generic[_T]):
     """A set property: unique elements, in insertion order. A live ``MutableSet``.
 
     ``len``, ``in``, iteration, ``==`` with sets, the set operators (``&``, ``|``, ``-``, ``^``
@@ -650,7 +650,7 @@ class Set(_Collection, MutableSet[Any]):
         items = [value for other in others for value in list(other)]
         self._drumlin_write(self._drumlin_update_now, items)
 
-    def __ior__(self, other: AbstractSet[Any]) -> Set:  # type: ignore[misc]
+    def __ior__(self, other: AbstractSet[Any]) -> Set[_T]:  # type: ignore[misc]
         self.update(other)
         return self
 

@@ -11,10 +11,10 @@ import os
 import struct
 import threading
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
 from operator import itemgetter
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, TypeVar, Union, overload
 
 from . import _ffi
 from ._errors import (
@@ -31,6 +31,7 @@ from ._fastread import reader as new_reader
 from ._handle import Handle
 from ._marshal import take_string, to_value
 from ._schema import ClassInfo, encode_name
+from .model import ModelInfo, collect_schema, ensure_resolved
 from .object import (
     NO_LOCK,
     Object,
@@ -41,12 +42,25 @@ from .object import (
     read_packed,
     typed_value,
 )
+from .projection import Projection
 from .results import Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
 
-__all__ = ["Database", "open", "WriteTransaction"]
+__all__ = ["Database", "open", "WriteTransaction", "UpdateMode"]
 
 _T = TypeVar("_T")
+_M = TypeVar("_M", bound=Object)
+_P = TypeVar("_P", bound=Projection[Any])
+
+UpdateMode = Optional[Literal["never", "modified", "all"]]
+"""``update=`` of create, create_many and add: None (or "never") refuses an existing primary key,
+"modified" and "all" update the existing object."""
+
+SchemaEntry = Union[dict[str, Any], type[Object]]
+"""One entry of ``drumlin.open(schema=[...])``: an object schema (a dict) or a model class."""
+
+if TYPE_CHECKING:
+    ClassRef = Union[str, type[Object]]
 _get_ident = threading.get_ident
 
 _UPDATE_MODES = {
@@ -74,9 +88,9 @@ def _close_all_at_exit() -> None:
             pass
 
 
-def _update_mode(update: str | None) -> int:
+def _update_mode(update: object) -> int:
     try:
-        return _UPDATE_MODES[update]
+        return _UPDATE_MODES[update]  # type: ignore[index]
     except (KeyError, TypeError):
         raise InvalidArgumentError(f"update must be None, 'modified' or 'all', not {update!r}") from None
 
@@ -98,6 +112,8 @@ def _encode_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> b
 
 
 def _encode_schema(schema: object) -> bytes:
+    if isinstance(schema, (list, tuple)) and any(isinstance(entry, type) for entry in schema):
+        schema = collect_schema(list(schema))[0]
     if isinstance(schema, str):
         text = schema
     elif isinstance(schema, bytes):
@@ -106,7 +122,8 @@ def _encode_schema(schema: object) -> bytes:
         text = ejson_dumps(list(schema))
     else:
         raise TypeMismatchError(
-            f"schema must be a list of object schemas or a JSON string, not {type(schema).__name__}"
+            "schema must be a list of object schemas and model classes, or a JSON string, not "
+            f"{type(schema).__name__}"
         )
     if "\0" in text:
         raise InvalidArgumentError("schema cannot contain NUL characters")
@@ -138,14 +155,14 @@ class Database(Handle):
     second thread waits until the first thread's ``write()`` block ends.
     """
 
-    __slots__ = ("_classes", "_path", "_readers", "_schema", "_write_lock", "_writer")
+    __slots__ = ("_classes", "_models", "_path", "_readers", "_schema", "_write_lock", "_writer")
 
     _kind = "database"
 
     def __init__(
         self,
         path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
-        schema: list[dict[str, Any]] | str,
+        schema: Sequence[SchemaEntry | object] | str,
         *,
         schema_version: int = 0,
         read_only: bool = False,
@@ -153,6 +170,13 @@ class Database(Handle):
         in_memory: bool = False,
     ) -> None:
         self._drumlin_h = None
+        # Model classes by schema class name: objects of those classes are their instances.
+        self._models: dict[str, type[Object]] = {}
+        if isinstance(schema, (list, tuple)) and any(isinstance(entry, type) for entry in schema):
+            entries, classes = collect_schema(list(schema))
+            for cls in classes:
+                self._models[cls.__name__] = cls
+            schema = entries
         raw_path = _encode_path(path)
         raw_schema = _encode_schema(schema)
         if isinstance(schema_version, bool) or not isinstance(schema_version, int):
@@ -236,16 +260,45 @@ class Database(Handle):
         _ffi.drumlin_schema_version(self._ptr(), byref(version))
         return version.value
 
-    def _class(self, class_name: str) -> ClassInfo:
+    def _class(self, class_name: str | type[Any]) -> ClassInfo:
         info = self._classes.get(class_name) if type(class_name) is str else None
         if info is None:
+            if isinstance(class_name, type):
+                return self._model_class(class_name)
             handle = self._ptr()
             info = ClassInfo(handle, encode_name(class_name, "class"))
-            info.object_type = make_object_type(info)
+            model = self._models.get(info.name)
+            info.model = model
+            info.object_type = make_object_type(info, model)
             existing = self._classes.setdefault(info.name, info)
             self._classes[class_name] = existing
             info = existing
         return info
+
+    def _model_class(self, cls: type[Any]) -> ClassInfo:
+        """The class of a model class (registered with this database on first use: its objects
+        become its instances) or of a projection class's model."""
+        if issubclass(cls, Projection):
+            cls = cls._drumlin_projected_class()
+        model: ModelInfo | None = getattr(cls, "_drumlin_model", None)
+        if model is None:
+            raise TypeMismatchError(
+                f"class names are strings or model classes (drumlin.Object subclasses), not {cls.__name__}"
+            )
+        ensure_resolved(model)
+        info = self._class(model.name)
+        if info.model is not cls:
+            self._models[model.name] = cls
+            info.model = cls
+            info.object_type = make_object_type(info, cls)
+        return info
+
+    @staticmethod
+    def _model_values(info: ClassInfo, values: Mapping[str, Any], *, fill: bool) -> Mapping[str, Any]:
+        model = info.model._drumlin_model if info.model is not None else None
+        if model is None or not isinstance(values, Mapping):
+            return values
+        return model.store_values(values, fill=fill)
 
     # ---- Transactions --------------------------------------------------------------------------
 
@@ -325,9 +378,19 @@ class Database(Handle):
 
     # ---- Objects -------------------------------------------------------------------------------
 
+    @overload
     def create(
-        self, class_name: str, values: Mapping[str, Any] | None = None, *, update: str | None = None
-    ) -> Object | None:
+        self, class_name: type[_M], values: Mapping[str, Any] | None = None, *, update: UpdateMode = None
+    ) -> _M: ...
+
+    @overload
+    def create(
+        self, class_name: str, values: Mapping[str, Any] | None = None, *, update: UpdateMode = None
+    ) -> Any: ...
+
+    def create(
+        self, class_name: str | type[Object], values: Mapping[str, Any] | None = None, *, update: UpdateMode = None
+    ) -> Any:
         """Create an object from a dict of property values and return it (inside ``write()``).
 
         ``update=None`` refuses an existing primary key (:class:`DuplicatePrimaryKeyError`);
@@ -342,6 +405,8 @@ class Database(Handle):
         mode = _update_mode(update)
         payload = check_values(values, "create()")
         info = self._class(class_name)
+        if info.model is not None:
+            payload = self._model_values(info, payload, fill=update is None)
         handle = self._ptr()
         if self._writer != _get_ident():
             return self._outside_write(self._create_now, handle, info, payload, mode)
@@ -382,7 +447,11 @@ class Database(Handle):
         return info.object_type(self, out)
 
     def create_many(
-        self, class_name: str, objects: Iterable[Mapping[str, Any]], *, update: str | None = None
+        self,
+        class_name: str | type[Object],
+        objects: Iterable[Mapping[str, Any]],
+        *,
+        update: UpdateMode = None,
     ) -> int:
         """Create many objects in one call, all or nothing (inside ``write()``); returns how many
         were created or updated. This is the fast path for bulk inserts: the whole batch is
@@ -390,6 +459,10 @@ class Database(Handle):
         mode = _update_mode(update)
         info = self._class(class_name)
         rows = objects if isinstance(objects, list) else list(objects)
+        if info.model is not None and info.model._drumlin_model is not None:
+            model = info.model._drumlin_model
+            if model.codecs or (model.factories and update is None):
+                rows = [self._model_values(info, row, fill=update is None) for row in rows]
         packed = _pack_rows(info, rows)
         if packed is not None:
             indices, data = packed
@@ -406,6 +479,36 @@ class Database(Handle):
             return self._outside_write(self._create_many_now, handle, info.cname, payload, mode)
         return self._create_many_now(handle, info.cname, payload, mode)
 
+    def add(self, obj: _M, *, update: UpdateMode = None) -> _M:
+        """Store a model object made with ``Dog(...)`` (inside ``write()``) and return it: the same
+        Python object, now live. Linked objects not stored yet are created with it (they stay
+        unstored Python objects themselves; read them back through ``obj``). ``update`` is as for
+        :meth:`create`. An object already in this database is returned as it is."""
+        if not isinstance(obj, Object) or obj._drumlin_model is None:
+            raise TypeMismatchError(
+                f"add() takes an object of a model class (Dog(...)), not {type(obj).__name__}; "
+                "use create() with a class name and a dict"
+            )
+        values = obj._drumlin_values
+        if values is None:
+            if obj._drumlin_db is not self:
+                raise InvalidArgumentError("add(): the object belongs to another database")
+            return obj
+        mode = _update_mode(update)
+        info = self._class(type(obj))
+        payload = self._model_values(info, values, fill=False)
+        handle = self._ptr()
+        if self._writer != _get_ident():
+            created = self._outside_write(self._create_now, handle, info, payload, mode)
+        else:
+            created = self._create_now(handle, info, payload, mode)
+        if created is not None:  # asymmetric objects stay unstored Python objects: they cannot be read
+            stored = created._drumlin_h
+            object.__setattr__(created, "_drumlin_h", None)
+            object.__setattr__(obj, "__class__", type(created))
+            obj._drumlin_attach(self, stored)
+        return obj
+
     @staticmethod
     def _create_many_packed(handle: Any, cname: bytes, indices: Any, data: bytes, mode: int) -> int:
         count = c_int64()
@@ -420,10 +523,23 @@ class Database(Handle):
         _ffi.drumlin_create_many_json(handle, cname, payload, mode, byref(count))
         return count.value
 
-    def get(self, class_name: str, primary_key: Any) -> Object | None:
-        """The object of ``class_name`` with this primary key, or None."""
+    @overload
+    def get(self, class_name: type[_M], primary_key: Any) -> _M | None: ...
+
+    @overload
+    def get(self, class_name: type[_P], primary_key: Any) -> _P | None: ...
+
+    @overload
+    def get(self, class_name: str, primary_key: Any) -> Any: ...
+
+    def get(self, class_name: str | type[Any], primary_key: Any) -> Any:
+        """The object of ``class_name`` (a class name, a model class or a projection class) with
+        this primary key, or None."""
         info = self._class(class_name)
-        return self._find(self._ptr(), info, primary_key)
+        found = self._find(self._ptr(), info, primary_key)
+        if found is not None and isinstance(class_name, type) and issubclass(class_name, Projection):
+            return class_name(found)
+        return found
 
     def get_dict(self, class_name: str, primary_key: Any) -> dict[str, Any] | None:
         """The object of ``class_name`` with this primary key as a plain ``dict`` (what
@@ -522,10 +638,10 @@ class Database(Handle):
         with obj._drumlin_lock:
             _ffi.drumlin_object_delete(handle)
 
-    def count(self, class_name: str, query: str | None = None, *args: Any) -> int:
+    def count(self, class_name: str | type[Any], query: str | None = None, *args: Any) -> int:
         """The number of objects of a class, or of those matching a query:
         ``db.count("Person", "age > $0", 30)``."""
-        cname = encode_name(class_name, "class")
+        cname = self._class(class_name).cname if isinstance(class_name, type) else encode_name(class_name, "class")
         ctext = None if query is None else encode_query(query)
         cargs = query_args(args)
         out = c_int64()
@@ -534,10 +650,21 @@ class Database(Handle):
 
     # ---- Queries -------------------------------------------------------------------------------
 
-    def objects(self, class_name: str) -> Results:
+    @overload
+    def objects(self, class_name: type[_M]) -> Results[_M]: ...
+
+    @overload
+    def objects(self, class_name: type[_P]) -> Results[_P]: ...
+
+    @overload
+    def objects(self, class_name: str) -> Results[Any]: ...
+
+    def objects(self, class_name: str | type[Any]) -> Results[Any]:
         """Every object of a class, in creation order, as live :class:`~drumlin.Results` (refine
-        them with ``filter``, ``sort``, ``distinct`` and ``limit``)."""
-        return Results._query(self, self._class(class_name), None, ())
+        them with ``filter``, ``sort``, ``distinct`` and ``limit``). ``class_name`` is a name, a
+        model class (the objects are its instances) or a projection class (each object seen
+        through it)."""
+        return Results._query(self, self._class(class_name), None, (), _view(class_name))
 
     def query_dicts(self, class_name: str, query: str, *args: Any) -> list[dict[str, Any]]:
         """The objects matching a query as plain dicts, in result order: what
@@ -561,21 +688,37 @@ class Database(Handle):
             _query_texts[query] = text
             if reader is None:
                 reader = self._readers[class_name] = new_reader(self._ptr(), info)
-        return fast_query_dicts(reader, text, query_args(args))
+        rows: list[dict[str, Any]] = fast_query_dicts(reader, text, query_args(args))
+        return rows
 
-    def query(self, class_name: str, query: str, *args: Any) -> Results:
+    @overload
+    def query(self, class_name: type[_M], query: str, *args: Any) -> Results[_M]: ...
+
+    @overload
+    def query(self, class_name: type[_P], query: str, *args: Any) -> Results[_P]: ...
+
+    @overload
+    def query(self, class_name: str, query: str, *args: Any) -> Results[Any]: ...
+
+    def query(self, class_name: str | type[Any], query: str, *args: Any) -> Results[Any]:
         """The objects of a class matching a Realm Query Language query, as live
         :class:`~drumlin.Results`: ``db.query("Person", "age > $0 SORT(name ASC) LIMIT(5)", 30)``
         is ``db.objects("Person").filter(...)`` in one call. ``$0``, ``$1``... are ``args``
         (see docs/queries.md)."""
         if query is None:
             raise TypeMismatchError("query() needs a query string; db.objects() reads every object")
-        return Results._query(self, self._class(class_name), query, args)
+        return Results._query(self, self._class(class_name), query, args, _view(class_name))
+
+
+def _view(class_name: object) -> Any:
+    if isinstance(class_name, type) and issubclass(class_name, Projection):
+        return class_name
+    return None
 
 
 def open(
     path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
-    schema: list[dict[str, Any]] | str,
+    schema: Sequence[SchemaEntry | object] | str,
     *,
     schema_version: int = 0,
     read_only: bool = False,
@@ -585,7 +728,8 @@ def open(
     """Open (or create) a database.
 
     :param path: the file; ``":memory:"`` opens a private in-memory database.
-    :param schema: a list of object schemas (dicts, Realm JS's format) or the same as a JSON string.
+    :param schema: a list of object schemas (dicts, Realm JS's format) and model classes (mixed
+        freely), or the schemas as a JSON string.
     :param schema_version: stored in the file; opening with a lower one than stored fails.
     :param read_only: every write raises :class:`ReadOnlyError`; the file must exist.
     :param delete_if_migration_needed: recreate the file when the schema needs a migration.

@@ -11,7 +11,7 @@ from collections.abc import (
     ValuesView,
 )
 from ctypes import byref, c_int
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from . import _ffi
 from ._errors import (
@@ -22,6 +22,8 @@ from ._schema import encode_name
 from .collection import _Collection, _plain
 
 __all__ = ["Dictionary"]
+
+_V = TypeVar("_V")
 
 _drumlin_value = _ffi.drumlin_value
 
@@ -55,7 +57,7 @@ class _ValuesView(ValuesView[Any]):
         return any(item is value or item == value for item in self)
 
 
-class Dictionary(_Collection, MutableMapping[str, Any]):
+class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
     """A dictionary property: string keys, iterated in key order. A live ``MutableMapping``.
 
     ``len``, ``d[key]``, ``in``, ``get``, ``keys()``, ``values()``, ``items()``, iteration,
@@ -101,11 +103,12 @@ class Dictionary(_Collection, MutableMapping[str, Any]):
             return True, db._find_by_key(db._ptr(), target, link_key)
         return True, self._drumlin_nested(cast(str, key))
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> _V:
         found, value = self._drumlin_find(key)
         if not found:
             raise KeyError(key)
-        return value
+        result: _V = value
+        return result
 
     def __contains__(self, key: object) -> bool:
         return self._drumlin_find(key)[0]

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import marshal
+import sys
 import threading
 from collections.abc import Iterable, Mapping
 from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
-from typing import TYPE_CHECKING, Any, ClassVar, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
 from . import _ffi
 from ._errors import (
@@ -33,11 +34,26 @@ from ._errors import (
 )
 from ._handle import Handle
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
-from ._schema import encode_name
+from ._schema import Property, encode_name
+from .model import ModelInfo, linking_objects, model_fields, persisted
 from .values import ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
-    from ._schema import ClassInfo, Property
+    from typing_extensions import dataclass_transform
+elif sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # type checkers read typing_extensions' declaration; at run time it only marks the class
+
+    def dataclass_transform(**kwargs: Any) -> Any:
+        def mark(cls: Any) -> Any:
+            cls.__dataclass_transform__ = kwargs
+            return cls
+
+        return mark
+
+
+if TYPE_CHECKING:
+    from ._schema import ClassInfo
     from .database import Database
     from .results import Results
 
@@ -89,6 +105,7 @@ def read_packed(function: Any, lock: Any, *args: Any) -> Any:
         return marshal.loads(view[:needed])
 
 
+@dataclass_transform(kw_only_default=True, field_specifiers=(persisted, linking_objects))
 class Object(Handle):
     """A stored object. Read properties as attributes or items; write them inside ``db.write()``.
 
@@ -96,18 +113,54 @@ class Object(Handle):
     :class:`~drumlin.InvalidatedObjectError` once the object is deleted, and
     :class:`~drumlin.MisuseError` once their database is closed. Two accessors of the same stored
     object compare equal.
+
+    Subclassed, it is a model class (see docs/python.md, Model classes)::
+
+        class Dog(drumlin.Object):
+            name: str = drumlin.persisted(default="", indexed=True)
+            age: Optional[int] = None
+
+    ``Dog(name="Rex")`` is a new object outside any database until ``db.add()`` stores it;
+    ``db.objects(Dog)``, ``db.get(Dog, pk)`` and ``db.create(Dog, {...})`` return ``Dog`` instances.
     """
 
-    __slots__ = ("_drumlin_db", "_drumlin_key", "_drumlin_lock")
+    __slots__ = ("_drumlin_db", "_drumlin_key", "_drumlin_lock", "_drumlin_values")
 
     _kind = "object"
     _drumlin_class: ClassVar[ClassInfo]
+    # The model class's declaration (None for the classes made from a schema alone).
+    _drumlin_model: ClassVar[ModelInfo | None] = None
+    _drumlin_kind: ClassVar[str] = "object"
     _drumlin_db: Database
     _drumlin_lock: threading.Lock
     _drumlin_key: int | None
+    # The values of a model object not stored yet; None once managed.
+    _drumlin_values: dict[str, Any] | None
 
-    def __init__(self, db: Database, handle: Any) -> None:
-        # Objects come from Database.create / Database.get, never from user code.
+    def __init__(self, **values: Any) -> None:
+        """A new model object, not in any database yet: ``Dog(name="Rex")``. Store it with
+        ``db.add(dog)``. Properties left out get their default (or None when optional)."""
+        model = type(self)._drumlin_model
+        if model is None:
+            raise TypeError(
+                "drumlin.Object is not created directly: declare a model class "
+                "(class Dog(drumlin.Object): ...) or use db.create(class_name, values)"
+            )
+        from .model import ensure_resolved
+
+        ensure_resolved(model)
+        for name in values:
+            field = model.fields.get(name)
+            if field is None or field.kind == "backlink":
+                raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {name!r}")
+        setter = object.__setattr__
+        setter(self, "_drumlin_h", None)
+        setter(self, "_drumlin_key", None)
+        setter(self, "_drumlin_lock", threading.Lock())
+        setter(self, "_drumlin_values", model.new_values(values))
+
+    def _drumlin_attach(self, db: Database, handle: Any) -> None:
+        # Managed objects come from Database.create / Database.get, never from user code.
         setter = object.__setattr__
         setter(self, "_drumlin_h", handle)
         setter(self, "_drumlin_db", db)
@@ -115,9 +168,38 @@ class Object(Handle):
         # keeps two threads sharing this accessor from overwriting each other's values mid-copy.
         setter(self, "_drumlin_lock", threading.Lock())
         setter(self, "_drumlin_key", None)
+        setter(self, "_drumlin_values", None)
+
+    def __init_subclass__(cls, *, map_to: str | None = None, **kwargs: Any) -> None:
+        """A model class: its annotations declare persisted properties. ``map_to`` is the stored
+        (table) name when it differs from the class name."""
+        super().__init_subclass__(**kwargs)
+        if "_drumlin_class" in cls.__dict__ or "_drumlin_base" in cls.__dict__:
+            return  # a class made for one database's schema, or EmbeddedObject/AsymmetricObject
+        frame = sys._getframe(1)
+        # Classes declared inside a function: their names, for annotations naming each other.
+        local_names = dict(frame.f_locals) if frame.f_code.co_name != "<module>" else None
+        fields = model_fields(cls, local_names)
+        cls._drumlin_model = ModelInfo(cls, fields, kind=cls._drumlin_kind, map_to=map_to)
+
+    @property
+    def is_managed(self) -> bool:
+        """True once the object is stored in a database (False for a model object made with
+        ``Dog(...)`` and not added yet)."""
+        return self._drumlin_values is None
 
     def _release(self, handle: Any) -> None:
         _ffi.drumlin_object_release(handle)
+
+    def _ptr(self) -> Any:
+        handle = self._drumlin_h
+        if handle is None:
+            if self._drumlin_values is not None:
+                raise MisuseError(
+                    f"This {type(self).__name__} object is not in a database yet: db.add() it first."
+                )
+            raise MisuseError("This object is closed.")
+        return handle
 
     def close(self) -> None:
         """Release this accessor's handle (the stored object is untouched)."""
@@ -198,17 +280,19 @@ class Object(Handle):
             prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
         return prop
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for names that are not descriptors: stored (mapTo) names and unknown ones.
-        if name.startswith("__") or name.startswith("_drumlin_"):
-            raise AttributeError(name)
-        try:
-            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
-        except AttributeError as error:  # NoSuchPropertyError: let Python suggest a near name
-            error.name = name
-            error.obj = self
-            raise
-        return self._drumlin_read(prop)
+    if not TYPE_CHECKING:  # hidden from type checkers: a model class's misspelled name is an error
+
+        def __getattr__(self, name: str) -> Any:
+            # Only reached for names that are not descriptors: stored (mapTo) names and unknown ones.
+            if name.startswith("__") or name.startswith("_drumlin_"):
+                raise AttributeError(name)
+            try:
+                prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
+            except AttributeError as error:  # NoSuchPropertyError: let Python suggest a near name
+                error.name = name
+                error.obj = self
+                raise
+            return self._drumlin_read(prop)
 
     def __getitem__(self, name: str) -> Any:
         prop = self._drumlin_class.by_name.get(name) if type(name) is str else None
@@ -219,6 +303,10 @@ class Object(Handle):
     # ---- Writing -------------------------------------------------------------------------------
 
     def __setattr__(self, name: str, value: Any) -> None:
+        model = self._drumlin_model
+        if model is not None:
+            self._drumlin_model_setattr(model, name, value)
+            return
         if name in _OBJECT_ATTRIBUTES or name.startswith("_drumlin_"):
             raise AttributeError(
                 f"'{name}' is an attribute of drumlin.Object, not a property: assign a property of "
@@ -228,6 +316,33 @@ class Object(Handle):
         if prop is None:
             prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
         self._drumlin_write(prop, value)
+
+    def _drumlin_model_setattr(self, model: ModelInfo, name: str, value: Any) -> None:
+        field = model.fields.get(name)
+        values = self._drumlin_values
+        if field is not None:
+            if values is not None:  # not stored yet
+                if field.kind == "backlink":
+                    raise AttributeError(f"'{type(self).__name__}.{name}' is computed (linkingObjects)")
+                values[name] = value
+                return
+            codec = field.codec
+            if codec is not None:
+                value = codec.store(value)
+            self._drumlin_write(self._drumlin_property(name), value)
+            return
+        declared = _class_attribute(type(self), name)
+        if isinstance(declared, Property):  # a property of the database's schema
+            self._drumlin_write(declared, value)
+        elif declared is not _NOT_DECLARED and not name.startswith("_drumlin_"):
+            object.__setattr__(self, name, value)  # @property setters, ignored attributes
+        elif values is None:
+            self._drumlin_write(self._drumlin_property(name), value)  # stored names, or the error
+        else:
+            raise AttributeError(
+                f"'{type(self).__name__}' object has no property {name!r} (ignored attributes "
+                "are declared as class attributes)"
+            )
 
     def __setitem__(self, name: str, value: Any) -> None:
         prop = self._drumlin_class.by_name.get(name) if type(name) is str else None
@@ -257,7 +372,7 @@ class Object(Handle):
                 return
         elif getattr(value, "_drumlin_prop", None) is prop and value._drumlin_owner == self:
             return  # a live view assigned to its own property (`ann.dogs += [rex]`): nothing to do
-        elif prop.is_link and (value is None or isinstance(value, Object)):
+        elif prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_values is None)):
             cvalue = _drumlin_value()
             fill_value(db, value, prop, cvalue)
             with self._drumlin_lock:
@@ -373,7 +488,7 @@ class Object(Handle):
 
     # ---- Relationships -------------------------------------------------------------------------
 
-    def linking_objects(self, class_name: str, property_name: str) -> Results:
+    def linking_objects(self, class_name: str, property_name: str) -> Results[Any]:
         """The objects of ``class_name`` whose link property ``property_name`` points at this
         object (Realm's ``@links.Class.property``), once per link, as a live Results. Works
         without a linkingObjects property in the schema."""
@@ -396,6 +511,8 @@ class Object(Handle):
         its key again, so cycles end. linkingObjects properties are left out."""
         if type(depth) is not int:
             raise TypeMismatchError(f"depth must be an int, not {type(depth).__name__}")
+        if self._drumlin_values is not None:  # a model object not stored yet: its own values
+            return dict(self._drumlin_values)
         if depth < 0:
             raise InvalidArgumentError(f"depth must not be negative, got {depth}")
         info = self._drumlin_class
@@ -422,7 +539,8 @@ class Object(Handle):
 
     @property
     def is_valid(self) -> bool:
-        """False once the object was deleted, this accessor closed, or its database closed."""
+        """False once the object was deleted, this accessor closed, or its database closed
+        (and for a model object not stored yet)."""
         handle = self._drumlin_h
         if handle is None:
             return False
@@ -458,12 +576,16 @@ class Object(Handle):
             return True
         if not isinstance(other, Object):
             return NotImplemented
+        if self._drumlin_values is not None or other._drumlin_values is not None:
+            return False  # an object not stored yet is only equal to itself
         if other._drumlin_db is not self._drumlin_db or other._drumlin_class is not self._drumlin_class:
             return False
         key = self._drumlin_object_key()
         return key is not None and key == other._drumlin_object_key()
 
     def __hash__(self) -> int:
+        if self._drumlin_values is not None:
+            return id(self)
         key = self._drumlin_object_key()
         if key is None:
             return id(self)
@@ -478,6 +600,9 @@ class Object(Handle):
         raise TypeError("drumlin.Object is a live accessor and cannot be pickled; use to_dict()")
 
     def __repr__(self) -> str:
+        if self._drumlin_values is not None:
+            shown = ", ".join(f"{name}={value!r}" for name, value in self._drumlin_values.items())
+            return f"{type(self).__name__}({shown})"
         info = self._drumlin_class
         try:
             if self._drumlin_h is None:
@@ -491,19 +616,87 @@ class Object(Handle):
             return f"<drumlin.Object {info.name}>"
 
 
+class EmbeddedObject(Object):
+    """The base of model classes for embedded objects: owned by exactly one parent object,
+    deleted with it, without a primary key."""
+
+    __slots__ = ()
+    _drumlin_base = True
+    _drumlin_kind = "embedded"
+
+
+class AsymmetricObject(Object):
+    """The base of model classes for asymmetric (insert-only) objects: ``db.add()`` and
+    ``db.create()`` store them; they cannot be read, queried, updated or deleted."""
+
+    __slots__ = ()
+    _drumlin_base = True
+    _drumlin_kind = "asymmetric"
+
+
 # Names that belong to Object itself: schema properties with these names are read and written
 # with obj["name"].
 _OBJECT_ATTRIBUTES = frozenset(name for name in dir(Object) if not name.startswith("_"))
 
+_NOT_DECLARED: Any = object()
 
-def make_object_type(info: ClassInfo) -> type[Object]:
-    """The Object subclass for one class of one database: a descriptor per property."""
-    namespace: dict[str, Any] = {"__slots__": (), "_drumlin_class": info, "__module__": "drumlin"}
+
+def _class_attribute(cls: type, name: str) -> Any:
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return _NOT_DECLARED
+
+
+class TransformedProperty:
+    """The descriptor of a model property with a persisted-value transform (an Enum stored as
+    its value, a path as a string, a dataclass as an embedded object)."""
+
+    __slots__ = ("load", "prop", "store")
+
+    def __init__(self, prop: Property, load: Callable[[Any], Any], store: Callable[[Any], Any]) -> None:
+        self.prop = prop
+        self.load = load
+        self.store = store
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        return self.load(obj._drumlin_read(self.prop))
+
+    def __set__(self, obj: Object, value: Any) -> None:
+        obj._drumlin_write(self.prop, self.store(value))
+
+
+def _managed_init(self: Object, db: Database, handle: Any) -> None:
+    self._drumlin_attach(db, handle)
+
+
+def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Callable[[Database, Any], Object]:
+    """The Object subclass for one class of one database: a descriptor per property. With a model
+    class, a subclass of it (so objects are instances of the model class) whose descriptors read
+    the database; properties the model declares otherwise (methods, ``@property``) stay its own."""
+    namespace: dict[str, Any] = {
+        "__slots__": (),
+        "_drumlin_class": info,
+        "__module__": "drumlin",
+        "__init__": _managed_init,
+    }
+    fields = model._drumlin_model.fields if model is not None and model._drumlin_model else {}
     for prop in info.properties:
         name = prop.name
-        if name.isidentifier() and not name.startswith("__") and name not in _OBJECT_ATTRIBUTES:
+        if not name.isidentifier() or name.startswith("__") or name in _OBJECT_ATTRIBUTES:
+            continue
+        field = fields.get(name)
+        if field is not None and field.codec is not None:
+            namespace[name] = TransformedProperty(prop, field.codec.load, field.codec.store)
+        elif field is not None or model is None or _class_attribute(model, name) is _NOT_DECLARED:
             namespace[name] = prop
-    return type(info.name, (Object,), namespace)
+    if model is None:
+        return type(info.name, (Object,), namespace)
+    namespace["__module__"] = model.__module__
+    namespace["__qualname__"] = model.__qualname__
+    return type(model.__name__, (model,), namespace)
 
 
 def check_values(values: object, what: str) -> Mapping[str, Any]:
@@ -548,7 +741,7 @@ def typed_value(prop: Property, value: Any) -> bool:
     through the JSON layer."""
     if prop.scalar:
         return not isinstance(value, NESTED_TYPES)
-    return prop.is_link and (value is None or isinstance(value, Object))
+    return prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_values is None))
 
 
 def prepare_values(db: Database, info: ClassInfo, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -606,6 +799,9 @@ def prepare_link(db: Database, prop: Property, value: Any) -> Any:
     if value is None:
         return None
     if isinstance(value, Object):
+        model = value._drumlin_model
+        if value._drumlin_values is not None and model is not None:  # not stored yet: a new object
+            return prepare_values(db, db._class(prop.object_type), model.store_values(value._drumlin_values, fill=False))
         return link_reference(db, prop, value)
     if isinstance(value, Mapping):
         return prepare_values(db, db._class(prop.object_type), value)
@@ -665,4 +861,4 @@ def _mixed_path(path: Any) -> list[PathStep]:
     return steps
 
 
-__all__ = ["Object"]
+__all__ = ["AsymmetricObject", "EmbeddedObject", "Object"]

@@ -17,11 +17,13 @@ results once, then open each (see :meth:`Results._drumlin_objects` for what that
 
 from __future__ import annotations
 
+import enum
 import json
+import pathlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int64, c_size_t, c_void_p
-from typing import TYPE_CHECKING, Any, Callable, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, Union, overload
 
 from . import _ffi
 from ._errors import InvalidArgumentError, TypeMismatchError
@@ -33,7 +35,7 @@ from .object import NO_LOCK, Object, read_packed
 from .values import check_int64, ejson_dumps, ejson_loads
 
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).
-_encode_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined]
+_encode_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined,unused-ignore]
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo
@@ -45,6 +47,7 @@ SortKeys = Union[str, Sequence[Union[str, tuple[str, bool]]]]
 """What ``sort()`` takes: a key path, or a list of key paths and ``(key path, ascending)`` pairs."""
 
 _MISSING: Any = object()
+_T_co = TypeVar("_T_co", covariant=True)
 _get_ident = threading.get_ident
 
 
@@ -83,6 +86,10 @@ def _argument(value: Any, position: int) -> Any:
         return value.primary_key
     if isinstance(value, GeoShape):
         return value.to_json()
+    if isinstance(value, enum.Enum):  # a model's persisted-value transforms: stored as the value
+        return _argument(value.value, position)
+    if isinstance(value, pathlib.PurePath):
+        return str(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     if isinstance(value, Mapping):
@@ -182,7 +189,7 @@ def sort_descriptor(keys: SortKeys, ascending: bool = True) -> bytes:
 # ---- Results -------------------------------------------------------------------------------------
 
 
-class Results(Handle, Sequence[Object]):
+class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     """A live, read-only sequence of :class:`~drumlin.Object`.
 
     Reading: ``len(results)``, ``results[i]`` (negative indexes too), ``results[a:b]`` (a list),
@@ -192,22 +199,26 @@ class Results(Handle, Sequence[Object]):
     ``min``, ``max``, ``sum``, ``avg``. Writing: ``delete_all()`` (inside ``db.write()``).
     """
 
-    __slots__ = ("_drumlin_class", "_drumlin_db", "_drumlin_owner")
+    __slots__ = ("_drumlin_class", "_drumlin_db", "_drumlin_owner", "_drumlin_view")
 
     _kind = "results"
     _drumlin_db: Database
     _drumlin_class: ClassInfo
     _drumlin_owner: Object | None
+    _drumlin_view: Any
 
-    def __init__(self, db: Database, info: ClassInfo, handle: Any, owner: Object | None = None) -> None:
+    def __init__(
+        self, db: Database, info: ClassInfo, handle: Any, owner: Object | None = None, view: Any = None
+    ) -> None:
         # Results come from the library, never from user code.
         self._drumlin_h = handle
         self._drumlin_db = db
         self._drumlin_class = info
         self._drumlin_owner = owner  # keeps the object alive whose backlinks or list these are
+        self._drumlin_view = view  # a Projection class each object is seen through, or None
 
     @classmethod
-    def _backlinks(cls, owner: Object, property_name: bytes, origin: ClassInfo) -> Results:
+    def _backlinks(cls, owner: Object, property_name: bytes, origin: ClassInfo) -> Results[Any]:
         """The objects of class ``origin`` linking to ``owner``: ``property_name`` is a
         linkingObjects property, or ``@links.<Class>.<property>``."""
         db = owner._drumlin_db
@@ -218,37 +229,39 @@ class Results(Handle, Sequence[Object]):
         return cls(db, origin, out, owner)
 
     @classmethod
-    def _query(cls, db: Database, info: ClassInfo, query: str | None, args: Sequence[Any]) -> Results:
+    def _query(
+        cls, db: Database, info: ClassInfo, query: str | None, args: Sequence[Any], view: Any = None
+    ) -> Results[Any]:
         """``drumlin_query``: every object of the class (``query`` None), or those matching."""
         ctext = None if query is None else encode_query(query)
         cargs = query_args(args)
         out = _ffi.drumlin_results_p()
         _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(out))
-        return cls(db, info, out)
+        return cls(db, info, out, None, view)
 
     def _release(self, handle: Any) -> None:
         _ffi.drumlin_results_release(handle)
 
-    def _derive(self, function: Callable[..., int], *args: Any) -> Results:
+    def _derive(self, function: Callable[..., int], *args: Any) -> Results[_T_co]:
         out = _ffi.drumlin_results_p()
         function(self._ptr(), *args, byref(out))
-        return Results(self._drumlin_db, self._drumlin_class, out, self._drumlin_owner)
+        return Results(self._drumlin_db, self._drumlin_class, out, self._drumlin_owner, self._drumlin_view)
 
     # ---- Refining ------------------------------------------------------------------------------
 
-    def filter(self, query: str, *args: Any) -> Results:
+    def filter(self, query: str, *args: Any) -> Results[_T_co]:
         """The objects that match a Realm Query Language predicate, which may end in ``SORT``,
         ``DISTINCT`` and ``LIMIT`` (see docs/queries.md). ``$0``, ``$1``... are ``args``."""
         ctext = encode_query(query)
         return self._derive(_ffi.drumlin_results_filter, ctext, query_args(args))
 
-    def sort(self, key: SortKeys, ascending: bool = True) -> Results:
+    def sort(self, key: SortKeys, ascending: bool = True) -> Results[_T_co]:
         """Sorted by a key path (``sort("age", ascending=False)``, to-one links allowed:
         ``"dog.name"``) or several (``sort([("age", False), ("name", True)])``; a bare key path
         in the list takes ``ascending``). Nulls sort first; ties keep the previous order."""
         return self._derive(_ffi.drumlin_results_sort, sort_descriptor(key, ascending))
 
-    def distinct(self, *keys: str | Sequence[str]) -> Results:
+    def distinct(self, *keys: str | Sequence[str]) -> Results[_T_co]:
         """The first object of each distinct combination of the key paths:
         ``distinct("age")``, ``distinct("age", "city")`` or ``distinct(["age", "city"])``."""
         paths: list[object] = []
@@ -262,7 +275,7 @@ class Results(Handle, Sequence[Object]):
         text = ", ".join(_key_path(path, "distinct()") for path in paths)
         return self._derive(_ffi.drumlin_results_distinct, text.encode("utf-8"))
 
-    def limit(self, count: int) -> Results:
+    def limit(self, count: int) -> Results[_T_co]:
         """At most the first ``count`` objects."""
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeMismatchError(f"limit() takes an int, not {type(count).__name__}")
@@ -270,7 +283,7 @@ class Results(Handle, Sequence[Object]):
             raise InvalidArgumentError(f"limit() needs a count of 0 or more, got {count}")
         return self._derive(_ffi.drumlin_results_limit, min(count, (1 << 63) - 1))
 
-    def snapshot(self) -> Results:
+    def snapshot(self) -> Results[_T_co]:
         """The current objects, frozen: later changes neither add nor reorder them (objects
         deleted since are left out when read)."""
         return self._derive(_ffi.drumlin_results_snapshot)
@@ -318,12 +331,12 @@ class Results(Handle, Sequence[Object]):
         return len(self) > 0
 
     @overload
-    def __getitem__(self, index: int) -> Object: ...
+    def __getitem__(self, index: int) -> _T_co: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[Object]: ...
+    def __getitem__(self, index: slice) -> list[_T_co]: ...
 
-    def __getitem__(self, index: int | slice) -> Object | list[Object]:
+    def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
             if self._drumlin_db._writer is not None:
                 return self._drumlin_objects()[index]
@@ -337,12 +350,14 @@ class Results(Handle, Sequence[Object]):
             raise IndexError(f"Index {index} is out of bounds for results of size {size}.")
         return self._get(position)
 
-    def _get(self, position: int) -> Object:
+    def _get(self, position: int) -> Any:
         out = _ffi.drumlin_object_p()
         _ffi.drumlin_results_get_object(self._ptr(), position, byref(out))
-        return self._drumlin_class.object_type(self._drumlin_db, out)
+        obj = self._drumlin_class.object_type(self._drumlin_db, out)
+        view = self._drumlin_view
+        return obj if view is None else view(obj)
 
-    def _drumlin_objects(self) -> list[Object]:
+    def _drumlin_objects(self) -> list[Any]:
         """The objects now in the results, read in one pass.
 
         Between commits the engine keeps the evaluated results, so opening the objects by
@@ -355,7 +370,8 @@ class Results(Handle, Sequence[Object]):
         if db._writer is not None and pk is not None:
             handle = db._ptr()
             found = (db._find(handle, info, row[pk.name]) for row in self.to_dicts())
-            return [obj for obj in found if obj is not None]
+            view = self._drumlin_view
+            return [obj if view is None else view(obj) for obj in found if obj is not None]
         objects = []
         for position in range(len(self)):
             try:
@@ -364,14 +380,20 @@ class Results(Handle, Sequence[Object]):
                 break
         return objects
 
-    def __iter__(self) -> Iterator[Object]:
-        return iter(self._drumlin_objects())
+    def __iter__(self) -> Iterator[_T_co]:
+        objects: list[_T_co] = self._drumlin_objects()
+        return iter(objects)
 
-    def __reversed__(self) -> Iterator[Object]:
-        return reversed(self._drumlin_objects())
+    def __reversed__(self) -> Iterator[_T_co]:
+        objects: list[_T_co] = self._drumlin_objects()
+        return reversed(objects)
 
     def __contains__(self, value: object) -> bool:
-        if not isinstance(value, Object) or value._drumlin_class is not self._drumlin_class:
+        if self._drumlin_view is not None:
+            return value in self._drumlin_objects()
+        if not isinstance(value, Object) or value._drumlin_values is not None:
+            return False
+        if value._drumlin_class is not self._drumlin_class:
             return False
         return value in self._drumlin_objects()
 
@@ -389,7 +411,7 @@ class Results(Handle, Sequence[Object]):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def to_list(self) -> list[Object]:
+    def to_list(self) -> list[_T_co]:
         """The objects, as a plain list (a snapshot of which objects are in the results)."""
         return self._drumlin_objects()
 

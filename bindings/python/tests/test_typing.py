@@ -1,0 +1,108 @@
+"""Type checking: ``mypy --strict`` passes on the package, the examples and the model-class code of
+docs/python.md, and catches the mistakes a type checker should in a wrong program
+(typing_samples/wrong.py). The docs' model-class code also runs. Skipped when mypy is missing
+(``make deps`` installs it)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # bindings/python
+REPOSITORY = PACKAGE_ROOT.parents[1]
+SAMPLES = Path(__file__).resolve().parent / "typing_samples"
+EXAMPLES = [REPOSITORY / "examples" / "python" / "quickstart.py", REPOSITORY / "examples" / "python" / "models.py"]
+DOCS = REPOSITORY / "docs" / "python.md"
+
+
+def _mypy_missing() -> bool:
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+needs_mypy = pytest.mark.skipif(
+    _mypy_missing(), reason="mypy is not installed (make deps installs it: python3 -m pip install mypy)"
+)
+needs_sources = pytest.mark.skipif(
+    not DOCS.exists() or bool(os.environ.get("DRUMLIN_TEST_INSTALLED")),
+    reason="needs the repository's docs and examples beside the package sources",
+)
+
+
+def _mypy(tmp_path: Path, *files: Path | str) -> subprocess.CompletedProcess[str]:
+    """mypy --strict with the package's configuration (bindings/python/pyproject.toml)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"),
+         "--config-file", str(PACKAGE_ROOT / "pyproject.toml"), *map(str, files)],
+        cwd=PACKAGE_ROOT, capture_output=True, text=True,
+        env={**os.environ, "MYPYPATH": str(PACKAGE_ROOT)},
+    )
+
+
+def model_class_code() -> str:
+    """The Python blocks of docs/python.md's "Model classes" section, in order."""
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("\n## Model classes\n", 1)[1].split("\n## ", 1)[0]
+    return "\n".join(re.findall(r"```python\n(.*?)```", section, flags=re.S))
+
+
+@needs_mypy
+@needs_sources
+def test_package_examples_and_docs_pass_mypy_strict(tmp_path: Path) -> None:
+    docs = tmp_path / "docs_model_classes.py"
+    docs.write_text(model_class_code(), encoding="utf-8")
+    result = _mypy(tmp_path, "drumlin", *EXAMPLES, docs)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Success: no issues found in 20 source files" in result.stdout
+
+
+@needs_mypy
+def test_mypy_catches_the_mistakes_in_a_wrong_program(tmp_path: Path) -> None:
+    result = _mypy(tmp_path, SAMPLES / "wrong.py")
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    assert 'wrong.py:16: note: Revealed type is "drumlin.database.Database"' in out
+    assert 'wrong.py:19: error: No overload variant of "create" of "Database" matches argument types "type[Dog]", "dict[str, str]", "str"' in out
+    assert "Literal['never', 'modified', 'all'] | None" in out
+    assert 'wrong.py:20: error: Incompatible types in assignment (expression has type "str", variable has type "int | None")' in out
+    assert 'wrong.py:21: error: "Dog" has no attribute "nmae"' in out
+    assert 'wrong.py:22: error: Unexpected keyword argument "nmae" for "Dog"' in out
+    assert 'wrong.py:23: note: Revealed type is "wrong.Dog"' in out
+    assert 'wrong.py:24: note: Revealed type is "wrong.Dog | None"' in out
+    assert "Found 4 errors in 1 file" in out
+
+
+@needs_sources
+def test_docs_model_class_code_runs(tmp_path: Path) -> None:
+    script = tmp_path / "docs_model_classes.py"
+    script.write_text(model_class_code(), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)}
+    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "Rex ['Ann (31)'] Status.DONE",
+        "[('Ann', 'Bern', ['write'])]",
+        "write True",
+    ]
+
+
+@needs_sources
+def test_models_example_runs(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)}
+    result = subprocess.run([sys.executable, str(EXAMPLES[1]), str(tmp_path / "models.drumlin")],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "ship: done, done=True, by ['Ann']",
+        "write docs: todo, done=False, by ['Ann']",
+        "Ann in Bern: write docs, ship",
+        "adults: ['Ann']",
+    ]
