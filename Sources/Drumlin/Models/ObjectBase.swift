@@ -43,6 +43,18 @@ open class ObjectBase: CustomStringConvertible {
         ClassMeta.register(type(of: self))
     }
 
+    /// An unmanaged object whose properties are taken from `value`: a dictionary by property
+    /// name, an array in property order, or another object of the same class (an unmanaged copy
+    /// of a managed object, as in the seeds' "unmanaged copy").
+    public convenience init(value: Any) {
+        self.init()
+        do {
+            try _assign(from: value)
+        } catch {
+            _fatal(error)
+        }
+    }
+
     final var _meta: ClassMeta {
         if let meta = _metaCache { return meta }
         let meta = ClassMeta.of(type(of: self))
@@ -165,47 +177,17 @@ extension Optional: _OptionalProtocol {
 /// A top-level model class: `class Dog: Object { @Persisted var name = "" }`.
 open class Object: ObjectBase {
     public required init() { super.init() }
-
-    /// An unmanaged object whose properties are taken from `value`: a dictionary by property
-    /// name, an array in property order, or another object of the same class (an unmanaged copy
-    /// of a managed object, as in the seeds' "unmanaged copy").
-    public convenience init(value: Any) {
-        self.init()
-        do {
-            try _assign(from: value)
-        } catch {
-            _fatal(error)
-        }
-    }
 }
 
 /// An object that lives inside one parent object (a property, list or dictionary of it) and is
 /// deleted with it: `class Address: EmbeddedObject { @Persisted var city = "" }`.
 open class EmbeddedObject: ObjectBase {
     public required init() { super.init() }
-
-    public convenience init(value: Any) {
-        self.init()
-        do {
-            try _assign(from: value)
-        } catch {
-            _fatal(error)
-        }
-    }
 }
 
 /// An insert-only object (Realm's asymmetric objects): added, never read back or queried.
 open class AsymmetricObject: ObjectBase {
     public required init() { super.init() }
-
-    public convenience init(value: Any) {
-        self.init()
-        do {
-            try _assign(from: value)
-        } catch {
-            _fatal(error)
-        }
-    }
 }
 
 extension ObjectBase {
