@@ -127,8 +127,12 @@ def test_installed_in_a_fresh_venv_the_quickstart_runs_with_the_toolchain_hidden
     # The whole Python suite, against the installed package (DRUMLIN_TEST_INSTALLED), on this version.
     run([interpreter, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest"], env=clean_env())
     suite = without_toolchain(
-        [interpreter, "-m", "pytest", "-q", "-p", "no:cacheprovider", ROOT / "bindings" / "python" / "tests"],
+        [interpreter, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", ROOT / "bindings" / "python" / "tests"],
         env=clean_env(DRUMLIN_TEST_INSTALLED="1"), cwd=tmp_path,
     ).stdout
     assert re.search(r"^\d+ passed", suite.splitlines()[-1]), suite[-2000:]
-    assert "skipped" not in suite.splitlines()[-1] and "failed" not in suite.splitlines()[-1]
+    assert "failed" not in suite.splitlines()[-1], suite[-2000:]
+    # Only the type-checking tests may skip: they check the repository's sources and docs with mypy,
+    # which an installed package does not have beside it.
+    skipped = [line for line in suite.splitlines() if line.startswith("SKIPPED")]
+    assert all("test_typing.py" in line for line in skipped), skipped
