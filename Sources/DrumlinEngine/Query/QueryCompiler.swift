@@ -41,6 +41,11 @@ struct QueryCompiler {
     struct Source {
         var from: String
         var condition: String
+        /// The elements' order, as Realm lists them (list positions, dictionary keys, set values):
+        /// what a whole-list comparison (`{1, 2} == list`) walks in step with the constants.
+        var order: [String] = []
+        /// The last collection joined is a set: compared with a constant list as a set.
+        var isSet = false
     }
 
     /// What an operand holds, for type checks and for choosing the SQL comparison.
@@ -66,6 +71,8 @@ struct QueryCompiler {
         var property: Property?
         /// A constant's source text, so numbers compared with decimal128 convert exactly.
         var literal: String? = nil
+        /// Set when the constant is the argument `$n`.
+        var argumentIndex: Int? = nil
     }
 
     mutating func alias(_ prefix: String = "a") -> String {
@@ -73,10 +80,34 @@ struct QueryCompiler {
         return "\(prefix)\(aliasCounter)"
     }
 
-    /// Adds a bound parameter and returns its placeholder.
+    /// Adds a bound parameter and returns its placeholder. Past SQLite's limit on parameters (a
+    /// query of 50,000 OR'ed terms), numbers, strings and bytes are written into the SQL as
+    /// literals instead (quoted, so no text of the query ever becomes SQL).
     mutating func bind(_ value: Value) -> String {
+        if parameters.count >= parameterLimit, let literal = Self.sqlLiteral(value) { return literal }
         parameters.append(value)
         return "?\(parameters.count)"
+    }
+
+    /// The most parameters a statement may have on this connection, less a margin for the
+    /// parameters the result's SORT/LIMIT steps add.
+    var parameterLimit: Int { max(100, Int(connection.variableLimit) - 100) }
+
+    /// A value as an SQL literal, for the few types whose literal form is exact.
+    static func sqlLiteral(_ value: Value) -> String? {
+        switch value {
+        case .int(let i): return "\(i)"
+        case .double(let d) where d.isFinite && d == d.rounded() && abs(d) < 1e15: return "\(Int64(d)).0"
+        case .double(let d) where d.isInfinite: return d > 0 ? "9e999" : "-9e999"
+        case .string(let s) where !s.utf8.contains(0):
+            return "'" + s.replacing("'", with: "''") + "'"
+        case .data(let bytes):
+            let digits = Array("0123456789ABCDEF".utf8)
+            var hex: [UInt8] = []
+            for byte in bytes { hex.append(digits[Int(byte >> 4)]); hex.append(digits[Int(byte & 15)]) }
+            return "X'" + String(decoding: hex, as: UTF8.self) + "'"
+        default: return nil
+        }
     }
 
     // MARK: Errors
@@ -124,13 +155,32 @@ struct QueryCompiler {
         case .and(let parts):
             var sql: [String] = []
             for part in parts { sql.append("(\(try compile(part, object)))") }
-            return sql.joined(separator: " AND ")
+            return Self.balanced(sql, "AND")
         case .or(let parts):
             var sql: [String] = []
             for part in parts { sql.append("(\(try compile(part, object)))") }
-            return sql.joined(separator: " OR ")
+            return Self.balanced(sql, "OR")
         case .comparison(let comparison):
             return try compile(comparison, object)
         }
+    }
+
+    /// `a OR b OR c …` grouped as a balanced tree: SQLite limits the depth of an expression
+    /// (1000), and a chain written flat nests one level per term.
+    static func balanced(_ parts: [String], _ op: String) -> String {
+        if parts.count <= 64 { return parts.joined(separator: " \(op) ") }
+        var level = parts
+        while level.count > 1 {
+            var next: [String] = []
+            next.reserveCapacity(level.count / 8 + 1)
+            var start = 0
+            while start < level.count {
+                let end = min(start + 8, level.count)
+                next.append(end - start == 1 ? level[start] : "(" + level[start..<end].joined(separator: " \(op) ") + ")")
+                start = end
+            }
+            level = next
+        }
+        return level[0]
     }
 }
