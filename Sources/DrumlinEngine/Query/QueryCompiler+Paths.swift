@@ -38,7 +38,7 @@ extension QueryCompiler {
         /// ANY/ALL/NONE need a list somewhere along the path, as in Realm.
         func checkQuantifier() throws(DrumlinError) {
             if let quantifier, !sawCollection {
-                throw error("The keypath following '\(quantifier.rawValue)' must contain a list", at: range)
+                throw error("The keypath following '\(quantifier.rawValue)' must contain a list ('\(text.utf8Slice(range))' does not)", at: range)
             }
         }
 
