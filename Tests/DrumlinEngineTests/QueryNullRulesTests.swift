@@ -7,7 +7,7 @@ let nullRulesSchema = """
    "rank": {"type": "int", "optional": true, "indexed": true}, "size": "int?",
    "label": {"type": "string", "optional": true, "indexed": true}, "note": "string?",
    "ratio": "double?", "amount": "decimal128?",
-   "left": "Item", "right": "Item", "counts": "int[]"}}]
+   "left": "Item", "right": "Item", "counts": "int[]", "children": "Item[]", "val": "mixed", "anys": "mixed[]"}}]
 """
 
 /// Items: 1 {rank 1, size 1, label 'a', note 'a', left 1, right 1}, 2 {rank 2, size nil, label nil,
@@ -22,7 +22,7 @@ func nullRulesFixture() throws -> Database {
              {"id": 4, "size": 4, "label": "d", "ratio": 2.5}]
             """)
         _ = try db.createMany("Item", json: """
-            [{"id": 1, "left": 1, "right": 1}, {"id": 2, "left": 1}, {"id": 4, "right": 2}]
+            [{"id": 1, "left": 1, "right": 1, "children": [2]}, {"id": 2, "left": 1}, {"id": 4, "right": 2, "children": [1, 3]}]
             """, update: .modified)
     }
     return db

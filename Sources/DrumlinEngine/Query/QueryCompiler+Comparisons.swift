@@ -41,7 +41,7 @@ extension QueryCompiler {
         case .arithmetic(let lhs, let op, let rhs):
             let left = try numericSingle(try operand(lhs, object))
             let right = try numericSingle(try operand(rhs, object))
-            let sql = "(\(left) \(op.rawValue) \(right))"
+            let sql = op == .divide ? "drumlin_div(\(left), \(right))" : "(\(left) \(op.rawValue) \(right))"
             return Operand(sql: sql, kind: .scalar(.double), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
         case .objectKey(let key):
             return constant(.link(ObjectLink(classIndex: -1, key: key)))

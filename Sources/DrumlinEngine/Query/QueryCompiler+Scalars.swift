@@ -360,7 +360,8 @@ extension QueryCompiler {
                 guard group == .string || group == .data else {
                     throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(constant.typeName)', right side must be a string or binary type", at: range)
                 }
-                return "(\(type) IN (3, 4) AND \(sqlComparison(value, op, try literal(constant, for: nil), exactNumbers: false, text: true, ci: ci)))"
+                // Strings match strings and bytes match bytes, as in Realm.
+                return "(\(type) = \(group == .string ? 3 : 4) AND \(sqlComparison(value, op, try literal(constant, for: nil), exactNumbers: false, text: true, ci: ci)))"
             }
             let comparison: String
             if group == .numeric {
