@@ -32,7 +32,7 @@ import Testing
         #expect(try q("scores == {10}") == [4])
         #expect(try q("scores == {}") == [2, 3, 5, 6])
         #expect(try q("scores == $0", [.list([1, 2, 3])]) == [1])
-        #expect(try q("scores IN {1, 2, 3}") == [1])
+        #expect(try q("scores IN {1, 10}") == [1, 4])     // IN: some element is in the list
     }
 
     @Test func wholeListNotEqualFollowsRealm() throws {

@@ -123,7 +123,7 @@ extension QueryCompiler {
 
         if op == .in {
             // `x IN {..}`, `x IN $0`, `'v' IN list`: equality with ANY element of the right side
-            // (or the quantifier written there); a list on both sides compares whole lists.
+            // (or the quantifier written there); `list IN {..}`: some element is in the list.
             guard isMany(rhs) else {
                 throw error("The keypath following 'IN' must contain a list. Found '\(text.utf8Slice(comparison.rhs.range))'", at: comparison.rhs.range)
             }
@@ -132,7 +132,7 @@ extension QueryCompiler {
         try checkLinkListAgainstNull(lhs, rhs)
         try checkLinkListAgainstNull(rhs, lhs)
 
-        if isMany(lhs) && isMany(rhs) && writtenQuantifier(lhs) == nil && writtenQuantifier(rhs) == nil {
+        if comparison.op != .in, isMany(lhs) && isMany(rhs) && writtenQuantifier(lhs) == nil && writtenQuantifier(rhs) == nil {
             // Neither side quantified: the lists are compared whole, element by element, as in Realm.
             switch (lhs.kind, rhs.kind) {
             case (.constantList, .constantList):
