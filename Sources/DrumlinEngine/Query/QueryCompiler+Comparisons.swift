@@ -10,10 +10,14 @@ extension QueryCompiler {
             return constant(value, literal)
         case .argument(let index):
             let value = try argument(index, at: range)
+            var result: Operand
             if case .list(let items) = value {
-                return Operand(sql: "", kind: .constantList(items, nil), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+                result = Operand(sql: "", kind: .constantList(items, nil), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+            } else {
+                result = constant(value)
             }
-            return constant(value)
+            result.argumentIndex = index
+            return result
         case .keyPath(let keyPath, let quantifier):
             return try path(keyPath, object, quantifier: quantifier)
         case .list(let elements, let quantifier):
@@ -37,7 +41,7 @@ extension QueryCompiler {
         case .arithmetic(let lhs, let op, let rhs):
             let left = try numericSingle(try operand(lhs, object))
             let right = try numericSingle(try operand(rhs, object))
-            let sql = "(\(left) \(op.rawValue) \(right))"
+            let sql = op == .divide ? "drumlin_div(\(left), \(right))" : "(\(left) \(op.rawValue) \(right))"
             return Operand(sql: sql, kind: .scalar(.double), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
         case .objectKey(let key):
             return constant(.link(ObjectLink(classIndex: -1, key: key)))
@@ -79,11 +83,27 @@ extension QueryCompiler {
 
     // MARK: Comparisons
 
+    /// Whether an operand stands for several values: a to-many path or a constant list.
+    func isMany(_ operand: Operand) -> Bool {
+        if case .constantList = operand.kind { return true }
+        return operand.source != nil
+    }
+
+    /// The quantifier written for a many-valued operand (nil when none was written).
+    func writtenQuantifier(_ operand: Operand) -> Query.Quantifier? {
+        if case .constantList(_, let quantifier) = operand.kind { return quantifier }
+        return operand.quantifier
+    }
+
+    func constantOperand(_ value: Value, _ range: Query.SourceRange) -> Operand {
+        Operand(sql: "", kind: .constant(value), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+    }
+
     mutating func compile(_ comparison: Query.Comparison, _ object: ObjectRef) throws(DrumlinError) -> String {
         if comparison.op == .text { return try fullText(comparison, object) }
         if comparison.op == .geoWithin { return try geoWithin(comparison, object) }
-        var lhs = try operand(comparison.lhs, object)
-        var rhs = try operand(comparison.rhs, object)
+        let lhs = try operand(comparison.lhs, object)
+        let rhs = try operand(comparison.rhs, object)
         var op = comparison.op
         let ci = comparison.caseInsensitive
 
@@ -94,47 +114,68 @@ extension QueryCompiler {
             if lhs.source != nil, lhs.quantifier != .allElements {
                 throw error("Only 'ALL' supported for operator 'BETWEEN' when applied to lists.", at: comparison.range)
             }
-            let low = Operand(sql: "", kind: .constant(bounds[0]), source: nil, quantifier: nil, range: rhs.range, owner: nil, property: nil)
-            let high = Operand(sql: "", kind: .constant(bounds[1]), source: nil, quantifier: nil, range: rhs.range, owner: nil, property: nil)
+            let low = constantOperand(bounds[0], rhs.range)
+            let high = constantOperand(bounds[1], rhs.range)
             return try quantified(lhs) { (compiler, element) throws(DrumlinError) in
                 "(\(try compiler.scalarComparison(element, .greaterOrEqual, low, false))) AND (\(try compiler.scalarComparison(element, .lessOrEqual, high, false)))"
             }
         }
 
         if op == .in {
-            // `x IN {..}` / `x IN $0` is ANY element of the list; `'v' IN listProperty` is ANY element
-            // of the property equal to 'v'.
-            if case .constantList = rhs.kind {
-                op = .equal
-            } else if rhs.source != nil {
-                swap(&lhs, &rhs)
-                op = .equal
-            } else {
-                throw error("The right side of IN must be a list or a to-many property", at: comparison.rhs.range)
+            // `x IN {..}`, `x IN $0`, `'v' IN list`: equality with ANY element of the right side
+            // (or the quantifier written there); `list IN {..}`: some element is in the list.
+            guard isMany(rhs) else {
+                throw error("The keypath following 'IN' must contain a list. Found '\(text.utf8Slice(comparison.rhs.range))'", at: comparison.rhs.range)
             }
+            op = .equal
         }
+        try checkLinkListAgainstNull(lhs, rhs)
+        try checkLinkListAgainstNull(rhs, lhs)
 
-        // A constant list on either side: ANY (or the list's own quantifier) of its elements.
-        if case .constantList(let items, let listQuantifier) = rhs.kind {
-            return try listComparison(lhs, op, items, listQuantifier ?? .anyElement, ci)
-        }
-        if case .constantList(let items, let listQuantifier) = lhs.kind {
-            return try listComparison(rhs, op.mirrored, items, listQuantifier ?? .anyElement, ci)
-        }
-        if lhs.source != nil && rhs.source != nil {
-            throw error("Ordered comparison between two lists is not supported ('\(text.utf8Slice(lhs.range))' and '\(text.utf8Slice(rhs.range))')", at: comparison.range)
-        }
-        if rhs.source != nil {
-            swap(&lhs, &rhs)
-            op = op.mirrored
-        }
-        if lhs.source != nil {
-            let other = rhs
-            return try quantified(lhs) { (compiler, element) throws(DrumlinError) in
-                try compiler.scalarComparison(element, op, other, ci)
+        if comparison.op != .in, isMany(lhs) && isMany(rhs) && writtenQuantifier(lhs) == nil && writtenQuantifier(rhs) == nil {
+            // Neither side quantified: the lists are compared whole, element by element, as in Realm.
+            switch (lhs.kind, rhs.kind) {
+            case (.constantList, .constantList):
+                throw error("Cannot compare two constants", at: comparison.range)
+            case (_, .constantList(let items, _)):
+                return try wholeList(lhs, op, items, ci, constantOnLeft: false)
+            case (.constantList(let items, _), _):
+                return try wholeList(rhs, op, items, ci, constantOnLeft: true)
+            default:
+                throw error("Comparison between two lists is not supported ('\(text.utf8Slice(lhs.range))' and '\(text.utf8Slice(rhs.range))'): write ANY, ALL or NONE before one of them", at: comparison.range)
             }
         }
-        return try scalarComparison(lhs, op, rhs, ci)
+        // Each many-valued side by its quantifier (ANY when none is written), the left side outermost.
+        return try over(lhs) { (compiler, left) throws(DrumlinError) in
+            try compiler.over(rhs) { (compiler, right) throws(DrumlinError) in
+                try compiler.scalarComparison(left, op, right, ci)
+            }
+        }
+    }
+
+    /// `dogs == NULL`: Realm refuses comparing a list of links with null.
+    func checkLinkListAgainstNull(_ list: Operand, _ other: Operand) throws(DrumlinError) {
+        guard case .link = list.kind, list.source != nil, case .constant(.null) = other.kind else { return }
+        throw error("Cannot compare linklist ('\(text.utf8Slice(list.range))') with NULL", at: list.range)
+    }
+
+    /// The condition `body` builds for one value, combined over every value of a many-valued
+    /// operand by its quantifier (ANY when none is written); a single value is passed through.
+    mutating func over(_ operand: Operand, _ body: (inout QueryCompiler, Operand) throws(DrumlinError) -> String) throws(DrumlinError) -> String {
+        if case .constantList(let items, let quantifier) = operand.kind {
+            var parts: [String] = []
+            for item in items {
+                var element = constantOperand(item, operand.range)
+                element.argumentIndex = operand.argumentIndex
+                parts.append("coalesce((\(try body(&self, element))), 0)")
+            }
+            switch quantifier ?? .anyElement {
+            case .anyElement: return parts.isEmpty ? "0" : Self.balanced(parts, "OR")
+            case .allElements: return parts.isEmpty ? "1" : Self.balanced(parts, "AND")
+            case .noElement: return parts.isEmpty ? "1" : "NOT (\(Self.balanced(parts, "OR")))"
+            }
+        }
+        return try quantified(operand, body)
     }
 
     /// Wraps a per-element condition for a to-many operand in EXISTS according to its quantifier.
@@ -142,6 +183,7 @@ extension QueryCompiler {
         guard let source = operand.source else { return try body(&self, operand) }
         var element = operand
         element.source = nil
+        element.quantifier = nil
         let condition = try body(&self, element)
         let from = "SELECT 1 FROM \(source.from) WHERE \(source.condition)"
         switch operand.quantifier ?? .anyElement {
@@ -151,23 +193,46 @@ extension QueryCompiler {
         }
     }
 
-    mutating func listComparison(_ operand: Operand, _ op: Query.ComparisonOperator, _ items: [Value],
-                                 _ listQuantifier: Query.Quantifier, _ ci: Bool) throws(DrumlinError) -> String {
-        if operand.source != nil, operand.quantifier != nil, listQuantifier != .anyElement {
-            throw error("Comparing a quantified list with a quantified constant list is not supported", at: operand.range)
+    /// A to-many operand compared with a constant list, neither quantified: Realm compares the
+    /// lists whole. `==` (and `<`, `BEGINSWITH`, …) holds when the sizes are equal and every
+    /// element compares with the constant at its position; `!=` holds when the sizes differ or
+    /// every element differs from the constant at its position. A set is compared as a set
+    /// (`==` when both hold the same values, `!=` otherwise).
+    mutating func wholeList(_ list: Operand, _ op: Query.ComparisonOperator, _ items: [Value], _ ci: Bool,
+                            constantOnLeft: Bool) throws(DrumlinError) -> String {
+        guard let source = list.source else { return "0" }
+        var element = list
+        element.source = nil
+        element.quantifier = nil
+        func compare(_ compiler: inout QueryCompiler, _ item: Value, _ op: Query.ComparisonOperator) throws(DrumlinError) -> String {
+            let constant = compiler.constantOperand(item, list.range)
+            let sql = constantOnLeft ? try compiler.scalarComparison(constant, op, element, ci)
+                                     : try compiler.scalarComparison(element, op, constant, ci)
+            return "coalesce((\(sql)), 0)"
         }
-        return try quantified(operand) { (compiler, element) throws(DrumlinError) in
+        let from = "FROM \(source.from) WHERE \(source.condition)"
+        if source.isSet && (op == .equal || op == .notEqual) {
+            var anyItem: [String] = []
             var parts: [String] = []
             for item in items {
-                let constant = Operand(sql: "", kind: .constant(item), source: nil, quantifier: nil, range: element.range, owner: nil, property: nil)
-                parts.append("coalesce((\(try compiler.scalarComparison(element, op, constant, ci))), 0)")
+                let matches = try compare(&self, item, .equal)
+                anyItem.append(matches)
+                parts.append("EXISTS (SELECT 1 \(from) AND \(matches))")
             }
-            switch listQuantifier {
-            case .anyElement: return parts.isEmpty ? "0" : parts.joined(separator: " OR ")
-            case .allElements: return parts.isEmpty ? "1" : parts.joined(separator: " AND ")
-            case .noElement: return parts.isEmpty ? "1" : "NOT (\(parts.joined(separator: " OR ")))"
-            }
+            parts.insert("NOT EXISTS (SELECT 1 \(from) AND NOT (\(anyItem.isEmpty ? "0" : Self.balanced(anyItem, "OR"))))", at: 0)
+            let equal = Self.balanced(parts, "AND")
+            return op == .equal ? "(\(equal))" : "NOT (\(equal))"
         }
+        let sameSize = "(SELECT count(*) \(from)) = \(items.count)"
+        var cases = ""
+        for (position, item) in items.enumerated() {
+            cases += " WHEN \(position + 1) THEN \(try compare(&self, item, op))"
+        }
+        let order = source.order.isEmpty ? "" : "ORDER BY " + source.order.joined(separator: ", ")
+        let everyPosition = items.isEmpty ? "1"
+            : "NOT EXISTS (SELECT 1 FROM (SELECT CASE row_number() OVER (\(order))\(cases) ELSE 0 END AS ok \(from)) WHERE ok = 0)"
+        if op == .notEqual { return "(NOT (\(sameSize)) OR \(everyPosition))" }
+        return "(\(sameSize) AND \(everyPosition))"
     }
 }
 

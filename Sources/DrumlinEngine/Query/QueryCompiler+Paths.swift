@@ -25,11 +25,20 @@ extension QueryCompiler {
         var source: Source?
         let range = keyPath.range
 
-        func addSource(_ from: String, _ condition: String) {
+        var sawCollection = false
+        func addSource(_ from: String, _ condition: String, order: String? = nil, isSet: Bool = false) {
+            sawCollection = true
             if let existing = source {
-                source = Source(from: existing.from + " JOIN " + from + " ON " + condition, condition: existing.condition)
+                source = Source(from: existing.from + " JOIN " + from + " ON " + condition, condition: existing.condition,
+                                order: existing.order + (order.map { [$0] } ?? []), isSet: isSet)
             } else {
-                source = Source(from: from, condition: condition)
+                source = Source(from: from, condition: condition, order: order.map { [$0] } ?? [], isSet: isSet)
+            }
+        }
+        /// ANY/ALL/NONE need a list somewhere along the path, as in Realm.
+        func checkQuantifier() throws(DrumlinError) {
+            if let quantifier, !sawCollection {
+                throw error("The keypath following '\(quantifier.rawValue)' must contain a list ('\(text.utf8Slice(range))' does not)", at: range)
             }
         }
 
@@ -38,7 +47,7 @@ extension QueryCompiler {
             current = bound
             components = components.dropFirst()
             if components.isEmpty {
-                return Operand(sql: current.key, kind: .link(current.info), source: nil, quantifier: quantifier, range: range, owner: nil, property: nil)
+                try checkQuantifier(); return Operand(sql: current.key, kind: .link(current.info), source: nil, quantifier: quantifier, range: range, owner: nil, property: nil)
             }
         }
 
@@ -50,9 +59,9 @@ extension QueryCompiler {
                 let property = current.info.property(index)
                 if property.type == .linkingObjects {
                     let (origin, originIndex) = try database.backlinkOrigin(current.info, index)
-                    current = try backlinkSource(origin, originIndex, current, add: addSource)
+                    current = try backlinkSource(origin, originIndex, current, add: { addSource($0, $1) })
                     if isLast {
-                        return Operand(sql: current.key, kind: .link(origin), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                        try checkQuantifier(); return Operand(sql: current.key, kind: .link(origin), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                     }
                     continue
                 }
@@ -61,23 +70,24 @@ extension QueryCompiler {
                     if property.type == .object {
                         guard let target = current.info.targets[index] else { throw error("Unknown link target", at: component.range) }
                         if isLast {
-                            return Operand(sql: raw, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: current, property: property)
+                            try checkQuantifier(); return Operand(sql: raw, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: current, property: property)
                         }
                         current = ObjectRef(info: target, key: raw, alias: nil)
                         continue
                     }
                     if property.type == .mixed {
                         let typeSQL = column(current, quoted(ClassInfo.mixedTypeColumn(property)))
-                        return try mixedPath(raw, typeSQL, &components, source: source, quantifier: quantifier, range: range)
+                        if !components.isEmpty { sawCollection = true }; try checkQuantifier(); return try mixedPath(raw, typeSQL, &components, source: source, quantifier: quantifier, range: range)
                     }
                     guard isLast else {
                         throw error("Property '\(current.info.name).\(property.name)' of type '\(property.type.rawValue)' has no properties (in '\(name).\(components.map(\.description).joined(separator: "."))')", at: component.range)
                     }
-                    return Operand(sql: valueSQL(raw, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier,
+                    try checkQuantifier(); return Operand(sql: valueSQL(raw, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier,
                                    range: range, owner: current, property: property)
                 }
                 // A collection property.
                 guard let table = current.info.collectionTables[index] else { throw error("Unknown collection", at: component.range) }
+                sawCollection = true
                 let element = alias("l")
                 let target = current.info.targets[index]
                 if table.kind == .dictionary {
@@ -92,10 +102,13 @@ extension QueryCompiler {
                             keySQL = bind(.string(key))
                         case .keys:
                             components = components.dropFirst()
-                            addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)")
-                            return Operand(sql: "\(element).key", kind: .scalar(.string), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+                            addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)", order: "\(element).key")
+                            try checkQuantifier(); return Operand(sql: "\(element).key", kind: .scalar(.string), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
                         case .values, .all:
                             components = components.dropFirst()
+                        case .first, .last, .index:
+                            // A dictionary has no order, so no positions (Realm's wording).
+                            throw error("Property '\(current.info.name).\(property.name)' does not support index '\(next.description.dropFirst().dropLast())'", at: next.range)
                         default: break
                         }
                         if let keySQL {
@@ -103,16 +116,16 @@ extension QueryCompiler {
                             let value = "(SELECT d.value FROM \(table.name) AS d WHERE d.owner = \(current.key) AND d.key = \(keySQL))"
                             if let target {
                                 if components.isEmpty {
-                                    return Operand(sql: value, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                                    try checkQuantifier(); return Operand(sql: value, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                                 }
                                 current = ObjectRef(info: target, key: value, alias: nil)
                                 continue
                             }
                             if table.isMixed {
                                 let typeSQL = "(SELECT d.value_type FROM \(table.name) AS d WHERE d.owner = \(current.key) AND d.key = \(keySQL))"
-                                return try mixedPath(value, typeSQL, &components, source: source, quantifier: quantifier, range: range)
+                                if !components.isEmpty { sawCollection = true }; try checkQuantifier(); return try mixedPath(value, typeSQL, &components, source: source, quantifier: quantifier, range: range)
                             }
-                            return Operand(sql: valueSQL(value, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                            try checkQuantifier(); return Operand(sql: valueSQL(value, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                         }
                     }
                 }
@@ -122,15 +135,15 @@ extension QueryCompiler {
                     components = components.dropFirst()
                     if let target {
                         if components.isEmpty {
-                            return Operand(sql: position.value, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                            try checkQuantifier(); return Operand(sql: position.value, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                         }
                         current = ObjectRef(info: target, key: position.value, alias: nil)
                         continue
                     }
                     if table.isMixed {
-                        return try mixedPath(position.value, position.type, &components, source: source, quantifier: quantifier, range: range)
+                        if !components.isEmpty { sawCollection = true }; try checkQuantifier(); return try mixedPath(position.value, position.type, &components, source: source, quantifier: quantifier, range: range)
                     }
-                    return Operand(sql: valueSQL(position.value, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                    try checkQuantifier(); return Operand(sql: valueSQL(position.value, property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                 }
                 if table.kind == .set, let next = components.first {
                     switch next.kind {
@@ -140,23 +153,29 @@ extension QueryCompiler {
                     }
                 }
                 if case .all? = components.first?.kind { components = components.dropFirst() }
-                addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)")
+                let order: String
+                switch table.kind {
+                case .list: order = "\(element).position"
+                case .dictionary: order = "\(element).key"
+                default: order = "\(element).value"
+                }
+                addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)", order: order, isSet: table.kind == .set)
                 if let target {
                     let row = alias("o")
                     if components.isEmpty {
-                        return Operand(sql: "\(element).value", kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                        try checkQuantifier(); return Operand(sql: "\(element).value", kind: .link(target), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                     }
                     addSource("\(target.table) AS \(row)", "\(row).\(target.keyColumn) = \(element).value")
                     current = ObjectRef(info: target, key: "\(row).\(target.keyColumn)", alias: row)
                     continue
                 }
                 if table.isMixed {
-                    return try mixedPath("\(element).value", "\(element).value_type", &components, source: source, quantifier: quantifier, range: range)
+                    if !components.isEmpty { sawCollection = true }; try checkQuantifier(); return try mixedPath("\(element).value", "\(element).value_type", &components, source: source, quantifier: quantifier, range: range)
                 }
                 guard components.isEmpty else {
                     throw error("A list of primitive values has no properties", at: component.range)
                 }
-                return Operand(sql: valueSQL("\(element).value", property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                try checkQuantifier(); return Operand(sql: valueSQL("\(element).value", property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
 
             case .backlinks(let className, let propertyName):
                 guard let origin = try? database.classInfo(className) else {
@@ -166,15 +185,15 @@ extension QueryCompiler {
                       origin.property(originIndex).type == .object else {
                     throw error("No property '\(propertyName)' found in type '\(className)' which links to type '\(current.info.name)'", at: component.range)
                 }
-                current = try backlinkSource(origin, originIndex, current, add: addSource)
+                current = try backlinkSource(origin, originIndex, current, add: { addSource($0, $1) })
                 if isLast {
-                    return Operand(sql: current.key, kind: .link(origin), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+                    try checkQuantifier(); return Operand(sql: current.key, kind: .link(origin), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
                 }
             default:
                 throw error("Unexpected '\(component.description)' in key path", at: component.range)
             }
         }
-        return Operand(sql: current.key, kind: .link(current.info), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+        try checkQuantifier(); return Operand(sql: current.key, kind: .link(current.info), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
     }
 
     /// Joins the objects of `origin` that link to `target` through `origin.property(index)`.
@@ -233,9 +252,10 @@ extension QueryCompiler {
                 let from = "_drumlin_mixed AS \(element)"
                 let correlation = "\(element).collection = \(collection)"
                 if let existing = source {
-                    source = Source(from: existing.from + " JOIN " + from + " ON " + correlation, condition: existing.condition)
+                    source = Source(from: existing.from + " JOIN " + from + " ON " + correlation, condition: existing.condition,
+                                    order: existing.order + ["\(element).position"])
                 } else {
-                    source = Source(from: from, condition: correlation)
+                    source = Source(from: from, condition: correlation, order: ["\(element).position"])
                 }
                 value = "\(element).value"
                 type = "\(element).value_type"

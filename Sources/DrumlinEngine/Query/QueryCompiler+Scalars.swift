@@ -80,16 +80,19 @@ extension QueryCompiler {
         error("Unsupported comparison between type '\(typeWord(a))' and type '\(typeWord(b))'", at: range)
     }
 
-    /// SQL comparing two values already known to be comparable.
-    func sqlComparison(_ a: String, _ op: Query.ComparisonOperator, _ b: String, exactNumbers: Bool, text: Bool, ci: Bool) -> String {
+    /// SQL comparing two values already known to be comparable. With `nullsEqual` (both sides
+    /// are expressions, not constants) two nulls are equal, so they also match `>=` and `<=`.
+    func sqlComparison(_ a: String, _ op: Query.ComparisonOperator, _ b: String, exactNumbers: Bool, text: Bool, ci: Bool,
+                       nullsEqual: Bool = false) -> String {
         if let code = stringOpCode(op) { return "drumlin_strop(\(code), \(a), \(b), \(ci ? 1 : 0)) = 1" }
-        let equal: String
+        let bothNull = nullsEqual ? "((\(a)) IS NULL AND (\(b)) IS NULL) OR " : ""
+        var equal: String
         if text && ci {
-            equal = "drumlin_strop(5, \(a), \(b), 1) = 1"
+            equal = "drumlin_strop(5, \(a), \(b), 1) = 1"    // null equals null already
         } else if exactNumbers {
-            equal = "drumlin_deccmp(\(a), \(b)) = 0"
+            equal = "\(bothNull)drumlin_deccmp(\(a), \(b)) = 0"
         } else {
-            equal = "\(a) = \(b)"
+            equal = nullsEqual ? "\(a) IS \(b)" : "\(a) = \(b)"
         }
         switch op {
         case .equal: return equal
@@ -102,22 +105,90 @@ extension QueryCompiler {
             case .greater: symbol = ">"
             default: symbol = ">="
             }
-            return exactNumbers ? "drumlin_deccmp(\(a), \(b)) \(symbol) 0" : "\(a) \(symbol) \(b)"
+            let ordered = exactNumbers ? "drumlin_deccmp(\(a), \(b)) \(symbol) 0" : "\(a) \(symbol) \(b)"
+            return (op == .lessOrEqual || op == .greaterOrEqual) && nullsEqual ? "(\(bothNull)\(ordered))" : ordered
+        }
+    }
+
+    /// The name of an operand as written, for messages.
+    func written(_ operand: Operand) -> String { text.utf8Slice(operand.range) }
+
+    /// Realm reads a string compared with a number property as a number when it starts like one
+    /// (`age == '31'`, `score > ' 1.5'`, as C++ stream extraction does); nil when it does not.
+    static func numericString(_ string: String, as type: PropertyType) -> Value? {
+        let bytes = Array(string.utf8)
+        var i = 0
+        while i < bytes.count, bytes[i] == 32 || (9...13).contains(bytes[i]) { i += 1 }
+        let start = i
+        if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+        let digitsStart = i
+        func isDigit(_ j: Int) -> Bool { j < bytes.count && (48...57).contains(bytes[j]) }
+        while isDigit(i) { i += 1 }
+        var integerEnd = i
+        switch type {
+        case .int:
+            guard i > digitsStart else { return nil }
+            return Int64(String(decoding: bytes[start..<integerEnd], as: UTF8.self).replacing("+", with: "")).map { .int($0) }
+        case .float, .double:
+            var fraction = false
+            if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+                i += 1
+                while isDigit(i) { i += 1; fraction = true }
+            }
+            if i == digitsStart || (i == digitsStart + 1 && !fraction && integerEnd == digitsStart) {
+                // No digits: only the special values, written alone.
+                switch string.lowercased() {
+                case "nan", "+nan", "-nan": return type == .float ? .float(.nan) : .double(.nan)
+                case "inf", "+inf", "infinity", "+infinity": return type == .float ? .float(.infinity) : .double(.infinity)
+                case "-inf", "-infinity": return type == .float ? .float(-.infinity) : .double(-.infinity)
+                default: return nil
+                }
+            }
+            integerEnd = i
+            if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+                var j = i + 1
+                if j < bytes.count, bytes[j] == UInt8(ascii: "+") || bytes[j] == UInt8(ascii: "-") { j += 1 }
+                if isDigit(j) {
+                    while isDigit(j) { j += 1 }
+                    integerEnd = j
+                }
+            }
+            guard let d = Double(String(decoding: bytes[start..<integerEnd], as: UTF8.self)) else { return nil }
+            return type == .float ? .float(Float(d)) : .double(d)
+        case .decimal128:
+            guard let d = Decimal128(string: string), !d.isNaN else { return nil }
+            return .decimal(d)
+        default:
+            return nil
         }
     }
 
     mutating func scalarComparison(_ lhs: Operand, _ op: Query.ComparisonOperator, _ rhs: Operand, _ ci: Bool) throws(DrumlinError) -> String {
         var a = lhs, b = rhs, op = op
+        if stringOpCode(op) != nil, case .constant(let value) = a.kind, !isConstant(b) {
+            // `'abc' CONTAINS name`: the constant is the text searched, so the sides stay.
+            return try constantStringOperation(value, op, b, ci, a.range.union(b.range))
+        }
         if case .constant = a.kind, !isConstant(b) { swap(&a, &b); op = op.mirrored }
         let range = a.range.union(b.range)
 
         if case .constant(let left) = a.kind, case .constant(let right) = b.kind {
             // Two constants: compare them in SQL like anything else.
-            return sqlComparison(try literal(left, for: nil), op, try literal(right, for: nil), exactNumbers: false, text: true, ci: ci)
+            if left.isNull || right.isNull, op == .beginsWith || op == .endsWith || op == .contains || op == .like { return "0" }
+            return sqlComparison(try literal(left, for: nil), op, try literal(right, for: nil), exactNumbers: false, text: true, ci: ci,
+                                 nullsEqual: true)
         }
 
         switch a.kind {
         case .typeName(let typeSQL):
+            if case .typeName(let otherSQL) = b.kind {
+                // `a.@type == b.@type`: numbers are one type name each (int, double, ...).
+                switch op {
+                case .equal: return "coalesce(\(typeSQL), 0) = coalesce(\(otherSQL), 0)"
+                case .notEqual: return "coalesce(\(typeSQL), 0) != coalesce(\(otherSQL), 0)"
+                default: throw error("Unsupported operator \(op.rawValue) in query. Only equal (==) and not equal (!=) are supported for this type.", at: range)
+                }
+            }
             guard case .constant(.string(let name)) = b.kind else {
                 throw error("@type must be compared with a type name such as 'int' or 'string'", at: range)
             }
@@ -137,7 +208,8 @@ extension QueryCompiler {
                 return op == .equal ? "\(a.sql) IS NULL" : "\(a.sql) IS NOT NULL"
             case .constant(.link(let link)):
                 if link.classIndex >= 0, link.classIndex != info.index {
-                    throw unsupported(a.kind, .link(database.classes[link.classIndex]), range)
+                    let otherClass = link.classIndex < database.classes.count ? database.classes[link.classIndex].name : "?"
+                    throw error("The relationship '\(written(a))' which links to type '\(info.name)' cannot be compared to an argument of type '\(otherClass)'", at: range)
                 }
                 other = bind(.int(link.key))
             case .constant(let pk):
@@ -155,7 +227,10 @@ extension QueryCompiler {
                 }
                 other = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bind(converted)))"
             case .link(let otherInfo) where otherInfo === info:
-                other = b.sql
+                // Two links: two null links are equal.
+                return op == .equal ? "\(a.sql) IS \(b.sql)" : "\(a.sql) IS NOT \(b.sql)"
+            case .link(let otherInfo):
+                throw error("Unsupported comparison between '\(written(a))' (a link to '\(info.name)') and '\(written(b))' (a link to '\(otherInfo.name)')", at: range)
             default:
                 throw unsupported(a.kind, b.kind, range)
             }
@@ -169,36 +244,63 @@ extension QueryCompiler {
             if stringOpCode(op) != nil, group != .string && group != .data {
                 throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(type.rawValue)', right side must be a string or binary type", at: range)
             }
+            if ci, group != .string && group != .data {
+                throw error("Unsupported comparison operator '\(op == .notEqual ? "!=" : "==")[c]' against type '\(type.rawValue)' (property '\(written(a))'), right side must be a string or binary type", at: range)
+            }
             switch b.kind {
             case .constant(.null):
                 switch op {
-                case .equal: return "\(a.sql) IS NULL"
+                case .equal, .greaterOrEqual, .lessOrEqual: return "\(a.sql) IS NULL"
                 case .notEqual: return "\(a.sql) IS NOT NULL"
                 case .like: return "\(a.sql) IS NULL"
                 case .beginsWith, .endsWith, .contains: return "1"
                 default: return "0"
                 }
-            case .constant(let value):
+            case .constant(var value):
+                var literalText = b.literal
+                if group == .numeric, case .string(let string) = value {
+                    if let number = Self.numericString(string, as: type == .int || type == .float || type == .double || type == .decimal128 ? type : .int) {
+                        value = number
+                        literalText = nil
+                    }
+                }
+                if group == .data, case .string(let string) = value, let index = b.argumentIndex {
+                    throw error("Cannot compare argument $\(index) with value '\(string)' to a binary (property '\(written(a))')", at: range)
+                }
+                if type == .int || type == .bool || { if case .count = a.kind { return true }; return false }() {
+                    let d: Double?
+                    switch value {
+                    case .double(let x): d = x
+                    case .float(let x): d = Double(x)
+                    default: d = nil
+                    }
+                    if let d, d.isNaN { throw error("NaN not supported for int (property '\(written(a))')", at: range) }
+                    if let d, d.isInfinite { throw error("Infinity not supported for int (property '\(written(a))')", at: range) }
+                }
                 let valueGroup: Group? = {
                     if case .data = value, group == .string { return .string }
+                    if case .string = value, group == .data { return .data }
                     return Self.group(value)
                 }()
-                guard let valueGroup, valueGroup == group else { throw unsupported(a.kind, b.kind, range) }
+                guard let valueGroup, valueGroup == group else { throw unsupported(a.kind, .constant(value), range) }
                 let exact = type == .decimal128 || { if case .decimal = value { return true }; return false }()
-                var bound = try literal(value, for: type)
-                // A number compared with a decimal128 converts from its written text, exactly.
-                if type == .decimal128, let text = b.literal, let decimal = Decimal128(string: text) {
-                    parameters.removeLast()
+                let bound: String
+                if type == .decimal128, let text = literalText, let decimal = Decimal128(string: text) {
+                    // A number compared with a decimal128 converts from its written text, exactly.
                     bound = bind(.string(decimal.description))
+                } else if case .string(let string) = value, group == .data {
+                    bound = bind(.data(Array(string.utf8)))
+                } else {
+                    bound = try literal(value, for: type)
                 }
                 return sqlComparison(a.sql, op, bound, exactNumbers: exact, text: group == .string, ci: ci)
             case .scalar(let otherType):
                 guard Self.group(otherType) == group else { throw unsupported(a.kind, b.kind, range) }
                 return sqlComparison(a.sql, op, b.sql, exactNumbers: type == .decimal128 || otherType == .decimal128,
-                                     text: group == .string, ci: ci)
+                                     text: group == .string, ci: ci, nullsEqual: true)
             case .count:
                 guard group == .numeric else { throw unsupported(a.kind, b.kind, range) }
-                return sqlComparison(a.sql, op, b.sql, exactNumbers: type == .decimal128, text: false, ci: false)
+                return sqlComparison(a.sql, op, b.sql, exactNumbers: type == .decimal128, text: false, ci: false, nullsEqual: true)
             case .mixed(let typeSQL):
                 return try mixedComparison(b.sql, typeSQL, op.mirrored, a, ci, range)
             default:
@@ -206,6 +308,32 @@ extension QueryCompiler {
             }
         case .constant, .constantList:
             throw unsupported(a.kind, b.kind, range)
+        }
+    }
+
+    /// `<constant> BEGINSWITH|ENDSWITH|CONTAINS|LIKE <expression>`: the constant is searched for the
+    /// expression's value. A null constant matches nothing.
+    mutating func constantStringOperation(_ value: Value, _ op: Query.ComparisonOperator, _ other: Operand, _ ci: Bool,
+                                          _ range: Query.SourceRange) throws(DrumlinError) -> String {
+        guard let code = stringOpCode(op) else { return "0" }
+        if value.isNull { return "0" }
+        let constantGroup = Self.group(value)
+        guard constantGroup == .string || constantGroup == .data else {
+            throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(value.typeName)', right side must be a string or binary type", at: range)
+        }
+        switch other.kind {
+        case .scalar(let type) where type == .string || type == .data:
+            var constant = value
+            if type == .string, case .data(let bytes) = value { constant = .string(String(decoding: bytes, as: UTF8.self)) }
+            if type == .data, case .string(let s) = value { constant = .data(Array(s.utf8)) }
+            return "(\(other.sql) IS NOT NULL AND drumlin_strop(\(code), \(bind(constant)), \(other.sql), \(ci ? 1 : 0)) = 1)"
+        case .mixed(let typeSQL):
+            let code3or4 = constantGroup == .string ? 3 : 4
+            return "(coalesce(\(typeSQL), 0) = \(code3or4) AND drumlin_strop(\(code), \(bind(value)), \(other.sql), \(ci ? 1 : 0)) = 1)"
+        case .scalar(let type):
+            throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(type.rawValue)', right side must be a string or binary type", at: range)
+        default:
+            throw unsupported(.constant(value), other.kind, range)
         }
     }
 
@@ -232,7 +360,8 @@ extension QueryCompiler {
                 guard group == .string || group == .data else {
                     throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(constant.typeName)', right side must be a string or binary type", at: range)
                 }
-                return "(\(type) IN (3, 4) AND \(sqlComparison(value, op, try literal(constant, for: nil), exactNumbers: false, text: true, ci: ci)))"
+                // Strings match strings and bytes match bytes, as in Realm.
+                return "(\(type) = \(group == .string ? 3 : 4) AND \(sqlComparison(value, op, try literal(constant, for: nil), exactNumbers: false, text: true, ci: ci)))"
             }
             let comparison: String
             if group == .numeric {

@@ -28,6 +28,20 @@ extension QueryCompiler {
             }
             return result(counts.isEmpty ? "0" : "(" + counts.joined(separator: " + ") + ")", .count)
         }
+        // `links.numbers.@max` through a to-many path: one aggregate per linked object, as Realm
+        // (the values are then compared by the quantifier, ANY when none is written).
+        if propertyName == nil, keyPath.components.count > 1, case .property(let last)? = keyPath.components.last?.kind {
+            let prefix = Query.KeyPath(Array(keyPath.components.dropLast()), range: keyPath.range)
+            let owner = try path(prefix, object, quantifier: nil)
+            if case .link(let target) = owner.kind, let source = owner.source,
+               let index = target.propertyIndex(last), target.collectionTables[index] != nil, target.targets[index] == nil {
+                let single = Query.KeyPath([keyPath.components[keyPath.components.count - 1]], range: keyPath.range)
+                var inner = try aggregate(single, op, nil, nil, ObjectRef(info: target, key: owner.sql, alias: nil), range)
+                inner.source = source
+                inner.quantifier = quantifier
+                return inner
+            }
+        }
         var components = keyPath.components
         if let propertyName { components.append(Query.PathComponent(.property(propertyName), range: keyPath.range)) }
         let operand = try path(Query.KeyPath(components, range: keyPath.range), object, quantifier: nil)
@@ -38,7 +52,8 @@ extension QueryCompiler {
             case (.count, .scalar(.string)), (.count, .scalar(.data)):
                 return result("length(\(operand.sql))", .count)
             case (.count, .mixed(let type)):
-                return result("(SELECT count(*) FROM _drumlin_mixed WHERE collection = (CASE WHEN \(type) IN (12, 13) THEN \(operand.sql) END))", .count)
+                // A collection's size, a string's or binary's length.
+                return result("(CASE WHEN \(type) IN (12, 13) THEN (SELECT count(*) FROM _drumlin_mixed WHERE collection = \(operand.sql)) WHEN \(type) = 3 THEN length(\(operand.sql)) WHEN \(type) = 4 THEN length(CAST(\(operand.sql) AS BLOB)) END)", .count)
             default:
                 throw error("Operation '.\(op.rawValue)' cannot apply to property '\(name)' because it is not a list", at: range)
             }
@@ -58,6 +73,14 @@ extension QueryCompiler {
                 let sql = op == .sum ? "coalesce(drumlin_decagg(\(code), \(value)), '0')" : "drumlin_decagg(\(code), \(value))"
                 return result("(SELECT \(sql) \(from))", .scalar(.decimal128))
             }
+        case .mixed(let type) where op == .min || op == .max:
+            // Realm orders mixed values across types: bool, numbers, strings and binary, dates,
+            // ObjectId, UUID, links; nulls and collections take no part.
+            let rank = "(CASE \(type) WHEN 2 THEN 0 WHEN 1 THEN 1 WHEN 6 THEN 1 WHEN 7 THEN 1 WHEN 8 THEN 1 WHEN 3 THEN 2 WHEN 4 THEN 2 WHEN 5 THEN 3 WHEN 9 THEN 4 WHEN 11 THEN 5 WHEN 10 THEN 6 END)"
+            let number = "(CASE WHEN \(type) = 8 THEN CAST(\(value) AS REAL) WHEN \(type) IN (6, 7) THEN drumlin_num(\(value)) ELSE \(value) END)"
+            let direction = op == .min ? "ASC" : "DESC"
+            let pick = "\(from) AND \(rank) IS NOT NULL ORDER BY \(rank) \(direction), \(number) \(direction) LIMIT 1"
+            return result("(SELECT \(value) \(pick))", .mixed(type: "(SELECT \(type) \(pick))"))
         case .mixed(let type):
             value = "(CASE WHEN \(type) IN (1, 6, 7) THEN drumlin_num(\(value)) WHEN \(type) = 8 THEN CAST(\(value) AS REAL) END)"
             kind = .scalar(.double)

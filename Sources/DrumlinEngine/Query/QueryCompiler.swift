@@ -17,6 +17,11 @@ struct QueryCompiler {
     /// WHERE condition, so the rows can be read straight from the table.
     var plainCondition: String?
     private var aliasCounter = 0
+    /// Placeholders of the numbers and strings bound so far, so each is bound once.
+    private var boundIndex: [String: Int] = [:]
+    /// Set while the values of a chain of equalities are gathered (`equalityChain`): every
+    /// value gets its own parameter, which the chain then replaces by one.
+    var collecting = false
     /// SUBQUERY variables in scope: name -> the object they stand for.
     var variables: [String: ObjectRef] = [:]
 
@@ -41,6 +46,11 @@ struct QueryCompiler {
     struct Source {
         var from: String
         var condition: String
+        /// The elements' order, as Realm lists them (list positions, dictionary keys, set values):
+        /// what a whole-list comparison (`{1, 2} == list`) walks in step with the constants.
+        var order: [String] = []
+        /// The last collection joined is a set: compared with a constant list as a set.
+        var isSet = false
     }
 
     /// What an operand holds, for type checks and for choosing the SQL comparison.
@@ -66,6 +76,8 @@ struct QueryCompiler {
         var property: Property?
         /// A constant's source text, so numbers compared with decimal128 convert exactly.
         var literal: String? = nil
+        /// Set when the constant is the argument `$n`.
+        var argumentIndex: Int? = nil
     }
 
     mutating func alias(_ prefix: String = "a") -> String {
@@ -73,10 +85,51 @@ struct QueryCompiler {
         return "\(prefix)\(aliasCounter)"
     }
 
-    /// Adds a bound parameter and returns its placeholder.
+    /// Adds a bound parameter and returns its placeholder. Past SQLite's limit on parameters (a
+    /// query of 50,000 OR'ed terms), numbers, strings and bytes are written into the SQL as
+    /// literals instead (quoted, so no text of the query ever becomes SQL).
     mutating func bind(_ value: Value) -> String {
+        if collecting {
+            parameters.append(value)
+            return "?\(parameters.count)"
+        }
+        // One parameter per distinct number or string: SQLite's cost grows with their count.
+        let key: String?
+        switch value {
+        case .int(let i): key = "i\(i)"
+        case .string(let s): key = "s" + s
+        case .double(let d): key = "d\(d.bitPattern)"
+        default: key = nil
+        }
+        if let key, let index = boundIndex[key] { return "?\(index)" }
+        // Past a thousand parameters integers are written as literals (SQLite's cost per
+        // numbered parameter grows with their count); past its limit, strings and bytes too.
+        if parameters.count >= 1000, case .int(let i) = value { return "\(i)" }
+        if parameters.count >= parameterLimit, let literal = Self.sqlLiteral(value) { return literal }
         parameters.append(value)
+        if let key { boundIndex[key] = parameters.count }
         return "?\(parameters.count)"
+    }
+
+    /// The most parameters a statement may have on this connection, less a margin for the
+    /// parameters the result's SORT/LIMIT steps add.
+    var parameterLimit: Int { max(100, Int(connection.variableLimit) - 100) }
+
+    /// A value as an SQL literal, for the few types whose literal form is exact.
+    static func sqlLiteral(_ value: Value) -> String? {
+        switch value {
+        case .int(let i): return "\(i)"
+        case .double(let d) where d.isFinite && d == d.rounded() && abs(d) < 1e15: return "\(Int64(d)).0"
+        case .double(let d) where d.isInfinite: return d > 0 ? "9e999" : "-9e999"
+        case .string(let s) where !s.utf8.contains(0):
+            return "'" + s.replacing("'", with: "''") + "'"
+        case .data(let bytes):
+            let digits = Array("0123456789ABCDEF".utf8)
+            var hex: [UInt8] = []
+            for byte in bytes { hex.append(digits[Int(byte >> 4)]); hex.append(digits[Int(byte & 15)]) }
+            return "X'" + String(decoding: hex, as: UTF8.self) + "'"
+        default: return nil
+        }
     }
 
     // MARK: Errors
@@ -122,15 +175,110 @@ struct QueryCompiler {
         case .falsePredicate: return "0"
         case .not(let inner): return "NOT coalesce((\(try compile(inner, object))), 0)"
         case .and(let parts):
-            var sql: [String] = []
-            for part in parts { sql.append("(\(try compile(part, object)))") }
-            return sql.joined(separator: " AND ")
+            return Self.balanced(try compileChain(parts, .notEqual, object), "AND")
         case .or(let parts):
-            var sql: [String] = []
-            for part in parts { sql.append("(\(try compile(part, object)))") }
-            return sql.joined(separator: " OR ")
+            return Self.balanced(try compileChain(parts, .equal, object), "OR")
         case .comparison(let comparison):
             return try compile(comparison, object)
         }
+    }
+
+    /// The parts of an AND (`op` `!=`) or OR (`op` `==`) chain. Many comparisons of one property
+    /// with constants (`age == 1 OR age == 2 OR …`) become one IN over a JSON array parameter.
+    mutating func compileChain(_ parts: [Query.Predicate], _ op: Query.ComparisonOperator, _ object: ObjectRef) throws(DrumlinError) -> [String] {
+        var groups: [String: [Int]] = [:]
+        if parts.count >= 16 {
+            for (i, part) in parts.enumerated() {
+                guard case .comparison(let c) = part.kind, c.op == op, !c.caseInsensitive,
+                      case .keyPath(let path, nil) = c.lhs.kind else { continue }
+                switch c.rhs.kind {
+                case .constant(let value, _) where !value.isNull: groups[path.description, default: []].append(i)
+                default: continue
+                }
+            }
+        }
+        var sql = [String?](repeating: nil, count: parts.count)
+        for (_, members) in groups where members.count >= 16 {
+            guard case .comparison(let first) = parts[members[0]].kind,
+                  let chain = try equalityChain(first.lhs, members.map { parts[$0] }, op, object) else { continue }
+            sql[members[0]] = chain
+            for i in members.dropFirst() { sql[i] = "" }
+        }
+        var result: [String] = []
+        result.reserveCapacity(parts.count)
+        for (i, part) in parts.enumerated() {
+            if let done = sql[i] {
+                if !done.isEmpty { result.append(done) }
+                continue
+            }
+            result.append("(\(try compile(part, object)))")
+        }
+        return result
+    }
+
+    /// `lhs IN (the constants)` (or `NOT IN` for `!=`) when every comparison in `parts` is a plain
+    /// `=` of one single-valued property with a number or string; nil otherwise.
+    mutating func equalityChain(_ lhsExpression: Query.Expression, _ parts: [Query.Predicate], _ op: Query.ComparisonOperator,
+                                _ object: ObjectRef) throws(DrumlinError) -> String? {
+        let lhs = try operand(lhsExpression, object)
+        guard lhs.source == nil, case .scalar(let type) = lhs.kind,
+              [.int, .bool, .string, .date, .double, .float].contains(type) else { return nil }
+        let saved = parameters.count
+        collecting = true
+        let values = try chainValues(lhs, parts)
+        collecting = false
+        parameters.removeLast(parameters.count - saved)
+        guard let values else { return nil }
+        let list = bind(.string(Self.jsonText(values)))
+        let test = "\(lhs.sql) IN (SELECT value FROM json_each(\(list)))"
+        return op == .equal ? "(\(test))" : "(NOT coalesce(\(test), 0))"
+    }
+
+    /// The bound value of each `lhs = constant` in `parts`, or nil when one is not a plain `=`.
+    private mutating func chainValues(_ lhs: Operand, _ parts: [Query.Predicate]) throws(DrumlinError) -> [JSON]? {
+        let saved = parameters.count
+        var values: [JSON] = []
+        values.reserveCapacity(parts.count)
+        for part in parts {
+            guard case .comparison(let c) = part.kind, case .constant(let value, let literal) = c.rhs.kind else { return nil }
+            var constant = constantOperand(value, c.rhs.range)
+            constant.literal = literal
+            let compared = try scalarComparison(lhs, .equal, constant, false)
+            let prefix = "\(lhs.sql) = ?"
+            guard compared.hasPrefix(prefix), let index = Int(compared.dropFirst(prefix.count)), index > saved,
+                  index <= parameters.count else { return nil }
+            switch parameters[index - 1] {
+            case .int(let i): values.append(.int(i))
+            case .string(let s): values.append(.string(s))
+            case .double(let d) where d == d.rounded() && abs(d) < 1e15: values.append(.double(d))
+            default: return nil
+            }
+        }
+        return values
+    }
+
+    static func jsonText(_ values: [JSON]) -> String {
+        var writer = JSONWriter(reservingCapacity: values.count * 8)
+        writer.write(.array(values))
+        return writer.string
+    }
+
+    /// `a OR b OR c …` grouped as a balanced tree: SQLite limits the depth of an expression
+    /// (1000), and a chain written flat nests one level per term.
+    static func balanced(_ parts: [String], _ op: String) -> String {
+        if parts.count <= 64 { return parts.joined(separator: " \(op) ") }
+        var level = parts
+        while level.count > 1 {
+            var next: [String] = []
+            next.reserveCapacity(level.count / 8 + 1)
+            var start = 0
+            while start < level.count {
+                let end = min(start + 8, level.count)
+                next.append(end - start == 1 ? level[start] : "(" + level[start..<end].joined(separator: " \(op) ") + ")")
+                start = end
+            }
+            level = next
+        }
+        return level[0]
     }
 }

@@ -369,8 +369,8 @@ struct QueryLexer {
             return .invalid("invalid timestamp '\(text)': a date needs a time, e.g. 2024-01-31@00:00:00 "
                 + "(write subtraction with spaces)")
         }
-        guard let hour = digits(1, 2), expect(UInt8(ascii: ":")), let minute = digits(2, 2),
-              expect(UInt8(ascii: ":")), let second = digits(2, 2)
+        guard let hour = digits(1, 2), expect(UInt8(ascii: ":")), let minute = digits(1, 2),
+              expect(UInt8(ascii: ":")), let second = digits(1, 2)
         else { return nil }
         var nanoseconds: Int64 = 0
         if index + 1 < bytes.count, bytes[index] == UInt8(ascii: ":"), isDigit(bytes[index + 1]) {

@@ -71,7 +71,9 @@ enum QueryLiterals {
         }
         let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
-        return .timestamp(Timestamp(seconds: seconds, nanoseconds: Int32(nanoseconds)))
+        // As in Realm, the seconds give the nanoseconds their sign: before 1970 the written
+        // nanoseconds move the instant further back (`1969-12-31@23:59:59:1` is T-1:-1).
+        return .timestamp(Timestamp(seconds: seconds, nanoseconds: Int32(seconds < 0 ? -nanoseconds : nanoseconds)))
     }
 }
 

@@ -12,6 +12,7 @@ import Glibc
 /// | `drumlin_fold(x)` | x case-folded (Unicode lowercase) for `[c]` comparisons; non-text unchanged |
 /// | `drumlin_strop(op, a, b, ci)` | Realm's string operators on text or blobs: 1 BEGINSWITH, 2 ENDSWITH, 3 CONTAINS, 4 LIKE, 5 == |
 /// | `drumlin_num(x)` | a stored float/double (REAL, or the 8-byte BLOB kept for NaN and -0.0) as a REAL |
+/// | `drumlin_div(a, b)` | a / b: integer division for two integers (NULL for a zero divisor), IEEE otherwise (±inf) |
 /// | `drumlin_deccmp(a, b)` | -1/0/1 comparing numbers exactly when either side is a decimal128 (text), NULL if not comparable |
 /// | `drumlin_geo(lon, lat, shape)` | 1 when the point is inside the shape (Extended JSON text, parsed once per statement) |
 enum SQLFunctions {
@@ -32,6 +33,20 @@ enum SQLFunctions {
         sqlite3_create_function_v2(db, "drumlin_num", 1, flags, nil, { context, _, argv in
             guard let argv, let value = argv[0] else { return }
             if let d = SQLFunctions.double(value) { sqlite3_result_double(context, d) } else { sqlite3_result_null(context) }
+        }, nil, nil, nil)
+        sqlite3_create_function_v2(db, "drumlin_div", 2, flags, nil, { context, _, argv in
+            guard let argv, let a = argv[0], let b = argv[1] else { return }
+            if sqlite3_value_type(a) == SQLITE_INTEGER, sqlite3_value_type(b) == SQLITE_INTEGER {
+                let x = sqlite3_value_int64(a), y = sqlite3_value_int64(b)
+                guard y != 0, !(x == .min && y == -1) else { sqlite3_result_null(context); return }
+                sqlite3_result_int64(context, x / y)
+                return
+            }
+            func number(_ v: OpaquePointer) -> Double? {   // decimal128 values are text
+                sqlite3_value_type(v) == SQLITE_TEXT ? Decimal128(string: SQLFunctions.text(v))?.doubleValue : SQLFunctions.double(v)
+            }
+            guard let x = number(a), let y = number(b) else { sqlite3_result_null(context); return }
+            sqlite3_result_double(context, x / y)
         }, nil, nil, nil)
         sqlite3_create_function_v2(db, "drumlin_deccmp", 2, flags, nil, { context, _, argv in
             guard let argv, let a = argv[0], let b = argv[1] else { return }
@@ -189,8 +204,12 @@ enum SQLFunctions {
             default: return left == right
             }
         }
-        let left = bytes(a)
-        let right = bytes(b)
+        var left = bytes(a)
+        var right = bytes(b)
+        if caseInsensitive {   // `[c]` on binary data folds the bytes read as UTF-8
+            left = Array(String(decoding: left, as: UTF8.self).lowercased().utf8)
+            right = Array(String(decoding: right, as: UTF8.self).lowercased().utf8)
+        }
         switch op {
         case 1: return left.starts(with: right)
         case 2: return left.count >= right.count && Array(left.suffix(right.count)) == right

@@ -121,4 +121,4 @@ def test_errors(db: drumlin.Database) -> None:
     with pytest.raises(drumlin.QueryError, match="expecting '{' and two values after BETWEEN"):
         db.query("Person", "age BETWEEN $0", [17, 31])
     with pytest.raises(drumlin.QueryError, match="Unsupported comparison between type 'int' and type 'string'"):
-        db.query("Person", "age IN $0", ["17"])
+        db.query("Person", "age IN $0", ["seventeen"])
