@@ -110,6 +110,7 @@ demo: lib
 BENCH_N ?= 100k
 BENCH_RUNS ?= 3
 BENCH_BIN := build/bench/drumlin-bench
+BENCH_SWIFT := bench/swift/.build/release/drumlin-bench-swift
 BENCH_RUN := DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/run.py --c-harness $(BENCH_BIN) --runs $(BENCH_RUNS)
 
 BENCH_SOURCES := bench/bench.c bench/bench_raw.c bench/bench_drumlin.c
@@ -122,11 +123,12 @@ $(BENCH_BIN): $(BENCH_SOURCES) bench/bench.h include/drumlin.h $(if $(BENCH_NO_L
 # BENCH_NO_LIB=1: use the library as it is (no swift build), e.g. while another build is running.
 bench-build: $(if $(BENCH_NO_LIB),,lib)
 	@$(MAKE) --no-print-directory $(BENCH_BIN)
+	swift build -c release --package-path bench/swift
 
 bench:
 	@started=$$(date +%s.%N); \
 	$(MAKE) --no-print-directory bench-build && \
-	$(BENCH_RUN) --n $(BENCH_N) --started $$started
+	$(BENCH_RUN) --swift-harness $(BENCH_SWIFT) --n $(BENCH_N) --started $$started
 
 bench-scale:
 	@started=$$(date +%s.%N); \
@@ -134,4 +136,4 @@ bench-scale:
 	$(BENCH_RUN) --scale --started $$started
 
 clean:
-	rm -rf .build $(CMAKE_BUILD) examples/swift/.build dist
+	rm -rf .build $(CMAKE_BUILD) examples/swift/.build bench/swift/.build dist

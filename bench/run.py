@@ -44,6 +44,8 @@ PY_SYSTEMS = [("sqlite3", "sqlite3"), ("drumlin", "Drumlin Python"), ("objectbox
 # The performance issue's targets: Drumlin ops/s >= factor x the peer's, from the same run's medians.
 C_TARGETS = {"insert": 0.8, "get": 0.8, "update": 0.7, "delete": 0.7}
 PY_TARGETS = {"insert": 1.2, "get": 1.0, "lookup": 1.0}
+# The Swift model API against raw SQLite C (issue #13): bulk add and get + read every property.
+SWIFT_TARGETS = {"insert": 0.8, "get": 0.8}
 SCALE_STEPS = ["insert", "get", "lookup"]
 SCALE_LIMIT = 1.5     # per-op time at 1M within 1.5x of that at 10k
 MEMORY_LIMIT = 2.0    # a bulk insert peaks below 2x the size of its input data
@@ -261,9 +263,30 @@ def py_table(r: Results) -> tuple[str, list[tuple[str, bool | None]]]:
     return table(header, rows), verdicts
 
 
+def swift_table(r: Results) -> tuple[str, list[tuple[str, bool | None]]]:
+    verdicts = []
+    rows = []
+    for step in STEPS:
+        raw, sw = r.rate("c", "raw", step), r.rate("swift", "swift", step)
+        rs = ratio(sw, raw)
+        target = SWIFT_TARGETS.get(step)
+        if target is None:
+            tgt, met = "—", "—"
+        else:
+            tgt = f"≥ {target}×"
+            ok = None if rs is None else rs >= target
+            met = "n/a" if ok is None else ("yes" if ok else "NO")
+            verdicts.append((f"Swift {step} ≥ {target}× raw SQLite C", ok))
+        cells = [fmt_rate(raw) if raw is not None else r.why_missing("c", "raw", step),
+                 fmt_rate(sw) if sw is not None else r.why_missing("swift", "swift", step)]
+        rows.append([STEP_LABEL[step]] + cells + [fmt_ratio(rs), tgt, met])
+    header = ["step", "raw SQLite C", "Drumlin Swift (model API)", "Swift/raw", "target", "met?"]
+    return table(header, rows), verdicts
+
+
 def mem_table(r: Results) -> str:
     rows = []
-    for h, systems in (("c", C_SYSTEMS), ("python", PY_SYSTEMS)):
+    for h, systems in (("c", C_SYSTEMS), ("python", PY_SYSTEMS), ("swift", [("swift", "Drumlin Swift")])):
         for s, label in systems:
             if not r.mem.get((h, s)):
                 continue
@@ -303,7 +326,7 @@ def memory_verdict(r: Results) -> tuple[str, bool | None]:
 
 def how_table(r: Results) -> str:
     rows = []
-    for h, systems in (("c", C_SYSTEMS), ("python", PY_SYSTEMS)):
+    for h, systems in (("c", C_SYSTEMS), ("python", PY_SYSTEMS), ("swift", [("swift", "Drumlin Swift")])):
         for s, label in systems:
             for step in STEPS:
                 how = r.how.get((h, s, step))
@@ -356,6 +379,11 @@ def collect(args, n: int, steps: list[str], py_systems: list[str], python: str, 
     log(f"== Python harness, N={n_label(n)}, {args.runs} runs ==")
     py_lines, py_rc = run_lines(py_cmd, env)
     lines = c_lines + py_lines
+    sw_rc = 0
+    if getattr(args, "swift_harness", None) and set(steps) == set(STEPS):
+        log(f"== Swift harness, N={n_label(n)}, {args.runs} runs ==")
+        sw_lines, sw_rc = run_lines([args.swift_harness, "--n", str(n), "--runs", str(args.runs)], env)
+        lines += sw_lines
     if skip_reason and "objectbox" not in py_systems:
         lines.append({"harness": "python", "kind": "skipped", "system": "objectbox", "reason": skip_reason})
     res = Results(n, lines)
@@ -363,6 +391,8 @@ def collect(args, n: int, steps: list[str], py_systems: list[str], python: str, 
         res.failed.append(f"C harness exited with status {c_rc}")
     if py_rc:
         res.failed.append(f"Python harness exited with status {py_rc}")
+    if sw_rc:
+        res.failed.append(f"Swift harness exited with status {sw_rc}")
     return res
 
 
@@ -392,9 +422,10 @@ def main_default(args, python: str, skip_reason: str | None, t_start: float) -> 
     res = collect(args, n, STEPS, py_systems, python, skip_reason)
     ct, cv = c_table(res)
     pt, pv = py_table(res)
+    st, sv = swift_table(res)
     mt = mem_table(res)
     mem_line, mem_ok = memory_verdict(res)
-    verdicts = cv + pv
+    verdicts = cv + pv + (sv if args.swift_harness else [])
     out = []
     out.append(f"# Drumlin benchmark — N = {n_label(n)} Person objects, median of {args.runs} runs")
     out.append("")
@@ -413,6 +444,11 @@ def main_default(args, python: str, skip_reason: str | None, t_start: float) -> 
         out.append("")
     out.append(pt)
     out.append("")
+    if args.swift_harness:
+        out.append("## Swift: raw SQLite C vs Drumlin's Swift model API (`import Drumlin`)")
+        out.append("")
+        out.append(st)
+        out.append("")
     out.append("## Memory (median over runs; RSS from /proc/self/statm and getrusage ru_maxrss)")
     out.append("")
     out.append(mt)
@@ -502,6 +538,7 @@ def main_scale(args, python: str, t_start: float) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--c-harness", default=os.path.join(ROOT, "build", "bench", "drumlin-bench"))
+    parser.add_argument("--swift-harness", default=None, help="the Swift harness (bench/swift); omitted: no Swift table")
     parser.add_argument("--n", default=os.environ.get("BENCH_N") or "100k")
     parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS") or 3))
     parser.add_argument("--scale", action="store_true", help="insert/get/lookup at --scale-small and --scale-large")
