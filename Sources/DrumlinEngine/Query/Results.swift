@@ -214,9 +214,21 @@ public final class Results: @unchecked Sendable {
         defer { statement.reset() }
         for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
         var keys: [Int64] = []
-        while try statement.step() { keys.append(statement.int64(0)) }
+        try database.timedQuery(queryDescription) { () throws(DrumlinError) in
+            while try statement.step() { keys.append(statement.int64(0)) }
+        }
         if let token { cache = (token, keys) }
         return keys
+    }
+
+    /// "'Person' where age > $0 SORT(name ASC)", for the log.
+    var queryDescription: String {
+        let texts = steps.map { step -> String in
+            switch step {
+            case .filter(_, let text, _), .postfix(_, let text, _): text
+            }
+        }
+        return "'\(info.name)'" + (texts.isEmpty ? " (all objects)" : " where " + texts.joined(separator: " then "))
     }
 
     public var count: Int {
