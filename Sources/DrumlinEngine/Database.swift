@@ -315,33 +315,12 @@ public final class Database: @unchecked Sendable {
 
     /// Begins a write transaction. The corresponding C function is `drumlin_begin_write`.
     public func beginWrite() throws(DrumlinError) {
-        try serialized { (connection) throws(DrumlinError) in
-            if options.readOnly { throw DrumlinError(.readOnly, "The database was opened read-only.") }
-            if inWriteTransaction {
-                throw DrumlinError(.wrongTransactionState, "The database is already in a write transaction.")
-            }
-            do throws(DrumlinError) {
-                try connection.execute("BEGIN IMMEDIATE")
-            } catch where error.code == .busy {
-                throw DrumlinError(.busy, "Could not begin a write transaction on '\(path)': another connection held the write lock for the whole busy timeout (\(options.busyTimeoutMilliseconds) ms). Set a longer busy timeout when opening to wait longer.", sqliteCode: error.sqliteCode)
-            }
-            inWriteTransaction = true
-            pendingSequences.removeAll()
-        }
+        try serialized { (connection) throws(DrumlinError) in try beginWriteLocked(connection) }
     }
 
     /// Commits the write transaction. The corresponding C function is `drumlin_commit`.
     public func commit() throws(DrumlinError) {
-        try serialized { (connection) throws(DrumlinError) in
-            guard inWriteTransaction else {
-                throw DrumlinError(.wrongTransactionState, "Cannot commit: the database is not in a write transaction.")
-            }
-            try flushSequences(connection)
-            try connection.execute("COMMIT")
-            inWriteTransaction = false
-            commitCount += 1
-            pendingSequences.removeAll()
-        }
+        try serialized { (connection) throws(DrumlinError) in try commitLocked(connection) }
     }
 
     /// Discards everything written since `beginWrite()`. The corresponding C function is `drumlin_rollback`.
@@ -350,11 +329,43 @@ public final class Database: @unchecked Sendable {
             guard inWriteTransaction else {
                 throw DrumlinError(.wrongTransactionState, "Cannot roll back: the database is not in a write transaction.")
             }
-            inWriteTransaction = false
-            commitCount += 1
-            pendingSequences.removeAll()
-            try connection.execute("ROLLBACK")
+            try rollbackLocked(connection)
         }
+    }
+
+    /// `beginWrite()` for callers already inside `serialized`.
+    func beginWriteLocked(_ connection: Connection) throws(DrumlinError) {
+        if options.readOnly { throw DrumlinError(.readOnly, "The database was opened read-only.") }
+        if inWriteTransaction {
+            throw DrumlinError(.wrongTransactionState, "The database is already in a write transaction.")
+        }
+        do throws(DrumlinError) {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch where error.code == .busy {
+            throw DrumlinError(.busy, "Could not begin a write transaction on '\(path)': another connection held the write lock for the whole busy timeout (\(options.busyTimeoutMilliseconds) ms). Set a longer busy timeout when opening to wait longer.", sqliteCode: error.sqliteCode)
+        }
+        inWriteTransaction = true
+        pendingSequences.removeAll()
+    }
+
+    /// `commit()` for callers already inside `serialized`.
+    func commitLocked(_ connection: Connection) throws(DrumlinError) {
+        guard inWriteTransaction else {
+            throw DrumlinError(.wrongTransactionState, "Cannot commit: the database is not in a write transaction.")
+        }
+        try flushSequences(connection)
+        try connection.execute("COMMIT")
+        inWriteTransaction = false
+        commitCount += 1
+        pendingSequences.removeAll()
+    }
+
+    /// `rollback()` for callers already inside `serialized`.
+    func rollbackLocked(_ connection: Connection) throws(DrumlinError) {
+        inWriteTransaction = false
+        commitCount += 1
+        pendingSequences.removeAll()
+        try connection.execute("ROLLBACK")
     }
 
     /// Runs `body` in a write transaction: commits when it returns, rolls back when it throws.
