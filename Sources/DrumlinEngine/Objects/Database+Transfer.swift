@@ -155,6 +155,7 @@ extension Database {
                     try importLines(file, &importer, connection, batchSize: batchSize)
                     try importer.applyDeferred(self, connection)
                     try importer.clear(connection)
+                    try importer.reportEnd()
                     try commitLocked(connection)
                 } catch {
                     try? rollbackLocked(connection)
@@ -170,9 +171,9 @@ extension Database {
                     try importLines(file, &importer, connection, batchSize: 0)
                     try importer.applyDeferred(self, connection)
                     try importer.clear(connection)
+                    try importer.reportEnd()
                 }
             }
-            _ = progress?(importer.bytesRead, total)
             return importer.count
         }
     }
@@ -330,7 +331,9 @@ private struct Exporter {
 
     func finish() throws(DrumlinError) {
         guard fflush(file) == 0 else { throw DrumlinError(.file, "Writing '\(path)' failed: \(String(cString: strerror(errno))).") }
-        _ = progress?(count, total)
+        if let progress, !progress(count, total) {
+            throw DrumlinError(.callback, "The export was cancelled by the progress callback after \(count) objects.")
+        }
     }
 }
 
@@ -370,6 +373,13 @@ private struct Importer {
 
     func clear(_ connection: Connection) throws(DrumlinError) {
         try connection.execute("DELETE FROM \(Self.keysTable); DELETE FROM \(Self.deferredTable)")
+    }
+
+    /// The last progress report; cancelling it still undoes the import.
+    func reportEnd() throws(DrumlinError) {
+        if let progress, !progress(bytesRead, total) {
+            throw DrumlinError(.callback, "The import was cancelled by the progress callback at its end.")
+        }
     }
 
     func mappedKey(_ target: ClassInfo, _ old: Int64, _ connection: Connection) throws(DrumlinError) -> Int64? {
