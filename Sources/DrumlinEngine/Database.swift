@@ -254,8 +254,10 @@ public final class Database: @unchecked Sendable {
         let result = try body()
         let elapsed = clock.now - start
         if elapsed > threshold {
-            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            log(.warning, "Slow query (\(Int(ms.rounded())) ms, over the \(threshold) threshold): \(description())")
+            func milliseconds(_ duration: Duration) -> Int {
+                Int((Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15).rounded())
+            }
+            log(.warning, "Slow query (\(milliseconds(elapsed)) ms, over the \(milliseconds(threshold)) ms threshold) on \(description())")
         }
         return result
     }

@@ -196,7 +196,7 @@ import Glibc
         _ = try Database(path: path, schemaJSON: personSchema, options: options)
         let logged = messages.withLock { $0 }
         #expect(logged.contains { $0.0 == .info && $0.1.hasPrefix("Opened '\(path)' with 1 object type at schema version 0") })
-        #expect(logged.contains { $0.0 == .warning && $0.1.hasPrefix("Slow query") && $0.1.hasSuffix("'Person' where age > 3") })
+        #expect(logged.contains { $0.0 == .warning && $0.1.hasPrefix("Slow query") && $0.1.hasSuffix("on 'Person': age > 3") })
         #expect(logged.contains { $0.0 == .error && $0.1 == "Object type 'Nobody' is not in the schema." })
         #expect(logged.contains { $0.0 == .info && $0.1 == "Migrated '\(path)' from schema version 0 to 2." })
     }

@@ -118,7 +118,7 @@ extension Database {
 
     private func removeIfRegularFile(_ path: String) {
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { unlink(path) }
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { unlink(path) }  // never through a symlink such as /dev/stdout
     }
 
     // MARK: Import

@@ -228,7 +228,7 @@ public final class Results: @unchecked Sendable {
             case .filter(_, let text, _), .postfix(_, let text, _): text
             }
         }
-        return "'\(info.name)'" + (texts.isEmpty ? " (all objects)" : " where " + texts.joined(separator: " then "))
+        return "'\(info.name)'" + (texts.isEmpty ? " (all objects)" : ": " + texts.joined(separator: " | "))
     }
 
     public var count: Int {
@@ -475,7 +475,13 @@ extension Database {
     /// The parse of a query text, from the cache when it was seen before.
     func parsed(_ text: String) throws(DrumlinError) -> Query {
         if let cached = try serialized({ (_) throws(DrumlinError) in parsedQueries[text] }) { return cached }
-        let query = try QueryParser.parse(text)
+        let query: Query
+        do throws(DrumlinError) {
+            query = try QueryParser.parse(text)
+        } catch {
+            log(.error, error.message)
+            throw error
+        }
         try serialized { (_) throws(DrumlinError) in
             if parsedQueries.count >= Self.parsedQueryLimit { parsedQueries.removeAll(keepingCapacity: true) }
             parsedQueries[text] = query

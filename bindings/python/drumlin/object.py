@@ -19,6 +19,7 @@ import marshal
 import threading
 from collections.abc import Iterable, Mapping
 from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
+from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 
 from . import _ffi
@@ -387,17 +388,20 @@ class Object(Handle):
 
     # ---- Whole object --------------------------------------------------------------------------
 
-    def to_dict(self, depth: int = 0) -> dict[str, Any]:
+    def to_dict(self, depth: int = 0, *, json: bool = False) -> dict[str, Any]:
         """A snapshot of every property as a plain ``dict`` (one read of the database).
 
         Embedded objects are nested dicts; collections are lists and dicts; a link is the target's
         primary key (its object key when its class has none), or, ``depth`` levels deep, the
         target as a nested dict. An object already printed further up the same path is rendered as
-        its key again, so cycles end. linkingObjects properties are left out."""
-        if type(depth) is not int:
-            raise TypeMismatchError(f"depth must be an int, not {type(depth).__name__}")
-        if depth < 0:
-            raise InvalidArgumentError(f"depth must not be negative, got {depth}")
+        its key again, so cycles end. linkingObjects properties are left out.
+
+        ``json=True`` gives values that ``json.dumps`` accepts: types JSON lacks (dates, decimals,
+        ObjectIds, UUIDs, bytes, non-finite floats) as Extended JSON (``{"$date": ...}``), as
+        :meth:`to_json` writes them."""
+        _check_depth(depth)
+        if json:
+            return _json_loads(self.to_json(depth))
         info = self._drumlin_class
         if depth or not info.scalar_only:
             return self._drumlin_json(min(depth, 0x7FFFFFFF))
@@ -419,6 +423,19 @@ class Object(Handle):
             else:
                 return result
         return self._drumlin_json()
+
+    def to_json(self, depth: int = 0) -> str:
+        """The object as Extended JSON text (what ``to_dict(json=True)`` decodes), ``depth`` as
+        in :meth:`to_dict`. The corresponding C function is ``drumlin_object_to_json``."""
+        _check_depth(depth)
+        handle = self._ptr()
+        out = c_void_p()
+        with self._drumlin_lock:
+            if depth:
+                _ffi.drumlin_object_to_json_depth(handle, min(depth, 0x7FFFFFFF), byref(out))
+            else:
+                _ffi.drumlin_object_to_json(handle, byref(out))
+        return take_string(out)
 
     @property
     def is_valid(self) -> bool:
@@ -494,6 +511,13 @@ class Object(Handle):
 # Names that belong to Object itself: schema properties with these names are read and written
 # with obj["name"].
 _OBJECT_ATTRIBUTES = frozenset(name for name in dir(Object) if not name.startswith("_"))
+
+
+def _check_depth(depth: object) -> None:
+    if type(depth) is not int:
+        raise TypeMismatchError(f"depth must be an int, not {type(depth).__name__}")
+    if depth < 0:
+        raise InvalidArgumentError(f"depth must not be negative, got {depth}")
 
 
 def make_object_type(info: ClassInfo) -> type[Object]:
