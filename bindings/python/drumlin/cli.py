@@ -63,7 +63,7 @@ def _cell(value: Any) -> str:
     elif isinstance(value, str):
         text = value
     elif isinstance(value, dict) and len(value) == 1:
-        (key, inner), = value.items()
+        ((key, inner),) = value.items()
         if key in ("$date", "$oid", "$uuid", "$numberDecimal", "$numberDouble") and isinstance(inner, str):
             text = inner
         elif key == "$binary" and isinstance(inner, dict):
@@ -98,8 +98,13 @@ class _ProgressBar:
             if total > 0:
                 fraction = min(done / total, 1.0)
                 filled = int(fraction * 30)
-                amount = _size(done) + " of " + _size(total) if self.unit == "bytes" else f"{done} of {total} {self.unit}"
-                text = f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {fraction:4.0%}  {amount}  {elapsed:.1f}s"
+                amount = (
+                    _size(done) + " of " + _size(total)
+                    if self.unit == "bytes"
+                    else f"{done} of {total} {self.unit}"
+                )
+                bar = "#" * filled + "." * (30 - filled)
+                text = f"{self.label} [{bar}] {fraction:4.0%}  {amount}  {elapsed:.1f}s"
             else:
                 amount = _size(done) if self.unit == "bytes" else f"{done} {self.unit}"
                 text = f"{self.label} {amount}  {elapsed:.1f}s"
@@ -133,7 +138,13 @@ def _info(args: argparse.Namespace, out: IO[str]) -> int:
         rows = []
         for object_schema in schema:
             name = object_schema["name"]
-            kind = "embedded" if object_schema.get("embedded") else "asymmetric" if object_schema.get("asymmetric") else "top-level"
+            kind = (
+                "embedded"
+                if object_schema.get("embedded")
+                else "asymmetric"
+                if object_schema.get("asymmetric")
+                else "top-level"
+            )
             count = "-" if kind == "asymmetric" else str(db.count(name))
             properties = object_schema["properties"]
             indexed = [
@@ -141,14 +152,16 @@ def _info(args: argparse.Namespace, out: IO[str]) -> int:
                 for p, spec in properties.items()
                 if spec.get("indexed") and p != object_schema.get("primaryKey")
             ]
-            rows.append([
-                name,
-                object_schema.get("mapTo", name),
-                kind,
-                count,
-                object_schema.get("primaryKey") or "",
-                ", ".join(indexed),
-            ])
+            rows.append(
+                [
+                    name,
+                    object_schema.get("mapTo", name),
+                    kind,
+                    count,
+                    object_schema.get("primaryKey") or "",
+                    ", ".join(indexed),
+                ]
+            )
         _table(["type", "stored as", "kind", "objects", "primary key", "indexes"], rows, out)
     return 0
 
@@ -309,7 +322,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"drumlin {_version.VERSION}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    def command(name: str, summary: str, run: Callable[[argparse.Namespace, IO[str]], int]) -> argparse.ArgumentParser:
+    def command(
+        name: str, summary: str, run: Callable[[argparse.Namespace, IO[str]], int]
+    ) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=summary, description=summary)
         sub.add_argument("file", metavar="FILE", help="the database file")
         sub.set_defaults(run=run)
@@ -318,37 +333,65 @@ def _parser() -> argparse.ArgumentParser:
     command("info", "Types, object counts, stored names, indexes, schema version and file size.", _info)
 
     sub = command("schema", "The stored schema, as a table or as JSON.", _schema)
-    sub.add_argument("--json", action="store_true", help="the normalized schema as JSON (Realm JS's long form)")
+    sub.add_argument(
+        "--json", action="store_true", help="the normalized schema as JSON (Realm JS's long form)"
+    )
 
     sub = command("query", "Objects of a type matching a Realm Query Language query.", _query)
     sub.add_argument("type", metavar="TYPE", help="the object type")
-    sub.add_argument("query", metavar="RQL", nargs="?", default="TRUEPREDICATE",
-                     help="the query, e.g. \"age > 30 SORT(name ASC)\" (default: every object)")
+    sub.add_argument(
+        "query",
+        metavar="RQL",
+        nargs="?",
+        default="TRUEPREDICATE",
+        help='the query, e.g. "age > 30 SORT(name ASC)" (default: every object)',
+    )
     formats = sub.add_mutually_exclusive_group()
-    formats.add_argument("--table", dest="format", action="store_const", const="table",
-                         help="aligned columns (the default)")
-    formats.add_argument("--json", dest="format", action="store_const", const="json",
-                         help="one JSON array (Extended JSON for dates, decimals, ids...)")
-    formats.add_argument("--ndjson", dest="format", action="store_const", const="ndjson",
-                         help="one JSON object per line")
+    formats.add_argument(
+        "--table", dest="format", action="store_const", const="table", help="aligned columns (the default)"
+    )
+    formats.add_argument(
+        "--json",
+        dest="format",
+        action="store_const",
+        const="json",
+        help="one JSON array (Extended JSON for dates, decimals, ids...)",
+    )
+    formats.add_argument(
+        "--ndjson", dest="format", action="store_const", const="ndjson", help="one JSON object per line"
+    )
     sub.add_argument("--limit", type=_positive, metavar="N", help="at most N objects")
     sub.add_argument("-q", "--quiet", action="store_true", help="no object count on standard error")
     sub.set_defaults(format="table")
 
     sub = command("export", "Write objects as Extended JSON lines.", _export)
-    sub.add_argument("--type", metavar="T", help="only this type, as plain objects (default: every type, "
-                     "each line with \"$type\")")
+    sub.add_argument(
+        "--type",
+        metavar="T",
+        help='only this type, as plain objects (default: every type, each line with "$type")',
+    )
     sub.add_argument("-o", "--output", metavar="OUT", help="the output file (default: standard output)")
     sub.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
 
     sub = command("import", "Create objects from Extended JSON lines, all or nothing.", _import)
     sub.add_argument("input", metavar="IN", help="the input file ('-': standard input)")
-    sub.add_argument("--type", metavar="T", help="every line is an object of this type (default: each "
-                     "line names its type in \"$type\")")
-    sub.add_argument("--update", choices=["modified", "all"],
-                     help="update objects whose primary key exists (default: that is an error)")
-    sub.add_argument("--batch", type=_positive, default=0, metavar="N",
-                     help="commit every N objects; a failure keeps the batches before it")
+    sub.add_argument(
+        "--type",
+        metavar="T",
+        help='every line is an object of this type (default: each line names its type in "$type")',
+    )
+    sub.add_argument(
+        "--update",
+        choices=["modified", "all"],
+        help="update objects whose primary key exists (default: that is an error)",
+    )
+    sub.add_argument(
+        "--batch",
+        type=_positive,
+        default=0,
+        metavar="N",
+        help="commit every N objects; a failure keeps the batches before it",
+    )
     sub.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
 
     command("check", "Check the file: SQLite's integrity and the links and embedded objects.", _check)

@@ -73,13 +73,16 @@ logger = logging.getLogger("drumlin")
 logger.addHandler(logging.NullHandler())
 
 
-@_ffi.drumlin_log_fn
-def _log_to_python(userdata: Any, level: int, message: bytes) -> None:
+def _log(userdata: Any, level: int, message: bytes) -> None:
     try:
         if logger.isEnabledFor(level):
             logger.log(level, message.decode("utf-8", "replace"))
     except Exception:  # an exception must not cross back into C
         pass
+
+
+# One C function pointer for every database, alive as long as the module.
+_log_to_python = _ffi.drumlin_log_fn(_log)
 
 
 _NO_FREE = _ffi.drumlin_free_fn()
@@ -104,7 +107,8 @@ class _Progress:
     def __init__(self, function: Callable[[int, int], object] | None) -> None:
         self.error: BaseException | None = None
         self.function = function
-        self.pointer = _ffi.drumlin_progress_fn(self._call) if function is not None else _ffi.drumlin_progress_fn()
+        no_callback = _ffi.drumlin_progress_fn()
+        self.pointer = no_callback if function is None else _ffi.drumlin_progress_fn(self._call)
 
     def _call(self, userdata: Any, done: int, total: int) -> int:
         try:
@@ -612,7 +616,9 @@ class Database(Handle):
         callback = _Progress(progress)
         count = c_int64()
         try:
-            _ffi.drumlin_export_ndjson(self._ptr(), cname, _encode_path(path), callback.pointer, None, byref(count))
+            _ffi.drumlin_export_ndjson(
+                self._ptr(), cname, _encode_path(path), callback.pointer, None, byref(count)
+            )
         finally:
             callback.reraise()
         return count.value
@@ -647,7 +653,9 @@ class Database(Handle):
 
         def run(handle: Any) -> int:
             try:
-                _ffi.drumlin_import_ndjson(handle, raw_path, cname, mode, batch, callback.pointer, None, byref(count))
+                _ffi.drumlin_import_ndjson(
+                    handle, raw_path, cname, mode, batch, callback.pointer, None, byref(count)
+                )
             finally:
                 callback.reraise()
             return count.value

@@ -401,7 +401,8 @@ class Object(Handle):
         :meth:`to_json` writes them."""
         _check_depth(depth)
         if json:
-            return _json_loads(self.to_json(depth))
+            plain: dict[str, Any] = _json_loads(self.to_json(depth))
+            return plain
         info = self._drumlin_class
         if depth or not info.scalar_only:
             return self._drumlin_json(min(depth, 0x7FFFFFFF))

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_tooling import SCHEMA, fill, snapshot
 
 import drumlin
-from test_tooling import SCHEMA, fill, snapshot
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,7 +77,18 @@ def test_query_in_each_format(demo: Path) -> None:
     table = run("query", demo, "Person", "name BEGINSWITH 'A'")
     assert table.returncode == 0, table.stderr
     header, row = table.stdout.splitlines()
-    assert header.split() == ["id", "name", "born", "best", "dogs", "notes", "byName", "address", "extra", "blob"]
+    assert header.split() == [
+        "id",
+        "name",
+        "born",
+        "best",
+        "dogs",
+        "notes",
+        "byName",
+        "address",
+        "extra",
+        "blob",
+    ]
     assert row.split()[:4] == ["1", "Ann", "1990-01-02T03:04:05.123456Z", "2"]
     assert table.stderr == "(1 object)\n"
     as_json = json.loads(run("query", demo, "Person", "--json").stdout)
@@ -131,7 +142,10 @@ def test_import_update_modes_and_batches(demo: Path, tmp_path: Path) -> None:
     lines = tmp_path / "people.ndjson"
     lines.write_text('{"id": 1, "name": "Anna"}\n{"id": 3, "name": "Cy"}\n{"id": 4}\n')
     duplicate = run("import", demo, lines, "--type", "Person")
-    assert duplicate.returncode == 1 and "Line 1: Attempting to create an object of type 'Person'" in duplicate.stderr
+    assert (
+        duplicate.returncode == 1
+        and "Line 1: Attempting to create an object of type 'Person'" in duplicate.stderr
+    )
     partial = run("import", demo, lines, "--type", "Person", "--update", "modified", "--batch", "2")
     assert partial.returncode == 1
     assert "Line 3: Missing value for property 'Person.name'" in partial.stderr
@@ -145,8 +159,13 @@ def test_check_finds_problems_and_compact_keeps_objects(demo: Path) -> None:
     compacted = run("compact", demo)
     assert compacted.returncode == 0 and compacted.stdout.startswith(f"{demo}: ")
     subprocess.run(
-        [sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
-         "c.execute('UPDATE Person SET best = 99 WHERE id = 2'); c.commit()", str(demo)],
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "c.execute('UPDATE Person SET best = 99 WHERE id = 2'); c.commit()",
+            str(demo),
+        ],
         check=True,
     )
     result = run("check", demo)
@@ -171,3 +190,40 @@ def test_errors_say_what_went_wrong_with_shell_exit_codes(demo: Path, tmp_path: 
     assert usage.returncode == 2 and "usage: drumlin query" in usage.stderr
     assert run("frobnicate", demo).returncode == 2
     assert run("query", demo, "Person", "--limit", "-1").returncode == 2
+
+
+def test_a_progress_bar_is_drawn_only_on_a_terminal(demo: Path, tmp_path: Path) -> None:
+    import pty
+
+    installed = os.environ.get("DRUMLIN_CLI")
+    command = [installed] if installed else [sys.executable, "-m", "drumlin"]
+    env = dict(os.environ)
+    if not installed and not os.environ.get("DRUMLIN_TEST_INSTALLED"):
+        env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT), env.get("PYTHONPATH", "")])
+    leader, follower = pty.openpty()
+    try:
+        process = subprocess.run(
+            [*command, "export", str(demo), "-o", str(tmp_path / "out.ndjson")],
+            stdout=subprocess.DEVNULL,
+            stderr=follower,
+            env=env,
+            timeout=120,
+        )
+        os.close(follower)
+        follower = -1
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal closed
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        if follower >= 0:
+            os.close(follower)
+        os.close(leader)
+    assert process.returncode == 0
+    assert b"\rexporting [" in drawn and b"100%  5 of 5 objects" in drawn
+    assert drawn.endswith(f"exported 5 objects to {tmp_path / 'out.ndjson'}\r\n".encode())

@@ -11,9 +11,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from conftest import PERSON, OpenDb
 
 import drumlin
-from conftest import PERSON, OpenDb
 
 # Every kind of value and relationship; Note has no primary key; Ann and Bob link to each other.
 SCHEMA = [
@@ -60,7 +60,9 @@ def fill(db: drumlin.Database) -> None:
                 "id": 1,
                 "name": "Ann",
                 "born": datetime(1990, 1, 2, 3, 4, 5, 123456, tzinfo=timezone.utc),
-                "dogs": [{"uid": REX, "name": "Rex", "weight": decimal.Decimal("12.5"), "oid": drumlin.ObjectId()}],
+                "dogs": [
+                    {"uid": REX, "name": "Rex", "weight": decimal.Decimal("12.5"), "oid": drumlin.ObjectId()}
+                ],
                 "address": {"street": "Main", "note": {"text": "embedded"}},
                 "extra": {"k": [1, 2.5, None, "x"]},
                 "blob": b"\x00\x01",
@@ -97,9 +99,8 @@ def test_open_without_a_schema_uses_the_stored_one(open_db: OpenDb, tmp_path: Pa
             reopened.create("Note", {"text": "new"})
     with drumlin.open(tmp_path / "a.drumlin", read_only=True) as read_only:
         assert read_only.count("Note") == 3
-        with pytest.raises(drumlin.ReadOnlyError):
-            with read_only.write():
-                pass
+        with pytest.raises(drumlin.ReadOnlyError), read_only.write():
+            pass
     wider = json.loads(json.dumps(SCHEMA))
     wider[2]["properties"]["tag"] = "string?"
     with drumlin.open(tmp_path / "a.drumlin", wider) as later:  # a schema given later: additive change
@@ -133,11 +134,18 @@ def test_json_output_is_accepted_by_json_dumps(open_db: OpenDb) -> None:
         json.dumps(ann.to_dict())  # the plain form keeps Python types
 
 
-def test_export_then_import_into_a_fresh_file_gives_identical_objects(open_db: OpenDb, tmp_path: Path) -> None:
+def test_export_then_import_into_a_fresh_file_gives_identical_objects(
+    open_db: OpenDb, tmp_path: Path
+) -> None:
     source = open_db(SCHEMA, name="source.drumlin")
     fill(source)
     reports: list[tuple[int, int]] = []
-    assert source.export_ndjson(tmp_path / "all.ndjson", progress=lambda done, total: reports.append((done, total))) == 5
+    assert (
+        source.export_ndjson(
+            tmp_path / "all.ndjson", progress=lambda done, total: reports.append((done, total))
+        )
+        == 5
+    )
     assert reports[-1] == (5, 5)
     lines = (tmp_path / "all.ndjson").read_text().splitlines()
     types = [json.loads(line)["$type"] for line in lines]
@@ -166,7 +174,9 @@ def test_import_in_batches_keeps_the_batches_before_a_bad_line(open_db: OpenDb, 
     db = open_db(PERSON)
     lines = tmp_path / "in.ndjson"
     lines.write_text("".join(f'{{"_id": {i}, "name": "P{i}"}}\n' for i in range(1, 6)) + '{"_id": 6}\n')
-    with pytest.raises(drumlin.MissingValueError, match="Line 6:.*5 objects from earlier batches stay imported"):
+    with pytest.raises(
+        drumlin.MissingValueError, match="Line 6:.*5 objects from earlier batches stay imported"
+    ):
         db.import_ndjson(lines, "Person", batch=5)
     assert db.count("Person") == 5
 
@@ -175,11 +185,10 @@ def test_import_inside_write_is_one_step_of_the_transaction(open_db: OpenDb, tmp
     db = open_db(PERSON)
     lines = tmp_path / "in.ndjson"
     lines.write_text('{"_id": 1, "name": "Ann"}\n')
-    with pytest.raises(RuntimeError):
-        with db.write():
-            db.import_ndjson(lines, "Person")
-            assert db.count("Person") == 1
-            raise RuntimeError("roll back")
+    with pytest.raises(RuntimeError), db.write():
+        db.import_ndjson(lines, "Person")
+        assert db.count("Person") == 1
+        raise RuntimeError("roll back")
     assert db.count("Person") == 0
     with db.write(), pytest.raises(drumlin.TransactionError):
         db.import_ndjson(lines, "Person", batch=1)
@@ -218,8 +227,13 @@ def test_check_reports_dangling_links_and_compact_keeps_objects(open_db: OpenDb,
     import sys
 
     subprocess.run(
-        [sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
-         "c.execute('UPDATE Person SET best = 99 WHERE id = 2'); c.commit()", str(tmp_path / "c.drumlin")],
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "c.execute('UPDATE Person SET best = 99 WHERE id = 2'); c.commit()",
+            str(tmp_path / "c.drumlin"),
+        ],
         check=True,
     )
     with drumlin.open(tmp_path / "c.drumlin") as reopened:
@@ -229,10 +243,11 @@ def test_check_reports_dangling_links_and_compact_keeps_objects(open_db: OpenDb,
 def test_busy_timeout_and_its_message(open_db: OpenDb) -> None:
     first = open_db(PERSON, name="busy.drumlin")
     second = open_db(PERSON, name="busy.drumlin", busy_timeout=0.05)
-    with first.write():
-        with pytest.raises(drumlin.BusyError, match=r"another connection held the write lock for the whole busy timeout \(50 ms\)"):
-            with second.write():
-                pass
+    with first.write(), pytest.raises(
+        drumlin.BusyError,
+        match=r"another connection held the write lock for the whole busy timeout \(50 ms\)",
+    ), second.write():
+        pass
     with pytest.raises(drumlin.InvalidArgumentError):
         open_db(PERSON, name="other.drumlin", busy_timeout=-1)
     with pytest.raises(drumlin.TypeMismatchError):
@@ -249,15 +264,23 @@ def test_the_drumlin_logger_hears_opens_slow_queries_and_errors(
             len(db.query("Person", "age >"))
     records = [(r.name, r.levelno, r.getMessage()) for r in caplog.records]
     assert any(level == logging.INFO and message.startswith("Opened ") for _, level, message in records)
-    assert any(level == logging.WARNING and message.endswith("on 'Person': age > 3") for _, level, message in records)
+    assert any(
+        level == logging.WARNING and message.endswith("on 'Person': age > 3") for _, level, message in records
+    )
     assert any(level == logging.ERROR for _, level, _ in records)
     assert {name for name, _, _ in records} == {"drumlin"}
 
 
 def test_sort_takes_text_as_in_c_and_swift(db: drumlin.Database) -> None:
     with db.write():
-        db.create_many("Person", [{"_id": 1, "name": "b", "age": 3}, {"_id": 2, "name": "a", "age": 3},
-                                  {"_id": 3, "name": "c", "age": 9}])
+        db.create_many(
+            "Person",
+            [
+                {"_id": 1, "name": "b", "age": 3},
+                {"_id": 2, "name": "a", "age": 3},
+                {"_id": 3, "name": "c", "age": 9},
+            ],
+        )
     people = db.objects("Person")
     assert [p._id for p in people.sort("age DESC, name")] == [3, 2, 1]
     assert [p._id for p in people.sort("age desc, name DESC")] == [3, 1, 2]
