@@ -209,9 +209,12 @@ extension Database {
                 }
                 try importer.importRecord(json, self, connection)
             } catch {
+                if importer.flushFailed { throw error }  // it names its own line
+                try importer.flush(self, connection)  // a bad line buffered before this one is the first
                 throw DrumlinError(error.code, "Line \(importer.line): \(error.message)", sqliteCode: error.sqliteCode)
             }
             if batchSize > 0, importer.count % Int64(batchSize) == 0 {
+                try importer.flush(self, connection)
                 try commitLocked(connection)
                 importer.committed = importer.count
                 try beginWriteLocked(connection)
@@ -221,6 +224,7 @@ extension Database {
                 throw DrumlinError(.callback, "The import was cancelled by the progress callback at line \(importer.line).")
             }
         }
+        try importer.flush(self, connection)
         if ferror(file) != 0 { throw DrumlinError(.file, "Reading the input failed after line \(importer.line).") }
     }
 
@@ -350,6 +354,12 @@ private struct Importer {
     var committed: Int64 = 0
     /// Classes whose lines carried `$key`: references to them are keys of the exporting file.
     var keyedClasses = Set<Int>()
+    /// Consecutive lines of one type of plain columns giving the same properties: inserted
+    /// together, in multi-row INSERTs (`insertRows`, the bulk path of `createMany`).
+    var run: (info: ClassInfo, indices: [Int], rows: [[BorrowedValue]], lines: [Int])?
+    static let runLength = 1024
+    /// Set when inserting a run failed: its error already names the line.
+    var flushFailed = false
 
     init(fixed: ClassInfo?, mode: UpdateMode, total: Int64, progress: Database.TransferProgress?) {
         self.fixed = fixed
@@ -431,6 +441,11 @@ private struct Importer {
                 throw DrumlinError(.invalidArgument, "\"$key\" is for types without a primary key; '\(info.name)' has one.")
             }
         }
+        if oldKey == nil, try appendToRun(info, members, db) {
+            if run?.rows.count ?? 0 >= Self.runLength { try flush(db, connection) }
+            return
+        }
+        try flush(db, connection)
         // Links to objects that do not exist yet are set at the end.
         var pending: [(index: Int, value: JSON)] = []
         if info.hasRelationships {
@@ -475,6 +490,58 @@ private struct Importer {
             try statement.run()
         }
         count += 1
+    }
+
+    /// Buffers a line of a type of plain columns (no links, collections or mixed values, nothing
+    /// linking to it) for a multi-row insert; false when it takes the general path.
+    mutating func appendToRun(_ info: ClassInfo, _ members: [(key: String, value: JSON)], _ db: Database) throws(DrumlinError) -> Bool {
+        guard mode == .never, !info.hasRelationships, !info.hasOptionalPrimaryKey, info.schema.kind == .topLevel,
+              info.geoPointIndices == nil else { return false }
+        var indices: [Int] = []
+        var row: [BorrowedValue] = []
+        indices.reserveCapacity(members.count)
+        row.reserveCapacity(members.count)
+        for (name, json) in members {
+            guard let index = info.propertyIndex(name), info.propertyNames[index] == name, info.traits[index].isColumn,
+                  !indices.contains(index) else { return false }  // the general path reports it
+            indices.append(index)
+            switch json {
+            case .null: row.append(.null)
+            case .bool(let b): row.append(.bool(b))
+            case .int(let i): row.append(.int(i))
+            case .double(let d): row.append(.double(d))
+            default: row.append(.value(try Database.decodeValue(json, Label(className: info.name, propertyName: name))))
+            }
+        }
+        if let current = run, current.info !== info || current.indices != indices {
+            return false  // the caller flushes, then takes the general path for this line
+        }
+        if run == nil { run = (info, indices, [], []) }
+        run!.rows.append(row)
+        run!.lines.append(line)
+        count += 1
+        return true
+    }
+
+    /// Inserts the buffered run; an error names the line it came from.
+    mutating func flush(_ db: Database, _ connection: Connection) throws(DrumlinError) {
+        guard let current = run else { return }
+        run = nil
+        do throws(DrumlinError) {
+            try db.insertRows(current.info, current.indices, current.rows.count, { (r, out) throws(DrumlinError) in
+                for (position, value) in current.rows[r].enumerated() { out[position] = value }
+            }, connection)
+        } catch {
+            // insertRows names the element: "Element <n>: ..."; say the line instead.
+            var message = error.message
+            if message.hasPrefix("Element "), let colon = message.firstIndex(of: ":"),
+               let element = Int(message[message.index(message.startIndex, offsetBy: 8)..<colon]),
+               current.lines.indices.contains(element) {
+                message = "Line \(current.lines[element])" + message[colon...]
+            }
+            flushFailed = true
+            throw DrumlinError(error.code, message, sqliteCode: error.sqliteCode)
+        }
     }
 
     /// Sets the links whose targets came later in the input; one still missing is an error.
