@@ -328,6 +328,8 @@ int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
  *                    asymmetric ones, which cannot be read), each line with "$type": "<name>".
  *                    Lines of a type without a primary key also carry its object key as "$key".
  * @param path        The output file (created or truncated); copied. Removed again on failure.
+ *                    "/dev/stdout" and "/dev/fd/N" write through the process's own descriptor
+ *                    (a duplicate of it), so redirected output continues where it is.
  * @param progress    May be NULL. `done` and `total` count objects; called every 1000 objects
  *                    and once at the end.
  * @param out_count   May be NULL. Receives the number of objects written.
@@ -344,7 +346,8 @@ int drumlin_export_ndjson(drumlin_db *db, const char *class_name, const char *pa
  * bad line stops the import, nothing is imported, and the error message starts with
  * "Line <n>: " and says why. Runs in its own write transaction, or as one step of the caller's.
  *
- * @param path        The input file; copied.
+ * @param path        The input file; copied. "/dev/stdin" and "/dev/fd/N" read the process's
+ *                    own descriptor (a duplicate of it).
  * @param class_name  NULL: each line names its type in "$type"; else every line is one of these.
  * @param update_mode DRUMLIN_UPDATE_NEVER, _MODIFIED or _ALL, as in drumlin_create_json.
  * @param batch_size  0: one transaction. N > 0: commit every N objects (outside a write

@@ -24,7 +24,8 @@ extension Database {
     /// Writes the objects of one type (`className`), or of every type, to `path` as Extended JSON
     /// lines, in creation order, from one consistent read. Types are written so that link targets
     /// come before the objects linking to them where the schema allows. Asymmetric types cannot be
-    /// read and are skipped. On failure the output file is removed. Returns the number of objects.
+    /// read and are skipped. On failure the output file is removed. `/dev/stdout` and `/dev/fd/N`
+    /// write through the process's own descriptor (see `openStream`). Returns the number of objects.
     /// The corresponding C function is `drumlin_export_ndjson`.
     @discardableResult
     public func exportNDJSON(to path: String, className: String? = nil,
@@ -52,7 +53,7 @@ extension Database {
                 defer { statement.reset() }
                 if try statement.step() { total += statement.int64(0) }
             }
-            guard let file = fopen(path, "w") else {
+            guard let file = openStream(path, writing: true) else {
                 throw DrumlinError(.file, "Cannot write '\(path)': \(String(cString: strerror(errno))).")
             }
             var finished = false
@@ -116,6 +117,27 @@ extension Database {
         }
     }
 
+    /// Opens a file for streaming. `/dev/stdin`, `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` use a
+    /// duplicate of the process's own descriptor instead of opening the file again, so output
+    /// redirected to a file continues where the process's writes are (as shell tools do), rather
+    /// than starting at its beginning.
+    private func openStream(_ path: String, writing: Bool) -> UnsafeMutablePointer<FILE>? {
+        let descriptor: Int32? = switch path {
+        case "/dev/stdin": 0
+        case "/dev/stdout": 1
+        case "/dev/stderr": 2
+        default: path.hasPrefix("/dev/fd/") ? Int32(path.dropFirst(8)) : nil
+        }
+        guard let descriptor else { return fopen(path, writing ? "w" : "r") }
+        let copy = dup(descriptor)
+        guard copy >= 0 else { return nil }
+        guard let file = fdopen(copy, writing ? "w" : "r") else {
+            Glibc.close(copy)
+            return nil
+        }
+        return file
+    }
+
     private func removeIfRegularFile(_ path: String) {
         var info = stat()
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { unlink(path) }  // never through a symlink such as /dev/stdout
@@ -141,7 +163,7 @@ extension Database {
             if !ownTransaction && batchSize > 0 {
                 throw DrumlinError(.wrongTransactionState, "An import in batches commits them itself: call it outside a write transaction.")
             }
-            guard let file = fopen(path, "r") else {
+            guard let file = openStream(path, writing: false) else {
                 throw DrumlinError(.file, "Cannot read '\(path)': \(String(cString: strerror(errno))).")
             }
             defer { fclose(file) }

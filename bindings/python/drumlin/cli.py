@@ -238,6 +238,7 @@ def _query(args: argparse.Namespace, out: IO[str]) -> int:
                 if spec["type"] != "linkingObjects"
             ]
             _table(names, [[_cell(row.get(name)) for name in names] for row in rows], out)
+            out.flush()  # the count comes after the table, also when both streams go to one file
             if not args.quiet:
                 sys.stderr.write(f"({len(rows)} object{'s' if len(rows) != 1 else ''})\n")
     return 0
@@ -264,7 +265,16 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
     if source != "/dev/stdin" and not os.path.exists(source):
         raise _Failure(f"{args.input}: no such file")
     bar = _ProgressBar("importing", "bytes", enabled=not args.quiet and sys.stderr.isatty())
-    with _open(args.file, write=True) as db:
+    if args.schema is not None:
+        try:
+            with open(args.schema, encoding="utf-8") as f:
+                schema = f.read()
+        except OSError as error:
+            raise _Failure(f"{args.schema}: {error.strerror}") from None
+        database = Database(args.file, schema)  # created if needed; an existing file is migrated as usual
+    else:
+        database = _open(args.file, write=True)
+    with database as db:
         try:
             count = db.import_ndjson(source, args.type, update=args.update, batch=args.batch, progress=bar)
         finally:
@@ -384,6 +394,11 @@ def _parser() -> argparse.ArgumentParser:
         "--update",
         choices=["modified", "all"],
         help="update objects whose primary key exists (default: that is an error)",
+    )
+    sub.add_argument(
+        "--schema",
+        metavar="SCHEMA",
+        help="a JSON schema file (as 'drumlin schema --json' writes); FILE is created with it if needed",
     )
     sub.add_argument(
         "--batch",

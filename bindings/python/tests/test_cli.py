@@ -5,6 +5,7 @@ run (Tests/packaging sets it to the wheel's); otherwise `python -m drumlin` from
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -227,3 +228,62 @@ def test_a_progress_bar_is_drawn_only_on_a_terminal(demo: Path, tmp_path: Path) 
     assert process.returncode == 0
     assert b"\rexporting [" in drawn and b"100%  5 of 5 objects" in drawn
     assert drawn.endswith(f"exported 5 objects to {tmp_path / 'out.ndjson'}\r\n".encode())
+
+
+# ---- The console examples of docs/cli.md and README.md -------------------------------------------
+
+REPOSITORY = PACKAGE_ROOT.parents[1]
+VOLATILE = [
+    (re.compile(r"\b[0-9a-f]{24}\b"), "<objectid>"),
+    (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"), "<date>"),
+    (re.compile(r"\d+(\.\d)? (bytes|KiB|MiB)"), "<size>"),
+]
+
+
+def normalized(text: str) -> list[str]:
+    for pattern, replacement in VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text.splitlines()
+
+
+def console_sessions(markdown: str) -> list[list[tuple[str, list[str]]]]:
+    """The ```console blocks: each a list of (command, expected output lines)."""
+    sessions = []
+    for block in re.findall(r"^```console\n(.*?)^```$", markdown, re.M | re.S):
+        steps: list[tuple[str, list[str]]] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            else:
+                steps[-1][1].append(line)
+        sessions.append(steps)
+    return sessions
+
+
+@pytest.mark.parametrize("document", ["docs/cli.md", "README.md"])
+def test_the_console_examples_give_the_output_shown(document: str, tmp_path: Path) -> None:
+    # The demo database of `make demo`: the Python quickstart's file.
+    demo = tmp_path / "build" / "demo" / "python.drumlin"
+    demo.parent.mkdir(parents=True)
+    env = dict(os.environ)
+    if not os.environ.get("DRUMLIN_TEST_INSTALLED"):
+        env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT), env.get("PYTHONPATH", "")])
+    quickstart = REPOSITORY / "examples" / "python" / "quickstart.py"
+    subprocess.run([sys.executable, quickstart, demo], check=True, capture_output=True, env=env)
+    # `drumlin` on the PATH: the installed console script, or this checkout's package.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "drumlin"
+    target = os.environ.get("DRUMLIN_CLI")
+    shim.write_text(f'#!/bin/sh\nexec {target} "$@"\n' if target else f'#!/bin/sh\nexec {sys.executable} -m drumlin "$@"\n')
+    shim.chmod(0o755)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
+    sessions = console_sessions((REPOSITORY / document).read_text())
+    assert sessions, f"{document} has no console examples"
+    for steps in sessions:
+        for command, expected in steps:
+            result = subprocess.run(
+                ["bash", "-c", command], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, text=True, timeout=120,
+            )
+            assert normalized(result.stdout) == normalized("\n".join(expected)), (document, command)
