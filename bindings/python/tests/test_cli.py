@@ -275,7 +275,11 @@ def test_the_console_examples_give_the_output_shown(document: str, tmp_path: Pat
     bin_dir.mkdir()
     shim = bin_dir / "drumlin"
     target = os.environ.get("DRUMLIN_CLI")
-    shim.write_text(f'#!/bin/sh\nexec {target} "$@"\n' if target else f'#!/bin/sh\nexec {sys.executable} -m drumlin "$@"\n')
+    shim.write_text(
+        f'#!/bin/sh\nexec {target} "$@"\n'
+        if target
+        else f'#!/bin/sh\nexec {sys.executable} -m drumlin "$@"\n'
+    )
     shim.chmod(0o755)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
     sessions = console_sessions((REPOSITORY / document).read_text())
@@ -283,7 +287,12 @@ def test_the_console_examples_give_the_output_shown(document: str, tmp_path: Pat
     for steps in sessions:
         for command, expected in steps:
             result = subprocess.run(
-                ["bash", "-c", command], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, text=True, timeout=120,
+                ["bash", "-c", command],
+                cwd=tmp_path,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                timeout=120,
             )
             assert normalized(result.stdout) == normalized("\n".join(expected)), (document, command)
