@@ -5,8 +5,8 @@ run (Tests/packaging sets it to the wheel's); otherwise `python -m drumlin` from
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
