@@ -5,6 +5,7 @@
 #   make install PREFIX=/usr/local   install libdrumlin.so, drumlin.h, drumlin.pc and the CMake package
 #   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
 #                (BENCH_N=10k|100k|1M, BENCH_RUNS=3; see bench/README.md); make bench-scale: 10k vs 1M
+#   make bench-transfer   export/import as Extended JSON lines vs create_many (TRANSFER_N=1M)
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
 # to run is printed.
@@ -18,7 +19,7 @@ CMAKE_CONFIGURE := cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Rele
 DEMO_DIR := $(CURDIR)/build/demo
 
 .PHONY: all deps deps-wheel lib test test-swift test-c test-python test-packaging demo wheel install clean \
-        bench bench-build bench-scale
+        bench bench-build bench-scale bench-transfer
 
 all: lib
 
@@ -134,6 +135,10 @@ bench-scale:
 	@started=$$(date +%s.%N); \
 	$(MAKE) --no-print-directory bench-build && \
 	$(BENCH_RUN) --scale --started $$started
+
+TRANSFER_N ?= 1M
+bench-transfer: $(if $(BENCH_NO_LIB),,lib)
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/transfer.py --n $(TRANSFER_N)
 
 clean:
 	rm -rf .build $(CMAKE_BUILD) examples/swift/.build bench/swift/.build dist

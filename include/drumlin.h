@@ -137,6 +137,22 @@ typedef struct drumlin_options drumlin_options;   /* open options: drumlin_optio
 /* Releases callback userdata; runs exactly once, after the last call that uses it. */
 typedef void (*drumlin_free_fn)(void *userdata);
 
+/* Log levels passed to a drumlin_log_fn (the same numbers as Python's logging levels). */
+#define DRUMLIN_LOG_DEBUG   10
+#define DRUMLIN_LOG_INFO    20   /* a database was opened, its schema migrated, compacted */
+#define DRUMLIN_LOG_WARNING 30   /* a query took longer than the slow-query threshold */
+#define DRUMLIN_LOG_ERROR   40   /* a call failed (the message is the error's) */
+
+/* Receives what a database reports (see drumlin_options_set_logger). `message` is UTF-8, valid
+ * only during the call. Called on the thread making the Drumlin call, while the database is busy
+ * with it: calling back into the same database gives DRUMLIN_ERR_MISUSE. */
+typedef void (*drumlin_log_fn)(void *userdata, int level, const char *message);
+
+/* Progress of a long call: `done` of `total` (see the call for the unit; `total` 0 when unknown).
+ * Return 0 to go on; anything else cancels the call, which then fails with DRUMLIN_ERR_CALLBACK
+ * and changes nothing. Called on the calling thread, only during the call. */
+typedef int (*drumlin_progress_fn)(void *userdata, int64_t done, int64_t total);
+
 typedef struct drumlin_string {
     const char *data;   /* UTF-8, not NUL-terminated; may contain NUL bytes */
     size_t size;        /* in bytes */
@@ -246,6 +262,29 @@ int drumlin_options_set_in_memory(drumlin_options *options, int in_memory);
 /** Non-zero: when the stored schema needs a migration, delete the file and start afresh. */
 int drumlin_options_set_delete_if_migration_needed(drumlin_options *options, int delete_if_needed);
 
+/**
+ * How long a call waits for another connection's lock (another handle's or process's write
+ * transaction) before failing with DRUMLIN_ERR_BUSY, whose message says what waited and for how
+ * long. Default 5000 ms; 0 fails at once. Negative: DRUMLIN_ERR_INVALID_ARGUMENT.
+ */
+int drumlin_options_set_busy_timeout(drumlin_options *options, int64_t milliseconds);
+
+/**
+ * A logger for databases opened with these options: `fn` receives opens and schema migrations
+ * (DRUMLIN_LOG_INFO), queries slower than the slow-query threshold (DRUMLIN_LOG_WARNING) and failed
+ * calls (DRUMLIN_LOG_ERROR). `fn` NULL removes the logger. `free_userdata` (may be NULL) runs
+ * exactly once, when neither the options nor any database opened with them use it any more
+ * (also when the logger is replaced and nothing else uses it).
+ */
+int drumlin_options_set_logger(drumlin_options *options, drumlin_log_fn fn, void *userdata,
+                               drumlin_free_fn free_userdata);
+
+/**
+ * Queries that take longer than `milliseconds` to evaluate are reported to the logger as
+ * DRUMLIN_LOG_WARNING. Negative (the default): no query is reported; 0: every query.
+ */
+int drumlin_options_set_slow_query_threshold(drumlin_options *options, int64_t milliseconds);
+
 /*---- Database ----------------------------------------------------------------------------------*/
 
 /**
@@ -253,6 +292,9 @@ int drumlin_options_set_delete_if_migration_needed(drumlin_options *options, int
  *
  * @param path         UTF-8 file path; copied. ":memory:" opens a private in-memory database.
  * @param schema_json  The schema: a JSON array of object schemas in Realm JS's format; copied.
+ *                     NULL opens an existing database with the schema stored in it (read-write,
+ *                     or read-only with drumlin_options_set_read_only); a file that does not
+ *                     exist is DRUMLIN_ERR_FILE, ":memory:" DRUMLIN_ERR_INVALID_ARGUMENT.
  * @param options      May be NULL for defaults. Not retained.
  * @param out_db       Receives a handle owned by the caller (close with drumlin_close()); NULL on error.
  * @return DRUMLIN_OK; DRUMLIN_ERR_SCHEMA (validation, all problems listed); DRUMLIN_ERR_MIGRATION_REQUIRED;
@@ -275,6 +317,64 @@ int drumlin_schema_json(drumlin_db *db, char **out_json);
 
 /** The schema version stored in the file. */
 int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
+
+/*---- Export, import and maintenance ------------------------------------------------------------*/
+
+/**
+ * Write objects to a file as Extended JSON lines (one object per line, as drumlin_object_to_json
+ * writes it), streamed: memory use does not grow with the number of objects.
+ *
+ * @param class_name  One type's objects, written as plain JSON objects; NULL: every type (except
+ *                    asymmetric ones, which cannot be read), each line with "$type": "<name>".
+ *                    Lines of a type without a primary key also carry its object key as "$key".
+ * @param path        The output file (created or truncated); copied. Removed again on failure.
+ *                    "/dev/stdout" and "/dev/fd/N" write through the process's own descriptor
+ *                    (a duplicate of it), so redirected output continues where it is.
+ * @param progress    May be NULL. `done` and `total` count objects; called every 1000 objects
+ *                    and once at the end.
+ * @param out_count   May be NULL. Receives the number of objects written.
+ * @return DRUMLIN_OK; DRUMLIN_ERR_FILE; DRUMLIN_ERR_NO_SUCH_CLASS; DRUMLIN_ERR_NOT_SUPPORTED (an
+ *         embedded or asymmetric class_name); DRUMLIN_ERR_CALLBACK (cancelled by `progress`).
+ * Reads one consistent state (inside the caller's write transaction, if one is open).
+ */
+int drumlin_export_ndjson(drumlin_db *db, const char *class_name, const char *path, drumlin_progress_fn progress,
+                          void *userdata, int64_t *out_count);
+
+/**
+ * Create objects from a file of Extended JSON lines (as drumlin_export_ndjson writes them; blank
+ * lines are skipped). Links may point at objects later in the file. All or nothing: the first
+ * bad line stops the import, nothing is imported, and the error message starts with
+ * "Line <n>: " and says why. Runs in its own write transaction, or as one step of the caller's.
+ *
+ * @param path        The input file; copied. "/dev/stdin" and "/dev/fd/N" read the process's
+ *                    own descriptor (a duplicate of it).
+ * @param class_name  NULL: each line names its type in "$type"; else every line is one of these.
+ * @param update_mode DRUMLIN_UPDATE_NEVER, _MODIFIED or _ALL, as in drumlin_create_json.
+ * @param batch_size  0: one transaction. N > 0: commit every N objects (outside a write
+ *                    transaction only); a failure keeps the batches committed before it.
+ * @param progress    May be NULL. `done` and `total` count bytes of the file (`total` 0 when its
+ *                    size is unknown, e.g. a pipe); called every 1000 objects and once at the end.
+ * @param out_count   May be NULL. Receives the number of objects created or updated.
+ */
+int drumlin_import_ndjson(drumlin_db *db, const char *path, const char *class_name, int update_mode,
+                          int64_t batch_size, drumlin_progress_fn progress, void *userdata, int64_t *out_count);
+
+/**
+ * Check the file: SQLite's integrity check, then the engine's invariants (every link, list, set
+ * and dictionary entry points at a live object, so every backlink does too; every collection
+ * entry belongs to a live object; every embedded object has exactly one owner). *out_json
+ * receives a JSON array of problems, one sentence each: "[]" when the file is sound (the call
+ * succeeds either way). Free it with drumlin_free().
+ */
+int drumlin_check(drumlin_db *db, char **out_json);
+
+/**
+ * Rewrite the file without its free pages (SQLite's VACUUM) and truncate the write-ahead log.
+ * Not inside a write transaction (DRUMLIN_ERR_WRONG_TRANSACTION_STATE); read-only databases give
+ * DRUMLIN_ERR_READ_ONLY. Other connections should be closed: one that is reading makes it fail
+ * with DRUMLIN_ERR_BUSY.
+ */
+int drumlin_compact(drumlin_db *db);
 
 /*---- Transactions ------------------------------------------------------------------------------*/
 

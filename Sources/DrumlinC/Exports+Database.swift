@@ -11,9 +11,14 @@ public func drumlin_open(_ path: UnsafePointer<CChar>?, _ schemaJSON: UnsafePoin
         guard let outDB else { throw misuse("out_db must not be NULL.") }
         outDB.pointee = nil
         let path = try string(path, "path")
-        let schema = try string(schemaJSON, "schema_json")
+        let schema = try schemaJSON.map { (pointer) throws(DrumlinError) in try string(pointer, "schema_json") }
         let openOptions = try options.map { (pointer) throws(DrumlinError) in try optionsHandle(pointer).options } ?? OpenOptions()
-        let db = try Database(path: path, schemaJSON: schema, options: openOptions)
+        let db: Database
+        if let schema {
+            db = try Database(path: path, schemaJSON: schema, options: openOptions)
+        } else {
+            db = try Database(path: path, options: openOptions)
+        }
         outDB.pointee = registerDatabase(DatabaseHandle(db))
         return DRUMLIN_OK_
     }

@@ -86,3 +86,65 @@ public func drumlin_options_set_delete_if_migration_needed(_ options: OpaquePoin
         return DRUMLIN_OK_
     }
 }
+
+@_cdecl("drumlin_options_set_busy_timeout")
+public func drumlin_options_set_busy_timeout(_ options: OpaquePointer?, _ milliseconds: Int64) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let handle = try optionsHandle(options)
+        guard milliseconds >= 0 else {
+            throw DrumlinError(.invalidArgument, "The busy timeout must not be negative, got \(milliseconds) ms.")
+        }
+        handle.options.busyTimeout = .milliseconds(milliseconds)
+        return DRUMLIN_OK_
+    }
+}
+
+@_cdecl("drumlin_options_set_slow_query_threshold")
+public func drumlin_options_set_slow_query_threshold(_ options: OpaquePointer?, _ milliseconds: Int64) -> Int32 {
+    capi { () throws(DrumlinError) in
+        try optionsHandle(options).options.slowQueryThreshold = milliseconds < 0 ? nil : .milliseconds(milliseconds)
+        return DRUMLIN_OK_
+    }
+}
+
+/// A C logger and its userdata: the userdata is freed when the last options or database holding
+/// the logger lets go of it.
+final class LogSink: @unchecked Sendable {
+    let function: drumlin_log_fn
+    let userdata: UnsafeMutableRawPointer?
+    let freeUserdata: drumlin_free_fn?
+
+    init(_ function: drumlin_log_fn, _ userdata: UnsafeMutableRawPointer?, _ freeUserdata: drumlin_free_fn?) {
+        self.function = function
+        self.userdata = userdata
+        self.freeUserdata = freeUserdata
+    }
+
+    deinit { freeUserdata?(userdata) }
+
+    func log(_ level: LogLevel, _ message: String) {
+        message.withCString { function(userdata, level.rawValue, $0) }
+    }
+}
+
+@_cdecl("drumlin_options_set_logger")
+public func drumlin_options_set_logger(_ options: OpaquePointer?, _ function: drumlin_log_fn?, _ userdata: UnsafeMutableRawPointer?,
+                                       _ freeUserdata: drumlin_free_fn?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let handle: OptionsHandle
+        do throws(DrumlinError) {
+            handle = try optionsHandle(options)
+        } catch {
+            freeUserdata?(userdata)  // exactly once, even when the call fails
+            throw error
+        }
+        guard let function else {
+            handle.options.logger = nil
+            freeUserdata?(userdata)
+            return DRUMLIN_OK_
+        }
+        let sink = LogSink(function, userdata, freeUserdata)
+        handle.options.logger = { level, message in sink.log(level, message) }
+        return DRUMLIN_OK_
+    }
+}

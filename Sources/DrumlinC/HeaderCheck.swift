@@ -19,10 +19,17 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_options_set_read_only; v = DrumlinC.drumlin_options_set_read_only; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_in_memory; v = DrumlinC.drumlin_options_set_in_memory; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_delete_if_migration_needed; v = DrumlinC.drumlin_options_set_delete_if_migration_needed; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_busy_timeout; v = DrumlinC.drumlin_options_set_busy_timeout; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_logger; v = DrumlinC.drumlin_options_set_logger; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_slow_query_threshold; v = DrumlinC.drumlin_options_set_slow_query_threshold; keep(v) }
     do { var v = CDrumlinHeader.drumlin_open; v = DrumlinC.drumlin_open; keep(v) }
     do { var v = CDrumlinHeader.drumlin_close; v = DrumlinC.drumlin_close; keep(v) }
     do { var v = CDrumlinHeader.drumlin_schema_json; v = DrumlinC.drumlin_schema_json; keep(v) }
     do { var v = CDrumlinHeader.drumlin_schema_version; v = DrumlinC.drumlin_schema_version; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_export_ndjson; v = DrumlinC.drumlin_export_ndjson; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_import_ndjson; v = DrumlinC.drumlin_import_ndjson; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_check; v = DrumlinC.drumlin_check; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_compact; v = DrumlinC.drumlin_compact; keep(v) }
     do { var v = CDrumlinHeader.drumlin_begin_write; v = DrumlinC.drumlin_begin_write; keep(v) }
     do { var v = CDrumlinHeader.drumlin_commit; v = DrumlinC.drumlin_commit; keep(v) }
     do { var v = CDrumlinHeader.drumlin_rollback; v = DrumlinC.drumlin_rollback; keep(v) }

@@ -14,6 +14,17 @@ public enum UpdateMode: Int32, Sendable {
     case all = 2
 }
 
+/// How much a log message matters. The numbers are Python's `logging` levels, so bindings can
+/// pass them through. The corresponding C constants are `DRUMLIN_LOG_*`.
+public enum LogLevel: Int32, Sendable, Comparable {
+    case debug = 10
+    case info = 20
+    case warning = 30
+    case error = 40
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
 /// Options for opening a database. The corresponding C type is `drumlin_options`.
 public struct OpenOptions: Sendable {
     /// The schema version stored in the file. Opening with a lower version than stored fails.
@@ -24,13 +35,42 @@ public struct OpenOptions: Sendable {
     public var inMemory = false
     /// When the stored schema needs a migration, delete the file and start afresh.
     public var deleteIfMigrationNeeded = false
+    /// How long a call waits for another connection's lock (a write transaction elsewhere) before
+    /// failing with `DrumlinError.busy`. The corresponding C function is
+    /// `drumlin_options_set_busy_timeout`.
+    public var busyTimeout: Duration = .seconds(5)
+    /// Receives what the database reports: opens and schema changes (`.info`), queries slower
+    /// than `slowQueryThreshold` (`.warning`) and failed calls (`.error`). Called on the thread
+    /// that made the call, while the database is busy with it: it must not call back into the
+    /// same database. The corresponding C function is `drumlin_options_set_logger`.
+    public var logger: (@Sendable (LogLevel, String) -> Void)?
+    /// Queries that take longer than this are reported to `logger` as warnings; nil: never.
+    /// The corresponding C function is `drumlin_options_set_slow_query_threshold`.
+    public var slowQueryThreshold: Duration?
 
     public init(schemaVersion: UInt64 = 0, readOnly: Bool = false, inMemory: Bool = false,
-                deleteIfMigrationNeeded: Bool = false) {
+                deleteIfMigrationNeeded: Bool = false, busyTimeout: Duration = .seconds(5),
+                logger: (@Sendable (LogLevel, String) -> Void)? = nil, slowQueryThreshold: Duration? = nil) {
         self.schemaVersion = schemaVersion
         self.readOnly = readOnly
         self.inMemory = inMemory
         self.deleteIfMigrationNeeded = deleteIfMigrationNeeded
+        self.busyTimeout = busyTimeout
+        self.logger = logger
+        self.slowQueryThreshold = slowQueryThreshold
+    }
+
+    /// The busy timeout in whole milliseconds, as SQLite takes it (clamped to its range).
+    var busyTimeoutMilliseconds: Int32 {
+        let (seconds, attoseconds) = busyTimeout.components
+        if seconds < 0 { return 0 }
+        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        if milliseconds.overflow || milliseconds.partialValue > Int64(Int32.max) { return Int32.max }
+        return Int32(Swift.min(Int64(Int32.max), milliseconds.partialValue + attoseconds / 1_000_000_000_000_000))
+    }
+
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        logger?(level, message())
     }
 }
 
@@ -103,6 +143,21 @@ public final class Database: @unchecked Sendable {
     /// reaches `parsedQueryLimit`.
     var queryTemplates: [QueryTemplate.Key: QueryTemplate.Entry] = [:]
 
+    /// Opens an existing database with the schema stored in it, read-write or (with
+    /// `options.readOnly`) read-only. Opening it later with a schema works as always: the stored
+    /// one is compared with it and additive changes apply. The file must exist and be a Drumlin
+    /// database. The corresponding C call is `drumlin_open` with a NULL schema.
+    public convenience init(path: String, options: OpenOptions = OpenOptions()) throws(DrumlinError) {
+        let schema: Schema
+        do throws(DrumlinError) {
+            schema = try Storage.storedSchema(path: path, options: options)
+        } catch {
+            options.log(.error, error.message)
+            throw error
+        }
+        try self.init(path: path, schema: schema, options: options)
+    }
+
     /// Opens (or creates) a database with a schema given as JSON text in Realm JS's format.
     public convenience init(path: String, schemaJSON: String, options: OpenOptions = OpenOptions()) throws(DrumlinError) {
         try self.init(path: path, schema: try Schema(jsonText: schemaJSON), options: options)
@@ -112,7 +167,12 @@ public final class Database: @unchecked Sendable {
     /// compared with the one stored in the file: additive changes are applied, others need a
     /// migration (`DrumlinError.migrationRequired`).
     public init(path: String, schema: Schema, options: OpenOptions = OpenOptions()) throws(DrumlinError) {
-        try schema.validate()
+        do throws(DrumlinError) {
+            try schema.validate()
+        } catch {
+            options.log(.error, error.message)
+            throw error
+        }
         self.schema = schema
         self.options = options
         let inMemory = options.inMemory || path == ":memory:" || path.isEmpty
@@ -134,8 +194,14 @@ public final class Database: @unchecked Sendable {
         self.classes = classes
         self.classByName = byName
         self.schemaVersion = options.schemaVersion
-        connection = try Storage.open(path: self.path, inMemory: inMemory, schema: schema, classes: classes,
-                                      options: options, storedVersion: &schemaVersion)
+        do throws(DrumlinError) {
+            connection = try Storage.open(path: self.path, inMemory: inMemory, schema: schema, classes: classes,
+                                          options: options, storedVersion: &schemaVersion)
+        } catch {
+            options.log(.error, error.message)
+            throw error
+        }
+        options.log(.info, "Opened '\(self.path)'\(options.readOnly ? " read-only" : "") with \(classes.count) object type\(classes.count == 1 ? "" : "s") at schema version \(schemaVersion).")
     }
 
     deinit {
@@ -168,8 +234,32 @@ public final class Database: @unchecked Sendable {
     func serialized<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         try lock.withLock { () throws(DrumlinError) -> R in
             guard let connection else { throw DrumlinError(.misuse, "The database is closed.") }
-            return try body(connection)
+            do throws(DrumlinError) {
+                return try body(connection)
+            } catch {
+                options.log(.error, error.message)
+                throw error
+            }
         }
+    }
+
+    /// Reports a log message to `OpenOptions.logger`, if any.
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) { options.log(level, message()) }
+
+    /// Runs a query's read, reporting it when it takes longer than `OpenOptions.slowQueryThreshold`.
+    func timedQuery<R>(_ description: @autoclosure () -> String, _ body: () throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        guard let threshold = options.slowQueryThreshold, options.logger != nil else { return try body() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try body()
+        let elapsed = clock.now - start
+        if elapsed > threshold {
+            func milliseconds(_ duration: Duration) -> Int {
+                Int((Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15).rounded())
+            }
+            log(.warning, "Slow query (\(milliseconds(elapsed)) ms, over the \(milliseconds(threshold)) ms threshold) on \(description())")
+        }
+        return result
     }
 
     /// The schema in normalized long form. The corresponding C function is `drumlin_schema_json`.
@@ -227,29 +317,12 @@ public final class Database: @unchecked Sendable {
 
     /// Begins a write transaction. The corresponding C function is `drumlin_begin_write`.
     public func beginWrite() throws(DrumlinError) {
-        try serialized { (connection) throws(DrumlinError) in
-            if options.readOnly { throw DrumlinError(.readOnly, "The database was opened read-only.") }
-            if inWriteTransaction {
-                throw DrumlinError(.wrongTransactionState, "The database is already in a write transaction.")
-            }
-            try connection.execute("BEGIN IMMEDIATE")
-            inWriteTransaction = true
-            pendingSequences.removeAll()
-        }
+        try serialized { (connection) throws(DrumlinError) in try beginWriteLocked(connection) }
     }
 
     /// Commits the write transaction. The corresponding C function is `drumlin_commit`.
     public func commit() throws(DrumlinError) {
-        try serialized { (connection) throws(DrumlinError) in
-            guard inWriteTransaction else {
-                throw DrumlinError(.wrongTransactionState, "Cannot commit: the database is not in a write transaction.")
-            }
-            try flushSequences(connection)
-            try connection.execute("COMMIT")
-            inWriteTransaction = false
-            commitCount += 1
-            pendingSequences.removeAll()
-        }
+        try serialized { (connection) throws(DrumlinError) in try commitLocked(connection) }
     }
 
     /// Discards everything written since `beginWrite()`. The corresponding C function is `drumlin_rollback`.
@@ -258,11 +331,43 @@ public final class Database: @unchecked Sendable {
             guard inWriteTransaction else {
                 throw DrumlinError(.wrongTransactionState, "Cannot roll back: the database is not in a write transaction.")
             }
-            inWriteTransaction = false
-            commitCount += 1
-            pendingSequences.removeAll()
-            try connection.execute("ROLLBACK")
+            try rollbackLocked(connection)
         }
+    }
+
+    /// `beginWrite()` for callers already inside `serialized`.
+    func beginWriteLocked(_ connection: Connection) throws(DrumlinError) {
+        if options.readOnly { throw DrumlinError(.readOnly, "The database was opened read-only.") }
+        if inWriteTransaction {
+            throw DrumlinError(.wrongTransactionState, "The database is already in a write transaction.")
+        }
+        do throws(DrumlinError) {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch where error.code == .busy {
+            throw DrumlinError(.busy, "Could not begin a write transaction on '\(path)': another connection held the write lock for the whole busy timeout (\(options.busyTimeoutMilliseconds) ms). Set a longer busy timeout when opening to wait longer.", sqliteCode: error.sqliteCode)
+        }
+        inWriteTransaction = true
+        pendingSequences.removeAll()
+    }
+
+    /// `commit()` for callers already inside `serialized`.
+    func commitLocked(_ connection: Connection) throws(DrumlinError) {
+        guard inWriteTransaction else {
+            throw DrumlinError(.wrongTransactionState, "Cannot commit: the database is not in a write transaction.")
+        }
+        try flushSequences(connection)
+        try connection.execute("COMMIT")
+        inWriteTransaction = false
+        commitCount += 1
+        pendingSequences.removeAll()
+    }
+
+    /// `rollback()` for callers already inside `serialized`.
+    func rollbackLocked(_ connection: Connection) throws(DrumlinError) {
+        inWriteTransaction = false
+        commitCount += 1
+        pendingSequences.removeAll()
+        try connection.execute("ROLLBACK")
     }
 
     /// Runs `body` in a write transaction: commits when it returns, rolls back when it throws.

@@ -58,6 +58,9 @@ static void option_functions(void) {
     CHECK_MISUSE(drumlin_options_set_read_only(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_in_memory(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_delete_if_migration_needed(NULL, 1));
+    CHECK_MISUSE(drumlin_options_set_busy_timeout(NULL, 1));
+    CHECK_MISUSE(drumlin_options_set_slow_query_threshold(NULL, 1));
+    CHECK_MISUSE(drumlin_options_set_logger(NULL, NULL, NULL, NULL));
 }
 
 static void open_function(const char *path) {
@@ -65,7 +68,8 @@ static void open_function(const char *path) {
     CHECK_MISUSE(drumlin_open(NULL, SCHEMA, NULL, &db));
     CHECK(db == NULL);
     db = (drumlin_db *)&db;
-    CHECK_MISUSE(drumlin_open(path, NULL, NULL, &db));
+    /* A NULL schema opens an existing file with its stored schema: this one does not exist yet. */
+    CHECK_ERR(drumlin_open(path, NULL, NULL, &db), DRUMLIN_ERR_FILE);
     CHECK(db == NULL);
     CHECK_MISUSE(drumlin_open(path, SCHEMA, NULL, NULL));
 }
@@ -86,6 +90,16 @@ static void database_functions(drumlin_db *db) {
     CHECK_MISUSE(drumlin_rollback(NULL));
     CHECK_MISUSE(drumlin_is_in_write(NULL, &in_write));
     CHECK_MISUSE(drumlin_is_in_write(db, NULL));
+
+    int64_t n = 0;
+    CHECK_MISUSE(drumlin_export_ndjson(NULL, NULL, "/dev/null", NULL, NULL, &n));
+    CHECK_MISUSE(drumlin_export_ndjson(db, NULL, NULL, NULL, NULL, &n));
+    CHECK_MISUSE(drumlin_import_ndjson(NULL, "/dev/null", NULL, DRUMLIN_UPDATE_NEVER, 0, NULL, NULL, &n));
+    CHECK_MISUSE(drumlin_import_ndjson(db, NULL, NULL, DRUMLIN_UPDATE_NEVER, 0, NULL, NULL, &n));
+    CHECK(n == 0);
+    CHECK_MISUSE(drumlin_check(NULL, &json));
+    CHECK_MISUSE(drumlin_check(db, NULL));
+    CHECK_MISUSE(drumlin_compact(NULL));
 }
 
 static void json_functions(drumlin_db *db) {

@@ -124,11 +124,17 @@ def test_installed_in_a_fresh_venv_the_quickstart_runs_with_the_toolchain_hidden
     assert "count: 3 people" in quickstart
     assert quickstart.rstrip().endswith("Rex's owners now: 0, dogs left: 2"), quickstart
 
-    # The whole Python suite, against the installed package (DRUMLIN_TEST_INSTALLED), on this version.
+    # The `drumlin` console script is installed beside the interpreter and opens the file by itself.
+    command = interpreter.parent / "drumlin"
+    info = without_toolchain([command, "info", tmp_path / "quickstart.drumlin"], env=clean_env(), cwd=tmp_path).stdout
+    assert "schema version  0" in info and "Person" in info, info
+
+    # The whole Python suite, against the installed package (DRUMLIN_TEST_INSTALLED) and its
+    # console script (DRUMLIN_CLI, for test_cli.py), on this version.
     run([interpreter, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest"], env=clean_env())
     suite = without_toolchain(
         [interpreter, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", ROOT / "bindings" / "python" / "tests"],
-        env=clean_env(DRUMLIN_TEST_INSTALLED="1"), cwd=tmp_path,
+        env=clean_env(DRUMLIN_TEST_INSTALLED="1", DRUMLIN_CLI=str(command)), cwd=tmp_path,
     ).stdout
     assert re.search(r"^\d+ passed", suite.splitlines()[-1]), suite[-2000:]
     assert "failed" not in suite.splitlines()[-1], suite[-2000:]

@@ -167,7 +167,7 @@ extension Database {
     }
 
     /// Binds each row's values straight into the class's insert statement.
-    private func insertRows(_ info: ClassInfo, _ propertyIndices: [Int], _ rows: Int,
+    func insertRows(_ info: ClassInfo, _ propertyIndices: [Int], _ rows: Int,
                             _ fill: (Int, UnsafeMutableBufferPointer<BorrowedValue>) throws(DrumlinError) -> Void,
                             _ connection: Connection) throws(DrumlinError) {
         let traits = info.traits

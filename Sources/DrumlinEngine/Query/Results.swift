@@ -214,9 +214,21 @@ public final class Results: @unchecked Sendable {
         defer { statement.reset() }
         for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
         var keys: [Int64] = []
-        while try statement.step() { keys.append(statement.int64(0)) }
+        try database.timedQuery(queryDescription) { () throws(DrumlinError) in
+            while try statement.step() { keys.append(statement.int64(0)) }
+        }
         if let token { cache = (token, keys) }
         return keys
+    }
+
+    /// "'Person' where age > $0 SORT(name ASC)", for the log.
+    var queryDescription: String {
+        let texts = steps.map { step -> String in
+            switch step {
+            case .filter(_, let text, _), .postfix(_, let text, _): text
+            }
+        }
+        return "'\(info.name)'" + (texts.isEmpty ? " (all objects)" : ": " + texts.joined(separator: " | "))
     }
 
     public var count: Int {
@@ -463,7 +475,13 @@ extension Database {
     /// The parse of a query text, from the cache when it was seen before.
     func parsed(_ text: String) throws(DrumlinError) -> Query {
         if let cached = try serialized({ (_) throws(DrumlinError) in parsedQueries[text] }) { return cached }
-        let query = try QueryParser.parse(text)
+        let query: Query
+        do throws(DrumlinError) {
+            query = try QueryParser.parse(text)
+        } catch {
+            log(.error, error.message)
+            throw error
+        }
         try serialized { (_) throws(DrumlinError) in
             if parsedQueries.count >= Self.parsedQueryLimit { parsedQueries.removeAll(keepingCapacity: true) }
             parsedQueries[text] = query

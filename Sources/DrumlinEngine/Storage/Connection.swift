@@ -15,7 +15,11 @@ final class Connection {
     private var statements: [String: Statement] = [:]
     private var slots: [Statement?] = []
 
-    init(path: String, flags: Int32) throws(DrumlinError) {
+    /// The busy timeout in milliseconds, for messages about waits that ran out.
+    let busyTimeout: Int32
+
+    init(path: String, flags: Int32, busyTimeout: Int32 = 5000) throws(DrumlinError) {
+        self.busyTimeout = busyTimeout
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)
         guard rc == SQLITE_OK, let db else {
@@ -25,7 +29,7 @@ final class Connection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, 5000)
+        sqlite3_busy_timeout(db, busyTimeout)
         SQLFunctions.register(db)
     }
 
@@ -92,6 +96,10 @@ final class Connection {
         case SQLITE_NOMEM: code = .limit
         case SQLITE_MISUSE: code = .misuse
         default: code = .internal
+        }
+        if code == .busy {
+            let file = String(cString: sqlite3_db_filename(handle, "main"))
+            return DrumlinError(code, "Gave up after waiting \(busyTimeout) ms (the busy timeout) for another connection's lock on '\(file.isEmpty ? ":memory:" : file)' during \(context.prefix(120)) (SQLite: \(message)).", sqliteCode: rc)
         }
         return DrumlinError(code, "SQLite error \(rc) (\(message)) during \(context.prefix(120))", sqliteCode: rc)
     }

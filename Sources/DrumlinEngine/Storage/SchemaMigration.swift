@@ -54,11 +54,22 @@ enum SchemaMigration {
             try? connection.execute("ROLLBACK")
             throw error
         }
+        if !additive.isEmpty || needsVersionUpdate {
+            options.log(.info, "Migrated '\(path)' from schema version \(version) to \(options.schemaVersion)"
+                        + (additive.isEmpty ? "." : ":" + additive.map { "\n- " + $0.message }.joined()))
+        }
         storedVersion = options.schemaVersion
     }
 
     /// The stored classes by table name.
     private static func loadStored(_ connection: Connection, path: String) throws(DrumlinError) -> [String: ObjectSchema] {
+        var byTable: [String: ObjectSchema] = [:]
+        for objectSchema in try storedSchema(connection, path: path).objectSchemas { byTable[objectSchema.storedName] = objectSchema }
+        return byTable
+    }
+
+    /// The schema stored in the file, classes in the order they were stored.
+    static func storedSchema(_ connection: Connection, path: String) throws(DrumlinError) -> Schema {
         var definitions: [JSON] = []
         let statement = try connection.statement("SELECT definition FROM _drumlin_classes ORDER BY rowid")
         defer { statement.reset() }
@@ -74,9 +85,7 @@ enum SchemaMigration {
         } catch {
             throw DrumlinError(.corrupt, "The schema stored in '\(path)' is invalid: \(error.message)")
         }
-        var byTable: [String: ObjectSchema] = [:]
-        for objectSchema in stored.objectSchemas { byTable[objectSchema.storedName] = objectSchema }
-        return byTable
+        return stored
     }
 
     private static func kindName(_ kind: ObjectKind) -> String {

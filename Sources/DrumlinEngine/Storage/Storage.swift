@@ -35,7 +35,7 @@ enum Storage {
                                  options: OpenOptions, storedVersion: inout UInt64) throws(DrumlinError) -> Connection {
         if !inMemory { try checkFileHeader(path, readOnly: options.readOnly) }
         let flags = options.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let connection = try Connection(path: path, flags: flags)
+        let connection = try Connection(path: path, flags: flags, busyTimeout: options.busyTimeoutMilliseconds)
         do throws(DrumlinError) {
             let tableCount: Int64
             do throws(DrumlinError) {
@@ -71,13 +71,44 @@ enum Storage {
         }
     }
 
+    /// The schema stored in an existing database file, for opening it without one.
+    static func storedSchema(path: String, options: OpenOptions) throws(DrumlinError) -> Schema {
+        if options.inMemory || path == ":memory:" || path.isEmpty {
+            throw DrumlinError(.invalidArgument, "A new in-memory database has no stored schema: open it with a schema.")
+        }
+        guard access(path, F_OK) == 0 else {
+            throw DrumlinError(.file, "Cannot open '\(path)' without a schema: the file does not exist (give a schema to create it).")
+        }
+        try checkFileHeader(path, readOnly: true)
+        let connection = try Connection(path: path, flags: SQLITE_OPEN_READONLY, busyTimeout: options.busyTimeoutMilliseconds)
+        defer { connection.close() }
+        let tableCount: Int64
+        do throws(DrumlinError) {
+            let statement = try connection.statement("SELECT count(*) FROM sqlite_master")
+            defer { statement.reset() }
+            _ = try statement.step()
+            tableCount = statement.int64(0)
+        } catch {
+            throw notDrumlin(path, detail: error.message)
+        }
+        if tableCount == 0 {
+            throw DrumlinError(.file, "Cannot open '\(path)' without a schema: it is empty, not an existing Drumlin database (give a schema to create it).")
+        }
+        let format = try? connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
+        guard let format else { throw notDrumlin(path, detail: "it has no Drumlin metadata") }
+        guard Int(format) == formatVersion else {
+            throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads format \(formatVersion).")
+        }
+        return try SchemaMigration.storedSchema(connection, path: path)
+    }
+
     static func notDrumlin(_ path: String, detail: String) -> DrumlinError {
         DrumlinError(.corrupt, "The file '\(path)' is not a Drumlin database (\(detail)); it was left unchanged.")
     }
 
     /// Refuses a file that is not SQLite before SQLite touches it. An absent or empty file is a new
     /// database.
-    private static func checkFileHeader(_ path: String, readOnly: Bool) throws(DrumlinError) {
+    static func checkFileHeader(_ path: String, readOnly: Bool) throws(DrumlinError) {
         guard let file = fopen(path, "rb") else {
             if errno == ENOENT {
                 if readOnly { throw DrumlinError(.file, "Cannot open '\(path)' read-only: the file does not exist.") }

@@ -401,6 +401,9 @@ public struct JSONWriter {
 
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Empties the buffer, keeping its memory for the next document.
+    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
     public mutating func write(_ json: JSON) {
         switch json {
         case .null: writeRaw("null")

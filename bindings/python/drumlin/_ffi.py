@@ -26,6 +26,7 @@ import ctypes.util
 import os
 import sys
 from ctypes import (
+    CFUNCTYPE,
     POINTER,
     Structure,
     Union,
@@ -196,6 +197,18 @@ DRUMLIN_UPDATE_NEVER = 0
 DRUMLIN_UPDATE_MODIFIED = 1
 DRUMLIN_UPDATE_ALL = 2
 
+DRUMLIN_LOG_DEBUG = 10
+DRUMLIN_LOG_INFO = 20
+DRUMLIN_LOG_WARNING = 30
+DRUMLIN_LOG_ERROR = 40
+
+# typedef void (*drumlin_log_fn)(void *userdata, int level, const char *message);
+drumlin_log_fn = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
+# typedef int (*drumlin_progress_fn)(void *userdata, int64_t done, int64_t total);
+drumlin_progress_fn = CFUNCTYPE(c_int, c_void_p, c_int64, c_int64)
+# typedef void (*drumlin_free_fn)(void *userdata);
+drumlin_free_fn = CFUNCTYPE(None, c_void_p)
+
 # ---- Handles and plain structs -----------------------------------------------------------------
 
 
@@ -338,6 +351,17 @@ drumlin_options_set_in_memory = _fn("drumlin_options_set_in_memory", [drumlin_op
 drumlin_options_set_delete_if_migration_needed = _fn(
     "drumlin_options_set_delete_if_migration_needed", [drumlin_options_p, c_int]
 )
+# int drumlin_options_set_busy_timeout(drumlin_options *options, int64_t milliseconds);
+drumlin_options_set_busy_timeout = _fn("drumlin_options_set_busy_timeout", [drumlin_options_p, c_int64])
+# int drumlin_options_set_logger(drumlin_options *options, drumlin_log_fn fn, void *userdata,
+#                                drumlin_free_fn free_userdata);
+drumlin_options_set_logger = _fn(
+    "drumlin_options_set_logger", [drumlin_options_p, drumlin_log_fn, c_void_p, drumlin_free_fn]
+)
+# int drumlin_options_set_slow_query_threshold(drumlin_options *options, int64_t milliseconds);
+drumlin_options_set_slow_query_threshold = _fn(
+    "drumlin_options_set_slow_query_threshold", [drumlin_options_p, c_int64]
+)
 
 # ---- Database ----------------------------------------------------------------------------------
 
@@ -350,6 +374,26 @@ drumlin_close = _fn("drumlin_close", [drumlin_db_p])
 drumlin_schema_json = _fn("drumlin_schema_json", [drumlin_db_p, POINTER(c_void_p)])
 # int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
 drumlin_schema_version = _fn("drumlin_schema_version", [drumlin_db_p, POINTER(c_uint64)])
+
+# ---- Export, import and maintenance --------------------------------------------------------------
+
+# int drumlin_export_ndjson(drumlin_db *db, const char *class_name, const char *path,
+#                           drumlin_progress_fn progress, void *userdata, int64_t *out_count);
+drumlin_export_ndjson = _fn(
+    "drumlin_export_ndjson",
+    [drumlin_db_p, c_char_p, c_char_p, drumlin_progress_fn, c_void_p, POINTER(c_int64)],
+)
+# int drumlin_import_ndjson(drumlin_db *db, const char *path, const char *class_name, int update_mode,
+#                           int64_t batch_size, drumlin_progress_fn progress, void *userdata,
+#                           int64_t *out_count);
+drumlin_import_ndjson = _fn(
+    "drumlin_import_ndjson",
+    [drumlin_db_p, c_char_p, c_char_p, c_int, c_int64, drumlin_progress_fn, c_void_p, POINTER(c_int64)],
+)
+# int drumlin_check(drumlin_db *db, char **out_json);
+drumlin_check = _fn("drumlin_check", [drumlin_db_p, POINTER(c_void_p)])
+# int drumlin_compact(drumlin_db *db);
+drumlin_compact = _fn("drumlin_compact", [drumlin_db_p])
 
 # ---- Transactions ------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ import atexit
 import copy
 import gc
 import itertools
+import logging
 import marshal
 import os
 import struct
@@ -77,6 +78,62 @@ _open_databases: weakref.WeakSet[Database] = weakref.WeakSet()
 # many times. Emptied when full.
 _query_texts: dict[str, bytes] = {}
 _QUERY_TEXTS_KEPT = 256
+
+
+# What the engine reports (opens, migrations, slow queries, failed calls) goes to the `drumlin`
+# logger. A library does not configure logging: the NullHandler keeps Python's last-resort handler
+# from printing these records when the application has not set logging up.
+logger = logging.getLogger("drumlin")
+logger.addHandler(logging.NullHandler())
+
+
+def _log(userdata: Any, level: int, message: bytes) -> None:
+    try:
+        if logger.isEnabledFor(level):
+            logger.log(level, message.decode("utf-8", "replace"))
+    except Exception:  # an exception must not cross back into C
+        pass
+
+
+# One C function pointer for every database, alive as long as the module.
+_log_to_python = _ffi.drumlin_log_fn(_log)
+
+
+_NO_FREE = _ffi.drumlin_free_fn()
+
+
+def _seconds(value: object, name: str, *, allow_none: bool = False) -> int:
+    """A duration in seconds (int or float) as whole milliseconds for the C API; -1 for None."""
+    if value is None and allow_none:
+        return -1
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        expected = "a number of seconds or None" if allow_none else "a number of seconds"
+        raise TypeMismatchError(f"{name} must be {expected}, not {type(value).__name__}")
+    if not value >= 0 or value > INT64_MAX / 1000:
+        raise InvalidArgumentError(f"{name} must be between 0 and {INT64_MAX // 1000} seconds, not {value!r}")
+    return round(value * 1000)
+
+
+class _Progress:
+    """A Python progress function as a C drumlin_progress_fn: returning False cancels; an exception
+    cancels and is re-raised after the call."""
+
+    def __init__(self, function: Callable[[int, int], object] | None) -> None:
+        self.error: BaseException | None = None
+        self.function = function
+        no_callback = _ffi.drumlin_progress_fn()
+        self.pointer = no_callback if function is None else _ffi.drumlin_progress_fn(self._call)
+
+    def _call(self, userdata: Any, done: int, total: int) -> int:
+        try:
+            return 1 if self.function(done, total) is False else 0  # type: ignore[misc]
+        except BaseException as error:
+            self.error = error
+            return 1
+
+    def reraise(self) -> None:
+        if self.error is not None:
+            raise self.error
 
 
 @atexit.register
@@ -162,12 +219,14 @@ class Database(Handle):
     def __init__(
         self,
         path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
-        schema: Sequence[SchemaEntry | object] | str,
+        schema: Sequence[SchemaEntry | object] | str | None = None,
         *,
         schema_version: int = 0,
         read_only: bool = False,
         delete_if_migration_needed: bool = False,
         in_memory: bool = False,
+        busy_timeout: float = 5.0,
+        slow_query_threshold: float | None = None,
     ) -> None:
         self._drumlin_h = None
         # Model classes by schema class name: objects of those classes are their instances.
@@ -178,7 +237,9 @@ class Database(Handle):
                 self._models[cls.__name__] = cls
             schema = entries
         raw_path = _encode_path(path)
-        raw_schema = _encode_schema(schema)
+        raw_schema = None if schema is None else _encode_schema(schema)
+        busy_ms = _seconds(busy_timeout, "busy_timeout")
+        slow_ms = _seconds(slow_query_threshold, "slow_query_threshold", allow_none=True)
         if isinstance(schema_version, bool) or not isinstance(schema_version, int):
             raise TypeMismatchError(f"schema_version must be an int, not {type(schema_version).__name__}")
         if not 0 <= schema_version <= 2 * INT64_MAX + 1:
@@ -201,6 +262,9 @@ class Database(Handle):
             _ffi.drumlin_options_set_read_only(options, flags[0])
             _ffi.drumlin_options_set_delete_if_migration_needed(options, flags[1])
             _ffi.drumlin_options_set_in_memory(options, flags[2])
+            _ffi.drumlin_options_set_busy_timeout(options, busy_ms)
+            _ffi.drumlin_options_set_slow_query_threshold(options, slow_ms)
+            _ffi.drumlin_options_set_logger(options, _log_to_python, None, _NO_FREE)
             handle = _ffi.drumlin_db_p()
             _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
         finally:
@@ -648,6 +712,93 @@ class Database(Handle):
         _ffi.drumlin_count(self._ptr(), cname, ctext, cargs, byref(out))
         return out.value
 
+    # ---- Export, import and maintenance ---------------------------------------------------------
+
+    def export_ndjson(
+        self,
+        path: str | os.PathLike[str],
+        class_name: str | None = None,
+        *,
+        progress: Callable[[int, int], object] | None = None,
+    ) -> int:
+        """Write objects to ``path`` as Extended JSON lines, one object per line, streamed (memory
+        use does not grow with the number of objects); returns how many were written.
+
+        ``class_name`` writes one type's objects as plain JSON objects; without it every type is
+        written and each line names its type in ``"$type"``. ``progress(done, total)`` counts
+        objects; returning False cancels (the file is removed). The corresponding C function is
+        ``drumlin_export_ndjson``."""
+        cname = None if class_name is None else encode_name(class_name, "class")
+        callback = _Progress(progress)
+        count = c_int64()
+        try:
+            _ffi.drumlin_export_ndjson(
+                self._ptr(), cname, _encode_path(path), callback.pointer, None, byref(count)
+            )
+        finally:
+            callback.reraise()
+        return count.value
+
+    def import_ndjson(
+        self,
+        path: str | os.PathLike[str],
+        class_name: str | None = None,
+        *,
+        update: str | None = None,
+        batch: int = 0,
+        progress: Callable[[int, int], object] | None = None,
+    ) -> int:
+        """Create objects from a file of Extended JSON lines (as :meth:`export_ndjson` writes
+        them); returns how many were created or updated.
+
+        All or nothing: the first bad line raises an error whose message starts with
+        ``Line <n>:`` and nothing is imported. ``batch=N`` commits every N objects instead (a
+        failure keeps the batches before it). Inside ``write()`` the import is one step of that
+        transaction. ``update`` as in :meth:`create`; ``progress(done, total)`` counts bytes
+        (``total`` is 0 for a pipe); returning False cancels. The corresponding C function is
+        ``drumlin_import_ndjson``."""
+        mode = _update_mode(update)
+        if isinstance(batch, bool) or not isinstance(batch, int):
+            raise TypeMismatchError(f"batch must be an int, not {type(batch).__name__}")
+        if not 0 <= batch <= INT64_MAX:
+            raise InvalidArgumentError(f"batch must not be negative, got {batch}")
+        cname = None if class_name is None else encode_name(class_name, "class")
+        raw_path = _encode_path(path)
+        callback = _Progress(progress)
+        count = c_int64()
+
+        def run(handle: Any) -> int:
+            try:
+                _ffi.drumlin_import_ndjson(
+                    handle, raw_path, cname, mode, batch, callback.pointer, None, byref(count)
+                )
+            finally:
+                callback.reraise()
+            return count.value
+
+        handle = self._ptr()
+        if self._writer == _get_ident():
+            return run(handle)
+        with self._write_lock:  # not inside another thread's write transaction
+            return run(self._ptr())
+
+    def check(self) -> list[str]:
+        """Check the file: SQLite's integrity check and the engine's invariants (links and
+        collection entries point at live objects, embedded objects have exactly one owner).
+        Returns the problems found, one sentence each: empty when the file is sound. The
+        corresponding C function is ``drumlin_check``."""
+        out = c_void_p()
+        _ffi.drumlin_check(self._ptr(), byref(out))
+        problems: list[str] = ejson_loads(take_string(out))
+        return problems
+
+    def compact(self) -> None:
+        """Rewrite the file without its free pages (SQLite's VACUUM). Not inside ``write()``;
+        other connections to the file should be closed. The corresponding C function is
+        ``drumlin_compact``."""
+        with self._write_lock:
+            _ffi.drumlin_compact(self._ptr())
+
     # ---- Queries -------------------------------------------------------------------------------
 
     @overload
@@ -718,22 +869,29 @@ def _view(class_name: object) -> Any:
 
 def open(
     path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
-    schema: Sequence[SchemaEntry | object] | str,
+    schema: Sequence[SchemaEntry | object] | str | None = None,
     *,
     schema_version: int = 0,
     read_only: bool = False,
     delete_if_migration_needed: bool = False,
     in_memory: bool = False,
+    busy_timeout: float = 5.0,
+    slow_query_threshold: float | None = None,
 ) -> Database:
     """Open (or create) a database.
 
     :param path: the file; ``":memory:"`` opens a private in-memory database.
     :param schema: a list of object schemas (dicts, Realm JS's format) and model classes (mixed
-        freely), or the schemas as a JSON string.
+        freely), or the schemas as a JSON string; None (omitted) opens an existing file with the
+        schema stored in it (``db.schema`` shows it).
     :param schema_version: stored in the file; opening with a lower one than stored fails.
     :param read_only: every write raises :class:`ReadOnlyError`; the file must exist.
     :param delete_if_migration_needed: recreate the file when the schema needs a migration.
     :param in_memory: keep the data in memory only (the path is ignored); it vanishes on close.
+    :param busy_timeout: seconds to wait for another connection's write lock before
+        :class:`BusyError` (whose message says what waited and for how long).
+    :param slow_query_threshold: seconds; queries that take longer are logged as warnings on the
+        ``drumlin`` logger (which also hears opens, migrations and failed calls).
 
     The corresponding C function is ``drumlin_open``.
     """
@@ -744,6 +902,8 @@ def open(
         read_only=read_only,
         delete_if_migration_needed=delete_if_migration_needed,
         in_memory=in_memory,
+        busy_timeout=busy_timeout,
+        slow_query_threshold=slow_query_threshold,
     )
 
 

@@ -20,6 +20,7 @@ import sys
 import threading
 from collections.abc import Iterable, Mapping
 from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
+from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
 from . import _ffi
@@ -502,19 +503,23 @@ class Object(Handle):
 
     # ---- Whole object --------------------------------------------------------------------------
 
-    def to_dict(self, depth: int = 0) -> dict[str, Any]:
+    def to_dict(self, depth: int = 0, *, json: bool = False) -> dict[str, Any]:
         """A snapshot of every property as a plain ``dict`` (one read of the database).
 
         Embedded objects are nested dicts; collections are lists and dicts; a link is the target's
         primary key (its object key when its class has none), or, ``depth`` levels deep, the
         target as a nested dict. An object already printed further up the same path is rendered as
-        its key again, so cycles end. linkingObjects properties are left out."""
-        if type(depth) is not int:
-            raise TypeMismatchError(f"depth must be an int, not {type(depth).__name__}")
+        its key again, so cycles end. linkingObjects properties are left out.
+
+        ``json=True`` gives values that ``json.dumps`` accepts: types JSON lacks (dates, decimals,
+        ObjectIds, UUIDs, bytes, non-finite floats) as Extended JSON (``{"$date": ...}``), as
+        :meth:`to_json` writes them."""
+        _check_depth(depth)
         if self._drumlin_values is not None:  # a model object not stored yet: its own values
             return dict(self._drumlin_values)
-        if depth < 0:
-            raise InvalidArgumentError(f"depth must not be negative, got {depth}")
+        if json:
+            plain: dict[str, Any] = _json_loads(self.to_json(depth))
+            return plain
         info = self._drumlin_class
         if depth or not info.scalar_only:
             return self._drumlin_json(min(depth, 0x7FFFFFFF))
@@ -536,6 +541,19 @@ class Object(Handle):
             else:
                 return result
         return self._drumlin_json()
+
+    def to_json(self, depth: int = 0) -> str:
+        """The object as Extended JSON text (what ``to_dict(json=True)`` decodes), ``depth`` as
+        in :meth:`to_dict`. The corresponding C function is ``drumlin_object_to_json``."""
+        _check_depth(depth)
+        handle = self._ptr()
+        out = c_void_p()
+        with self._drumlin_lock:
+            if depth:
+                _ffi.drumlin_object_to_json_depth(handle, min(depth, 0x7FFFFFFF), byref(out))
+            else:
+                _ffi.drumlin_object_to_json(handle, byref(out))
+        return take_string(out)
 
     @property
     def is_valid(self) -> bool:
@@ -639,6 +657,13 @@ class AsymmetricObject(Object):
 _OBJECT_ATTRIBUTES = frozenset(name for name in dir(Object) if not name.startswith("_"))
 
 _NOT_DECLARED: Any = object()
+
+
+def _check_depth(depth: object) -> None:
+    if type(depth) is not int:
+        raise TypeMismatchError(f"depth must be an int, not {type(depth).__name__}")
+    if depth < 0:
+        raise InvalidArgumentError(f"depth must not be negative, got {depth}")
 
 
 def _class_attribute(cls: type, name: str) -> Any:

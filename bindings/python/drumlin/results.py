@@ -23,6 +23,7 @@ import pathlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int64, c_size_t, c_void_p
+from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, Union, overload
 
 from . import _ffi
@@ -160,6 +161,8 @@ def sort_descriptor(keys: SortKeys, ascending: bool = True) -> bytes:
     if not isinstance(ascending, bool):
         raise TypeMismatchError(f"ascending must be True or False, not {type(ascending).__name__}")
     entries: list[tuple[object, object]]
+    if isinstance(keys, str) and (" " in keys.strip() or "," in keys):
+        return _sort_text(keys, ascending)
     if isinstance(keys, str):
         entries = [(keys, ascending)]
     elif isinstance(keys, Sequence):
@@ -183,6 +186,25 @@ def sort_descriptor(keys: SortKeys, ascending: bool = True) -> bytes:
         if not isinstance(up, bool):
             raise TypeMismatchError(f"ascending must be True or False, not {type(up).__name__}")
         terms.append(f"{_key_path(key, 'sort()')} {'ASC' if up else 'DESC'}")
+    return ", ".join(terms).encode("utf-8")
+
+
+def _sort_text(text: str, ascending: bool) -> bytes:
+    """``sort("age DESC, name")``: key paths each with an optional ASC or DESC, as in C and Swift."""
+    if not ascending:
+        raise InvalidArgumentError(
+            f"sort({text!r}) gives its directions in the text: leave out ascending=False"
+        )
+    terms = []
+    for part in text.split(","):
+        words = part.split()
+        if not words or len(words) > 2 or (len(words) == 2 and words[1].upper() not in ("ASC", "DESC")):
+            raise InvalidArgumentError(
+                f"sort() takes key paths each with an optional ASC or DESC, such as 'age DESC, name', "
+                f"not {text!r}"
+            )
+        direction = words[1].upper() if len(words) == 2 else "ASC"
+        terms.append(f"{_key_path(words[0], 'sort()')} {direction}")
     return ", ".join(terms).encode("utf-8")
 
 
@@ -258,7 +280,8 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     def sort(self, key: SortKeys, ascending: bool = True) -> Results[_T_co]:
         """Sorted by a key path (``sort("age", ascending=False)``, to-one links allowed:
         ``"dog.name"``) or several (``sort([("age", False), ("name", True)])``; a bare key path
-        in the list takes ``ascending``). Nulls sort first; ties keep the previous order."""
+        in the list takes ``ascending``), or by text as in C and Swift: ``sort("age DESC, name")``.
+        Nulls sort first; ties keep the previous order."""
         return self._derive(_ffi.drumlin_results_sort, sort_descriptor(key, ascending))
 
     def distinct(self, *keys: str | Sequence[str]) -> Results[_T_co]:
@@ -415,8 +438,13 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         """The objects, as a plain list (a snapshot of which objects are in the results)."""
         return self._drumlin_objects()
 
-    def to_dicts(self) -> list[dict[str, Any]]:
-        """Every object as a dict (as ``Object.to_dict()``), in one read."""
+    def to_dicts(self, *, json: bool = False) -> list[dict[str, Any]]:
+        """Every object as a dict (as ``Object.to_dict()``), in one read. ``json=True`` gives
+        values that ``json.dumps`` accepts (Extended JSON for types JSON lacks), as
+        :meth:`to_json` writes them."""
+        if json:
+            result: list[dict[str, Any]] = _json_loads(self.to_json())
+            return result
         info = self._drumlin_class
         if info.packable:  # plain values: one packed read, decoded by marshal
             names = info.names
@@ -425,8 +453,15 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
             return [dict(zip(names, row)) for row in rows]
         out = c_void_p()
         _ffi.drumlin_results_to_json(self._ptr(), byref(out))
-        result: list[dict[str, Any]] = ejson_loads(take_string(out))
-        return result
+        objects: list[dict[str, Any]] = ejson_loads(take_string(out))
+        return objects
+
+    def to_json(self) -> str:
+        """Every object as one Extended JSON array (text), links as keys as in
+        ``Object.to_dict()``. The corresponding C function is ``drumlin_results_to_json``."""
+        out = c_void_p()
+        _ffi.drumlin_results_to_json(self._ptr(), byref(out))
+        return take_string(out)
 
     # ---- Deleting ------------------------------------------------------------------------------
 

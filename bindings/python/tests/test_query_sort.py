@@ -163,4 +163,4 @@ def test_errors_of_the_methods(db: drumlin.Database) -> None:
     with pytest.raises(drumlin.QueryError, match=r"^'Person' has no property 'nope' \(at position 1\)$"):
         people.distinct("nope")
     with pytest.raises(drumlin.InvalidArgumentError):
-        people.sort("age DESC")
+        people.sort("age DESC name")

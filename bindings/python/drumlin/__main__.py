@@ -1,0 +1,7 @@
+"""``python -m drumlin``: the ``drumlin`` command (drumlin/cli.py)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
