@@ -61,7 +61,7 @@ def test_package_examples_and_docs_pass_mypy_strict(tmp_path: Path) -> None:
     docs.write_text(model_class_code(), encoding="utf-8")
     result = _mypy(tmp_path, "drumlin", *EXAMPLES, docs)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Success: no issues found in 20 source files" in result.stdout
+    assert re.search(r"Success: no issues found in \d+ source files", result.stdout), result.stdout
 
 
 @needs_mypy
