@@ -27,8 +27,16 @@ final class ClassMeta: @unchecked Sendable {
     let properties: [PropertyMeta]
     let positionByName: [String: Int]
     let primaryKeyPosition: Int?
-    /// Key paths of `Persisted` storages to positions, filled on first use of each.
-    private let keyPathPositions = Mutex<[AnyKeyPath: Int]>([:])
+    /// Key paths of `Persisted` storages to positions, and a reader of each storage by position,
+    /// filled on first use of each.
+    private let keyPaths = Mutex<KeyPathTable>(KeyPathTable())
+
+    struct KeyPathTable {
+        /// By identity first (a key path literal is one object), then by value.
+        var byIdentity: [(ObjectIdentifier, Int)] = []
+        var byValue: [AnyKeyPath: Int] = [:]
+        var readers: [(any StorageReader)?] = []
+    }
 
     private static let all = Mutex<[ObjectIdentifier: ClassMeta]>([:])
     /// Every model class whose instances were created or whose type was used, for a configuration
@@ -111,16 +119,36 @@ final class ClassMeta: @unchecked Sendable {
     }
 
     /// The position of the property whose storage `keyPath` names. The first time, a prototype
-    /// with that storage tagged is walked to find it.
-    func position(of keyPath: AnyKeyPath, taggedPrototype: () -> ObjectBase) -> Int {
-        if let position = keyPathPositions.withLock({ $0[keyPath] }) { return position }
+    /// with that storage tagged is walked to find it, and `reader` is kept for the position.
+    func position(of keyPath: AnyKeyPath, taggedPrototype: () -> ObjectBase, reader: () -> any StorageReader) -> Int {
+        let identity = ObjectIdentifier(keyPath)
+        let known = keyPaths.withLock { table -> Int? in
+            if let hit = table.byIdentity.first(where: { $0.0 == identity }) { return hit.1 }
+            if let position = table.byValue[keyPath] {
+                if table.byIdentity.count < 4 * properties.count { table.byIdentity.append((identity, position)) }
+                return position
+            }
+            return nil
+        }
+        if let known { return known }
         let prototype = taggedPrototype()
         prototype._isPrototype = true
         guard let position = Self.storages(of: prototype).firstIndex(where: { $0.1.tagged }) else {
             fatalError("\(name): a @Persisted storage was not found by reflection")
         }
-        keyPathPositions.withLock { $0[keyPath] = position }
+        let newReader = reader()
+        keyPaths.withLock { table in
+            table.byValue[keyPath] = position
+            table.byIdentity.append((identity, position))
+            if table.readers.isEmpty { table.readers = Array(repeating: nil, count: properties.count) }
+            table.readers[position] = newReader
+        }
         return position
+    }
+
+    /// The storage readers known so far, by position (nil where a property was never accessed).
+    var readers: [(any StorageReader)?] {
+        keyPaths.withLock { $0.readers.isEmpty ? Array(repeating: nil, count: properties.count) : $0.readers }
     }
 
     /// The class's object schema as JSON (Realm JS's format, the one every language uses).

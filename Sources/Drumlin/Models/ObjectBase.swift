@@ -32,7 +32,11 @@ final class ManagedState {
 /// The base of `Object`, `EmbeddedObject` and `AsymmetricObject` (Realm's `RLMObjectBase`); model
 /// classes derive from one of those three.
 open class ObjectBase: CustomStringConvertible {
-    final var _managedState: ManagedState?
+    final var _managedState: ManagedState? {
+        didSet { _isManaged = _managedState != nil }
+    }
+    /// Whether the object is managed (what `@Persisted`'s inlined accessors test first).
+    @usableFromInline final var _isManaged = false
     final var _recorder: _KeyPathRecorder?
     final var _metaCache: ClassMeta?
     final var _isPrototype = false
@@ -141,7 +145,8 @@ open class ObjectBase: CustomStringConvertible {
     // MARK: Row access for @Persisted
 
     /// The stored value at `position` (a row value) of this managed object.
-    public final func _rowValue(_ position: Int) -> _RawValue {
+    @usableFromInline
+    final func _rowValue(_ position: Int) -> _RawValue {
         let state = _managedState!
         let slot = state.handleClass.rowSlot[position]
         return _RawValue(state.currentRow()[slot])

@@ -15,10 +15,10 @@
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
     /// The unmanaged value; nil until first read when the property was declared without one.
-    var value: Value?
+    @usableFromInline var value: Value?
     var options: _PersistedOptions
-    /// The property's position in its class (memoized on first managed access), -1 before.
-    var position = -1
+    /// The property's position in its class (memoized on first access), -1 before.
+    @usableFromInline var position = -1
     /// Marks this storage while schema discovery maps a key path to a property.
     var tagged = false
 
@@ -38,46 +38,75 @@ public struct Persisted<Value: _Persistable> {
         options = _PersistedOptions()
     }
 
+    // Inlinable, so that the model's module specializes it and reads the storage directly (the
+    // storage key path is a literal there): a managed read is a position load and a row read.
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get {
-            if object._managedState != nil {
-                return Value._rlmGet(object, position(of: object, storageKeyPath))
+            if object._isManaged {
+                var position = object[keyPath: storageKeyPath].position
+                if position < 0 { position = _position(of: object, storageKeyPath) }
+                return Value._rlmGet(object, position)
             }
-            if let recorder = object._recorder {
-                let position = position(of: object, storageKeyPath)
-                return recorder.record(object, position, as: Value.self)
-            }
-            if object._unmanagedOverrides != nil, let value = object._unmanagedOverrides?[position(of: object, storageKeyPath)] {
-                return value as! Value
-            }
-            if let value = object[keyPath: storageKeyPath].value { return value }
-            let value = Value._rlmDefaultValue()
-            object[keyPath: storageKeyPath].value = value
-            return value
+            return _unmanagedGet(object, storageKeyPath)
         }
         set {
-            if object._managedState != nil {
-                let position = position(of: object, storageKeyPath)
-                do {
-                    try Value._rlmSet(object, position, newValue)
-                } catch {
-                    _fatal(error)
-                }
+            if object._isManaged {
+                var position = object[keyPath: storageKeyPath].position
+                if position < 0 { position = _position(of: object, storageKeyPath) }
+                _managedSet(object, position, newValue)
             } else {
-                if object._unmanagedOverrides != nil {
-                    object._unmanagedOverrides?[position(of: object, storageKeyPath)] = nil
-                }
-                object[keyPath: storageKeyPath].value = newValue
+                _unmanagedSet(object, storageKeyPath, newValue)
             }
         }
     }
 
-    /// The property's position in its class, found once per storage (then kept in it).
-    static func position<EnclosingSelf: ObjectBase>(
+    @usableFromInline
+    static func _unmanagedGet<EnclosingSelf: ObjectBase>(
+        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        if let recorder = object._recorder {
+            return recorder.record(object, _position(of: object, storageKeyPath), as: Value.self)
+        }
+        if object._unmanagedOverrides != nil, let value = object._unmanagedOverrides?[_position(of: object, storageKeyPath)] {
+            return value as! Value
+        }
+        if let value = object[keyPath: storageKeyPath].value { return value }
+        let value = Value._rlmDefaultValue()
+        object[keyPath: storageKeyPath].value = value
+        return value
+    }
+
+    @usableFromInline
+    static func _unmanagedSet<EnclosingSelf: ObjectBase>(
+        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>, _ newValue: Value
+    ) {
+        // Finding the position also teaches the class this storage's key path (see `_position`).
+        let position = _position(of: object, storageKeyPath)
+        if object._unmanagedOverrides != nil {
+            object._unmanagedOverrides?[position] = nil
+        }
+        object[keyPath: storageKeyPath].value = newValue
+    }
+
+    @usableFromInline
+    static func _managedSet(_ object: ObjectBase, _ position: Int, _ newValue: Value) {
+        do {
+            try Value._rlmSet(object, position, newValue)
+        } catch {
+            _fatal(error)
+        }
+    }
+
+    /// The property's position in its class, found once per storage (then kept in it). The first
+    /// time a class sees a storage's key path, it also keeps a reader of that storage, so that
+    /// `add` reads unmanaged values through key paths instead of reflection.
+    @usableFromInline
+    static func _position<EnclosingSelf: ObjectBase>(
         of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Int {
         let known = object[keyPath: storageKeyPath].position
@@ -86,9 +115,29 @@ public struct Persisted<Value: _Persistable> {
             let prototype = type(of: object).init()
             prototype[keyPath: storageKeyPath].tagged = true
             return prototype
+        } reader: {
+            KeyPathStorageReader(keyPath: storageKeyPath)
         }
         object[keyPath: storageKeyPath].position = position
         return position
+    }
+}
+
+/// Reads the unmanaged value of one `@Persisted` storage of an object through its key path.
+protocol StorageReader: Sendable {
+    /// The current value (the initial value or the type's zero value).
+    func value(_ object: ObjectBase) -> Any
+    /// The current value in stored form (row values other than links).
+    func raw(_ object: ObjectBase) throws -> EValue
+}
+
+struct KeyPathStorageReader<Root: ObjectBase, Value: _Persistable>: StorageReader, @unchecked Sendable {
+    let keyPath: ReferenceWritableKeyPath<Root, Persisted<Value>>
+
+    func value(_ object: ObjectBase) -> Any { unsafeDowncast(object, to: Root.self)[keyPath: keyPath].current }
+
+    func raw(_ object: ObjectBase) throws -> EValue {
+        try unsafeDowncast(object, to: Root.self)[keyPath: keyPath].current._rlmToRaw(nil).value
     }
 }
 
@@ -144,7 +193,8 @@ protocol _AnyPersisted {
 
 extension Persisted: _AnyPersisted {
     var shape: _PropertyShape { Value._rlmShape }
-    var anyCurrent: Any { value ?? Value._rlmDefaultValue() }
+    var anyCurrent: Any { current }
+    var current: Value { value ?? Value._rlmDefaultValue() }
     func makeAccessor() -> any PropertyAccessor { TypedAccessor<Value>() }
 }
 

@@ -191,18 +191,31 @@ public final class _RealmContext: @unchecked Sendable {
         if meta.kind == .embedded {
             throw Realm.Error(.invalidArgument, "Cannot add an object of embedded type '\(meta.name)' on its own: assign it to a property of its parent.")
         }
-        let storages = ClassMeta.storages(of: object)
+        // Unmanaged values are read through the storages' key paths where the class knows them,
+        // and by reflection for properties never accessed yet.
+        let readers = meta.readers
+        var reflected: [(String, any _AnyPersisted)]?
+        func current(_ position: Int) -> Any {
+            if let value = object._overrides?[position] { return value }
+            if let reader = readers[position] { return reader.value(object) }
+            if reflected == nil { reflected = ClassMeta.storages(of: object) }
+            return reflected![position].1.anyCurrent
+        }
         var values: [(index: Int, value: EValue)] = []
         var deferred: [(Int, Any)] = []
-        values.reserveCapacity(storages.count)
-        for (position, (_, storage)) in storages.enumerated() {
-            let property = meta.properties[position]
+        values.reserveCapacity(meta.properties.count)
+        for (position, property) in meta.properties.enumerated() {
             if property.shape.type == "linkingObjects" { continue }
-            let value = object._overrides?[position] ?? storage.anyCurrent
             if property.shape.isRowValue && property.shape.type != "object" {
-                values.append((handleClass.engineIndices[position], try property.accessor.raw(value)))
+                let raw: EValue
+                if object._overrides?[position] == nil, let reader = readers[position] {
+                    raw = try reader.raw(object)
+                } else {
+                    raw = try property.accessor.raw(current(position))
+                }
+                values.append((handleClass.engineIndices[position], raw))
             } else {
-                deferred.append((position, value))
+                deferred.append((position, current(position)))
             }
         }
         let created: EObject
