@@ -73,6 +73,69 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
 
     public var description: String { "Results<\(Element.self)> (\(count) objects)" }
 
+    /// Iterates in pages of rows read together, each object with its row already read (so a
+    /// loop over results costs one read per page, not one per object and property).
+    public func makeIterator() -> Iterator { Iterator(results: self) }
+
+    public struct Iterator: IteratorProtocol {
+        let results: Results<Element>
+        var buffer: [Element] = []
+        var index = 0
+        var position = 0
+        var finished = false
+
+        init(results: Results<Element>) { self.results = results }
+
+        public mutating func next() -> Element? {
+            if index == buffer.count {
+                guard !finished else { return nil }
+                buffer = results.page(from: position, count: position == 0 ? 64 : 1024)
+                index = 0
+                position += buffer.count
+                if buffer.isEmpty {
+                    finished = true
+                    return nil
+                }
+            }
+            defer { index += 1 }
+            return buffer[index]
+        }
+    }
+
+    /// The objects mapped in order, read in pages as by iteration.
+    public func map<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
+        var result: [T] = []
+        var iterator = makeIterator()
+        while let element = iterator.next() { result.append(try transform(element)) }
+        return result
+    }
+
+    /// The objects at `start ..< start + count` (fewer at the end), each with its row.
+    func page(from start: Int, count: Int) -> [Element] {
+        do {
+            let handleClass: HandleClass
+            switch source {
+            case .dynamic(let dynamic): handleClass = dynamic
+            default: handleClass = try context.handleClass(objectType)
+            }
+            let dynamic: Bool
+            if case .dynamic = source { dynamic = true } else { dynamic = false }
+            var page: [Element] = []
+            page.reserveCapacity(count)
+            _ = try results.forEachRow(from: start, maxRows: count, handleClass.rowEngineIndices) { (row) throws(EError) in
+                var values: [EValue] = []
+                values.reserveCapacity(row.count)
+                try row.forEach { (_, value) throws(EError) in values.append(try value.value()) }
+                let object = dynamic ? context.wrap(row.object, as: DynamicObject.self, row: values)
+                                     : context.wrap(row.object, as: objectType, row: values)
+                page.append(object as! Element)
+            }
+            return page
+        } catch {
+            _fatal(Realm.Error(error))
+        }
+    }
+
     /// The objects in a range of positions.
     public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }
 

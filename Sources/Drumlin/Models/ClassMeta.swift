@@ -35,20 +35,29 @@ final class ClassMeta: @unchecked Sendable {
         /// By identity first (a key path literal is one object), then by value.
         var byIdentity: [(ObjectIdentifier, Int)] = []
         var byValue: [AnyKeyPath: Int] = [:]
-        var readers: [(any StorageReader)?] = []
+        var accesses: [_StorageAccess?] = []
     }
+    /// Known key paths by identity, readable without a lock: entries are written once, under
+    /// `keyPaths`' lock, before `identityCount` publishes them.
+    private let identities: UnsafeMutablePointer<(ObjectIdentifier, Int)>
+    private let identityCapacity: Int
+    private let identityCount = Atomic<Int>(0)
 
     private static let all = Mutex<[ObjectIdentifier: ClassMeta]>([:])
     /// Every model class whose instances were created or whose type was used, for a configuration
     /// without `objectTypes` (Linux has no class enumeration).
     private static let registered = Mutex<[ObjectIdentifier: ObjectBase.Type]>([:])
 
-    static func register(_ type: ObjectBase.Type) {
+    /// Records a class whose instance is being created; returns its metadata once discovered.
+    static func register(_ type: ObjectBase.Type) -> ClassMeta? {
         // The base classes and dynamic objects are not model classes.
         if type == DynamicObject.self || type == Object.self || type == EmbeddedObject.self || type == AsymmetricObject.self {
-            return
+            return nil
         }
-        _ = registered.withLock { $0.updateValue(type, forKey: ObjectIdentifier(type)) }
+        let key = ObjectIdentifier(type)
+        if let meta = all.withLock({ $0[key] }) { return meta }
+        _ = registered.withLock { $0.updateValue(type, forKey: key) }
+        return nil
     }
 
     static var registeredTypes: [ObjectBase.Type] {
@@ -65,6 +74,8 @@ final class ClassMeta: @unchecked Sendable {
             return meta
         }
     }
+
+    deinit { identities.deallocate() }
 
     private init(discovering type: ObjectBase.Type) {
         self.type = type
@@ -98,6 +109,23 @@ final class ClassMeta: @unchecked Sendable {
         for (position, property) in properties.enumerated() { byName[property.name] = position }
         positionByName = byName
         primaryKeyPosition = properties.firstIndex { $0.options.primaryKey }
+        identityCapacity = 4 * properties.count + 4
+        identities = .allocate(capacity: identityCapacity)
+    }
+
+    func knownPosition(_ keyPath: AnyKeyPath) -> Int {
+        let identity = ObjectIdentifier(keyPath)
+        let count = identityCount.load(ordering: .acquiring)
+        for index in 0 ..< count where identities[index].0 == identity { return identities[index].1 }
+        return -1
+    }
+
+    /// Publishes a key path's position for `knownPosition` (called with `keyPaths` locked).
+    private func publish(_ identity: ObjectIdentifier, _ position: Int) {
+        let count = identityCount.load(ordering: .relaxed)
+        guard count < identityCapacity else { return }
+        identities[count] = (identity, position)
+        identityCount.store(count + 1, ordering: .releasing)
     }
 
     /// The `@Persisted` storages of an instance, base class first, with their labels (`_name`).
@@ -120,12 +148,15 @@ final class ClassMeta: @unchecked Sendable {
 
     /// The position of the property whose storage `keyPath` names. The first time, a prototype
     /// with that storage tagged is walked to find it, and `reader` is kept for the position.
-    func position(of keyPath: AnyKeyPath, taggedPrototype: () -> ObjectBase, reader: () -> any StorageReader) -> Int {
+    func position(of keyPath: AnyKeyPath, taggedPrototype: () -> ObjectBase, access: () -> _StorageAccess) -> Int {
         let identity = ObjectIdentifier(keyPath)
         let known = keyPaths.withLock { table -> Int? in
             if let hit = table.byIdentity.first(where: { $0.0 == identity }) { return hit.1 }
             if let position = table.byValue[keyPath] {
-                if table.byIdentity.count < 4 * properties.count { table.byIdentity.append((identity, position)) }
+                if table.byIdentity.count < 4 * properties.count {
+                    table.byIdentity.append((identity, position))
+                    publish(identity, position)
+                }
                 return position
             }
             return nil
@@ -136,19 +167,20 @@ final class ClassMeta: @unchecked Sendable {
         guard let position = Self.storages(of: prototype).firstIndex(where: { $0.1.tagged }) else {
             fatalError("\(name): a @Persisted storage was not found by reflection")
         }
-        let newReader = reader()
+        let newAccess = access()
         keyPaths.withLock { table in
             table.byValue[keyPath] = position
             table.byIdentity.append((identity, position))
-            if table.readers.isEmpty { table.readers = Array(repeating: nil, count: properties.count) }
-            table.readers[position] = newReader
+            publish(identity, position)
+            if table.accesses.isEmpty { table.accesses = Array(repeating: nil, count: properties.count) }
+            table.accesses[position] = newAccess
         }
         return position
     }
 
-    /// The storage readers known so far, by position (nil where a property was never accessed).
-    var readers: [(any StorageReader)?] {
-        keyPaths.withLock { $0.readers.isEmpty ? Array(repeating: nil, count: properties.count) : $0.readers }
+    /// The storage accesses known so far, by position (nil where a property was never accessed).
+    var accesses: [_StorageAccess?] {
+        keyPaths.withLock { $0.accesses.isEmpty ? Array(repeating: nil, count: properties.count) : $0.accesses }
     }
 
     /// The class's object schema as JSON (Realm JS's format, the one every language uses).

@@ -37,14 +37,21 @@ open class ObjectBase: CustomStringConvertible {
     }
     /// Whether the object is managed (what `@Persisted`'s inlined accessors test first).
     @usableFromInline final var _isManaged = false
-    final var _recorder: _KeyPathRecorder?
+    final var _recorder: _KeyPathRecorder? {
+        didSet { _isPlain = _recorder == nil && _overrides == nil }
+    }
     final var _metaCache: ClassMeta?
     final var _isPrototype = false
-    final var _overrides: [Int: Any]?
+    final var _overrides: [Int: Any]? {
+        didSet { _isPlain = _recorder == nil && _overrides == nil }
+    }
+    /// Unmanaged, not recording key paths, no values set by name: `@Persisted` reads and writes
+    /// the storage itself.
+    @usableFromInline final var _isPlain = true
 
     /// Creates an unmanaged object with every property at its initial value.
     public required init() {
-        ClassMeta.register(type(of: self))
+        _metaCache = ClassMeta.register(type(of: self))
     }
 
     /// An unmanaged object whose properties are taken from `value`: a dictionary by property
@@ -67,6 +74,11 @@ open class ObjectBase: CustomStringConvertible {
     }
 
     final var _context: _RealmContext? { _managedState?.context }
+
+    /// The position of the property whose storage `keyPath` names, when the class knows it (-1
+    /// when not yet): a lock-free scan by key path identity.
+    @usableFromInline
+    final func _knownPosition(_ keyPath: AnyKeyPath) -> Int { _meta.knownPosition(keyPath) }
 
     // MARK: Class-level declarations (overridable, as in Realm Swift)
 

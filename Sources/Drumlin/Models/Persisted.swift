@@ -39,40 +39,67 @@ public struct Persisted<Value: _Persistable> {
     }
 
     // Inlinable, so that the model's module specializes it and reads the storage directly (the
-    // storage key path is a literal there): a managed read is a position load and a row read.
+    // storage key path is a literal there): a managed read is a position load and a row read; an
+    // unmanaged one (of a plain object: no overrides, not recording) a field read.
     @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get {
+        @inline(__always) get {
             if object._isManaged {
                 var position = object[keyPath: storageKeyPath].position
-                if position < 0 { position = _position(of: object, storageKeyPath) }
+                if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath)) }
                 return Value._rlmGet(object, position)
             }
-            return _unmanagedGet(object, storageKeyPath)
+            if object._isPlain, let value = object[keyPath: storageKeyPath].value { return value }
+            return _unmanagedGet(object, storageKeyPath, _access(storageKeyPath))
         }
-        set {
+        @inline(__always) set {
             if object._isManaged {
                 var position = object[keyPath: storageKeyPath].position
-                if position < 0 { position = _position(of: object, storageKeyPath) }
+                if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath)) }
                 _managedSet(object, position, newValue)
+            } else if object._isPlain {
+                // The position is found (and the class taught the storage's key path) even here,
+                // so that `add` reads this storage without reflection.
+                _ = _position(of: object, storageKeyPath, _access(storageKeyPath))
+                object[keyPath: storageKeyPath].value = newValue
             } else {
-                _unmanagedSet(object, storageKeyPath, newValue)
+                _unmanagedSet(object, storageKeyPath, _access(storageKeyPath), newValue)
             }
         }
     }
 
+    /// Access to this storage through closures made where the model's types are known (so they
+    /// are specialized and read the field directly): what the class keeps for `add` and for
+    /// setting positions of new managed objects.
+    @inlinable
+    static func _access<EnclosingSelf: ObjectBase>(
+        _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> () -> _StorageAccess {
+        {
+            _StorageAccess(
+                value: { unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current },
+                raw: { try unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current._rlmToRaw(nil) }
+            )
+        }
+    }
+
+    @usableFromInline
+    var _current: Value { value ?? Value._rlmDefaultValue() }
+
     @usableFromInline
     static func _unmanagedGet<EnclosingSelf: ObjectBase>(
-        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
+        _ access: () -> _StorageAccess
     ) -> Value {
+        let position = _position(of: object, storageKeyPath, access)
         if let recorder = object._recorder {
-            return recorder.record(object, _position(of: object, storageKeyPath), as: Value.self)
+            return recorder.record(object, position, as: Value.self)
         }
-        if object._unmanagedOverrides != nil, let value = object._unmanagedOverrides?[_position(of: object, storageKeyPath)] {
+        if let value = object._unmanagedOverrides?[position] {
             return value as! Value
         }
         if let value = object[keyPath: storageKeyPath].value { return value }
@@ -83,10 +110,11 @@ public struct Persisted<Value: _Persistable> {
 
     @usableFromInline
     static func _unmanagedSet<EnclosingSelf: ObjectBase>(
-        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>, _ newValue: Value
+        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
+        _ access: () -> _StorageAccess, _ newValue: Value
     ) {
         // Finding the position also teaches the class this storage's key path (see `_position`).
-        let position = _position(of: object, storageKeyPath)
+        let position = _position(of: object, storageKeyPath, access)
         if object._unmanagedOverrides != nil {
             object._unmanagedOverrides?[position] = nil
         }
@@ -102,42 +130,46 @@ public struct Persisted<Value: _Persistable> {
         }
     }
 
-    /// The property's position in its class, found once per storage (then kept in it). The first
-    /// time a class sees a storage's key path, it also keeps a reader of that storage, so that
-    /// `add` reads unmanaged values through key paths instead of reflection.
-    @usableFromInline
+    /// The property's position in its class, found once per storage (then kept in it): from the
+    /// class's table of known key paths (a short lock-free scan), or, the first time the class
+    /// sees this key path, by tagging the storage of a prototype, which also keeps `access`.
+    @inlinable
     static func _position<EnclosingSelf: ObjectBase>(
-        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
+        _ access: () -> _StorageAccess
     ) -> Int {
         let known = object[keyPath: storageKeyPath].position
         if known >= 0 { return known }
-        let position = object._meta.position(of: storageKeyPath) {
-            let prototype = type(of: object).init()
-            prototype[keyPath: storageKeyPath].tagged = true
-            return prototype
-        } reader: {
-            KeyPathStorageReader(keyPath: storageKeyPath)
-        }
+        var position = object._knownPosition(storageKeyPath)
+        if position < 0 { position = _discoverPosition(of: object, storageKeyPath, access) }
         object[keyPath: storageKeyPath].position = position
         return position
     }
+
+    @usableFromInline
+    static func _discoverPosition<EnclosingSelf: ObjectBase>(
+        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
+        _ access: () -> _StorageAccess
+    ) -> Int {
+        object._meta.position(of: storageKeyPath, taggedPrototype: {
+            let prototype = type(of: object).init()
+            prototype[keyPath: storageKeyPath].tagged = true
+            return prototype
+        }, access: access)
+    }
 }
 
-/// Reads the unmanaged value of one `@Persisted` storage of an object through its key path.
-protocol StorageReader: Sendable {
-    /// The current value (the initial value or the type's zero value).
-    func value(_ object: ObjectBase) -> Any
-    /// The current value in stored form (row values other than links).
-    func raw(_ object: ObjectBase) throws -> EValue
-}
+/// Reads and marks one `@Persisted` storage of an object (implementation detail of `@Persisted`).
+public struct _StorageAccess: @unchecked Sendable {
+    /// The current unmanaged value (the initial value or the type's zero value).
+    @usableFromInline let value: (ObjectBase) -> Any
+    /// The current unmanaged value in stored form (row values other than links).
+    @usableFromInline let raw: (ObjectBase) throws -> _RawValue
 
-struct KeyPathStorageReader<Root: ObjectBase, Value: _Persistable>: StorageReader, @unchecked Sendable {
-    let keyPath: ReferenceWritableKeyPath<Root, Persisted<Value>>
-
-    func value(_ object: ObjectBase) -> Any { unsafeDowncast(object, to: Root.self)[keyPath: keyPath].current }
-
-    func raw(_ object: ObjectBase) throws -> EValue {
-        try unsafeDowncast(object, to: Root.self)[keyPath: keyPath].current._rlmToRaw(nil).value
+    @inlinable
+    public init(value: @escaping (ObjectBase) -> Any, raw: @escaping (ObjectBase) throws -> _RawValue) {
+        self.value = value
+        self.raw = raw
     }
 }
 
@@ -193,8 +225,7 @@ protocol _AnyPersisted {
 
 extension Persisted: _AnyPersisted {
     var shape: _PropertyShape { Value._rlmShape }
-    var anyCurrent: Any { current }
-    var current: Value { value ?? Value._rlmDefaultValue() }
+    var anyCurrent: Any { _current }
     func makeAccessor() -> any PropertyAccessor { TypedAccessor<Value>() }
 }
 

@@ -211,7 +211,14 @@ public struct Realm: @unchecked Sendable, Equatable {
             guard let pkPosition = handleClass.meta.primaryKeyPosition else {
                 throw Realm.Error(.invalidArgument, "'\(handleClass.meta.name)' does not have a primary key defined")
             }
-            let keyValue = try handleClass.meta.properties[pkPosition].accessor.primaryKeyRaw(key)
+            // The common key types go straight to the engine, which checks them against the class.
+            let keyValue: EValue
+            switch key {
+            case let int as Int: keyValue = .int(Int64(int))
+            case let string as String: keyValue = .string(string)
+            case let id as ObjectId: keyValue = .objectId(id.raw)
+            default: keyValue = try handleClass.meta.properties[pkPosition].accessor.primaryKeyRaw(key)
+            }
             guard let (object, row) = try context.database.objectValues(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,
                                                                         propertyIndices: handleClass.rowEngineIndices) else {
                 return nil

@@ -193,7 +193,7 @@ public final class _RealmContext: @unchecked Sendable {
         }
         // Unmanaged values are read through the storages' key paths where the class knows them,
         // and by reflection for properties never accessed yet.
-        let readers = meta.readers
+        let readers = meta.accesses
         var reflected: [(String, any _AnyPersisted)]?
         func current(_ position: Int) -> Any {
             if let value = object._overrides?[position] { return value }
@@ -209,7 +209,7 @@ public final class _RealmContext: @unchecked Sendable {
             if property.shape.isRowValue && property.shape.type != "object" {
                 let raw: EValue
                 if object._overrides?[position] == nil, let reader = readers[position] {
-                    raw = try reader.raw(object)
+                    raw = try reader.raw(object).value
                 } else {
                     raw = try property.accessor.raw(current(position))
                 }
