@@ -64,7 +64,15 @@ class SeedPersonProjection: Projection<SeedPerson> {
     @Projected(\SeedPerson.dogs.projectTo.name) var dogNames: ProjectedCollection<String>
 }
 
-let seedTypes: [ObjectBase.Type] = [SeedDog.self, SeedPerson.self, SeedAddress.self, SeedClub.self, SeedSensor.self]
+/// A class of row values only, with a primary key: `realm.add([...])` writes its objects in bulk.
+class SeedBook: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var title = ""
+    @Persisted var pages: Int?
+    @Persisted var published = Date(timeIntervalSince1970: 0)
+}
+
+let seedTypes: [ObjectBase.Type] = [SeedDog.self, SeedPerson.self, SeedAddress.self, SeedClub.self, SeedSensor.self, SeedBook.self]
 
 /// A fresh in-memory database of the seed models.
 func seedRealm(_ name: String = #function) throws -> Realm {

@@ -156,6 +156,33 @@ import Testing
         #expect(sensor.realm != nil)
     }
 
+    @Test func addingASequenceMakesEveryObjectManaged() throws {
+        let realm = try seedRealm()
+        let books = (1 ... 50).map { id -> SeedBook in
+            let book = SeedBook()
+            book.id = id
+            book.title = "Book \(id)"
+            if id % 2 == 0 { book.pages = id * 10 }
+            return book
+        }
+        try realm.write { realm.add(books) }
+        #expect(realm.objects(SeedBook.self).count == 50)
+        #expect(books.allSatisfy { $0.realm == realm })
+        #expect(books[3].title == "Book 4" && books[3].pages == 40 && books[2].pages == nil)
+        let found = try #require(realm.object(ofType: SeedBook.self, forPrimaryKey: 7))
+        #expect(found.isSameObject(as: books[6]))
+        try realm.write { books[6].title = "Changed" }
+        #expect(found.title == "Changed")
+        try realm.write { realm.delete(books[9]) }
+        #expect(books[9].isInvalidated)
+        #expect(realm.objects(SeedBook.self).count == 49)
+        // A sequence mixing classes and managed objects takes the same route object by object.
+        let extra = SeedBook()
+        extra.id = 100
+        try realm.write { realm.add([books[0], extra, books[1]]) }
+        #expect(realm.objects(SeedBook.self).count == 50)
+    }
+
     @Test func keyPathNames() {
         #expect(_name(for: \SeedPerson.address?.city) == "address.city")
         #expect(_name(for: \SeedDog.owner?.firstName) == "owner.firstName")

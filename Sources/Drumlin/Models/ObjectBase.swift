@@ -6,14 +6,40 @@ internal import DrumlinEngine
 final class ManagedState {
     let context: _RealmContext
     let handleClass: HandleClass
-    var object: EObject
+    private var resolved: EObject?
+    /// For objects written by a bulk add: the primary key, until the engine object is needed.
+    private let primaryKey: EValue?
     var row: [EValue] = []
     var rowVersion: UInt64 = .max
 
     init(context: _RealmContext, handleClass: HandleClass, object: EObject) {
         self.context = context
         self.handleClass = handleClass
-        self.object = object
+        resolved = object
+        primaryKey = nil
+    }
+
+    /// An object written by a bulk add, known by its primary key, with the row it was given.
+    init(context: _RealmContext, handleClass: HandleClass, primaryKey: EValue, row: [EValue]) {
+        self.context = context
+        self.handleClass = handleClass
+        self.primaryKey = primaryKey
+        self.row = row
+        rowVersion = context.version
+    }
+
+    /// The engine object (found by primary key the first time for objects of a bulk add).
+    var object: EObject {
+        if let resolved { return resolved }
+        do {
+            guard let primaryKey, let found = try context.database.object(handleClass.meta.name, primaryKey: primaryKey) else {
+                _fatal(Realm.Error(.invalidatedObject, "Object has been deleted or invalidated."))
+            }
+            resolved = found
+            return found
+        } catch {
+            _fatal(Realm.Error(error))
+        }
     }
 
     func currentRow() -> [EValue] {

@@ -129,7 +129,11 @@ public struct Realm: @unchecked Sendable, Equatable {
 
     /// Adds a sequence of objects (see `add(_:update:)`).
     public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Iterator.Element: ObjectBase {
-        for object in objects { add(object, update: update) }
+        do {
+            try context.addMany(objects.map { $0 as ObjectBase }, update: update)
+        } catch {
+            _fatal(error)
+        }
     }
 
     /// Creates an object from a value (a dictionary, an array in property order, or an object)

@@ -239,6 +239,68 @@ public final class _RealmContext: @unchecked Sendable {
         return created
     }
 
+    /// Adds a sequence of objects. Runs of unmanaged objects of one class whose properties are
+    /// all stored in the row (and which has a primary key) go to the engine's bulk insert, one
+    /// call per run; everything else is added one by one.
+    func addMany(_ objects: [ObjectBase], update: Realm.UpdatePolicy) throws {
+        var start = 0
+        while start < objects.count {
+            let first = objects[start]
+            let type = Swift.type(of: first)
+            var end = start
+            while end < objects.count, Swift.type(of: objects[end]) == type, objects[end]._managedState == nil,
+                  objects[end]._overrides == nil {
+                end += 1
+            }
+            if end - start >= 2, let handleClass = try bulkClass(type) {
+                try addBulk(objects[start ..< end], handleClass, update: update)
+                start = end
+            } else {
+                try add(first, update: update)
+                start += 1
+            }
+        }
+    }
+
+    /// The class, when its objects can be bulk-added: top-level, with a primary key, every
+    /// property a row value other than a link, and every storage's key path known.
+    private func bulkClass(_ type: ObjectBase.Type) throws -> HandleClass? {
+        let handleClass = try handleClass(type)
+        let meta = handleClass.meta
+        guard meta.kind == .topLevel, meta.primaryKeyPosition != nil,
+              meta.properties.allSatisfy({ $0.shape.type == "linkingObjects" || ($0.shape.isRowValue && $0.shape.type != "object") }),
+              !meta.accesses.contains(where: { $0 == nil }) else {
+            return nil
+        }
+        return handleClass
+    }
+
+    private func addBulk(_ objects: ArraySlice<ObjectBase>, _ handleClass: HandleClass, update: Realm.UpdatePolicy) throws {
+        let meta = handleClass.meta
+        let accesses = meta.accesses.map { $0! }
+        let positions = meta.properties.indices.filter { meta.properties[$0].shape.type != "linkingObjects" }
+        let pkColumn = positions.firstIndex(of: meta.primaryKeyPosition!)!
+        var rows: [[EValue]] = []
+        rows.reserveCapacity(objects.count)
+        for object in objects {
+            rows.append(try positions.map { try accesses[$0].raw(object).value })
+        }
+        do {
+            try database.createMany(classIndex: handleClass.engineClassIndex, propertyIndices: positions.map { handleClass.engineIndices[$0] },
+                                    rows: rows.count, update: update.engineMode) { (row, out) throws(EError) in
+                for (column, value) in rows[row].enumerated() { out[column] = .value(value) }
+            }
+        } catch {
+            throw Realm.Error(error)
+        }
+        didWrite()
+        // The row given is the row stored (positions are the row values, in row order).
+        for (object, row) in zip(objects, rows) {
+            object._managedState = ManagedState(context: self, handleClass: handleClass, primaryKey: row[pkColumn], row: row)
+            object._metaCache = meta
+        }
+    }
+
     /// Creates a new embedded object in a link property of a managed parent and makes `value`
     /// that object.
     func setEmbedded(_ value: ObjectBase, in parent: ObjectBase, position: Int) throws {
