@@ -105,6 +105,8 @@ demo: lib
 	@echo "== Python example =="; DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/quickstart.py $(DEMO_DIR)/python.drumlin
 	@echo "== Python model classes =="; DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/models.py $(DEMO_DIR)/models.drumlin
 	@echo "== Swift example ==";  swift run -c release --package-path examples/swift quickstart $(DEMO_DIR)/swift.drumlin
+	@echo "== the Swift-written file, from Python (drumlin info $(DEMO_DIR)/swift.drumlin) =="; \
+	  DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -m drumlin info $(DEMO_DIR)/swift.drumlin
 	@echo "== stored tables (sqlite3 $(DEMO_DIR)/c.drumlin .schema) =="; sqlite3 $(DEMO_DIR)/c.drumlin .schema
 
 # ---- benchmarks (bench/) -------------------------------------------------------------------

@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "DrumlinLinkCompat"),
         .target(name: "DrumlinC", dependencies: ["DrumlinEngine", "CDrumlinHeader", "DrumlinLinkCompat"]),
         .testTarget(name: "DrumlinEngineTests", dependencies: ["DrumlinEngine", "CSQLite"]),
-        .testTarget(name: "DrumlinTests", dependencies: ["Drumlin"]),
+        .testTarget(name: "DrumlinTests", dependencies: ["Drumlin", "DrumlinEngine"]),
         .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "DrumlinEngine"]),
     ]
 )

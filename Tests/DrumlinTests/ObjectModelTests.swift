@@ -206,3 +206,29 @@ class BadLink: Object {
 class BadLinkTarget: Object {
     @Persisted var name = ""
 }
+
+/// Errors Realm Swift raises as Objective-C exceptions stop the program here, with the message.
+@Suite struct ObjectModelFatalErrorTests {
+    @Test func writingOutsideAWriteTransactionStopsTheProgram() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try seedRealm()
+            let dog = SeedDog()
+            try realm.write { realm.add(dog) }
+            dog.name = "Max"
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("WRONG_TRANSACTION_STATE"), "\(message)")
+    }
+
+    @Test func addingADuplicatePrimaryKeyStopsTheProgram() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try seedRealm()
+            try realm.write {
+                realm.create(SeedPerson.self, value: ["id": 1])
+                realm.create(SeedPerson.self, value: ["id": 1])
+            }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("DUPLICATE_PRIMARY_KEY"), "\(message)")
+    }
+}
