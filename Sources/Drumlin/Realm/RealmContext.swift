@@ -319,8 +319,8 @@ public final class _RealmContext: @unchecked Sendable {
         }
     }
 
-    /// Writes an unmanaged embedded object: `create` makes its engine object from its row values
-    /// (Extended JSON members); then links and collections are applied.
+    /// Writes an unmanaged embedded object: `create` makes its engine object from its values and
+    /// collections of values (Extended JSON members); then links and mixed values are applied.
     func fillEmbedded(_ value: ObjectBase, _ create: ([(key: String, value: EJSON)]) throws -> EObject) throws {
         let handleClass = try handleClass(type(of: value))
         let meta = handleClass.meta
@@ -331,7 +331,9 @@ public final class _RealmContext: @unchecked Sendable {
             let property = meta.properties[position]
             if property.shape.type == "linkingObjects" { continue }
             let item = value._overrides?[position] ?? storage.anyCurrent
-            if property.shape.isRowValue && property.shape.type != "object" {
+            // Values and collections of values go in the object as it is created (its checks, such
+            // as a GeoJSON point's coordinates, see them together); links follow.
+            if property.shape.type != "object" && property.shape.type != "mixed" {
                 members.append((property.name, ExtendedJSON.json(try property.accessor.raw(item))))
             } else {
                 deferred.append((position, item))
