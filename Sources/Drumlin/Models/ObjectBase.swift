@@ -19,13 +19,11 @@ final class ManagedState {
         primaryKey = nil
     }
 
-    /// An object written by a bulk add, known by its primary key, with the row it was given.
-    init(context: _RealmContext, handleClass: HandleClass, primaryKey: EValue, row: [EValue]) {
+    /// An object written by a bulk add, known by its primary key until first used.
+    init(context: _RealmContext, handleClass: HandleClass, primaryKey: EValue) {
         self.context = context
         self.handleClass = handleClass
         self.primaryKey = primaryKey
-        self.row = row
-        rowVersion = context.version
     }
 
     /// The engine object (found by primary key the first time for objects of a bulk add).

@@ -20,7 +20,7 @@ public struct Persisted<Value: _Persistable> {
     /// The property's position in its class (memoized on first access), -1 before.
     @usableFromInline var position = -1
     /// Marks this storage while schema discovery maps a key path to a property.
-    var tagged = false
+    @usableFromInline var tagged = false
 
     @available(*, unavailable, message: "@Persisted can only be used as a property on an Object, EmbeddedObject or AsymmetricObject")
     public var wrappedValue: Value {
@@ -50,24 +50,24 @@ public struct Persisted<Value: _Persistable> {
         @inline(__always) get {
             if object._isManaged {
                 var position = object[keyPath: storageKeyPath].position
-                if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath)) }
+                if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath, object)) }
                 return Value._rlmGet(object, position)
             }
             if object._isPlain, let value = object[keyPath: storageKeyPath].value { return value }
-            return _unmanagedGet(object, storageKeyPath, _access(storageKeyPath))
+            return _unmanagedGet(object, storageKeyPath, _access(storageKeyPath, object))
         }
         @inline(__always) set {
             if object._isManaged {
                 var position = object[keyPath: storageKeyPath].position
-                if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath)) }
+                if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath, object)) }
                 _managedSet(object, position, newValue)
             } else if object._isPlain {
                 // The position is found (and the class taught the storage's key path) even here,
                 // so that `add` reads this storage without reflection.
-                _ = _position(of: object, storageKeyPath, _access(storageKeyPath))
+                _ = _position(of: object, storageKeyPath, _access(storageKeyPath, object))
                 object[keyPath: storageKeyPath].value = newValue
             } else {
-                _unmanagedSet(object, storageKeyPath, _access(storageKeyPath), newValue)
+                _unmanagedSet(object, storageKeyPath, _access(storageKeyPath, object), newValue)
             }
         }
     }
@@ -77,14 +77,46 @@ public struct Persisted<Value: _Persistable> {
     /// setting positions of new managed objects.
     @inlinable
     static func _access<EnclosingSelf: ObjectBase>(
-        _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+        _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>, _ object: EnclosingSelf
     ) -> () -> _StorageAccess {
         {
-            _StorageAccess(
+            // The storage's offset in the instance (as Realm uses ivar offsets), checked against the
+            // key path; the key path itself when the check fails.
+            if let offset = _storageOffset(of: object, storageKeyPath) {
+                return _StorageAccess(
+                    value: { _storage(of: $0, at: offset).pointee._current },
+                    raw: { try _storage(of: $0, at: offset).pointee._current._rlmToRaw(nil) }
+                )
+            }
+            return _StorageAccess(
                 value: { unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current },
                 raw: { try unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current._rlmToRaw(nil) }
             )
         }
+    }
+
+    @inlinable
+    static func _storage(of object: ObjectBase, at offset: Int) -> UnsafeMutablePointer<Persisted<Value>> {
+        (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+            .assumingMemoryBound(to: Persisted<Value>.self)
+    }
+
+    /// Where the storage lies in the object: found through the key path's address, then checked
+    /// by marking the storage through the pointer and reading the mark back through the key path.
+    @inlinable
+    static func _storageOffset<EnclosingSelf: ObjectBase>(
+        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Int? {
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        let address = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) }
+        let offset = address - base
+        guard offset >= MemoryLayout<Int>.size * 2, offset < 1 << 16 else { return nil }
+        let storage = _storage(of: object, at: offset)
+        let saved = storage.pointee.tagged
+        storage.pointee.tagged = !saved
+        let seen = object[keyPath: storageKeyPath].tagged
+        storage.pointee.tagged = saved
+        return seen == !saved ? offset : nil
     }
 
     @usableFromInline

@@ -280,23 +280,33 @@ public final class _RealmContext: @unchecked Sendable {
         let accesses = meta.accesses.map { $0! }
         let positions = meta.properties.indices.filter { meta.properties[$0].shape.type != "linkingObjects" }
         let pkColumn = positions.firstIndex(of: meta.primaryKeyPosition!)!
-        var rows: [[EValue]] = []
-        rows.reserveCapacity(objects.count)
-        for object in objects {
-            rows.append(try positions.map { try accesses[$0].raw(object).value })
-        }
+        let objects = Array(objects)
+        var primaryKeys: [EValue] = []
+        primaryKeys.reserveCapacity(objects.count)
         do {
+            // Values go from each object's storages straight into the insert.
             try database.createMany(classIndex: handleClass.engineClassIndex, propertyIndices: positions.map { handleClass.engineIndices[$0] },
-                                    rows: rows.count, update: update.engineMode) { (row, out) throws(EError) in
-                for (column, value) in rows[row].enumerated() { out[column] = .value(value) }
+                                    rows: objects.count, update: update.engineMode) { (row, out) throws(EError) in
+                let object = objects[row]
+                for (column, position) in positions.enumerated() {
+                    let value: EValue
+                    do {
+                        value = try accesses[position].raw(object).value
+                    } catch {
+                        throw EError(.typeMismatch, Realm.Error(error).message)
+                    }
+                    out[column] = .value(value)
+                    if column == pkColumn { primaryKeys.append(value) }
+                }
             }
         } catch {
             throw Realm.Error(error)
         }
         didWrite()
-        // The row given is the row stored (positions are the row values, in row order).
-        for (object, row) in zip(objects, rows) {
-            object._managedState = ManagedState(context: self, handleClass: handleClass, primaryKey: row[pkColumn], row: row)
+        // Managed from now on; each finds its engine object by primary key and reads its row when
+        // first used.
+        for (object, primaryKey) in zip(objects, primaryKeys) {
+            object._managedState = ManagedState(context: self, handleClass: handleClass, primaryKey: primaryKey)
             object._metaCache = meta
         }
     }
