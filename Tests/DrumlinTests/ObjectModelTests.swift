@@ -128,6 +128,39 @@ import Testing
         #expect(!realm.isInWriteTransaction)
     }
 
+    @Test func valuesKeptByAManagedObjectFollowEveryWrite() throws {
+        let realm = try seedRealm()
+        try realm.write { realm.create(SeedPerson.self, value: ["id": 1, "firstName": "Ann", "heightCm": Float(170)]) }
+        let first = try #require(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1))
+        let second = try #require(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1))
+        #expect(first.firstName == "Ann" && second.heightCm == 170)
+        try realm.write { second.firstName = "Anne" }
+        #expect(first.firstName == "Anne")
+        try realm.write { realm.create(SeedPerson.self, value: ["id": 1, "heightCm": Float(171)], update: .modified) }
+        #expect(first.heightCm == 171 && second.heightCm == 171)
+        realm.beginWrite()
+        first.heightCm = nil
+        #expect(second.heightCm == nil)
+        realm.cancelWrite()
+        #expect(first.heightCm == 171 && second.heightCm == 171)
+        // Another handle's commit is seen after refresh().
+        let path = "/tmp/drumlin-follow-\(UInt64.random(in: 0 ... .max)).drumlin"
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: seedTypes)
+        defer { _ = try? Realm.deleteFiles(for: configuration) }
+        let fileRealm = try Realm(configuration: configuration)
+        try fileRealm.write { fileRealm.create(SeedBook.self, value: ["id": 1, "title": "Old"]) }
+        let book = try #require(fileRealm.object(ofType: SeedBook.self, forPrimaryKey: 1))
+        #expect(book.title == "Old")
+        let thread = Thread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.object(ofType: SeedBook.self, forPrimaryKey: 1)!.title = "New" }
+        }
+        thread.start()
+        while !thread.isFinished { usleep(1000) }
+        fileRealm.refresh()
+        #expect(book.title == "New")
+    }
+
     @Test func unmanagedCopyOfAManagedObject() throws {
         let realm = try seedRealm()
         let dog = SeedDog(value: ["name": "Rex", "age": 4])

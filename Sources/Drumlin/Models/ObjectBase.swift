@@ -57,10 +57,15 @@ final class ManagedState {
 /// classes derive from one of those three.
 open class ObjectBase: CustomStringConvertible {
     final var _managedState: ManagedState? {
-        didSet { _isManaged = _managedState != nil }
+        didSet {
+            _isManaged = _managedState != nil
+            _counter = _managedState?.context.counter
+        }
     }
+    /// The handle's version counter, for `@Persisted`'s inlined reads.
+    @usableFromInline @exclusivity(unchecked) final var _counter: _VersionCounter?
     /// Whether the object is managed (what `@Persisted`'s inlined accessors test first).
-    @usableFromInline final var _isManaged = false
+    @usableFromInline @exclusivity(unchecked) final var _isManaged = false
     final var _recorder: _KeyPathRecorder? {
         didSet { _isPlain = _recorder == nil && _overrides == nil }
     }
@@ -71,7 +76,7 @@ open class ObjectBase: CustomStringConvertible {
     }
     /// Unmanaged, not recording key paths, no values set by name: `@Persisted` reads and writes
     /// the storage itself.
-    @usableFromInline final var _isPlain = true
+    @usableFromInline @exclusivity(unchecked) final var _isPlain = true
 
     /// Creates an unmanaged object with every property at its initial value.
     public required init() {

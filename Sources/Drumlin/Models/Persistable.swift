@@ -47,6 +47,9 @@ public protocol _Persistable {
     static func _rlmRecordingValue(_ recorder: _KeyPathRecorder) -> Self
     /// Converts to a stored value; an unmanaged object in a link position is added to `realm`.
     func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue
+    /// Whether a managed object keeps values of this type in its storage between reads (values,
+    /// not links, collections or mixed values).
+    static var _rlmCacheable: Bool { get }
     /// Reads the property at `position` of a managed object.
     static func _rlmGet(_ object: ObjectBase, _ position: Int) -> Self
     /// Writes the property at `position` of a managed object (inside a write transaction).
@@ -54,6 +57,8 @@ public protocol _Persistable {
 }
 
 extension _Persistable {
+    public static var _rlmCacheable: Bool { false }
+
     public static func _rlmRecordingValue(_ recorder: _KeyPathRecorder) -> Self { _rlmDefaultValue() }
 
     public static func _rlmFromAny(_ value: Any?) -> Self? {
@@ -67,7 +72,17 @@ extension _Persistable {
             default: return nil
             }
         }
-        if let number = value as? Double, _rlmShape.type == "float" { return Self._rlmFromRawIfPossible(_RawValue(.float(Float(number))), nil) }
+        let floating: Double? = (value as? Double) ?? (value as? Float).map(Double.init)
+        if let floating {
+            switch _rlmShape.type {
+            case "float": return Self._rlmFromRawIfPossible(_RawValue(.float(Float(floating))), nil)
+            case "double": return Self._rlmFromRawIfPossible(_RawValue(.double(floating)), nil)
+            // A whole number written as a floating-point literal (`["id": 1, "height": Float(1.5)]`
+            // makes every number a Float) converts when nothing is lost.
+            case "int": return Int64(exactly: floating).flatMap { Self._rlmFromRawIfPossible(_RawValue(.int($0)), nil) }
+            default: return nil
+            }
+        }
         return nil
     }
 
@@ -86,6 +101,10 @@ extension _Persistable {
 
 /// A value stored as a primitive (everything but objects and collections).
 public protocol _PersistablePrimitive: _Persistable {}
+
+extension _PersistablePrimitive {
+    public static var _rlmCacheable: Bool { true }
+}
 
 // MARK: - Primitive types
 
@@ -239,6 +258,7 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     }
     public static func _rlmDefaultValue() -> Wrapped? { nil }
     public static func _rlmRecordingValue(_ recorder: _KeyPathRecorder) -> Wrapped? { Wrapped._rlmRecordingValue(recorder) }
+    public static var _rlmCacheable: Bool { Wrapped._rlmCacheable }
     public static func _rlmFromAny(_ value: Any?) -> Wrapped?? {
         guard let value else { return .some(nil) }
         if let optional = value as? any _OptionalProtocol, optional._isNil { return .some(nil) }

@@ -19,6 +19,9 @@ public struct Persisted<Value: _Persistable> {
     var options: _PersistedOptions
     /// The property's position in its class (memoized on first access), -1 before.
     @usableFromInline var position = -1
+    /// For a managed object: the handle's version when `value` was read from the database (never
+    /// a version for unmanaged values).
+    @usableFromInline var cacheVersion = UInt64.max
     /// Marks this storage while schema discovery maps a key path to a property.
     @usableFromInline var tagged = false
 
@@ -39,8 +42,10 @@ public struct Persisted<Value: _Persistable> {
     }
 
     // Inlinable, so that the model's module specializes it and reads the storage directly (the
-    // storage key path is a literal there): a managed read is a position load and a row read; an
-    // unmanaged one (of a plain object: no overrides, not recording) a field read.
+    // storage key path is a literal there). A managed object keeps the values it read in its
+    // storages, each marked with the handle's version at the time: while nothing was written
+    // through the handle since, a read is a field read. An unmanaged object (plain: no overrides,
+    // not recording) reads its storage.
     @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
@@ -49,9 +54,18 @@ public struct Persisted<Value: _Persistable> {
     ) -> Value {
         @inline(__always) get {
             if object._isManaged {
+                let version = object._counter.unsafelyUnwrapped.value
+                if object[keyPath: storageKeyPath].cacheVersion == version, let value = object[keyPath: storageKeyPath].value {
+                    return value
+                }
                 var position = object[keyPath: storageKeyPath].position
                 if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath, object)) }
-                return Value._rlmGet(object, position)
+                let value = Value._rlmGet(object, position)
+                if Value._rlmCacheable {
+                    object[keyPath: storageKeyPath].value = value
+                    object[keyPath: storageKeyPath].cacheVersion = object._counter.unsafelyUnwrapped.value
+                }
+                return value
             }
             if object._isPlain, let value = object[keyPath: storageKeyPath].value { return value }
             return _unmanagedGet(object, storageKeyPath, _access(storageKeyPath, object))
@@ -61,6 +75,10 @@ public struct Persisted<Value: _Persistable> {
                 var position = object[keyPath: storageKeyPath].position
                 if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath, object)) }
                 _managedSet(object, position, newValue)
+                if Value._rlmCacheable {
+                    object[keyPath: storageKeyPath].value = newValue
+                    object[keyPath: storageKeyPath].cacheVersion = object._counter.unsafelyUnwrapped.value
+                }
             } else if object._isPlain {
                 // The position is found (and the class taught the storage's key path) even here,
                 // so that `add` reads this storage without reflection.
@@ -85,12 +103,18 @@ public struct Persisted<Value: _Persistable> {
             if let offset = _storageOffset(of: object, storageKeyPath) {
                 return _StorageAccess(
                     value: { _storage(of: $0, at: offset).pointee._current },
-                    raw: { try _storage(of: $0, at: offset).pointee._current._rlmToRaw(nil) }
+                    raw: { try _storage(of: $0, at: offset).pointee._current._rlmToRaw(nil) },
+                    load: Value._rlmCacheable ? { object, raw, context, version in
+                        let storage = _storage(of: object, at: offset)
+                        storage.pointee.value = Value._rlmFromRaw(raw, context)
+                        storage.pointee.cacheVersion = version
+                    } : nil
                 )
             }
             return _StorageAccess(
                 value: { unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current },
-                raw: { try unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current._rlmToRaw(nil) }
+                raw: { try unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current._rlmToRaw(nil) },
+                load: nil
             )
         }
     }
@@ -197,11 +221,16 @@ public struct _StorageAccess: @unchecked Sendable {
     @usableFromInline let value: (ObjectBase) -> Any
     /// The current unmanaged value in stored form (row values other than links).
     @usableFromInline let raw: (ObjectBase) throws -> _RawValue
+    /// Keeps a managed object's value read from its row in the storage, marked with the handle's
+    /// version (nil for types whose values are not kept: links, collections, mixed values).
+    @usableFromInline let load: ((ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)?
 
     @inlinable
-    public init(value: @escaping (ObjectBase) -> Any, raw: @escaping (ObjectBase) throws -> _RawValue) {
+    public init(value: @escaping (ObjectBase) -> Any, raw: @escaping (ObjectBase) throws -> _RawValue,
+                load: ((ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)?) {
         self.value = value
         self.raw = raw
+        self.load = load
     }
 }
 

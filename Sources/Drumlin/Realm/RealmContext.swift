@@ -14,6 +14,22 @@ final class HandleClass: @unchecked Sendable {
     let rowEngineIndices: [Int]
     /// For each position, its slot in the row (-1 for collections and backlinks).
     let rowSlot: [Int]
+    /// (slot, load) of the row values kept in storages, once the class knows every storage.
+    private var loadersCache: [(slot: Int, load: (ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)]?
+
+    /// How a wrapped object's row values go into its storages (nil while some storage of the
+    /// class was never accessed).
+    var loaders: [(slot: Int, load: (ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)]? {
+        if let loadersCache { return loadersCache }
+        let accesses = meta.accesses
+        var result: [(slot: Int, load: (ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)] = []
+        for (position, slot) in rowSlot.enumerated() where slot >= 0 {
+            guard let access = accesses[position] else { return nil }
+            if let load = access.load { result.append((slot, load)) }
+        }
+        loadersCache = result
+        return result
+    }
 
     init(meta: ClassMeta, database: EDatabase) throws {
         self.meta = meta
@@ -40,15 +56,23 @@ final class HandleClass: @unchecked Sendable {
     }
 }
 
+/// The version of a handle's state (see `_RealmContext.counter`). Implementation detail of
+/// `@Persisted`.
+public final class _VersionCounter {
+    @usableFromInline @exclusivity(unchecked) var value: UInt64 = 0
+    init() {}
+}
+
 /// One open database as the Swift face uses it; shared by the `Realm` values of one thread and
 /// configuration, and kept alive by them and by their managed objects. Implementation detail of
 /// `Realm`.
 public final class _RealmContext: @unchecked Sendable {
     let configuration: Realm.Configuration
     private(set) var database: EDatabase
-    /// Moves on every write through this handle, commit, rollback and refresh: cached rows of
-    /// managed objects are valid while it stays.
-    private(set) var version: UInt64 = 0
+    /// Moves on every write through this handle, commit, rollback and refresh: values that
+    /// managed objects read (rows, storages) are valid while it stays.
+    let counter = _VersionCounter()
+    var version: UInt64 { counter.value }
     private var classes: [ObjectIdentifier: HandleClass] = [:]
     private var classesByEngineIndex: [Int: HandleClass] = [:]
     private var schemaTypes: [ObjectBase.Type]
@@ -60,7 +84,7 @@ public final class _RealmContext: @unchecked Sendable {
         try bindClasses()
     }
 
-    func didWrite() { version &+= 1 }
+    func didWrite() { counter.value &+= 1 }
 
     /// The classes reachable from `types` through links, collections and backlinks.
     static func closure(of types: [ObjectBase.Type]) -> [ObjectBase.Type] {
@@ -116,7 +140,7 @@ public final class _RealmContext: @unchecked Sendable {
         database = reopened
         schemaTypes = types
         try bindClasses()
-        version &+= 1
+        counter.value &+= 1
         return classes[ObjectIdentifier(type)]!
     }
 
@@ -150,6 +174,11 @@ public final class _RealmContext: @unchecked Sendable {
         }
         instance._managedState = state
         instance._metaCache = handleClass.meta
+        // Values read with the row go into the storages, so that the first reads are field reads.
+        if let row, let loaders = handleClass.loaders {
+            let version = version
+            for loader in loaders { loader.load(instance, _RawValue(row[loader.slot]), self, version) }
+        }
         return instance
     }
 
