@@ -413,7 +413,14 @@ public final class _RealmContext: @unchecked Sendable {
     /// share it, as in Realm Swift.
     static func shared(for configuration: Realm.Configuration) throws -> _RealmContext {
         let key = "\(UInt(pthread_self()))|" + configuration.identity
-        if let context = open.withLock({ $0[key]?.context }) { return context }
+        // The open handle is shared when the settings that decide how a file opens agree; a
+        // configuration with another schema version or read-only setting opens (and is checked)
+        // on its own, so a lower version than the file's is the engine's error.
+        if let context = open.withLock({ $0[key]?.context }),
+           context.configuration.schemaVersion == configuration.schemaVersion,
+           context.configuration.readOnly == configuration.readOnly {
+            return context
+        }
         let types = configuration.objectTypes ?? ClassMeta.registeredTypes
         let context = try _RealmContext(configuration: configuration, types: types)
         open.withLock { table in
