@@ -223,6 +223,19 @@ public struct Realm: @unchecked Sendable, Equatable {
             case let id as ObjectId: keyValue = .objectId(id.raw)
             default: keyValue = try handleClass.meta.properties[pkPosition].accessor.primaryKeyRaw(key)
             }
+            // A class whose row values all go into storages is read straight into them.
+            if let loaders = handleClass.loaders, loaders.count == handleClass.rowEngineIndices.count {
+                var found: Element?
+                let context = self.context
+                _ = try context.database.visitObjectRow(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,
+                                                        propertyIndices: handleClass.rowEngineIndices) { (row) throws(EError) in
+                    let instance = context.wrap(row.object, as: type, row: nil)
+                    let version = context.version
+                    for loader in loaders { loader.load(instance, _RawValue(try row[loader.slot].value()), context, version) }
+                    found = instance
+                }
+                return found
+            }
             guard let (object, row) = try context.database.objectValues(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,
                                                                         propertyIndices: handleClass.rowEngineIndices) else {
                 return nil
