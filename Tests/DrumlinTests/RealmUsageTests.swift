@@ -159,3 +159,37 @@ enum Usage {
         #expect(throws: Realm.Error.self) { _ = try Realm(configuration: older) }
     }
 }
+
+enum Observed {
+    nonisolated(unsafe) static var log: [String] = []
+
+    class Counter: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var count = 0 {
+            willSet { Observed.log.append("will \(count)->\(newValue)") }
+            didSet { Observed.log.append("did \(oldValue)->\(count)") }
+        }
+        @Persisted private var secret = "s"
+        var revealed: String { secret }
+    }
+}
+
+@Suite(.serialized) struct PropertyObserverTests {
+    @Test func willSetAndDidSetRunForManagedAndUnmanagedObjects() throws {
+        Observed.log = []
+        let counter = Observed.Counter()
+        counter.count = 1
+        #expect(Observed.log == ["will 0->1", "did 0->1"])
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "observers-\(UInt64.random(in: 0 ... .max))",
+                                                                 objectTypes: [Observed.Counter.self]))
+        try realm.write { realm.add(counter) }
+        Observed.log = []
+        try realm.write { counter.count = 2 }
+        #expect(Observed.log == ["will 1->2", "did 1->2"])
+        #expect(counter.revealed == "s")
+        #expect(counter["count"] as? Int == 2)
+        try realm.write { counter["count"] = 3 }
+        #expect(counter.count == 3)
+        #expect(realm.schema["Counter"]?.properties.map(\.name) == ["id", "count", "secret"])
+    }
+}
