@@ -398,6 +398,16 @@ func memoryRealm(_ types: [ObjectBase.Type], _ name: String = #function) throws 
         let location = try #require(realm.objects(Seed16.Shop.self).first?.location)
         #expect(location.latitude == 59.9 && location.longitude == 10.7)
         #expect(realm.objects(Seed16.Shop.self).filter("location GEOWITHIN geoCircle([10.7, 59.9], 0.01)").count == 1)
+        let oslo = try #require(GeoPoint(latitude: 59.91, longitude: 10.75))
+        let near = GeoCircle(center: oslo, radius: try #require(Distance.kilometers(10)))
+        let far = GeoCircle(center: try #require(GeoPoint(latitude: 48.85, longitude: 2.35)), radius: try #require(Distance.kilometers(10)))
+        #expect(realm.objects(Seed16.Shop.self).where { $0.location.geoWithin(near) }.count == 1)
+        #expect(realm.objects(Seed16.Shop.self).where { $0.location.geoWithin(far) }.count == 0)
+        #expect(realm.objects(Seed16.Shop.self).filter("location GEOWITHIN %@", near).count == 1)
+        let box = GeoBox(bottomLeft: try #require(GeoPoint(latitude: 59, longitude: 10)), topRight: try #require(GeoPoint(latitude: 60, longitude: 11)))
+        #expect(realm.objects(Seed16.Shop.self).where { $0.location.geoWithin(box) }.count == 1)
+        let corners = [(59.0, 10.0), (59.0, 11.0), (60.0, 11.0), (60.0, 10.0), (59.0, 10.0)].compactMap { GeoPoint(latitude: $0.0, longitude: $0.1) }
+        #expect(realm.objects(Seed16.Shop.self).where { $0.location.geoWithin(GeoPolygon(outerRing: corners)) }.count == 1)
     }
 
     @Test func s17UnmanagedCopy() throws {

@@ -246,6 +246,9 @@ enum QueryArguments {
                 if next < arguments.count {
                     if format[following] == "K" {
                         text += "\(arguments[next])"
+                    } else if let shape = arguments[next] as? any RLMGeospatial {
+                        // A shape goes into the text as the engine's shape literal.
+                        text += shape._queryText
                     } else {
                         text += "$\(bound.count)"
                         bound.append(arguments[next])
