@@ -58,6 +58,7 @@ lib: deps
 	@tools/build-library.sh >/dev/null
 	@tools/check-header.sh
 	@tools/gen-python-version.py
+	@tools/gen-python-constants.py
 
 # ---- tests ---------------------------------------------------------------------------------
 test: lib test-swift test-c test-python test-packaging

@@ -18,8 +18,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, TypeVar, Union, overload
 
 from . import _ffi
+from ._constants import DRUMLIN_NOT_FOUND
 from ._errors import (
-    NOT_FOUND,
     DrumlinError,
     InvalidArgumentError,
     MisuseError,
@@ -620,7 +620,7 @@ class Database(Handle):
                 return self._get_dict(class_name, info, primary_key)
             status = find_marshal(db, cname, key, count, indices, data, capacity, size_address)
             if status:
-                if status == NOT_FOUND:
+                if status == DRUMLIN_NOT_FOUND:
                     return None
                 _ffi._raise(status)
             needed = size.value
@@ -649,13 +649,13 @@ class Database(Handle):
         key = _ffi.drumlin_value()
         to_value(primary_key, info.primary_key, key)
         out = _ffi.drumlin_object_p()
-        if _ffi.drumlin_object_find(handle, info.cname, key, byref(out)) == NOT_FOUND:
+        if _ffi.drumlin_object_find(handle, info.cname, key, byref(out)) == DRUMLIN_NOT_FOUND:
             return None
         return info.object_type(self, out)
 
     def _find_by_key(self, handle: Any, info: ClassInfo, key: int) -> Object | None:
         out = _ffi.drumlin_object_p()
-        if _ffi.drumlin_object_find_by_key(handle, info.cname, key, byref(out)) == NOT_FOUND:
+        if _ffi.drumlin_object_find_by_key(handle, info.cname, key, byref(out)) == DRUMLIN_NOT_FOUND:
             return None
         return info.object_type(self, out)
 

@@ -24,8 +24,8 @@ from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
 from . import _ffi
+from ._constants import DRUMLIN_NOT_FOUND
 from ._errors import (
-    NOT_FOUND,
     DrumlinError,
     InvalidArgumentError,
     InvalidatedObjectError,
@@ -92,15 +92,15 @@ def read_packed(function: Any, lock: Any, *args: Any) -> Any:
     """One packed read: ``function(*args, buffer, capacity, size_ref)`` (``drumlin_object_get_marshal``,
     ``drumlin_results_get_marshal``, ``drumlin_object_find_marshal``, ``drumlin_query_marshal``) into
     the per-thread scratch area, grown and read again while the result does not fit; the value
-    decoded from Python's marshal format, or None when the call reports NOT_FOUND."""
+    decoded from Python's marshal format, or None when the call reports DRUMLIN_NOT_FOUND."""
     buffer, view, size, size_ref = _packed_scratch(0)
     with lock:
-        if function(*args, buffer, len(buffer), size_ref) == NOT_FOUND:
+        if function(*args, buffer, len(buffer), size_ref) == DRUMLIN_NOT_FOUND:
             return None
         needed = size.value
         while needed > len(buffer):  # a large result: grow the scratch area and read again
             buffer, view, size, size_ref = _packed_scratch(needed)
-            if function(*args, buffer, len(buffer), size_ref) == NOT_FOUND:
+            if function(*args, buffer, len(buffer), size_ref) == DRUMLIN_NOT_FOUND:
                 return None  # deleted by another handle in between
             needed = size.value
         return marshal.loads(view[:needed])
@@ -260,7 +260,7 @@ class Object(Handle):
         out = _ffi.drumlin_object_p()
         with self._drumlin_lock:
             status = _ffi.drumlin_object_get_linked(handle, prop.cname, byref(out))
-        if status == NOT_FOUND:
+        if status == DRUMLIN_NOT_FOUND:
             return None
         return target.object_type(db, out)
 
