@@ -31,7 +31,9 @@ from ._fastread import query_dicts as fast_query_dicts
 from ._fastread import reader as new_reader
 from ._handle import Handle
 from ._marshal import take_string, to_value
-from ._schema import ClassInfo, encode_name
+from ._schema import ClassInfo, Property, encode_name
+from .collection import List, Set
+from .dictionary import Dictionary
 from .model import ModelInfo, collect_schema, ensure_resolved
 from .object import (
     NO_LOCK,
@@ -356,6 +358,25 @@ class Database(Handle):
             info.model = cls
             info.object_type = make_object_type(info, cls)
         return info
+
+    # An object reads its collections and backlinks through its database: the live List, Set,
+    # Dictionary and Results are above the object module in the package's import order.
+
+    def _relation(self, obj: Object, prop: Property) -> Any:
+        """A live List, Set or Dictionary for a collection property of ``obj``, or a live Results
+        for a linkingObjects property."""
+        collection = prop.collection
+        if collection == _ffi.DRUMLIN_COLLECTION_LIST:
+            return List(obj, prop)
+        if collection == _ffi.DRUMLIN_COLLECTION_SET:
+            return Set(obj, prop)
+        if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+            return Dictionary(obj, prop)
+        return self._backlinks(obj, prop.cname, self._class(prop.object_type))
+
+    def _backlinks(self, obj: Object, path: bytes, origin: ClassInfo) -> Results[Any]:
+        """The objects of ``origin`` that link to ``obj`` through ``path``, as a live Results."""
+        return Results._backlinks(obj, path, origin)
 
     @staticmethod
     def _model_values(info: ClassInfo, values: Mapping[str, Any], *, fill: bool) -> Mapping[str, Any]:

@@ -36,7 +36,7 @@ from ._errors import (
 from ._handle import Handle
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._schema import Property, encode_name
-from .model import ModelInfo, linking_objects, model_fields, persisted
+from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
 from .values import ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
@@ -147,8 +147,6 @@ class Object(Handle):
                 "drumlin.Object is not created directly: declare a model class "
                 "(class Dog(drumlin.Object): ...) or use db.create(class_name, values)"
             )
-        from .model import ensure_resolved
-
         ensure_resolved(model)
         for name in values:
             field = model.fields.get(name)
@@ -240,21 +238,9 @@ class Object(Handle):
     def _drumlin_read_relation(self, prop: Property) -> Any:
         """A link (Object or None), a collection (a live List, Set or Dictionary) or a
         linkingObjects property (a live Results)."""
-        # Imported here: both modules import this one.
-        from .collection import List, Set
-        from .dictionary import Dictionary
-        from .results import Results
-
-        collection = prop.collection
-        if collection == _ffi.DRUMLIN_COLLECTION_LIST:
-            return List(self, prop)
-        if collection == _ffi.DRUMLIN_COLLECTION_SET:
-            return Set(self, prop)
-        if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
-            return Dictionary(self, prop)
         db = self._drumlin_db
-        if prop.type == _ffi.DRUMLIN_PROPERTY_LINKING_OBJECTS:
-            return Results._backlinks(self, prop.cname, db._class(prop.object_type))
+        if prop.collection != _ffi.DRUMLIN_COLLECTION_NONE or prop.is_backlink:
+            return db._relation(self, prop)  # a live collection: the types are above this module
         target = db._class(prop.object_type)
         handle = self._ptr()
         out = _ffi.drumlin_object_p()
@@ -493,13 +479,11 @@ class Object(Handle):
         """The objects of ``class_name`` whose link property ``property_name`` points at this
         object (Realm's ``@links.Class.property``), once per link, as a live Results. Works
         without a linkingObjects property in the schema."""
-        from .results import Results
-
         origin = self._drumlin_db._class(class_name)
         if type(property_name) is not str:
             raise TypeMismatchError(f"property names are strings, not {type(property_name).__name__}")
         path = encode_name(f"@links.{origin.name}.{property_name}", "property")
-        return Results._backlinks(self, path, origin)
+        return self._drumlin_db._backlinks(self, path, origin)
 
     # ---- Whole object --------------------------------------------------------------------------
 
