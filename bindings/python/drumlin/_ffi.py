@@ -5,7 +5,7 @@ Functions returning a status get ``errcheck=_check``: ``DRUMLIN_OK`` and ``DRUML
 through as the call's result, any other status raises the matching exception from ``_errors``
 with the thread's last error message.
 
-ctypes rules followed here (reference/feasibility.md §3):
+ctypes rules followed here:
 
 - ``char **out_json`` is ``POINTER(c_void_p)``: the caller copies with ``string_at`` and frees the
   pointer with ``drumlin_free`` (a ``c_char_p`` out would convert and leak).

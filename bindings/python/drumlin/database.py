@@ -969,7 +969,7 @@ def _pack_tuples(info: ClassInfo, rows: list[Any], keys: tuple[str, ...]) -> tup
         return None
     indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
     try:
-        # Version 2: no reference table (3x faster to write than 4); the engine reads 2 to 4.
+        # Version 2: no reference table, so cheaper to write than 4; the engine reads 2 to 4.
         return indices, marshal.dumps(tuples, 2)
     except ValueError:
         return None
