@@ -25,6 +25,8 @@ TARGET = ROOT / "bindings" / "python" / "drumlin" / "_constants.py"
 
 # Written by tools/gen-python-version.py into _version.py.
 VERSION_DEFINES = {"DRUMLIN_VERSION", "DRUMLIN_VERSION_NUMBER", "DRUMLIN_ABI_VERSION"}
+# The include guard and the version string.
+NOT_INTEGERS = {"DRUMLIN_H", "DRUMLIN_VERSION"}
 
 _DEFINE = re.compile(r"^#define (DRUMLIN_[A-Z0-9_]+)\s+(-?\d+)\s*(?:/\*\s*(.*?)\s*\*/)?\s*$")
 _SECTION = re.compile(r"^/\*-+ (.+?) -+\*/$")
@@ -32,15 +34,18 @@ _COMMENT = re.compile(r"^/\* (.+?) \*/$")
 
 
 def header_constants(header: Path = HEADER) -> list[tuple[str, int, str]]:
-    """The header's integer constants in order: (name, value, comment), where a comment line
-    starting with "#" is a heading (a section or a one-line comment above a group) and a blank
-    name separates groups."""
+    """The header's integer constants in order, as (name, value, comment); an entry without a name
+    is a line between groups: blank, or a heading ("# ...", from a section title or a one-line
+    comment above the group). A `#define DRUMLIN_*` that is not a plain integer is refused, so no
+    constant is left out unnoticed."""
     items: list[tuple[str, int, str]] = []
     pending: list[str] = []  # headings seen since the last define
     in_group = False  # the previous line was one of the constants
     for line in header.read_text(encoding="utf-8").splitlines():
         line = line.strip()
         define = _DEFINE.match(line)
+        if line.startswith("#define DRUMLIN_") and not define and line.split()[1] not in NOT_INTEGERS:
+            raise SystemExit(f"{header}: not a plain integer constant: {line}")
         if define and define.group(1) not in VERSION_DEFINES:
             if not in_group:
                 if items:
@@ -87,7 +92,8 @@ def render(items: list[tuple[str, int, str]]) -> str:
         else:
             lines.append(f"{name} = {value}" + (f"  # {comment}" if comment else ""))
     statuses = [(name, value) for name, value, _ in items if name and is_status(name)]
-    lines += ["", "# The C name of each status code, as drumlin_status_name() gives it.", "STATUS_NAMES: dict[int, str] = {"]
+    lines += ["", "# The C name of each status code, as drumlin_status_name() gives it."]
+    lines += ["STATUS_NAMES: dict[int, str] = {"]
     lines += [f'    {name}: "{name}",' for name, _ in statuses]
     lines += ["}", ""]
     return "\n".join(lines)

@@ -109,11 +109,14 @@ def _generator() -> Any:
 
 
 @needs_checkout
-def test_the_generator_refuses_a_header_without_status_codes_or_with_a_name_twice(tmp_path: Path) -> None:
+def test_the_generator_refuses_a_header_it_cannot_read_whole(tmp_path: Path) -> None:
     header = tmp_path / "drumlin.h"
     header.write_text("#define DRUMLIN_TYPE_INT 1\n")
     with pytest.raises(SystemExit, match=r"drumlin\.h: no status codes \(DRUMLIN_OK, DRUMLIN_ERR_\*\) found"):
         _generator().header_constants(header)
     header.write_text("#define DRUMLIN_OK 0\n#define DRUMLIN_ERR_MISUSE 2\n#define DRUMLIN_OK 1\n")
     with pytest.raises(SystemExit, match=r"drumlin\.h: defined more than once: DRUMLIN_OK"):
+        _generator().header_constants(header)
+    header.write_text("#define DRUMLIN_OK 0\n#define DRUMLIN_ERR_MISUSE 2\n#define DRUMLIN_LIMIT (1 << 4)\n")
+    with pytest.raises(SystemExit, match=r"drumlin\.h: not a plain integer constant: #define DRUMLIN_LIMIT"):
         _generator().header_constants(header)
