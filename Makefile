@@ -58,6 +58,7 @@ lib: deps
 	@tools/build-library.sh >/dev/null
 	@tools/check-header.sh
 	@tools/gen-python-version.py
+	@tools/gen-python-constants.py
 
 # ---- tests ---------------------------------------------------------------------------------
 test: lib test-swift test-c test-python test-packaging
@@ -77,6 +78,7 @@ test-python: lib
 
 # The artifacts users install: the wheel in fresh venvs, the CMake install with two consumer
 # projects, a rebuild from changed sources; each with the Swift toolchain hidden (Tests/packaging).
+# Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
 test-packaging: wheel test-c
 	$(PYTHON) -m pytest -q Tests/packaging --wheel-dir dist --cmake-build $(CMAKE_BUILD)
 

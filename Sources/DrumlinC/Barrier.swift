@@ -46,9 +46,6 @@ func lastErrorMessage() -> UnsafePointer<CChar>? {
     pthread_getspecific(lastMessageKey).map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) }
 }
 
-let DRUMLIN_OK_: Int32 = 0
-let DRUMLIN_NOT_FOUND_: Int32 = 1
-
 /// The barrier around every export: records the outcome as the thread's last error.
 @inline(__always)
 func capi(_ body: () throws(DrumlinError) -> Int32) -> Int32 {

@@ -10,9 +10,9 @@ public func drumlin_object_get_linked(_ object: OpaquePointer?, _ propertyName: 
         outObject?.pointee = nil
         let handle = try objectHandle(object)
         guard let outObject else { throw misuse("out_object must not be NULL.") }
-        guard let linked = try handle.object.linkedObject(try string(propertyName, "property_name")) else { return DRUMLIN_NOT_FOUND_ }
+        guard let linked = try handle.object.linkedObject(try string(propertyName, "property_name")) else { return DRUMLIN_NOT_FOUND }
         outObject.pointee = newObjectHandle(linked)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -27,7 +27,7 @@ public func drumlin_object_set_link(_ object: OpaquePointer?, _ propertyName: Un
             value = .link(ObjectLink(classIndex: targetObject.classIndex, key: targetObject.key))
         }
         try handle.object.set(name, to: value)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -40,7 +40,7 @@ public func drumlin_object_to_json_depth(_ object: OpaquePointer?, _ depth: Int3
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         guard depth >= 0 else { throw DrumlinError(.invalidArgument, "depth must not be negative, got \(depth).") }
         outJSON.pointee = try mallocString(try handle.object.jsonText(depth: Int(depth)))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -53,7 +53,7 @@ public func drumlin_object_get_backlinks(_ object: OpaquePointer?, _ propertyNam
         guard let outResults else { throw misuse("out_results must not be NULL.") }
         let results = try handle.object.backlinks(try string(propertyName, "property_name"))
         outResults.pointee = retained(ResultsHandle(results))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -68,7 +68,7 @@ public func drumlin_results_count(_ results: OpaquePointer?, _ outCount: UnsafeM
         let handle = try resultsHandle(results)
         guard let outCount else { throw misuse("out_count must not be NULL.") }
         outCount.pointee = try handle.results.count
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -80,7 +80,7 @@ public func drumlin_results_get_object(_ results: OpaquePointer?, _ index: Int,
         let handle = try resultsHandle(results)
         guard let outObject else { throw misuse("out_object must not be NULL.") }
         outObject.pointee = newObjectHandle(try handle.results.object(at: index))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -91,7 +91,7 @@ public func drumlin_results_to_json(_ results: OpaquePointer?, _ outJSON: Unsafe
         let handle = try resultsHandle(results)
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         outJSON.pointee = try mallocString(try handle.results.jsonText())
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -122,7 +122,7 @@ public func drumlin_results_get_values(_ results: OpaquePointer?, _ start: Int, 
             rows += 1
         }
         outRows.pointee = read
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -137,7 +137,7 @@ public func drumlin_results_get_marshal(_ results: OpaquePointer?, _ count: Int,
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         try packRows(results, indices, into: &writer)
         finishPacked(writer, outSize)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -151,7 +151,7 @@ private func openCollection<T: CollectionAccessor>(_ object: OpaquePointer?, _ p
         let handle = try objectHandle(object)
         guard let out else { throw misuse("The out handle must not be NULL.") }
         out.pointee = retained(CollectionHandle(try make(handle.object, try string(propertyName, "property_name"))))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -207,7 +207,7 @@ public func drumlin_list_size(_ list: OpaquePointer?, _ outSize: UnsafeMutablePo
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         guard let outSize else { throw misuse("out_size must not be NULL.") }
         outSize.pointee = try accessor.count
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -217,7 +217,7 @@ public func drumlin_list_get(_ list: OpaquePointer?, _ index: Int, _ outValue: U
         let (handle, accessor) = try collectionHandle(list, List.self, "list")
         guard let outValue else { throw misuse("out_value must not be NULL.") }
         try store(try accessor.value(at: index), into: outValue, borrowing: handle)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -232,7 +232,7 @@ public func drumlin_list_get_object(_ list: OpaquePointer?, _ index: Int, _ outO
         }
         guard let target = try accessor.object.database.object(link) else { throw DrumlinError(.invalidatedObject, "The linked object was deleted.") }
         outObject.pointee = newObjectHandle(target)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -241,7 +241,7 @@ public func drumlin_list_insert(_ list: OpaquePointer?, _ index: Int, _ value: U
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         try accessor.insert(try DrumlinC.value(from: try required(value, "value")), at: index)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -250,7 +250,7 @@ public func drumlin_list_insert_json(_ list: OpaquePointer?, _ index: Int, _ val
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         try accessor.insert(json: try jsonArgument(valueJSON, "value_json"), at: index)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -259,7 +259,7 @@ public func drumlin_list_set(_ list: OpaquePointer?, _ index: Int, _ value: Unsa
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         try accessor.set(try DrumlinC.value(from: try required(value, "value")), at: index)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -268,7 +268,7 @@ public func drumlin_list_move(_ list: OpaquePointer?, _ from: Int, _ to: Int) ->
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         try accessor.move(from: from, to: to)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -277,7 +277,7 @@ public func drumlin_list_erase(_ list: OpaquePointer?, _ index: Int) -> Int32 {
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         try accessor.remove(at: index)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -286,7 +286,7 @@ public func drumlin_list_clear(_ list: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         try accessor.removeAll()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -301,7 +301,7 @@ public func drumlin_list_find(_ list: OpaquePointer?, _ value: UnsafePointer<dru
             outIndex.pointee = index
             outFound.pointee = 1
         }
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -312,7 +312,7 @@ public func drumlin_list_to_json(_ list: OpaquePointer?, _ outJSON: UnsafeMutabl
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         outJSON.pointee = try mallocString(try jsonText(accessor))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -333,7 +333,7 @@ public func drumlin_set_size(_ set: OpaquePointer?, _ outSize: UnsafeMutablePoin
         let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
         guard let outSize else { throw misuse("out_size must not be NULL.") }
         outSize.pointee = try accessor.count
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -343,7 +343,7 @@ public func drumlin_set_get(_ set: OpaquePointer?, _ index: Int, _ outValue: Uns
         let (handle, accessor) = try collectionHandle(set, MutableSet.self, "set")
         guard let outValue else { throw misuse("out_value must not be NULL.") }
         try store(try accessor.value(at: index), into: outValue, borrowing: handle)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -353,7 +353,7 @@ public func drumlin_set_find(_ set: OpaquePointer?, _ value: UnsafePointer<druml
         let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
         guard let outFound else { throw misuse("out_found must not be NULL.") }
         outFound.pointee = try accessor.contains(try DrumlinC.value(from: try required(value, "value"))) ? 1 : 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -363,7 +363,7 @@ public func drumlin_set_insert(_ set: OpaquePointer?, _ value: UnsafePointer<dru
         let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
         let inserted = try accessor.insert(try DrumlinC.value(from: try required(value, "value")))
         outInserted?.pointee = inserted ? 1 : 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -373,7 +373,7 @@ public func drumlin_set_erase(_ set: OpaquePointer?, _ value: UnsafePointer<drum
         let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
         let erased = try accessor.remove(try DrumlinC.value(from: try required(value, "value")))
         outErased?.pointee = erased ? 1 : 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -382,7 +382,7 @@ public func drumlin_set_clear(_ set: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
         try accessor.removeAll()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -393,7 +393,7 @@ public func drumlin_set_to_json(_ set: OpaquePointer?, _ outJSON: UnsafeMutableP
         let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         outJSON.pointee = try mallocString(try jsonText(accessor))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -414,7 +414,7 @@ public func drumlin_dict_size(_ dict: OpaquePointer?, _ outSize: UnsafeMutablePo
         let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
         guard let outSize else { throw misuse("out_size must not be NULL.") }
         outSize.pointee = try accessor.count
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -430,7 +430,7 @@ public func drumlin_dict_get(_ dict: OpaquePointer?, _ index: Int, _ outKey: Uns
         }
         try store(.string(entries[index].key), into: outKey, borrowing: handle)
         try store(entries[index].value, into: outValue, borrowing: handle)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -445,7 +445,7 @@ public func drumlin_dict_find(_ dict: OpaquePointer?, _ key: UnsafePointer<CChar
             try store(value, into: outValue, borrowing: handle)
             outFound.pointee = 1
         }
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -454,7 +454,7 @@ public func drumlin_dict_insert(_ dict: OpaquePointer?, _ key: UnsafePointer<CCh
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
         try accessor.set(try DrumlinC.value(from: try required(value, "value")), forKey: try string(key, "key"))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -463,7 +463,7 @@ public func drumlin_dict_insert_json(_ dict: OpaquePointer?, _ key: UnsafePointe
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
         try accessor.set(json: try jsonArgument(valueJSON, "value_json"), forKey: try string(key, "key"))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -473,7 +473,7 @@ public func drumlin_dict_erase(_ dict: OpaquePointer?, _ key: UnsafePointer<CCha
         let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
         let erased = try accessor.removeValue(forKey: try string(key, "key"))
         outErased?.pointee = erased ? 1 : 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -482,7 +482,7 @@ public func drumlin_dict_clear(_ dict: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
         try accessor.removeAll()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -493,7 +493,7 @@ public func drumlin_dict_to_json(_ dict: OpaquePointer?, _ outJSON: UnsafeMutabl
         let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         outJSON.pointee = try mallocString(try jsonText(accessor))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -523,7 +523,7 @@ public func drumlin_object_get_mixed_json(_ object: OpaquePointer?, _ propertyNa
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         let value = try handle.object.mixedValue(try string(propertyName, "property_name"), at: try mixedPath(pathJSON))
         outJSON.pointee = try mallocString(value.extendedJSON)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -534,7 +534,7 @@ public func drumlin_object_set_mixed_json(_ object: OpaquePointer?, _ propertyNa
         let handle = try objectHandle(object)
         let value = try Value(extendedJSON: try jsonArgument(valueJSON, "value_json"))
         try handle.object.setMixed(try string(propertyName, "property_name"), at: try mixedPath(pathJSON), to: value)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -545,7 +545,7 @@ public func drumlin_object_append_mixed_json(_ object: OpaquePointer?, _ propert
         let handle = try objectHandle(object)
         let value = try Value(extendedJSON: try jsonArgument(valueJSON, "value_json"))
         try handle.object.appendMixed(try string(propertyName, "property_name"), at: try mixedPath(pathJSON), value)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -555,6 +555,6 @@ public func drumlin_object_remove_mixed(_ object: OpaquePointer?, _ propertyName
     capi { () throws(DrumlinError) in
         let handle = try objectHandle(object)
         try handle.object.removeMixed(try string(propertyName, "property_name"), at: try mixedPath(pathJSON))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }

@@ -20,18 +20,18 @@ public func drumlin_open(_ path: UnsafePointer<CChar>?, _ schemaJSON: UnsafePoin
             db = try Database(path: path, options: openOptions)
         }
         outDB.pointee = registerDatabase(DatabaseHandle(db))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
 @_cdecl("drumlin_close")
 public func drumlin_close(_ db: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
-        guard let db else { return DRUMLIN_OK_ }
+        guard let db else { return DRUMLIN_OK }
         guard let handle = unregisterDatabase(db) else { throw misuse("The database handle is closed or invalid.") }
         handle.takeUnretainedValue().database.close()
         handle.release()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -41,7 +41,7 @@ public func drumlin_schema_json(_ db: OpaquePointer?, _ outJSON: UnsafeMutablePo
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         outJSON.pointee = nil
         outJSON.pointee = try mallocString(try database(db).schemaJSON.text)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -50,7 +50,7 @@ public func drumlin_schema_version(_ db: OpaquePointer?, _ outVersion: UnsafeMut
     capi { () throws(DrumlinError) in
         guard let outVersion else { throw misuse("out_version must not be NULL.") }
         outVersion.pointee = try database(db).schemaVersion
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -58,7 +58,7 @@ public func drumlin_schema_version(_ db: OpaquePointer?, _ outVersion: UnsafeMut
 public func drumlin_begin_write(_ db: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         try database(db).beginWrite()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -66,7 +66,7 @@ public func drumlin_begin_write(_ db: OpaquePointer?) -> Int32 {
 public func drumlin_commit(_ db: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         try database(db).commit()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -74,7 +74,7 @@ public func drumlin_commit(_ db: OpaquePointer?) -> Int32 {
 public func drumlin_rollback(_ db: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         try database(db).rollback()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -83,7 +83,7 @@ public func drumlin_is_in_write(_ db: OpaquePointer?, _ outInWrite: UnsafeMutabl
     capi { () throws(DrumlinError) in
         guard let outInWrite else { throw misuse("out_in_write must not be NULL.") }
         outInWrite.pointee = try database(db).isInWriteTransaction ? 1 : 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -114,7 +114,7 @@ public func drumlin_create_json(_ db: OpaquePointer?, _ className: UnsafePointer
         let payload = try jsonArgument(objectJSON, "object_json")
         let object = try db.create(name, json: payload, update: try updateMode(mode))
         if let outJSON { outJSON.pointee = try mallocString(try object.jsonText()) }
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -129,7 +129,7 @@ public func drumlin_create_many_json(_ db: OpaquePointer?, _ className: UnsafePo
         let count = try db.createMany(name, jsonBytes: UnsafeRawBufferPointer(start: arrayJSON, count: strlen(arrayJSON)),
                                       update: try updateMode(mode))
         outCount?.pointee = Int64(count)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -142,9 +142,9 @@ public func drumlin_get_json(_ db: OpaquePointer?, _ className: UnsafePointer<CC
         let db = try database(db)
         let name = try string(className, "class_name")
         let key = try jsonArgument(primaryKeyJSON, "primary_key_json")
-        guard let text = try db.getJSON(name, primaryKey: try Value(extendedJSON: key)) else { return DRUMLIN_NOT_FOUND_ }
+        guard let text = try db.getJSON(name, primaryKey: try Value(extendedJSON: key)) else { return DRUMLIN_NOT_FOUND }
         outJSON.pointee = try mallocString(text)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -170,7 +170,7 @@ public func drumlin_create_many_values(_ db: OpaquePointer?, _ className: Unsafe
             for position in 0..<propertyCount { out[position] = try borrowed(from: first[position]) }
         }
         outCount?.pointee = Int64(count)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -188,6 +188,6 @@ public func drumlin_create_many_marshal(_ db: OpaquePointer?, _ className: Unsaf
         let count = try db.createMany(classIndex: classIndex, propertyIndices: try indices(propertyIndices, propertyCount),
                                       marshal: UnsafeRawBufferPointer(start: data, count: size), update: try updateMode(mode))
         outCount?.pointee = Int64(count)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }

@@ -11,7 +11,7 @@ public func drumlin_class_count(_ db: OpaquePointer?, _ outCount: UnsafeMutableP
     capi { () throws(DrumlinError) in
         guard let outCount else { throw misuse("out_count must not be NULL.") }
         outCount.pointee = Int32(try database(db).schema.objectSchemas.count)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -27,7 +27,7 @@ public func drumlin_class_name(_ db: OpaquePointer?, _ classIndex: Int32,
             throw DrumlinError(.invalidArgument, "Class index \(classIndex) is out of range (the schema has \(schemas.count) classes).")
         }
         outName.pointee = handle.cString(schemas[Int(classIndex)].name)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -38,7 +38,7 @@ public func drumlin_class_index(_ db: OpaquePointer?, _ className: UnsafePointer
         guard let outIndex else { throw misuse("out_class_index must not be NULL.") }
         outIndex.pointee = -1
         outIndex.pointee = Int32(try database(db).classIndex(try string(className, "class_name")))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -52,7 +52,7 @@ public func drumlin_class_kind(_ db: OpaquePointer?, _ className: UnsafePointer<
         case .embedded: outKind.pointee = DRUMLIN_CLASS_EMBEDDED
         case .asymmetric: outKind.pointee = DRUMLIN_CLASS_ASYMMETRIC
         }
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -62,7 +62,7 @@ public func drumlin_property_count(_ db: OpaquePointer?, _ className: UnsafePoin
     capi { () throws(DrumlinError) in
         guard let outCount else { throw misuse("out_count must not be NULL.") }
         outCount.pointee = Int32(try objectSchema(try database(db), className).properties.count)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -75,7 +75,7 @@ public func drumlin_property_index(_ db: OpaquePointer?, _ className: UnsafePoin
         let db = try database(db)
         let index = try db.propertyIndex(try string(className, "class_name"), try string(propertyName, "property_name"))
         outIndex.pointee = Int32(index)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -131,6 +131,6 @@ public func drumlin_property_info_get(_ db: OpaquePointer?, _ className: UnsafeP
             object_type: handle.cString(property.objectType ?? ""),
             origin_property: handle.cString(property.originProperty ?? ""),
             flags: flags)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }

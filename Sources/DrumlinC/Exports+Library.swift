@@ -23,20 +23,23 @@ public func drumlin_last_error_message() -> UnsafePointer<CChar>? {
     lastErrorMessage() ?? UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
-private let statusNames: [StaticString] = [
-    "DRUMLIN_OK", "DRUMLIN_NOT_FOUND", "DRUMLIN_ERR_MISUSE", "DRUMLIN_ERR_INVALID_ARGUMENT", "DRUMLIN_ERR_SCHEMA",
-    "DRUMLIN_ERR_MIGRATION_REQUIRED", "DRUMLIN_ERR_MIGRATION_FAILED", "DRUMLIN_ERR_NO_SUCH_CLASS",
-    "DRUMLIN_ERR_NO_SUCH_PROPERTY", "DRUMLIN_ERR_TYPE_MISMATCH", "DRUMLIN_ERR_NOT_NULLABLE", "DRUMLIN_ERR_MISSING_VALUE",
-    "DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY", "DRUMLIN_ERR_PRIMARY_KEY_IMMUTABLE", "DRUMLIN_ERR_WRONG_TRANSACTION_STATE",
-    "DRUMLIN_ERR_INVALIDATED_OBJECT", "DRUMLIN_ERR_QUERY", "DRUMLIN_ERR_NOT_SUPPORTED", "DRUMLIN_ERR_READ_ONLY",
-    "DRUMLIN_ERR_FILE", "DRUMLIN_ERR_CORRUPT", "DRUMLIN_ERR_BUSY", "DRUMLIN_ERR_LIMIT", "DRUMLIN_ERR_CALLBACK",
-    "DRUMLIN_ERR_INTERNAL",
-]
+/// The C name of each status code, made once: DRUMLIN_OK and DRUMLIN_NOT_FOUND, then every engine
+/// error as "DRUMLIN_ERR_" + its name. Tests/DrumlinCTests/StatusCodeTests.swift checks that these
+/// are exactly the header's status codes, number for number and name for name.
+/// Written once, at first use (a global let), and never changed: safe to share.
+nonisolated(unsafe) private let statusNames: [Int32: UnsafeMutablePointer<CChar>] = {
+    var names: [Int32: UnsafeMutablePointer<CChar>] = [:]
+    for (status, name) in [(DRUMLIN_OK, "DRUMLIN_OK"), (DRUMLIN_NOT_FOUND, "DRUMLIN_NOT_FOUND")]
+        + DrumlinError.Code.allCases.map({ ($0.rawValue, "DRUMLIN_ERR_" + $0.name) }) {
+        names[status] = strdup(name)
+    }
+    return names
+}()
 
 @_cdecl("drumlin_status_name")
 public func drumlin_status_name(_ status: Int32) -> UnsafePointer<CChar>? {
-    let name: StaticString = status >= 0 && Int(status) < statusNames.count ? statusNames[Int(status)] : "DRUMLIN_UNKNOWN"
-    return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    if let name = statusNames[status] { return UnsafePointer(name) }
+    return UnsafeRawPointer(("DRUMLIN_UNKNOWN" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
 @_cdecl("drumlin_free")
@@ -59,7 +62,7 @@ public func drumlin_options_free(_ options: OpaquePointer?) {
 public func drumlin_options_set_schema_version(_ options: OpaquePointer?, _ version: UInt64) -> Int32 {
     capi { () throws(DrumlinError) in
         try optionsHandle(options).options.schemaVersion = version
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -67,7 +70,7 @@ public func drumlin_options_set_schema_version(_ options: OpaquePointer?, _ vers
 public func drumlin_options_set_read_only(_ options: OpaquePointer?, _ flag: Int32) -> Int32 {
     capi { () throws(DrumlinError) in
         try optionsHandle(options).options.readOnly = flag != 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -75,7 +78,7 @@ public func drumlin_options_set_read_only(_ options: OpaquePointer?, _ flag: Int
 public func drumlin_options_set_in_memory(_ options: OpaquePointer?, _ flag: Int32) -> Int32 {
     capi { () throws(DrumlinError) in
         try optionsHandle(options).options.inMemory = flag != 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -83,7 +86,7 @@ public func drumlin_options_set_in_memory(_ options: OpaquePointer?, _ flag: Int
 public func drumlin_options_set_delete_if_migration_needed(_ options: OpaquePointer?, _ flag: Int32) -> Int32 {
     capi { () throws(DrumlinError) in
         try optionsHandle(options).options.deleteIfMigrationNeeded = flag != 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -95,7 +98,7 @@ public func drumlin_options_set_busy_timeout(_ options: OpaquePointer?, _ millis
             throw DrumlinError(.invalidArgument, "The busy timeout must not be negative, got \(milliseconds) ms.")
         }
         handle.options.busyTimeout = .milliseconds(milliseconds)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -103,7 +106,7 @@ public func drumlin_options_set_busy_timeout(_ options: OpaquePointer?, _ millis
 public func drumlin_options_set_slow_query_threshold(_ options: OpaquePointer?, _ milliseconds: Int64) -> Int32 {
     capi { () throws(DrumlinError) in
         try optionsHandle(options).options.slowQueryThreshold = milliseconds < 0 ? nil : .milliseconds(milliseconds)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -141,10 +144,10 @@ public func drumlin_options_set_logger(_ options: OpaquePointer?, _ function: dr
         guard let function else {
             handle.options.logger = nil
             freeUserdata?(userdata)
-            return DRUMLIN_OK_
+            return DRUMLIN_OK
         }
         let sink = LogSink(function, userdata, freeUserdata)
         handle.options.logger = { level, message in sink.log(level, message) }
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }

@@ -14,7 +14,7 @@ public func drumlin_object_create(_ db: OpaquePointer?, _ className: UnsafePoint
         let given = zip(try indices(propertyIndices, count), try DrumlinC.values(values, count)).map { (index: $0, value: $1) }
         let object = try db.create(classIndex: classIndex, values: given, update: try updateMode(mode))
         outObject?.pointee = newObjectHandle(object)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -28,7 +28,7 @@ public func drumlin_object_create_json(_ db: OpaquePointer?, _ className: Unsafe
         let name = try string(className, "class_name")
         let payload = try jsonArgument(objectJSON, "object_json")
         outObject.pointee = newObjectHandle(try db.create(name, json: payload, update: try updateMode(mode)))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -42,9 +42,9 @@ public func drumlin_object_find(_ db: OpaquePointer?, _ className: UnsafePointer
         guard let className else { throw misuse("class_name must not be NULL.") }
         guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
         let classIndex = try db.classIndex(cString: className)
-        guard let object = try db.object(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee)) else { return DRUMLIN_NOT_FOUND_ }
+        guard let object = try db.object(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee)) else { return DRUMLIN_NOT_FOUND }
         outObject.pointee = newObjectHandle(object)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -77,7 +77,7 @@ public func drumlin_object_find_values(_ db: OpaquePointer?, _ className: Unsafe
                 }
             }
         }
-        return found ? DRUMLIN_OK_ : DRUMLIN_NOT_FOUND_
+        return found ? DRUMLIN_OK : DRUMLIN_NOT_FOUND
     }
 }
 
@@ -97,9 +97,9 @@ public func drumlin_object_find_marshal(_ db: OpaquePointer?, _ className: Unsaf
                                           propertyIndices: indices) { (row) throws(DrumlinError) in
             try pack(row, into: &writer, className: row.className, indices: indices)
         }
-        guard found else { return DRUMLIN_NOT_FOUND_ }
+        guard found else { return DRUMLIN_NOT_FOUND }
         finishPacked(writer, outSize)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -118,7 +118,7 @@ public func drumlin_object_update_values(_ db: OpaquePointer?, _ className: Unsa
             guard let values else { return .null }
             return try borrowed(from: values[position])
         }
-        return found ? DRUMLIN_OK_ : DRUMLIN_NOT_FOUND_
+        return found ? DRUMLIN_OK : DRUMLIN_NOT_FOUND
     }
 }
 
@@ -129,9 +129,9 @@ public func drumlin_object_find_by_key(_ db: OpaquePointer?, _ className: Unsafe
         guard let outObject else { throw misuse("out_object must not be NULL.") }
         outObject.pointee = nil
         let db = try database(db)
-        guard let object = try db.object(try string(className, "class_name"), key: key) else { return DRUMLIN_NOT_FOUND_ }
+        guard let object = try db.object(try string(className, "class_name"), key: key) else { return DRUMLIN_NOT_FOUND }
         outObject.pointee = newObjectHandle(object)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -146,7 +146,7 @@ public func drumlin_object_key(_ object: OpaquePointer?, _ outKey: UnsafeMutable
     capi { () throws(DrumlinError) in
         guard let outKey else { throw misuse("out_key must not be NULL.") }
         outKey.pointee = try objectHandle(object).object.key
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -155,7 +155,7 @@ public func drumlin_object_class_index(_ object: OpaquePointer?, _ outIndex: Uns
     capi { () throws(DrumlinError) in
         guard let outIndex else { throw misuse("out_class_index must not be NULL.") }
         outIndex.pointee = Int32(try objectHandle(object).object.classIndex)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -164,7 +164,7 @@ public func drumlin_object_is_valid(_ object: OpaquePointer?, _ outValid: Unsafe
     capi { () throws(DrumlinError) in
         guard let outValid else { throw misuse("out_valid must not be NULL.") }
         outValid.pointee = try objectHandle(object).object.isValid ? 1 : 0
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -175,7 +175,7 @@ public func drumlin_object_get(_ object: OpaquePointer?, _ propertyName: UnsafeP
         let handle = try objectHandle(object)
         guard let outValue else { throw misuse("out_value must not be NULL.") }
         try store(try handle.object.value(try string(propertyName, "property_name")), into: outValue, borrowing: handle)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -186,7 +186,7 @@ public func drumlin_object_get_at(_ object: OpaquePointer?, _ propertyIndex: Int
         let handle = try objectHandle(object)
         guard let outValue else { throw misuse("out_value must not be NULL.") }
         try store(try handle.object.value(at: Int(propertyIndex)), into: outValue, borrowing: handle)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -196,11 +196,11 @@ public func drumlin_object_get_values(_ object: OpaquePointer?, _ count: Int, _ 
     capi { () throws(DrumlinError) in
         let handle = try objectHandle(object)
         guard count >= 0 else { throw DrumlinError(.invalidArgument, "count must not be negative.") }
-        if count == 0 { return DRUMLIN_OK_ }
+        if count == 0 { return DRUMLIN_OK }
         guard let outValues else { throw misuse("out_values must not be NULL when count is not 0.") }
         let read = try handle.object.values(at: try indices(propertyIndices, count))
         for (i, value) in read.enumerated() { try store(value, into: outValues + i, borrowing: handle) }
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -217,7 +217,7 @@ public func drumlin_object_get_marshal(_ object: OpaquePointer?, _ count: Int, _
             try pack(row, into: &writer, className: row.className, indices: indices)
         }
         finishPacked(writer, outSize)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -228,7 +228,7 @@ public func drumlin_object_set(_ object: OpaquePointer?, _ propertyName: UnsafeP
         let handle = try objectHandle(object)
         guard let value else { throw misuse("value must not be NULL.") }
         try handle.object.set(try string(propertyName, "property_name"), to: try DrumlinC.value(from: value.pointee))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -238,7 +238,7 @@ public func drumlin_object_set_at(_ object: OpaquePointer?, _ propertyIndex: Int
         let handle = try objectHandle(object)
         guard let value else { throw misuse("value must not be NULL.") }
         try handle.object.set(at: Int(propertyIndex), to: try DrumlinC.value(from: value.pointee))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -250,7 +250,7 @@ public func drumlin_object_set_values(_ object: OpaquePointer?, _ count: Int, _ 
         guard count >= 0 else { throw DrumlinError(.invalidArgument, "count must not be negative.") }
         let given = zip(try indices(propertyIndices, count), try DrumlinC.values(values, count)).map { (index: $0, value: $1) }
         try handle.object.setValues(given)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -259,7 +259,7 @@ public func drumlin_object_update_json(_ object: OpaquePointer?, _ objectJSON: U
     capi { () throws(DrumlinError) in
         let handle = try objectHandle(object)
         try handle.object.update(json: try jsonArgument(objectJSON, "object_json"))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -270,7 +270,7 @@ public func drumlin_object_to_json(_ object: OpaquePointer?, _ outJSON: UnsafeMu
         let handle = try objectHandle(object)
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         outJSON.pointee = try mallocString(try handle.object.jsonText())
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -278,6 +278,6 @@ public func drumlin_object_to_json(_ object: OpaquePointer?, _ outJSON: UnsafeMu
 public func drumlin_object_delete(_ object: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         try objectHandle(object).object.delete()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }

@@ -32,7 +32,7 @@ public func drumlin_query_json(_ db: OpaquePointer?, _ className: UnsafePointer<
         let db = try database(db)
         guard query != nil else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" for all objects).") }
         outJSON.pointee = try mallocString(try results(db, className, query, argsJSON).jsonText())
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -49,7 +49,7 @@ public func drumlin_count(_ db: OpaquePointer?, _ className: UnsafePointer<CChar
         } else {
             outCount.pointee = Int64(try results(db, className, query, argsJSON).count)
         }
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -62,7 +62,7 @@ public func drumlin_delete_where(_ db: OpaquePointer?, _ className: UnsafePointe
         guard query != nil else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" to delete every object).") }
         let deleted = try results(db, className, query, argsJSON).deleteAll()
         outDeleted?.pointee = Int64(deleted)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -85,13 +85,13 @@ public func drumlin_query_marshal(_ db: OpaquePointer?, _ className: UnsafePoint
             }
             if read {
                 finishPacked(writer, outSize)
-                return DRUMLIN_OK_
+                return DRUMLIN_OK
             }
             writer = MarshalWriter(into: buffer, capacity: capacity)
         }
         try packRows(try results(db, className, query, argsJSON), indices, into: &writer)
         finishPacked(writer, outSize)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -103,7 +103,7 @@ public func drumlin_query(_ db: OpaquePointer?, _ className: UnsafePointer<CChar
         guard let outResults else { throw misuse("out_results must not be NULL.") }
         let db = try database(db)
         outResults.pointee = retained(ResultsHandle(try results(db, className, query, argsJSON)))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -114,7 +114,7 @@ private func derive(_ results: OpaquePointer?, _ outResults: UnsafeMutablePointe
         let handle = try resultsHandle(results)
         guard let outResults else { throw misuse("out_results must not be NULL.") }
         outResults.pointee = retained(ResultsHandle(try make(handle.results)))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -157,7 +157,7 @@ private func aggregate(_ results: OpaquePointer?, _ property: UnsafePointer<CCha
         let handle = try resultsHandle(results)
         guard let outValue else { throw misuse("out_value must not be NULL.") }
         try store(try handle.results.aggregate(op, try string(property, "property_name")), into: outValue, borrowing: handle)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -187,7 +187,7 @@ public func drumlin_results_delete_all(_ results: OpaquePointer?, _ outDeleted: 
         outDeleted?.pointee = 0
         let handle = try resultsHandle(results)
         outDeleted?.pointee = Int64(try handle.results.deleteAll())
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -201,7 +201,7 @@ public func drumlin_list_query(_ list: OpaquePointer?, _ query: UnsafePointer<CC
         var results = try accessor.results()
         if query != nil { results = try results.filter(try string(query, "query"), try queryArguments(argsJSON)) }
         outResults.pointee = retained(ResultsHandle(results))
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 

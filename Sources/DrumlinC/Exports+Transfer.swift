@@ -21,7 +21,7 @@ public func drumlin_export_ndjson(_ db: OpaquePointer?, _ className: UnsafePoint
         let path = try string(path, "path")
         let count = try db.exportNDJSON(to: path, className: name, progress: progressClosure(progress, userdata))
         outCount?.pointee = count
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -40,7 +40,7 @@ public func drumlin_import_ndjson(_ db: OpaquePointer?, _ path: UnsafePointer<CC
         let count = try db.importNDJSON(from: path, className: name, update: try updateMode(mode), batchSize: Int(batchSize),
                                         progress: progressClosure(progress, userdata))
         outCount?.pointee = count
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -51,7 +51,7 @@ public func drumlin_check(_ db: OpaquePointer?, _ outJSON: UnsafeMutablePointer<
         outJSON.pointee = nil
         let problems = try database(db).check()
         outJSON.pointee = try mallocString(JSON.array(problems.map { .string($0) }).text)
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }
 
@@ -59,6 +59,6 @@ public func drumlin_check(_ db: OpaquePointer?, _ outJSON: UnsafeMutablePointer<
 public func drumlin_compact(_ db: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         try database(db).compact()
-        return DRUMLIN_OK_
+        return DRUMLIN_OK
     }
 }

@@ -5,11 +5,13 @@
 /// Match on codes with `catch let error as DrumlinError where error.code == .duplicatePrimaryKey`,
 /// or use the static pattern helpers: `catch DrumlinError.duplicatePrimaryKey`.
 public struct DrumlinError: Error, CustomStringConvertible, Sendable, Equatable {
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible, CaseIterable {
         public let rawValue: Int32
         public init(rawValue: Int32) { self.rawValue = rawValue }
 
-        // Explicit numbers, append-only: they are part of the C ABI (include/drumlin.h).
+        // The numbers and names of include/drumlin.h's DRUMLIN_ERR_* codes, which are part of the C
+        // ABI (explicit, append-only). The engine cannot import the header; a code added, renumbered
+        // or renamed on either side fails Tests/DrumlinCTests/StatusCodeTests.swift.
         public static let misuse = Code(rawValue: 2)
         public static let invalidArgument = Code(rawValue: 3)
         public static let schema = Code(rawValue: 4)
@@ -34,6 +36,15 @@ public struct DrumlinError: Error, CustomStringConvertible, Sendable, Equatable 
         public static let callback = Code(rawValue: 23)
         public static let `internal` = Code(rawValue: 24)
 
+        /// Every error code, in the header's order.
+        public static let allCases: [Code] = [
+            .misuse, .invalidArgument, .schema, .migrationRequired, .migrationFailed, .noSuchClass,
+            .noSuchProperty, .typeMismatch, .notNullable, .missingValue, .duplicatePrimaryKey,
+            .primaryKeyImmutable, .wrongTransactionState, .invalidatedObject, .query, .notSupported,
+            .readOnly, .file, .corrupt, .busy, .limit, .callback, .internal,
+        ]
+
+        /// The header's name without its `DRUMLIN_ERR_` prefix, e.g. "DUPLICATE_PRIMARY_KEY".
         public var name: String {
             switch self {
             case .misuse: "MISUSE"

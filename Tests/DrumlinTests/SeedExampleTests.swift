@@ -1,8 +1,9 @@
 import Drumlin
 import Testing
 
-// The models of each of the seeds' Swift examples (../shared/swift-seed-examples, numbered as
-// there), in a namespace each since several seeds name a class alike, with a test of what they do.
+// The models of the seed examples, Realm Swift programs the Swift face was written against
+// (Seed01, Seed02, ...), in a namespace each since several name a class alike, with a test of what
+// they do.
 
 enum Seed01 {
     class Dog: Object {

@@ -35,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 BUILD_SCRIPT = ROOT / "tools" / "build-library.sh"
 VERSION_SCRIPT = ROOT / "tools" / "gen-python-version.py"
+CONSTANTS_SCRIPT = ROOT / "tools" / "gen-python-constants.py"
 LIBRARY = "libdrumlin.so"
 
 
@@ -106,9 +107,11 @@ class PlatformWheel(bdist_wheel):
         return "py3", "none", platform
 
 
-# drumlin/_version.py is generated from include/drumlin.h; refresh it before setuptools reads the
-# version from it (pyproject.toml: version = { attr = "drumlin._version.VERSION" }).
-if VERSION_SCRIPT.is_file():
-    subprocess.run([sys.executable, str(VERSION_SCRIPT)], check=True, stdout=subprocess.DEVNULL)
+# drumlin/_version.py and drumlin/_constants.py are generated from include/drumlin.h; refresh them
+# before setuptools reads the version (pyproject.toml: version = { attr = "drumlin._version.VERSION" })
+# and copies the modules.
+for script in (VERSION_SCRIPT, CONSTANTS_SCRIPT):
+    if script.is_file():
+        subprocess.run([sys.executable, str(script)], check=True, stdout=subprocess.DEVNULL)
 
 setup(distclass=NativeDistribution, cmdclass={"build_py": BuildPyWithLibrary, "bdist_wheel": PlatformWheel})

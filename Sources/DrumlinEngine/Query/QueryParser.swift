@@ -1,7 +1,7 @@
 /// Parses Realm Query Language text into a `Query` tree.
 ///
 /// A hand-written recursive-descent parser over the tokens of `QueryLexer`, following Realm's
-/// grammar (`reference/realm-notes.md` §4.1): `NOT` binds tighter than `AND`, which binds tighter
+/// grammar (docs/queries.md lists the syntax): `NOT` binds tighter than `AND`, which binds tighter
 /// than `OR`; `* /` bind tighter than `+ -`; SORT, DISTINCT and LIMIT clauses follow the
 /// predicate in any order and number.
 ///

@@ -1,6 +1,6 @@
 /// Compiled queries shared by every `Results` of one class, query text and argument types.
 ///
-/// Compiling `name == $0` builds its SQL (about 15k instructions), yet the SQL depends only on the
+/// Compiling `name == $0` builds its SQL (parse, resolve, generate), yet the SQL depends only on the
 /// text and on the *types* of the arguments: their values become bound parameters. A template
 /// records which parameters are the arguments themselves, so a query text seen before is bound
 /// to new arguments without compiling it again (`drumlin_query` in a loop, Python's `db.query`).

@@ -3,8 +3,8 @@
 /// (`{"type": "list", "objectType": "int", "optional": true}`).
 ///
 /// The grammar, the normalization (links always optional, lists and sets of objects never, mixed
-/// always, a primary key implicitly indexed) and the wording of every problem follow realm-js
-/// (`schema/normalize.ts` and `schema/validate.ts`), so a schema that realm-js accepts is accepted
+/// always, a primary key implicitly indexed) and the wording of every problem follow realm-js's
+/// schema normalization and validation, so a schema that realm-js accepts is accepted
 /// here with the same meaning, and one it rejects is rejected with the same words. Cross-class
 /// rules (does `Dog` exist, is the origin a link) belong to the validator, not here.
 struct PropertyDeclaration {

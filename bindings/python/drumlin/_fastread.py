@@ -11,8 +11,8 @@ around the call, which costs more than the call itself when done the general way
   converting nothing; the status is checked inline;
 - the primary key, the size cell and the packed bytes live in one per-thread arena (the calls
   release the GIL, so a shared one would race): writing the key is one ``pack_into``;
-- rows become dicts through a function generated per class (``{'id': r[0], ...}``), four times
-  faster than ``dict(zip(names, row))``.
+- rows become dicts through a function generated per class (``{'id': r[0], ...}``), faster than
+  ``dict(zip(names, row))`` (docs/performance.md has the measurements).
 
 Anything the fast path does not take (a key of another type, an int beyond int64, a result larger
 than the arena) goes back to the general path, which reports errors the usual way.

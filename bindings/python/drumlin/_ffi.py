@@ -5,7 +5,7 @@ Functions returning a status get ``errcheck=_check``: ``DRUMLIN_OK`` and ``DRUML
 through as the call's result, any other status raises the matching exception from ``_errors``
 with the thread's last error message.
 
-ctypes rules followed here (reference/feasibility.md §3):
+ctypes rules followed here:
 
 - ``char **out_json`` is ``POINTER(c_void_p)``: the caller copies with ``string_at`` and frees the
   pointer with ``drumlin_free`` (a ``c_char_p`` out would convert and leak).
@@ -45,6 +45,11 @@ from pathlib import Path
 from typing import Any
 
 from . import _errors
+
+# The header's integer constants, generated from it by tools/gen-python-constants.py, re-exported
+# beside the functions that take and return them: _ffi.DRUMLIN_TYPE_INT is DRUMLIN_TYPE_INT.
+from ._constants import *  # noqa: F403
+from ._constants import DRUMLIN_NOT_FOUND
 from ._version import ABI_VERSION as ABI_VERSION  # the ABI this package speaks (from drumlin.h)
 
 _LIBRARY_FILE = {"darwin": "libdrumlin.dylib", "win32": "drumlin.dll"}.get(sys.platform, "libdrumlin.so")
@@ -128,7 +133,7 @@ def _raise(status: int) -> None:
 
 
 def _check(status: int, func: Any, args: Any) -> int:
-    if status > _errors.NOT_FOUND:
+    if status > DRUMLIN_NOT_FOUND:
         _raise(status)
     return status
 
@@ -148,59 +153,7 @@ def _fn(name: str, argtypes: list[Any], restype: Any = c_int, errcheck: Any = _c
     return func
 
 
-# ---- Constants (include/drumlin.h) ---------------------------------------------------------------
-
-DRUMLIN_TYPE_NULL = 0
-DRUMLIN_TYPE_INT = 1
-DRUMLIN_TYPE_BOOL = 2
-DRUMLIN_TYPE_STRING = 3
-DRUMLIN_TYPE_BINARY = 4
-DRUMLIN_TYPE_TIMESTAMP = 5
-DRUMLIN_TYPE_FLOAT = 6
-DRUMLIN_TYPE_DOUBLE = 7
-DRUMLIN_TYPE_DECIMAL128 = 8
-DRUMLIN_TYPE_OBJECT_ID = 9
-DRUMLIN_TYPE_LINK = 10
-DRUMLIN_TYPE_UUID = 11
-DRUMLIN_TYPE_LIST = 12
-DRUMLIN_TYPE_DICTIONARY = 13
-
-DRUMLIN_PROPERTY_BOOL = 0
-DRUMLIN_PROPERTY_INT = 1
-DRUMLIN_PROPERTY_FLOAT = 2
-DRUMLIN_PROPERTY_DOUBLE = 3
-DRUMLIN_PROPERTY_DECIMAL128 = 4
-DRUMLIN_PROPERTY_STRING = 5
-DRUMLIN_PROPERTY_DATA = 6
-DRUMLIN_PROPERTY_DATE = 7
-DRUMLIN_PROPERTY_OBJECT_ID = 8
-DRUMLIN_PROPERTY_UUID = 9
-DRUMLIN_PROPERTY_MIXED = 10
-DRUMLIN_PROPERTY_OBJECT = 11
-DRUMLIN_PROPERTY_LINKING_OBJECTS = 12
-
-DRUMLIN_COLLECTION_NONE = 0
-DRUMLIN_COLLECTION_LIST = 1
-DRUMLIN_COLLECTION_SET = 2
-DRUMLIN_COLLECTION_DICTIONARY = 3
-
-DRUMLIN_PROPERTY_FLAG_OPTIONAL = 1
-DRUMLIN_PROPERTY_FLAG_PRIMARY_KEY = 2
-DRUMLIN_PROPERTY_FLAG_INDEXED = 4
-DRUMLIN_PROPERTY_FLAG_FULLTEXT = 8
-
-DRUMLIN_CLASS_TOP_LEVEL = 0
-DRUMLIN_CLASS_EMBEDDED = 1
-DRUMLIN_CLASS_ASYMMETRIC = 2
-
-DRUMLIN_UPDATE_NEVER = 0
-DRUMLIN_UPDATE_MODIFIED = 1
-DRUMLIN_UPDATE_ALL = 2
-
-DRUMLIN_LOG_DEBUG = 10
-DRUMLIN_LOG_INFO = 20
-DRUMLIN_LOG_WARNING = 30
-DRUMLIN_LOG_ERROR = 40
+# ---- Constants: the header's, from _constants (imported above) ------------------------------------
 
 # typedef void (*drumlin_log_fn)(void *userdata, int level, const char *message);
 drumlin_log_fn = CFUNCTYPE(None, c_void_p, c_int, c_char_p)

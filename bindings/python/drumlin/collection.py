@@ -29,7 +29,7 @@ from collections.abc import (
 )
 from collections.abc import Set as AbstractSet
 from ctypes import byref, c_int, c_size_t, c_void_p
-from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, overload
 
 from . import _ffi
 from ._errors import (
@@ -251,6 +251,8 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
     ``lst[i] = v``, ``del lst[i]`` (slices too), ``insert``, ``append``, ``extend``, ``pop``,
     ``remove``, ``clear`` and ``move(from, to)``.
     """
+
+    _drumlin_annotation_kind: ClassVar[str] = "list"  # read by model.py
 
     __slots__ = ()
 
@@ -560,6 +562,8 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
     return builtin sets; ``|=`` and friends change this one), and inside ``db.write()``: ``add``,
     ``update``, ``discard``, ``remove``, ``pop``, ``clear``.
     """
+
+    _drumlin_annotation_kind: ClassVar[str] = "set"  # read by model.py
 
     __slots__ = ()
 

@@ -18,8 +18,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, TypeVar, Union, overload
 
 from . import _ffi
+from ._constants import DRUMLIN_NOT_FOUND
 from ._errors import (
-    NOT_FOUND,
     DrumlinError,
     InvalidArgumentError,
     MisuseError,
@@ -31,7 +31,9 @@ from ._fastread import query_dicts as fast_query_dicts
 from ._fastread import reader as new_reader
 from ._handle import Handle
 from ._marshal import take_string, to_value
-from ._schema import ClassInfo, encode_name
+from ._schema import ClassInfo, Property, encode_name
+from .collection import List, Set
+from .dictionary import Dictionary
 from .model import ModelInfo, collect_schema, ensure_resolved
 from .object import (
     NO_LOCK,
@@ -357,6 +359,25 @@ class Database(Handle):
             info.object_type = make_object_type(info, cls)
         return info
 
+    # An object reads its collections and backlinks through its database: the live List, Set,
+    # Dictionary and Results are above the object module in the package's import order.
+
+    def _relation(self, obj: Object, prop: Property) -> Any:
+        """A live List, Set or Dictionary for a collection property of ``obj``, or a live Results
+        for a linkingObjects property."""
+        collection = prop.collection
+        if collection == _ffi.DRUMLIN_COLLECTION_LIST:
+            return List(obj, prop)
+        if collection == _ffi.DRUMLIN_COLLECTION_SET:
+            return Set(obj, prop)
+        if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+            return Dictionary(obj, prop)
+        return self._backlinks(obj, prop.cname, self._class(prop.object_type))
+
+    def _backlinks(self, obj: Object, path: bytes, origin: ClassInfo) -> Results[Any]:
+        """The objects of ``origin`` that link to ``obj`` through ``path``, as a live Results."""
+        return Results._backlinks(obj, path, origin)
+
     @staticmethod
     def _model_values(info: ClassInfo, values: Mapping[str, Any], *, fill: bool) -> Mapping[str, Any]:
         model = info.model._drumlin_model if info.model is not None else None
@@ -620,7 +641,7 @@ class Database(Handle):
                 return self._get_dict(class_name, info, primary_key)
             status = find_marshal(db, cname, key, count, indices, data, capacity, size_address)
             if status:
-                if status == NOT_FOUND:
+                if status == DRUMLIN_NOT_FOUND:
                     return None
                 _ffi._raise(status)
             needed = size.value
@@ -649,13 +670,13 @@ class Database(Handle):
         key = _ffi.drumlin_value()
         to_value(primary_key, info.primary_key, key)
         out = _ffi.drumlin_object_p()
-        if _ffi.drumlin_object_find(handle, info.cname, key, byref(out)) == NOT_FOUND:
+        if _ffi.drumlin_object_find(handle, info.cname, key, byref(out)) == DRUMLIN_NOT_FOUND:
             return None
         return info.object_type(self, out)
 
     def _find_by_key(self, handle: Any, info: ClassInfo, key: int) -> Object | None:
         out = _ffi.drumlin_object_p()
-        if _ffi.drumlin_object_find_by_key(handle, info.cname, key, byref(out)) == NOT_FOUND:
+        if _ffi.drumlin_object_find_by_key(handle, info.cname, key, byref(out)) == DRUMLIN_NOT_FOUND:
             return None
         return info.object_type(self, out)
 
@@ -948,7 +969,7 @@ def _pack_tuples(info: ClassInfo, rows: list[Any], keys: tuple[str, ...]) -> tup
         return None
     indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
     try:
-        # Version 2: no reference table (3x faster to write than 4); the engine reads 2 to 4.
+        # Version 2: no reference table, so cheaper to write than 4; the engine reads 2 to 4.
         return indices, marshal.dumps(tuples, 2)
     except ValueError:
         return None

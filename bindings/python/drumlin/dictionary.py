@@ -11,7 +11,7 @@ from collections.abc import (
     ValuesView,
 )
 from ctypes import byref, c_int
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from . import _ffi
 from ._errors import (
@@ -65,6 +65,8 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
     ``popitem``, ``setdefault``, ``update``, ``clear``. Keys cannot contain ``.`` or start with
     ``$``; a value may be None (a link whose target was deleted reads as None).
     """
+
+    _drumlin_annotation_kind: ClassVar[str] = "dictionary"  # read by model.py
 
     __slots__ = ()
 

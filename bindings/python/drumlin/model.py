@@ -569,9 +569,7 @@ class ModelInfo:
         if name is not None:
             return name, None
         if isinstance(value, type):
-            from .object import Object
-
-            if issubclass(value, Object) and getattr(value, "_drumlin_model", None) is not None:
+            if isinstance(getattr(value, "_drumlin_model", None), ModelInfo):  # a model class
                 related.append(value)
                 return value.__name__, None
             if issubclass(value, enum.Enum):
@@ -649,17 +647,12 @@ def _strip_optional(value: Any) -> tuple[bool, Any]:
 
 
 def _collection_kind(origin: Any) -> str | None:
-    from .collection import List, Set
-    from .dictionary import Dictionary
-    from .results import Results
-
-    if origin is List:
-        return "list"
-    if origin is Set:
-        return "set"
-    if origin is Dictionary:
-        return "dictionary"
-    if origin is Results:
+    # drumlin.List, Set, Dictionary and Results (modules above this one) name themselves with a
+    # class attribute of their own; their subclasses do not inherit the name.
+    kind = vars(origin).get("_drumlin_annotation_kind") if isinstance(origin, type) else None
+    if kind in ("list", "set", "dictionary"):
+        return str(kind)
+    if kind == "results":
         raise TypeError("a drumlin.Results property needs a value: = drumlin.linking_objects(Class, 'property')")
     if origin in (list, set, dict, typing.List, typing.Set, typing.Dict):
         name = {"set": "Set", "dict": "Dictionary"}.get(getattr(origin, "__name__", ""), "List")

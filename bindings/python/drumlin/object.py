@@ -24,8 +24,8 @@ from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
 from . import _ffi
+from ._constants import DRUMLIN_NOT_FOUND
 from ._errors import (
-    NOT_FOUND,
     DrumlinError,
     InvalidArgumentError,
     InvalidatedObjectError,
@@ -36,7 +36,7 @@ from ._errors import (
 from ._handle import Handle
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._schema import Property, encode_name
-from .model import ModelInfo, linking_objects, model_fields, persisted
+from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
 from .values import ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
@@ -92,15 +92,15 @@ def read_packed(function: Any, lock: Any, *args: Any) -> Any:
     """One packed read: ``function(*args, buffer, capacity, size_ref)`` (``drumlin_object_get_marshal``,
     ``drumlin_results_get_marshal``, ``drumlin_object_find_marshal``, ``drumlin_query_marshal``) into
     the per-thread scratch area, grown and read again while the result does not fit; the value
-    decoded from Python's marshal format, or None when the call reports NOT_FOUND."""
+    decoded from Python's marshal format, or None when the call reports DRUMLIN_NOT_FOUND."""
     buffer, view, size, size_ref = _packed_scratch(0)
     with lock:
-        if function(*args, buffer, len(buffer), size_ref) == NOT_FOUND:
+        if function(*args, buffer, len(buffer), size_ref) == DRUMLIN_NOT_FOUND:
             return None
         needed = size.value
         while needed > len(buffer):  # a large result: grow the scratch area and read again
             buffer, view, size, size_ref = _packed_scratch(needed)
-            if function(*args, buffer, len(buffer), size_ref) == NOT_FOUND:
+            if function(*args, buffer, len(buffer), size_ref) == DRUMLIN_NOT_FOUND:
                 return None  # deleted by another handle in between
             needed = size.value
         return marshal.loads(view[:needed])
@@ -147,8 +147,6 @@ class Object(Handle):
                 "drumlin.Object is not created directly: declare a model class "
                 "(class Dog(drumlin.Object): ...) or use db.create(class_name, values)"
             )
-        from .model import ensure_resolved
-
         ensure_resolved(model)
         for name in values:
             field = model.fields.get(name)
@@ -240,27 +238,15 @@ class Object(Handle):
     def _drumlin_read_relation(self, prop: Property) -> Any:
         """A link (Object or None), a collection (a live List, Set or Dictionary) or a
         linkingObjects property (a live Results)."""
-        # Imported here: both modules import this one.
-        from .collection import List, Set
-        from .dictionary import Dictionary
-        from .results import Results
-
-        collection = prop.collection
-        if collection == _ffi.DRUMLIN_COLLECTION_LIST:
-            return List(self, prop)
-        if collection == _ffi.DRUMLIN_COLLECTION_SET:
-            return Set(self, prop)
-        if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
-            return Dictionary(self, prop)
         db = self._drumlin_db
-        if prop.type == _ffi.DRUMLIN_PROPERTY_LINKING_OBJECTS:
-            return Results._backlinks(self, prop.cname, db._class(prop.object_type))
+        if prop.collection != _ffi.DRUMLIN_COLLECTION_NONE or prop.is_backlink:
+            return db._relation(self, prop)  # a live collection: the types are above this module
         target = db._class(prop.object_type)
         handle = self._ptr()
         out = _ffi.drumlin_object_p()
         with self._drumlin_lock:
             status = _ffi.drumlin_object_get_linked(handle, prop.cname, byref(out))
-        if status == NOT_FOUND:
+        if status == DRUMLIN_NOT_FOUND:
             return None
         return target.object_type(db, out)
 
@@ -493,13 +479,11 @@ class Object(Handle):
         """The objects of ``class_name`` whose link property ``property_name`` points at this
         object (Realm's ``@links.Class.property``), once per link, as a live Results. Works
         without a linkingObjects property in the schema."""
-        from .results import Results
-
         origin = self._drumlin_db._class(class_name)
         if type(property_name) is not str:
             raise TypeMismatchError(f"property names are strings, not {type(property_name).__name__}")
         path = encode_name(f"@links.{origin.name}.{property_name}", "property")
-        return Results._backlinks(self, path, origin)
+        return self._drumlin_db._backlinks(self, path, origin)
 
     # ---- Whole object --------------------------------------------------------------------------
 

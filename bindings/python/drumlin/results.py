@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int64, c_size_t, c_void_p
 from json import loads as _json_loads
-from typing import TYPE_CHECKING, Any, Callable, Generic, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
 
 from . import _ffi
 from ._errors import InvalidArgumentError, TypeMismatchError
@@ -220,6 +220,8 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     ``sort``, ``distinct``, ``limit``; ``snapshot()`` freezes the current objects. Aggregates:
     ``min``, ``max``, ``sum``, ``avg``. Writing: ``delete_all()`` (inside ``db.write()``).
     """
+
+    _drumlin_annotation_kind: ClassVar[str] = "results"  # read by model.py
 
     __slots__ = ("_drumlin_class", "_drumlin_db", "_drumlin_owner", "_drumlin_view")
 

@@ -1,4 +1,4 @@
-"""Drumlin's value types on the Python side (SPEC §3).
+"""Drumlin's value types on the Python side (docs/python.md, Values).
 
 Public: :class:`ObjectId`. The rest converts between Python values and the forms the C API uses:
 decimal128 in its BID encoding, timestamps as seconds + nanoseconds, and MongoDB Extended JSON v2

@@ -1,0 +1,110 @@
+"""The SwiftPM targets are layers whose dependencies run one way, read from Package.swift as
+SwiftPM sees it (`swift package dump-package`):
+
+    CSQLite  <-  DrumlinEngine  <-  Drumlin     (the Swift face, `import Drumlin`)
+                                <-  DrumlinC    (the C exports, libdrumlin.so)
+
+DrumlinC does not depend on Drumlin, nor Drumlin on DrumlinC; the engine knows neither, nor the C
+ABI (CDrumlinHeader). Each test target depends on the target it tests and on layers below it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A target may depend only on targets of a lower layer. The header and the link shims sit beside
+# the engine, not below it: the engine cannot see the C ABI.
+LAYER = {
+    "CSQLite": 0,
+    "DrumlinEngine": 1,
+    "CDrumlinHeader": 1,
+    "DrumlinLinkCompat": 1,
+    "Drumlin": 2,
+    "DrumlinC": 2,
+}
+
+# Each test target and the target it tests.
+TESTS = {
+    "DrumlinEngineTests": "DrumlinEngine",
+    "DrumlinTests": "Drumlin",
+    "DrumlinCTests": "DrumlinC",
+}
+
+
+def dependencies(target: dict[str, Any]) -> list[str]:
+    """The names a target depends on, whatever the form (byName, target or product)."""
+    names = []
+    for dependency in target["dependencies"]:
+        ((kind, value),) = dependency.items()
+        names.append(value[0] if kind != "product" else f"product {value[0]} of {value[1]}")
+    return names
+
+
+def layer_violations(manifest: dict[str, Any]) -> list[str]:
+    problems = []
+    for target in manifest["targets"]:
+        name = target["name"]
+        if target["type"] == "test":
+            tested = TESTS.get(name)
+            if tested is None:
+                problems.append(f"test target {name} is not in TESTS: say which target it tests")
+                continue
+            if tested not in dependencies(target):
+                problems.append(f"{name} does not depend on {tested}, the target it tests")
+            ceiling = LAYER[tested]
+            for dependency in dependencies(target):
+                if dependency != tested and LAYER.get(dependency, ceiling) >= ceiling:
+                    problems.append(f"{name} depends on {dependency}, which is not below {tested}")
+            continue
+        if name not in LAYER:
+            problems.append(f"target {name} is not in LAYER: give it a layer")
+            continue
+        for dependency in dependencies(target):
+            if dependency not in LAYER:
+                problems.append(f"{name} depends on {dependency}, which is not a target of this package")
+            elif LAYER[dependency] >= LAYER[name]:
+                problems.append(f"{name} depends on {dependency}, which is not in a lower layer")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def manifest() -> dict[str, Any]:
+    swift = shutil.which("swift")
+    if swift is None:
+        pytest.skip("the Swift toolchain is not on PATH (swift package dump-package reads Package.swift)")
+    result = subprocess.run([swift, "package", "dump-package"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    loaded: dict[str, Any] = json.loads(result.stdout)
+    return loaded
+
+
+def test_every_target_depends_only_on_lower_layers(manifest: dict[str, Any]) -> None:
+    assert {t["name"] for t in manifest["targets"] if t["type"] != "test"} == set(LAYER)
+    assert layer_violations(manifest) == []
+
+
+def test_the_products_are_the_swift_face_and_the_c_library(manifest: dict[str, Any]) -> None:
+    products = {p["name"]: p["targets"] for p in manifest["products"]}
+    assert products == {"Drumlin": ["Drumlin"], "drumlin": ["DrumlinC"]}
+
+
+def test_the_check_reports_an_upward_or_sideways_dependency(manifest: dict[str, Any]) -> None:
+    # The manifest with the dependencies this test forbids: each one is reported by name.
+    broken = json.loads(json.dumps(manifest))
+    targets = {t["name"]: t for t in broken["targets"]}
+    targets["DrumlinC"]["dependencies"].append({"byName": ["Drumlin", None]})
+    targets["DrumlinEngine"]["dependencies"].append({"byName": ["CDrumlinHeader", None]})
+    targets["DrumlinEngineTests"]["dependencies"].append({"byName": ["DrumlinC", None]})
+    assert layer_violations(broken) == [
+        "DrumlinEngine depends on CDrumlinHeader, which is not in a lower layer",
+        "DrumlinC depends on Drumlin, which is not in a lower layer",
+        "DrumlinEngineTests depends on DrumlinC, which is not below DrumlinEngine",
+    ]
