@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import enum
 import sys
+from pathlib import Path
 from typing import Optional
 
-import drumlin
+try:
+    import drumlin
+except ImportError:  # not installed: use the package from this checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python"))
+    import drumlin
 
 
 class Status(enum.Enum):
