@@ -46,7 +46,14 @@ public struct Realm: @unchecked Sendable, Equatable {
     /// Runs `block` in a write transaction: committed when it returns, rolled back when it throws.
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
-        beginWrite()
+        // Unlike `beginWrite()`, a write that cannot begin (another process writing past the
+        // busy timeout, a transaction already open) is thrown.
+        do {
+            try context.database.beginWrite()
+        } catch {
+            throw Realm.Error(error)
+        }
+        context.didWrite()
         let result: Result
         do {
             result = try block()
@@ -292,6 +299,15 @@ extension Realm {
         /// The model classes (and, through their links, the classes they reach). Without it, the
         /// classes used so far in the process: Linux has no class enumeration (see docs/swift.md).
         public var objectTypes: [ObjectBase.Type]?
+        /// How long a write waits for another process's write before failing with a busy error
+        /// that says so (Drumlin's own setting; 5 seconds by default).
+        public var busyTimeout: TimeInterval = 5
+        /// Receives what the database reports: opens and schema changes (`.info`), queries slower
+        /// than `slowQueryThreshold` (`.warning`) and failed calls (`.error`). Called on the thread
+        /// that made the call; it must not use the Realm.
+        public var logger: (@Sendable (Realm.LogLevel, String) -> Void)?
+        /// Queries slower than this are reported to `logger`; nil: never.
+        public var slowQueryThreshold: TimeInterval?
 
         public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
                     readOnly: Bool = false, schemaVersion: UInt64 = 0,

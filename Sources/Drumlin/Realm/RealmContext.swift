@@ -109,6 +109,11 @@ public final class _RealmContext: @unchecked Sendable {
             var options = OpenOptions(schemaVersion: configuration.schemaVersion, readOnly: configuration.readOnly,
                                       deleteIfMigrationNeeded: configuration.deleteRealmIfMigrationNeeded)
             options.inMemory = configuration.inMemoryIdentifier != nil
+            options.busyTimeout = .milliseconds(Int64((max(configuration.busyTimeout, 0) * 1000).rounded()))
+            options.slowQueryThreshold = configuration.slowQueryThreshold.map { .milliseconds(Int64((max($0, 0) * 1000).rounded())) }
+            if let logger = configuration.logger {
+                options.logger = { level, message in logger(Realm.LogLevel(level), message) }
+            }
             let path = configuration.inMemoryIdentifier != nil ? ":memory:" : (configuration.fileURL?.path ?? Realm.Configuration.defaultFileURL.path)
             return try EDatabase(path: path, schema: schema, options: options)
         } catch {
