@@ -264,4 +264,42 @@ class BadLinkTarget: Object {
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("DUPLICATE_PRIMARY_KEY"), "\(message)")
     }
+
+    @Test func aMalformedQueryStopsTheProgramWithTheQueryError() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try seedRealm()
+            _ = realm.objects(SeedDog.self).filter("name ==").count
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("QUERY"), "\(message)")
+    }
+
+    @Test func anUnknownPropertyNameStopsTheProgramNamingIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = SeedDog(value: ["nmae": "Rex"])
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Invalid property name 'nmae' for class 'SeedDog'"), "\(message)")
+    }
+}
+
+/// Wrong values and classes given to the Swift API stop the program with a message that names them
+/// (Realm Swift raises an exception there), before anything is written.
+@Suite struct ObjectModelBadInputTests {
+    @Test func aClassOutsideObjectTypesIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try seedRealm()
+            try realm.write { realm.add(BadLinkTarget()) }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Object type 'BadLinkTarget' is not managed by the Realm"), "\(message)")
+    }
+
+    @Test func aValueOfTheWrongTypeIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = SeedDog(value: ["age": "three"])
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("TYPE_MISMATCH") && message.contains("SeedDog.age"), "\(message)")
+    }
 }
