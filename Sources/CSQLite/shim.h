@@ -1,5 +1,8 @@
 #ifndef DRUMLIN_CSQLITE_SHIM_H
 #define DRUMLIN_CSQLITE_SHIM_H
+/* The pre-update hook (change capture for notifications) is declared only with this macro;
+   Debian's libsqlite3 is built with it. */
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
 
 /* SQLITE_TRANSIENT and SQLITE_STATIC are macros Swift cannot import. */

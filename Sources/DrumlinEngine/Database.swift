@@ -143,6 +143,13 @@ public final class Database: @unchecked Sendable {
     /// reaches `parsedQueryLimit`.
     var queryTemplates: [QueryTemplate.Key: QueryTemplate.Entry] = [:]
 
+    // Notifications (Notifications/): what this connection writes, who observes, where they stand.
+    var recorder: ChangeRecorder?
+    let observers = ObserverRegistry()
+    var notificationState = NotificationState()
+    /// The thread running notification callbacks, if any (0: none).
+    let deliveringThread = Atomic<UInt>(0)
+
     /// Opens an existing database with the schema stored in it, read-write or (with
     /// `options.readOnly`) read-only. Opening it later with a schema works as always: the stored
     /// one is compared with it and additive changes apply. The file must exist and be a Drumlin
@@ -195,8 +202,14 @@ public final class Database: @unchecked Sendable {
         self.classByName = byName
         self.schemaVersion = options.schemaVersion
         do throws(DrumlinError) {
-            connection = try Storage.open(path: self.path, inMemory: inMemory, schema: schema, classes: classes,
+            let opened = try Storage.open(path: self.path, inMemory: inMemory, schema: schema, classes: classes,
                                           options: options, storedVersion: &schemaVersion)
+            connection = opened
+            if !options.readOnly {
+                let recorder = try ChangeRecorder(classes: classes, connection: opened)
+                recorder.install(on: opened)
+                self.recorder = recorder
+            }
         } catch {
             options.log(.error, error.message)
             throw error
@@ -205,6 +218,7 @@ public final class Database: @unchecked Sendable {
     }
 
     deinit {
+        if let connection { ChangeRecorder.uninstall(from: connection) }
         connection?.close()
         for info in classes { info.unlinkClasses() }
     }
@@ -217,6 +231,8 @@ public final class Database: @unchecked Sendable {
             guard let connection else { return }
             if inWriteTransaction { try? connection.execute("ROLLBACK") }
             inWriteTransaction = false
+            ChangeRecorder.uninstall(from: connection)
+            recorder?.reset()
             upsertStatements.removeAll()
             queryTemplates.removeAll()
             connection.close()
@@ -320,9 +336,10 @@ public final class Database: @unchecked Sendable {
         try serialized { (connection) throws(DrumlinError) in try beginWriteLocked(connection) }
     }
 
-    /// Commits the write transaction. The corresponding C function is `drumlin_commit`.
+    /// Commits the write transaction, then delivers its changes to this handle's observers (on
+    /// the calling thread, after the commit is durable). The corresponding C function is `drumlin_commit`.
     public func commit() throws(DrumlinError) {
-        try serialized { (connection) throws(DrumlinError) in try commitLocked(connection) }
+        try commit(withoutNotifying: [])
     }
 
     /// Discards everything written since `beginWrite()`. The corresponding C function is `drumlin_rollback`.
@@ -341,6 +358,9 @@ public final class Database: @unchecked Sendable {
         if inWriteTransaction {
             throw DrumlinError(.wrongTransactionState, "The database is already in a write transaction.")
         }
+        if isDeliveringOnThisThread {
+            throw DrumlinError(.wrongTransactionState, "Cannot begin a write transaction from inside a notification callback: write after the callback returns.")
+        }
         do throws(DrumlinError) {
             try connection.execute("BEGIN IMMEDIATE")
         } catch where error.code == .busy {
@@ -348,6 +368,7 @@ public final class Database: @unchecked Sendable {
         }
         inWriteTransaction = true
         pendingSequences.removeAll()
+        recorder?.reset()
     }
 
     /// `commit()` for callers already inside `serialized`.
@@ -356,10 +377,12 @@ public final class Database: @unchecked Sendable {
             throw DrumlinError(.wrongTransactionState, "Cannot commit: the database is not in a write transaction.")
         }
         try flushSequences(connection)
+        try writeChangeLog(connection)
         try connection.execute("COMMIT")
         inWriteTransaction = false
         commitCount += 1
         pendingSequences.removeAll()
+        recorder?.reset()
     }
 
     /// `rollback()` for callers already inside `serialized`.
@@ -367,6 +390,7 @@ public final class Database: @unchecked Sendable {
         inWriteTransaction = false
         commitCount += 1
         pendingSequences.removeAll()
+        recorder?.reset()
         try connection.execute("ROLLBACK")
     }
 
@@ -395,6 +419,7 @@ public final class Database: @unchecked Sendable {
     /// surrounding transaction usable (statement-level atomicity).
     func atomically<R>(_ connection: Connection, _ body: () throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         let sequences = pendingSequences
+        let mark = recorder?.mark ?? 0
         try connection.statement("SAVEPOINT drumlin_call").run()
         do throws(DrumlinError) {
             let result = try body()
@@ -404,6 +429,7 @@ public final class Database: @unchecked Sendable {
             try? connection.statement("ROLLBACK TO drumlin_call").run()
             try? connection.statement("RELEASE drumlin_call").run()
             pendingSequences = sequences
+            recorder?.rollBack(to: mark)
             throw error
         }
     }

@@ -1,0 +1,145 @@
+/// The change log in the file: one row per commit that changed objects, in `_drumlin_changes`
+/// (`seq` ascending, `data` a blob in the format below). Every handle appends its own commits, so
+/// a handle in another thread or process learns on `refresh()` exactly which objects and
+/// properties changed, without comparing rows. The log keeps the newest `ChangeLog.retained`
+/// commits; an observer further behind re-reads everything.
+///
+/// Blob format (version 1), integers as LEB128 varints, keys zigzag-encoded:
+///
+///     1, class count, then per class:
+///       table name (length, UTF-8), property count, property stored names (length, UTF-8)...,
+///       inserted range count, (first key, length - 1)..., deleted count, keys...,
+///       modified count, (key, mask)...
+///
+/// Classes and properties travel by stored name, so handles opened with different (compatible)
+/// schemas understand each other; bit `i` of a mask is the writer's property `i`.
+enum ChangeLog {
+    static let table = "_drumlin_changes"
+    static let createSQL = "CREATE TABLE IF NOT EXISTS _drumlin_changes (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)"
+    static let retained: Int64 = 1024
+    static let formatVersion: UInt64 = 1
+
+    static func encode(_ changes: ChangeSet, classes: [ClassInfo]) -> [UInt8] {
+        var out: [UInt8] = []
+        func put(_ value: UInt64) {
+            var v = value
+            repeat {
+                var byte = UInt8(v & 0x7F)
+                v >>= 7
+                if v != 0 { byte |= 0x80 }
+                out.append(byte)
+            } while v != 0
+        }
+        func put(signed value: Int64) { put(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+        func put(_ text: String) {
+            let bytes = Array(text.utf8)
+            put(UInt64(bytes.count))
+            out.append(contentsOf: bytes)
+        }
+        put(formatVersion)
+        let present = changes.classes.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
+        put(UInt64(present.count))
+        for (index, change) in present {
+            let info = classes[index]
+            put(info.schema.storedName)
+            put(UInt64(info.schema.properties.count))
+            for property in info.schema.properties { put(property.storedName) }
+            put(UInt64(change.inserted.ranges.count))
+            for range in change.inserted.ranges {
+                put(signed: range.lowerBound)
+                put(UInt64(bitPattern: range.upperBound &- range.lowerBound))
+            }
+            put(UInt64(change.deleted.count))
+            for key in change.deleted.sorted() { put(signed: key) }
+            put(UInt64(change.modified.count))
+            for (key, mask) in change.modified.sorted(by: { $0.key < $1.key }) {
+                put(signed: key)
+                put(mask.bits)
+            }
+        }
+        return out
+    }
+
+    /// Decodes one log entry for a handle whose classes are `classes` (found by stored name).
+    /// Classes this handle does not know are skipped. A malformed blob is `nil`: the caller
+    /// treats the change as unknown instead of trusting it.
+    static func decode(_ bytes: UnsafeRawBufferPointer, classes byStoredName: [String: ClassInfo]) -> ChangeSet? {
+        var offset = 0
+        func get() -> UInt64? {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count, shift < 64 {
+                let byte = bytes[offset]
+                offset += 1
+                result |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return result }
+                shift += 7
+            }
+            return nil
+        }
+        func getSigned() -> Int64? {
+            guard let raw = get() else { return nil }
+            return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
+        }
+        func getCount() -> Int? {
+            guard let raw = get(), raw <= UInt64(bytes.count) else { return nil }
+            return Int(raw)
+        }
+        func getText() -> String? {
+            guard let length = getCount(), offset + length <= bytes.count else { return nil }
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
+            offset += length
+            return text
+        }
+        guard get() == formatVersion, let classCount = getCount() else { return nil }
+        var changes = ChangeSet()
+        for _ in 0..<classCount {
+            guard let name = getText(), let propertyCount = getCount() else { return nil }
+            var propertyNames: [String] = []
+            for _ in 0..<propertyCount {
+                guard let property = getText() else { return nil }
+                propertyNames.append(property)
+            }
+            let info = byStoredName[name]
+            // The writer's property i is this handle's property map[i] (nil: unknown here).
+            let map: [Int?] = propertyNames.map { name in info.flatMap { $0.propertyIndex(storedName: name) } }
+            var change = ClassChanges()
+            guard let rangeCount = getCount() else { return nil }
+            for _ in 0..<rangeCount {
+                guard let first = getSigned(), let extra = get(), extra < UInt64(Int64.max),
+                      case let (last, overflow) = first.addingReportingOverflow(Int64(extra)), !overflow else { return nil }
+                change.inserted.insert(first...last)
+            }
+            guard let deletedCount = getCount() else { return nil }
+            for _ in 0..<deletedCount {
+                guard let key = getSigned() else { return nil }
+                change.deleted.insert(key)
+            }
+            guard let modifiedCount = getCount() else { return nil }
+            for _ in 0..<modifiedCount {
+                guard let key = getSigned(), let bits = get() else { return nil }
+                change.modified[key] = translate(PropertyMask(bits: bits), map)
+            }
+            if let info { changes.classes[info.index] = change }
+        }
+        guard offset == bytes.count else { return nil }
+        return changes
+    }
+
+    /// A writer's mask in this handle's property indexes.
+    private static func translate(_ mask: PropertyMask, _ map: [Int?]) -> PropertyMask {
+        if mask == .all { return .all }
+        var result = PropertyMask()
+        for (writerIndex, localIndex) in map.enumerated() where mask.contains(writerIndex) {
+            if let localIndex { result.formUnion(PropertyMask(property: localIndex)) }
+        }
+        return result
+    }
+}
+
+extension ClassInfo {
+    /// The property stored under `storedName` (the change log names properties that way).
+    func propertyIndex(storedName: String) -> Int? {
+        schema.properties.firstIndex { $0.storedName == storedName }
+    }
+}
