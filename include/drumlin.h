@@ -865,6 +865,108 @@ int drumlin_object_append_mixed_json(drumlin_object *object, const char *propert
 /** Remove the element at `path_json` from its list or dictionary. */
 int drumlin_object_remove_mixed(drumlin_object *object, const char *property_name, const char *path_json);
 
+/*---- Notifications -----------------------------------------------------------------------------*/
+
+/*
+ * Objects, results, lists, sets and dictionaries can be observed. A commit through a handle
+ * delivers its changes to that handle's observers right after drumlin_commit() succeeds, on the
+ * committing thread; commits by other handles, threads or processes are delivered when the
+ * observing handle calls drumlin_refresh(), on the thread calling it. A rolled-back write
+ * delivers nothing. Inside a callback the database can be read; beginning a write transaction
+ * there fails with DRUMLIN_ERR_WRONG_TRANSACTION_STATE. Observers cannot be registered inside a
+ * write transaction (DRUMLIN_ERR_WRONG_TRANSACTION_STATE).
+ *
+ * Every observe function takes (fn, userdata, free_userdata): `free_userdata` (may be NULL) runs
+ * exactly once, when the registration ends (drumlin_token_release(), the database closed, or the
+ * observe call failing).
+ */
+
+/* What changed, passed to a drumlin_changes_fn; valid only during the callback. */
+typedef struct drumlin_changes drumlin_changes;
+
+/* Called with the changes of one delivery. Never called with nothing to report. */
+typedef void (*drumlin_changes_fn)(void *userdata, const drumlin_changes *changes);
+
+/* Which index (or key) list of a drumlin_changes to read. Deletions are indices in the old state;
+ * insertions and modifications indices in the new state. A moved element is a deletion and an
+ * insertion. */
+#define DRUMLIN_CHANGE_DELETIONS     0
+#define DRUMLIN_CHANGE_INSERTIONS    1
+#define DRUMLIN_CHANGE_MODIFICATIONS 2
+
+/**
+ * Observe results: `fn` receives index changes whenever a delivery changes which objects the
+ * results hold, their order, or their properties. `key_paths_json` (NULL: every property) is a
+ * JSON array of property names, e.g. "[\"age\"]": only changes to those count as modifications.
+ * On success *out_token holds the registration; release it with drumlin_token_release().
+ */
+int drumlin_results_observe(drumlin_results *results, const char *key_paths_json, drumlin_changes_fn fn,
+                            void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);
+
+/**
+ * Observe one object: `fn` receives the changed property names (with old and new values for
+ * properties stored in the row), or deleted (after which nothing more is delivered).
+ */
+int drumlin_object_observe(drumlin_object *object, const char *key_paths_json, drumlin_changes_fn fn,
+                           void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);
+
+/** Observe a list: index changes; for links also modifications of the linked objects' properties. */
+int drumlin_list_observe(drumlin_list *list, const char *key_paths_json, drumlin_changes_fn fn,
+                         void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);
+
+/** Observe a set: index changes in the set's order. */
+int drumlin_set_observe(drumlin_set *set, const char *key_paths_json, drumlin_changes_fn fn,
+                        void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);
+
+/** Observe a dictionary: the keys deleted, inserted and modified (read with drumlin_changes_keys). */
+int drumlin_dict_observe(drumlin_dict *dict, drumlin_changes_fn fn, void *userdata, drumlin_free_fn free_userdata,
+                         drumlin_token **out_token);
+
+/** Stop delivery and release the token. NULL is ignored. Safe inside a callback. */
+void drumlin_token_release(drumlin_token *token);
+
+/**
+ * The indices of one kind (DRUMLIN_CHANGE_*), ascending: *out_indices is borrowed for the
+ * callback's duration. For an object or dictionary change: *out_count = 0.
+ */
+int drumlin_changes_indices(const drumlin_changes *changes, int kind, const size_t **out_indices, size_t *out_count);
+
+/** Dictionary changes: the keys of one kind, borrowed for the callback's duration. */
+int drumlin_changes_keys(const drumlin_changes *changes, int kind, const char *const **out_keys, size_t *out_count);
+
+/** Object changes: *out_deleted = 1 when the object was deleted, else 0. */
+int drumlin_changes_deleted(const drumlin_changes *changes, int *out_deleted);
+
+/** Object changes: the changed properties' names in schema order, borrowed for the callback's duration. */
+int drumlin_changes_properties(const drumlin_changes *changes, const char *const **out_names, size_t *out_count);
+
+/**
+ * Object changes: the old and new value of changed property `index` (as drumlin_changes_properties
+ * orders them), borrowed for the callback's duration. Lists, sets, dictionaries and backlinks have
+ * no values here: both are DRUMLIN_TYPE_NULL and *out_has_values (may be NULL) = 0.
+ */
+int drumlin_changes_property_values(const drumlin_changes *changes, size_t index, drumlin_value *out_old,
+                                    drumlin_value *out_new, int *out_has_values);
+
+/**
+ * Deliver what other handles, threads and processes committed since this handle's last delivery
+ * to its observers, on the calling thread. *out_changed (may be NULL) = 1 when the file changed.
+ * Inside a write transaction or a callback it does nothing (*out_changed = 0).
+ */
+int drumlin_refresh(drumlin_db *db, int *out_changed);
+
+/**
+ * *out_changed = 1 when another connection committed since this handle last refreshed or
+ * delivered: a cheap check for an event loop that polls before calling drumlin_refresh().
+ */
+int drumlin_has_changes(drumlin_db *db, int *out_changed);
+
+/**
+ * Commit like drumlin_commit(), without delivering this commit's changes to the `count` tokens
+ * in `tokens` (their observers still move past it), as Realm's write(withoutNotifying:).
+ */
+int drumlin_commit_without_notifying(drumlin_db *db, drumlin_token *const *tokens, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

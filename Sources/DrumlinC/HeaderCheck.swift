@@ -129,4 +129,18 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_object_set_mixed_json; v = DrumlinC.drumlin_object_set_mixed_json; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_append_mixed_json; v = DrumlinC.drumlin_object_append_mixed_json; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_remove_mixed; v = DrumlinC.drumlin_object_remove_mixed; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_results_observe; v = DrumlinC.drumlin_results_observe; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_object_observe; v = DrumlinC.drumlin_object_observe; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_list_observe; v = DrumlinC.drumlin_list_observe; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_set_observe; v = DrumlinC.drumlin_set_observe; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_dict_observe; v = DrumlinC.drumlin_dict_observe; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_token_release; v = DrumlinC.drumlin_token_release; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_changes_indices; v = DrumlinC.drumlin_changes_indices; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_changes_keys; v = DrumlinC.drumlin_changes_keys; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_changes_deleted; v = DrumlinC.drumlin_changes_deleted; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_changes_properties; v = DrumlinC.drumlin_changes_properties; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_changes_property_values; v = DrumlinC.drumlin_changes_property_values; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_refresh; v = DrumlinC.drumlin_refresh; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_has_changes; v = DrumlinC.drumlin_has_changes; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_commit_without_notifying; v = DrumlinC.drumlin_commit_without_notifying; keep(v) }
 }

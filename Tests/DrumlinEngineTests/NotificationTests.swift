@@ -298,3 +298,4 @@ final class Received<Change>: @unchecked Sendable {
         _ = token
     }
 }
+

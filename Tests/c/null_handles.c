@@ -595,6 +595,71 @@ static void mixed_functions(drumlin_db *db, drumlin_object *object) {
     drumlin_free(json);
 }
 
+static void noop_changes(void *userdata, const drumlin_changes *changes) {
+    (void)userdata;
+    (void)changes;
+}
+
+static int freed_userdata;
+static void count_free(void *userdata) {
+    (void)userdata;
+    freed_userdata++;
+}
+
+/* NULL handles and out-pointers for the notification functions: each free_userdata still runs once. */
+static void notification_functions(drumlin_db *db, drumlin_object *object) {
+    drumlin_token *token = NULL;
+    drumlin_results *results = NULL;
+    drumlin_list *list = NULL;
+    drumlin_set *set = NULL;
+    drumlin_dict *dict = NULL;
+    const size_t *indices = NULL;
+    const char *const *names = NULL;
+    size_t count = 0;
+    int flag = 0;
+    drumlin_value old_value, new_value;
+
+    freed_userdata = 0;
+    CHECK_MISUSE(drumlin_results_observe(NULL, NULL, noop_changes, NULL, count_free, &token));
+    CHECK_MISUSE(drumlin_object_observe(NULL, NULL, noop_changes, NULL, count_free, &token));
+    CHECK_MISUSE(drumlin_list_observe(NULL, NULL, noop_changes, NULL, count_free, &token));
+    CHECK_MISUSE(drumlin_set_observe(NULL, NULL, noop_changes, NULL, count_free, &token));
+    CHECK_MISUSE(drumlin_dict_observe(NULL, noop_changes, NULL, count_free, &token));
+    CHECK_MISUSE(drumlin_object_observe(object, NULL, NULL, NULL, count_free, &token));
+    CHECK_MISUSE(drumlin_object_observe(object, NULL, noop_changes, NULL, count_free, NULL));
+    CHECK(token == NULL);
+    CHECK(freed_userdata == 7);
+
+    REQUIRE_OK(drumlin_query(db, "Person", NULL, NULL, &results));
+    CHECK_MISUSE(drumlin_results_observe(results, NULL, noop_changes, NULL, NULL, NULL));
+    drumlin_results_release(results);
+    REQUIRE_OK(drumlin_object_get_list(object, "tags", &list));
+    CHECK_MISUSE(drumlin_list_observe(list, NULL, NULL, NULL, NULL, &token));
+    drumlin_list_release(list);
+    REQUIRE_OK(drumlin_object_get_set(object, "labels", &set));
+    CHECK_MISUSE(drumlin_set_observe(set, NULL, NULL, NULL, NULL, &token));
+    drumlin_set_release(set);
+    REQUIRE_OK(drumlin_object_get_dict(object, "extra", &dict));
+    CHECK_MISUSE(drumlin_dict_observe(dict, NULL, NULL, NULL, &token));
+    drumlin_dict_release(dict);
+    CHECK(token == NULL);
+
+    drumlin_token_release(NULL);
+    CHECK_MISUSE(drumlin_changes_indices(NULL, DRUMLIN_CHANGE_DELETIONS, &indices, &count));
+    CHECK_MISUSE(drumlin_changes_keys(NULL, DRUMLIN_CHANGE_DELETIONS, &names, &count));
+    CHECK_MISUSE(drumlin_changes_deleted(NULL, &flag));
+    CHECK_MISUSE(drumlin_changes_properties(NULL, &names, &count));
+    CHECK_MISUSE(drumlin_changes_property_values(NULL, 0, &old_value, &new_value, &flag));
+    CHECK(indices == NULL && names == NULL);
+    CHECK_MISUSE(drumlin_refresh(NULL, &flag));
+    CHECK_MISUSE(drumlin_has_changes(NULL, &flag));
+    CHECK_MISUSE(drumlin_has_changes(db, NULL));
+    CHECK_MISUSE(drumlin_commit_without_notifying(NULL, NULL, 0));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_MISUSE(drumlin_commit_without_notifying(db, NULL, 1));
+    CHECK_OK(drumlin_commit_without_notifying(db, NULL, 0));
+}
+
 /*
  * Every call on a handle whose database was closed: DRUMLIN_ERR_MISUSE. The handles stay
  * allocated and are released as usual.
@@ -742,6 +807,7 @@ int main(void) {
     set_functions(db, object);
     dict_functions(db, object);
     mixed_functions(db, object);
+    notification_functions(db, object);
 
     drumlin_object_release(object);
     CHECK_OK(drumlin_close(db));

@@ -89,6 +89,10 @@ DRUMLIN_LOG_INFO = 20  # a database was opened, its schema migrated, compacted
 DRUMLIN_LOG_WARNING = 30  # a query took longer than the slow-query threshold
 DRUMLIN_LOG_ERROR = 40  # a call failed (the message is the error's)
 
+DRUMLIN_CHANGE_DELETIONS = 0
+DRUMLIN_CHANGE_INSERTIONS = 1
+DRUMLIN_CHANGE_MODIFICATIONS = 2
+
 # The C name of each status code, as drumlin_status_name() gives it.
 STATUS_NAMES: dict[int, str] = {
     DRUMLIN_OK: "DRUMLIN_OK",
