@@ -48,6 +48,7 @@ from .database import Database, SchemaEntry, UpdateMode, WriteTransaction, open
 from .dictionary import Dictionary
 from .geo import GeoBox, GeoCircle, GeoPolygon, GeoShape
 from .model import linking_objects, persisted
+from .notifications import CollectionChange, DictionaryChange, NotificationToken, ObjectChange
 from .object import AsymmetricObject, EmbeddedObject, Object
 from .projection import Projection, projected
 from .results import Results
@@ -70,9 +71,11 @@ __all__ = [
     "AsymmetricObject",
     "BusyError",
     "CallbackError",
+    "CollectionChange",
     "CorruptError",
     "Database",
     "Dictionary",
+    "DictionaryChange",
     "DrumlinError",
     "DuplicatePrimaryKeyError",
     "EmbeddedObject",
@@ -93,14 +96,16 @@ __all__ = [
     "NoSuchPropertyError",
     "NotNullableError",
     "NotSupportedError",
+    "NotificationToken",
     "Object",
+    "ObjectChange",
     "ObjectId",
     "PrimaryKeyImmutableError",
     "Projection",
     "QueryError",
     "ReadOnlyError",
-    "SchemaEntry",
     "Results",
+    "SchemaEntry",
     "SchemaValidationError",
     "Set",
     "TransactionError",

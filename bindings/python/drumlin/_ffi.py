@@ -718,3 +718,83 @@ drumlin_object_append_mixed_json = _fn(
 # int drumlin_object_remove_mixed(drumlin_object *object, const char *property_name,
 #                               const char *path_json);
 drumlin_object_remove_mixed = _fn("drumlin_object_remove_mixed", [drumlin_object_p, c_char_p, c_char_p])
+
+# ---- Notifications -------------------------------------------------------------------------------
+
+
+class _drumlin_token(Structure):
+    pass
+
+
+class _drumlin_changes(Structure):
+    pass
+
+
+drumlin_token_p = POINTER(_drumlin_token)
+drumlin_changes_p = POINTER(_drumlin_changes)
+# typedef void (*drumlin_changes_fn)(void *userdata, const drumlin_changes *changes);
+drumlin_changes_fn = CFUNCTYPE(None, c_void_p, drumlin_changes_p)
+
+# int drumlin_results_observe(drumlin_results *results, const char *key_paths_json, drumlin_changes_fn fn,
+#                             void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);
+drumlin_results_observe = _fn(
+    "drumlin_results_observe",
+    [drumlin_results_p, c_char_p, drumlin_changes_fn, c_void_p, drumlin_free_fn, POINTER(drumlin_token_p)],
+)
+# int drumlin_object_observe(drumlin_object *object, const char *key_paths_json, drumlin_changes_fn fn,
+#                            void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);
+drumlin_object_observe = _fn(
+    "drumlin_object_observe",
+    [drumlin_object_p, c_char_p, drumlin_changes_fn, c_void_p, drumlin_free_fn, POINTER(drumlin_token_p)],
+)
+# int drumlin_list_observe(drumlin_list *list, const char *key_paths_json, drumlin_changes_fn fn,
+#                          void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);
+drumlin_list_observe = _fn(
+    "drumlin_list_observe",
+    [drumlin_list_p, c_char_p, drumlin_changes_fn, c_void_p, drumlin_free_fn, POINTER(drumlin_token_p)],
+)
+# int drumlin_set_observe(drumlin_set *set, const char *key_paths_json, drumlin_changes_fn fn,
+#                         void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);
+drumlin_set_observe = _fn(
+    "drumlin_set_observe",
+    [drumlin_set_p, c_char_p, drumlin_changes_fn, c_void_p, drumlin_free_fn, POINTER(drumlin_token_p)],
+)
+# int drumlin_dict_observe(drumlin_dict *dict, drumlin_changes_fn fn, void *userdata,
+#                          drumlin_free_fn free_userdata, drumlin_token **out_token);
+drumlin_dict_observe = _fn(
+    "drumlin_dict_observe",
+    [drumlin_dict_p, drumlin_changes_fn, c_void_p, drumlin_free_fn, POINTER(drumlin_token_p)],
+)
+# void drumlin_token_release(drumlin_token *token);
+drumlin_token_release = _fn("drumlin_token_release", [drumlin_token_p], None, None)
+# int drumlin_changes_indices(const drumlin_changes *changes, int kind, const size_t **out_indices,
+#                             size_t *out_count);
+drumlin_changes_indices = _fn(
+    "drumlin_changes_indices", [drumlin_changes_p, c_int, POINTER(POINTER(c_size_t)), POINTER(c_size_t)]
+)
+# int drumlin_changes_keys(const drumlin_changes *changes, int kind, const char *const **out_keys,
+#                          size_t *out_count);
+drumlin_changes_keys = _fn(
+    "drumlin_changes_keys", [drumlin_changes_p, c_int, POINTER(POINTER(c_char_p)), POINTER(c_size_t)]
+)
+# int drumlin_changes_deleted(const drumlin_changes *changes, int *out_deleted);
+drumlin_changes_deleted = _fn("drumlin_changes_deleted", [drumlin_changes_p, POINTER(c_int)])
+# int drumlin_changes_properties(const drumlin_changes *changes, const char *const **out_names,
+#                                size_t *out_count);
+drumlin_changes_properties = _fn(
+    "drumlin_changes_properties", [drumlin_changes_p, POINTER(POINTER(c_char_p)), POINTER(c_size_t)]
+)
+# int drumlin_changes_property_values(const drumlin_changes *changes, size_t index, drumlin_value *out_old,
+#                                     drumlin_value *out_new, int *out_has_values);
+drumlin_changes_property_values = _fn(
+    "drumlin_changes_property_values",
+    [drumlin_changes_p, c_size_t, drumlin_value_p, drumlin_value_p, POINTER(c_int)],
+)
+# int drumlin_refresh(drumlin_db *db, int *out_changed);
+drumlin_refresh = _fn("drumlin_refresh", [drumlin_db_p, POINTER(c_int)])
+# int drumlin_has_changes(drumlin_db *db, int *out_changed);
+drumlin_has_changes = _fn("drumlin_has_changes", [drumlin_db_p, POINTER(c_int)])
+# int drumlin_commit_without_notifying(drumlin_db *db, drumlin_token *const *tokens, size_t count);
+drumlin_commit_without_notifying = _fn(
+    "drumlin_commit_without_notifying", [drumlin_db_p, POINTER(drumlin_token_p), c_size_t]
+)

@@ -31,12 +31,13 @@ from collections.abc import Set as AbstractSet
 from ctypes import byref, c_int, c_size_t, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, overload
 
-from . import _ffi
+from . import _ffi, notifications
 from ._errors import (
     InvalidArgumentError,
     TypeMismatchError,
 )
 from ._handle import Handle
+from .notifications import NotificationToken
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from .object import Object, fill_value, prepare_link
 from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
@@ -90,6 +91,27 @@ class _Collection(Handle):
 
     def _drumlin_to_json(self, handle: Any, out: Any) -> None:
         self._ffi_to_json(handle, out)
+
+    _ffi_observe: Any = None
+
+    def observe(self, callback: Callable[[Any], None], key_paths: Iterable[str] | None = None) -> NotificationToken:
+        """Call ``callback(change)`` after each commit or ``db.refresh()`` that changes this
+        collection: a :class:`~drumlin.CollectionChange` of indices for lists and sets (for lists
+        of objects, a change to a linked object's properties is a modification; ``key_paths``
+        names which of them count), a :class:`~drumlin.DictionaryChange` of keys for
+        dictionaries. Keep the returned token: delivery stops when it is cancelled or
+        garbage-collected."""
+        db = self._drumlin_owner._drumlin_db
+        if self._ffi_observe is _ffi.drumlin_dict_observe:
+            if key_paths is not None:
+                raise TypeError("a dictionary observer takes no key_paths")
+            return notifications.register(
+                db, _ffi.drumlin_dict_observe, self._ptr(), callback, notifications.dictionary_change, None,
+                takes_key_paths=False,
+            )
+        return notifications.register(
+            db, self._ffi_observe, self._ptr(), callback, notifications.collection_change, key_paths
+        )
 
     def __len__(self) -> int:
         handle = self._ptr()
@@ -257,6 +279,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
     __slots__ = ()
 
     _kind = "list"
+    _ffi_observe = staticmethod(_ffi.drumlin_list_observe)
     _ffi_handle = _ffi.drumlin_list_p
     _ffi_open = staticmethod(_ffi.drumlin_object_get_list)
     _ffi_to_json = staticmethod(_ffi.drumlin_list_to_json)
@@ -568,6 +591,7 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
     __slots__ = ()
 
     _kind = "set"
+    _ffi_observe = staticmethod(_ffi.drumlin_set_observe)
     _ffi_handle = _ffi.drumlin_set_p
     _ffi_open = staticmethod(_ffi.drumlin_object_get_set)
     _ffi_to_json = staticmethod(_ffi.drumlin_set_to_json)

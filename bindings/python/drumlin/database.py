@@ -17,7 +17,7 @@ from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, TypeVar, Union, overload
 
-from . import _ffi
+from . import _ffi, notifications
 from ._constants import DRUMLIN_NOT_FOUND
 from ._errors import (
     DrumlinError,
@@ -45,6 +45,7 @@ from .object import (
     read_packed,
     typed_value,
 )
+from .notifications import NotificationToken
 from .projection import Projection
 from .results import Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
@@ -194,17 +195,18 @@ class WriteTransaction:
     when the block ends normally, and rolls it back when an exception leaves the block (the
     exception propagates)."""
 
-    __slots__ = ("_db",)
+    __slots__ = ("_db", "_without_notifying")
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, without_notifying: Sequence[NotificationToken] = ()) -> None:
         self._db = db
+        self._without_notifying = without_notifying
 
     def __enter__(self) -> Database:
         self._db._begin_write()
         return self._db
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self._db._end_write(commit=exc_type is None)
+        self._db._end_write(commit=exc_type is None, without_notifying=self._without_notifying)
 
 
 class Database(Handle):
@@ -387,14 +389,17 @@ class Database(Handle):
 
     # ---- Transactions --------------------------------------------------------------------------
 
-    def write(self) -> WriteTransaction:
+    def write(self, *, without_notifying: Sequence[NotificationToken] = ()) -> WriteTransaction:
         """A write transaction for a ``with`` block: committed when the block ends normally,
         rolled back if an exception leaves it (the exception propagates).
+
+        The commit delivers its changes to this database's observers (see ``observe()``),
+        except to those whose tokens are in ``without_notifying``.
 
         Nesting ``write()`` on one thread raises :class:`TransactionError`. On another thread,
         ``write()`` waits until the current write transaction ends.
         """
-        return WriteTransaction(self)
+        return WriteTransaction(self, without_notifying)
 
     @property
     def is_in_write(self) -> bool:
@@ -405,6 +410,11 @@ class Database(Handle):
 
     def _begin_write(self) -> None:
         self._ptr()
+        if notifications.is_delivering(self):
+            raise TransactionError(
+                "Cannot begin a write transaction from inside a notification callback: "
+                "write after the callback returns."
+            )
         if self._writer == _get_ident():
             raise TransactionError(
                 "Cannot begin a write transaction: this thread is already inside db.write() on "
@@ -418,7 +428,18 @@ class Database(Handle):
             raise
         self._writer = _get_ident()
 
-    def _end_write(self, commit: bool) -> None:
+    def refresh(self) -> bool:
+        """Deliver to this database's observers what other ``Database`` objects, threads and
+        processes committed since the last delivery (on this thread). Returns whether the file
+        changed. Inside ``write()`` or a notification callback it does nothing and returns False."""
+        return notifications.refresh(self)
+
+    def has_changes(self) -> bool:
+        """Whether another connection committed since this database last refreshed or delivered
+        notifications: one cheap check, for an event loop that polls before ``refresh()``."""
+        return notifications.has_changes(self)
+
+    def _end_write(self, commit: bool, without_notifying: Sequence[NotificationToken] = ()) -> None:
         try:
             handle = self._drumlin_h
             if handle is None:
@@ -429,7 +450,10 @@ class Database(Handle):
                 return
             if commit:
                 try:
-                    _ffi.drumlin_commit(handle)
+                    if without_notifying:
+                        notifications.commit_without_notifying(handle, without_notifying)
+                    else:
+                        _ffi.drumlin_commit(handle)
                 except BaseException:
                     try:
                         _ffi.drumlin_rollback(handle)

@@ -71,6 +71,7 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
     __slots__ = ()
 
     _kind = "dictionary"
+    _ffi_observe = staticmethod(_ffi.drumlin_dict_observe)
     _ffi_handle = _ffi.drumlin_dict_p
     _ffi_open = staticmethod(_ffi.drumlin_object_get_dict)
     _ffi_to_json = staticmethod(_ffi.drumlin_dict_to_json)

@@ -23,7 +23,7 @@ from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_st
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
-from . import _ffi
+from . import _ffi, notifications
 from ._constants import DRUMLIN_NOT_FOUND
 from ._errors import (
     DrumlinError,
@@ -36,6 +36,7 @@ from ._errors import (
 from ._handle import Handle
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._schema import Property, encode_name
+from .notifications import NotificationToken, ObjectChange
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
 from .values import ejson_dumps, ejson_loads
 
@@ -189,6 +190,18 @@ class Object(Handle):
 
     def _release(self, handle: Any) -> None:
         _ffi.drumlin_object_release(handle)
+
+    def observe(
+        self, callback: Callable[[ObjectChange], None], key_paths: Iterable[str] | None = None
+    ) -> NotificationToken:
+        """Call ``callback(change)`` when this object's properties change (``change.changed``
+        names them; ``change.old_values`` / ``new_values`` hold the scalar ones) or when it is
+        deleted (``change.deleted``; nothing follows). With ``key_paths``, only those properties
+        count. Keep the returned token: delivery stops when it is cancelled or garbage-collected."""
+        return notifications.register(
+            self._drumlin_db, _ffi.drumlin_object_observe, self._ptr(), callback,
+            notifications.object_change, key_paths,
+        )
 
     def _ptr(self) -> Any:
         handle = self._drumlin_h

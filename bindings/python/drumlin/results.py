@@ -26,12 +26,13 @@ from ctypes import byref, c_int64, c_size_t, c_void_p
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
 
-from . import _ffi
+from . import _ffi, notifications
 from ._errors import InvalidArgumentError, TypeMismatchError
 from ._handle import Handle
 from ._marshal import from_value, take_string
 from ._schema import encode_name
 from .geo import GeoShape
+from .notifications import CollectionChange, NotificationToken
 from .object import NO_LOCK, Object, read_packed
 from .values import check_int64, ejson_dumps, ejson_loads
 
@@ -265,6 +266,19 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
 
     def _release(self, handle: Any) -> None:
         _ffi.drumlin_results_release(handle)
+
+    def observe(
+        self, callback: Callable[[CollectionChange], None], key_paths: Iterable[str] | None = None
+    ) -> NotificationToken:
+        """Call ``callback(change)`` after each commit (and each ``db.refresh()`` bringing other
+        connections' commits) that changes these results: ``change.deletions`` (indices before),
+        ``change.insertions`` and ``change.modifications`` (indices after). With ``key_paths``,
+        only changes to those properties count as modifications. Keep the returned token:
+        delivery stops when it is cancelled or garbage-collected."""
+        return notifications.register(
+            self._drumlin_db, _ffi.drumlin_results_observe, self._ptr(), callback,
+            notifications.collection_change, key_paths,
+        )
 
     def _derive(self, function: Callable[..., int], *args: Any) -> Results[_T_co]:
         out = _ffi.drumlin_results_p()

@@ -22,7 +22,7 @@ import drumlin
 PACKAGE = Path(drumlin.__file__).resolve().parent
 
 # Bottom first: the generated modules, errors, the C functions, values, the schema as the library
-# reports it, model declarations, objects, results, collections, the database, then the front ends.
+# reports it, notifications, model declarations, objects, results, collections, the database, then the front ends.
 STACK = [
     "_version",
     "_constants",
@@ -34,6 +34,7 @@ STACK = [
     "_schema",
     "_marshal",
     "_fastread",
+    "notifications",
     "model",
     "object",
     "projection",
