@@ -96,12 +96,17 @@ public struct Realm: @unchecked Sendable, Equatable {
         context.didWrite()
     }
 
-    /// Reads what other handles (threads, processes) committed since. Returns true (the handle
-    /// always reads the latest state; this also drops cached rows of managed objects).
+    /// Delivers what other handles (threads, processes) committed since the last delivery to
+    /// this handle's observers, on the calling thread. Returns whether anything changed. Reads
+    /// always see the latest committed state; this also drops rows cached by managed objects.
     @discardableResult
     public func refresh() -> Bool {
         context.didWrite()
-        return true
+        do {
+            return try context.database.refresh()
+        } catch {
+            _fatal(Realm.Error(error))
+        }
     }
 
     // MARK: Adding and creating
