@@ -125,15 +125,23 @@ $(BENCH_BIN): $(BENCH_SOURCES) bench/bench.h include/drumlin.h $(if $(BENCH_NO_L
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude $(BENCH_SOURCES) -o $@ \
 	  -L$(RELEASE_DIR) -ldrumlin -lsqlite3 -Wl,-rpath,$(CURDIR)/$(RELEASE_DIR)
 
+# What notifications cost (bench/notify.c); its table is appended to bench/results/latest.md.
+NOTIFY_BIN := build/bench/drumlin-bench-notify
+$(NOTIFY_BIN): bench/notify.c include/drumlin.h $(if $(BENCH_NO_LIB),,$(LIB))
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude bench/notify.c -o $@ \
+	  -L$(RELEASE_DIR) -ldrumlin -Wl,-rpath,$(CURDIR)/$(RELEASE_DIR)
+
 # BENCH_NO_LIB=1: use the library as it is (no swift build), e.g. while another build is running.
 bench-build: $(if $(BENCH_NO_LIB),,lib)
-	@$(MAKE) --no-print-directory $(BENCH_BIN)
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(NOTIFY_BIN)
 	swift build -c release --package-path bench/swift
 
 bench:
 	@started=$$(date +%s.%N); \
 	$(MAKE) --no-print-directory bench-build && \
-	$(BENCH_RUN) --swift-harness $(BENCH_SWIFT) --n $(BENCH_N) --started $$started
+	$(BENCH_RUN) --swift-harness $(BENCH_SWIFT) --n $(BENCH_N) --started $$started && \
+	$(NOTIFY_BIN) $(BENCH_N) | tee -a bench/results/latest.md
 
 bench-scale:
 	@started=$$(date +%s.%N); \

@@ -233,6 +233,7 @@ public final class Database: @unchecked Sendable {
             inWriteTransaction = false
             ChangeRecorder.uninstall(from: connection)
             recorder?.reset()
+            observers.removeAll()
             upsertStatements.removeAll()
             queryTemplates.removeAll()
             connection.close()

@@ -37,6 +37,8 @@ enum CollectionDiff {
     /// their old positions, so a small change to a large collection reports only what moved.
     static func unique<Element: Hashable>(old: [Element], oldIndex: [Element: Int], new: [Element],
                                           isModified: (Element) -> Bool) -> CollectionChange {
+        if old.isEmpty { return CollectionChange(insertions: Array(new.indices)) }
+        if new.isEmpty { return CollectionChange(deletions: Array(old.indices)) }
         var inBoth: [(new: Int, old: Int)] = []
         var insertions: [Int] = []
         var seen = [Bool](repeating: false, count: old.count)
