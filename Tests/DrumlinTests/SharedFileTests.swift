@@ -55,4 +55,32 @@ import Testing
     func autoreleasedRealm(_ configuration: Realm.Configuration, _ body: (Realm) throws -> Void) throws {
         try body(try Realm(configuration: configuration))
     }
+
+    @Test func aFileOpensWithoutModelClassesThroughItsStoredSchema() throws {
+        let path = temporaryPath("stored")
+        do {
+            let database = try DrumlinEngine.Database(path: path, schemaJSON: #"[{"name": "Gadget", "primaryKey": "code", "properties": {"code": "string", "watts": "int?", "parts": "string[]"}}]"#)
+            try database.write {
+                _ = try database.create("Gadget", json: #"{"code": "g1", "watts": 40, "parts": ["a", "b"]}"#)
+                _ = try database.create("Gadget", json: #"{"code": "g2"}"#)
+            }
+            database.close()
+        }
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [])
+        defer { _ = try? Realm.deleteFiles(for: configuration) }
+        try autoreleasedRealm(configuration) { realm in
+            #expect(realm.schema.objectSchema.map(\.className) == ["Gadget"])
+            #expect(realm.schema["Gadget"]?.primaryKeyProperty?.name == "code")
+            #expect(realm.schema["Gadget"]?["parts"]?.isArray == true)
+            let gadgets = realm.dynamicObjects("Gadget")
+            #expect(gadgets.count == 2)
+            #expect(gadgets.filter("watts > 10").first?["code"] as? String == "g1")
+            let first = try #require(gadgets.first)
+            try realm.write { first["watts"] = 60 }
+            #expect(realm.dynamicObjects("Gadget").filter("watts == 60").count == 1)
+        }
+        let database = try DrumlinEngine.Database(path: path)
+        defer { database.close() }
+        #expect(try database.getJSON("Gadget", primaryKey: .string("g1"))?.contains(#""watts":60"#) == true)
+    }
 }

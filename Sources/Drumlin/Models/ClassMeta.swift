@@ -77,6 +77,19 @@ final class ClassMeta: @unchecked Sendable {
 
     deinit { identities.deallocate() }
 
+    /// A class stored in the file that no Swift type describes (a database opened without model
+    /// classes): its objects are `DynamicObject`s, read and written by name.
+    init(storedClass name: String, kind: Kind) {
+        type = DynamicObject.self
+        self.name = name
+        self.kind = kind
+        properties = []
+        positionByName = [:]
+        primaryKeyPosition = nil
+        identityCapacity = 4
+        identities = .allocate(capacity: identityCapacity)
+    }
+
     private init(discovering type: ObjectBase.Type) {
         self.type = type
         name = type.className()

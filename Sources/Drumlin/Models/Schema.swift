@@ -1,3 +1,5 @@
+internal import DrumlinEngine
+
 /// The classes of a database, as Realm Swift's `Schema`.
 public struct Schema: CustomStringConvertible, Sendable {
     public let objectSchema: [ObjectSchema]
@@ -22,6 +24,15 @@ public struct ObjectSchema: CustomStringConvertible, Sendable {
         primaryKeyProperty = meta.primaryKeyPosition.map { Property(meta.properties[$0]) }
         isEmbedded = meta.kind == .embedded
         isAsymmetric = meta.kind == .asymmetric
+    }
+
+    /// A stored class without a model class (a database opened by its stored schema).
+    init(stored schema: DrumlinEngine.ObjectSchema) {
+        className = schema.name
+        properties = schema.properties.map(Property.init(stored:))
+        primaryKeyProperty = schema.properties.first(where: \.isPrimaryKey).map(Property.init(stored:))
+        isEmbedded = schema.kind == .embedded
+        isAsymmetric = schema.kind == .asymmetric
     }
 
     public subscript(propertyName: String) -> Property? { properties.first { $0.name == propertyName } }
@@ -59,6 +70,20 @@ public struct Property: CustomStringConvertible, Sendable, Equatable {
         isMap = meta.shape.collection == "dictionary"
         isIndexed = meta.options.indexed || meta.options.primaryKey
         isPrimary = meta.options.primaryKey
+    }
+
+    init(stored property: DrumlinEngine.Property) {
+        name = property.name
+        columnName = property.storedName
+        typeName = property.type == .decimal128 ? "decimal128" : property.type.rawValue
+        objectClassName = property.objectType
+        linkOriginPropertyName = property.originProperty
+        isOptional = property.isOptional
+        isArray = property.collection == .list
+        isSet = property.collection == .set
+        isMap = property.collection == .dictionary
+        isIndexed = property.index != .none || property.isPrimaryKey
+        isPrimary = property.isPrimaryKey
     }
 
     public var description: String {

@@ -37,7 +37,12 @@ public struct Realm: @unchecked Sendable, Equatable {
     public var configuration: Configuration { context.configuration }
 
     /// The classes stored in this database.
-    public var schema: Schema { Schema(context.managedTypes.map { ObjectSchema(ClassMeta.of($0)) }) }
+    public var schema: Schema {
+        let modelled = context.managedTypes.map { ObjectSchema(ClassMeta.of($0)) }
+        let names = Set(modelled.map(\.className))
+        let stored = context.database.schema.objectSchemas.filter { !names.contains($0.name) }.map(ObjectSchema.init(stored:))
+        return Schema(modelled + stored)
+    }
 
     // MARK: Transactions
 

@@ -115,6 +115,11 @@ public final class _RealmContext: @unchecked Sendable {
                 options.logger = { level, message in logger(Realm.LogLevel(level), message) }
             }
             let path = configuration.inMemoryIdentifier != nil ? ":memory:" : (configuration.fileURL?.path ?? Realm.Configuration.defaultFileURL.path)
+            // No model class at all (a tool reading any file with `dynamicObjects`): the file's
+            // own schema, as the C and Python faces open without one.
+            if types.isEmpty, configuration.inMemoryIdentifier == nil, access(path, F_OK) == 0 {
+                return try EDatabase(path: path, options: options)
+            }
             return try EDatabase(path: path, schema: schema, options: options)
         } catch {
             throw Realm.Error(error)
@@ -124,12 +129,23 @@ public final class _RealmContext: @unchecked Sendable {
     private func bindClasses() throws {
         classes = [:]
         classesByEngineIndex = [:]
+        dynamicClasses = [:]
         for type in schemaTypes {
             let handleClass = try HandleClass(meta: ClassMeta.of(type), database: database)
             classes[ObjectIdentifier(type)] = handleClass
             classesByEngineIndex[handleClass.engineClassIndex] = handleClass
         }
+        // Classes of the file that no model class describes are reachable by name, as DynamicObjects.
+        for objectSchema in database.schema.objectSchemas where !classes.values.contains(where: { $0.meta.name == objectSchema.name }) {
+            let kind: ClassMeta.Kind = objectSchema.kind == .embedded ? .embedded : objectSchema.kind == .asymmetric ? .asymmetric : .topLevel
+            let handleClass = try HandleClass(meta: ClassMeta(storedClass: objectSchema.name, kind: kind), database: database)
+            dynamicClasses[objectSchema.name] = handleClass
+            classesByEngineIndex[handleClass.engineClassIndex] = handleClass
+        }
     }
+
+    /// Stored classes without a model class, by name.
+    private var dynamicClasses: [String: HandleClass] = [:]
 
     /// The class as this database sees it. Without `objectTypes`, a class first used after the
     /// database was opened is added by reopening it (outside a write transaction).
@@ -153,6 +169,7 @@ public final class _RealmContext: @unchecked Sendable {
 
     func handleClass(named name: String) throws -> HandleClass {
         if let found = classes.values.first(where: { $0.meta.name == name }) { return found }
+        if let found = dynamicClasses[name] { return found }
         throw Realm.Error(.noSuchClass, "Object type '\(name)' is not managed by the Realm.")
     }
 
