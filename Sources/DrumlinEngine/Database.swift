@@ -210,6 +210,7 @@ public final class Database: @unchecked Sendable {
                 recorder.install(on: opened)
                 self.recorder = recorder
             }
+            notificationState.dataVersion = try dataVersion(opened)
         } catch {
             options.log(.error, error.message)
             throw error

@@ -184,6 +184,10 @@ final class Received<Change>: @unchecked Sendable {
         let path = temporaryPath()
         let writer = try people(path, count: 2)
         let observer = try openPeople(path)
+        #expect(try observer.hasExternalChanges == false)   // a fresh handle has seen everything
+        try writer.write { try writer.create("Person", json: #"{"id": 4, "name": "before"}"#) }
+        #expect(try observer.hasExternalChanges == true)
+        #expect(try observer.refresh() == true)             // no observer: nothing to deliver
         let received = Received<CollectionChange>()
         let token = try observer.objects("Person").sorted(by: "id").observe(received.callback)
         #expect(try observer.hasExternalChanges == false)
@@ -194,7 +198,7 @@ final class Received<Change>: @unchecked Sendable {
         #expect(received.changes.isEmpty)
         #expect(try observer.hasExternalChanges == true)
         #expect(try observer.refresh() == true)
-        #expect(received.changes == [CollectionChange(insertions: [2], modifications: [0])])
+        #expect(received.changes == [CollectionChange(insertions: [3], modifications: [0])])
         #expect(try observer.hasExternalChanges == false)
         #expect(try observer.refresh() == false)
         #expect(received.changes.count == 1)
