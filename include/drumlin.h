@@ -453,7 +453,10 @@ int drumlin_get_json(drumlin_db *db, const char *class_name, const char *primary
  *
  * @param query      e.g. "age >= $0 AND name BEGINSWITH[c] $1 SORT(age DESC) LIMIT(10)"; copied.
  * @param args_json  A JSON array of the $n arguments (Extended JSON; a JSON array is a list
- *                   argument for IN), or NULL when the query has none.
+ *                   argument for IN), or NULL when the query has none; copied. An object is
+ *                   {"$link": {"class": "Dog", "key": <drumlin_object_key()>}}: compared with a
+ *                   link to another class it is DRUMLIN_ERR_QUERY, never a match by primary key.
+ *                   The same form is taken by every function with an args_json parameter.
  * @param out_json   Free with drumlin_free().
  * @return DRUMLIN_OK, DRUMLIN_ERR_QUERY (syntax, unknown property, type mismatch, missing argument:
  *         the message points at the problem), or another error.

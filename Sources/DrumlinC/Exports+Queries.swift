@@ -2,25 +2,22 @@ import DrumlinEngine
 import CDrumlinHeader
 
 /// Query arguments: a JSON array (NULL for none).
-func queryArguments(_ argsJSON: UnsafePointer<CChar>?) throws(DrumlinError) -> [Value] {
+func queryArguments(_ db: Database, _ argsJSON: UnsafePointer<CChar>?) throws(DrumlinError) -> [Value] {
     guard argsJSON != nil else { return [] }
     guard case .array(let items) = try jsonArgument(argsJSON, "args_json") else {
         throw DrumlinError(.invalidArgument, "args_json must be a JSON array of the query's arguments.")
     }
-    var values: [Value] = []
-    values.reserveCapacity(items.count)
-    for item in items { values.append(try Value(extendedJSON: item)) }
-    return values
+    return try db.queryArguments(extendedJSON: items)
 }
 
 func results(_ db: Database, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
              _ argsJSON: UnsafePointer<CChar>?) throws(DrumlinError) -> Results {
     let all = try db.objects(try string(className, "class_name"))
     guard query != nil else {
-        if argsJSON != nil { _ = try queryArguments(argsJSON) }
+        if argsJSON != nil { _ = try queryArguments(db, argsJSON) }
         return all
     }
-    return try all.filter(try string(query, "query"), try queryArguments(argsJSON))
+    return try all.filter(try string(query, "query"), try queryArguments(db, argsJSON))
 }
 
 @_cdecl("drumlin_query_json")
@@ -44,7 +41,7 @@ public func drumlin_count(_ db: OpaquePointer?, _ className: UnsafePointer<CChar
         guard let outCount else { throw misuse("out_count must not be NULL.") }
         let db = try database(db)
         if query == nil {
-            if argsJSON != nil { _ = try queryArguments(argsJSON) }
+            if argsJSON != nil { _ = try queryArguments(db, argsJSON) }
             outCount.pointee = Int64(try db.count(try string(className, "class_name")))
         } else {
             outCount.pointee = Int64(try results(db, className, query, argsJSON).count)
@@ -78,7 +75,7 @@ public func drumlin_query_marshal(_ db: OpaquePointer?, _ className: UnsafePoint
         // A query run before with arguments of the same types: its rows straight from the shared
         // statement. Anything else (and every error) takes the general path.
         if let className, let query, let classIndex = try? db.classIndex(cString: className),
-           let text = try? string(query, "query"), let arguments = try? queryArguments(argsJSON) {
+           let text = try? string(query, "query"), let arguments = try? queryArguments(db, argsJSON) {
             let read = try packRows(into: &writer, indices) { (visit) throws(DrumlinError) -> Bool in
                 try db.visitTemplateRows(classIndex: classIndex, text: text, arguments: arguments,
                                          propertyIndices: indices, visit)
@@ -122,7 +119,7 @@ private func derive(_ results: OpaquePointer?, _ outResults: UnsafeMutablePointe
 public func drumlin_results_filter(_ results: OpaquePointer?, _ query: UnsafePointer<CChar>?, _ argsJSON: UnsafePointer<CChar>?,
                                  _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     derive(results, outResults) { (base) throws(DrumlinError) in
-        try base.filter(try string(query, "query"), try queryArguments(argsJSON))
+        try base.filter(try string(query, "query"), try queryArguments(base.database, argsJSON))
     }
 }
 
@@ -199,7 +196,7 @@ public func drumlin_list_query(_ list: OpaquePointer?, _ query: UnsafePointer<CC
         let (_, accessor) = try collectionHandle(list, List.self, "list")
         guard let outResults else { throw misuse("out_results must not be NULL.") }
         var results = try accessor.results()
-        if query != nil { results = try results.filter(try string(query, "query"), try queryArguments(argsJSON)) }
+        if query != nil { results = try results.filter(try string(query, "query"), try queryArguments(results.database, argsJSON)) }
         outResults.pointee = retained(ResultsHandle(results))
         return DRUMLIN_OK
     }

@@ -99,7 +99,7 @@ enum QueryTestSupport {
         guard inside(expression.range, outer) else { return false }
         let range = expression.range
         switch expression.kind {
-        case .constant, .argument, .objectKey, .objectReference: return true
+        case .constant, .argument, .objectKey, .objectReference, .objectArgumentReference: return true
         case .keyPath(let path, _), .aggregate(let path, _, _, _), .typeOf(let path, _): return valid(path, in: range)
         case .list(let elements, _): return elements.allSatisfy { valid($0, in: range) }
         case .subquery(let collection, _, let predicate):

@@ -1,7 +1,9 @@
 /*
  * query_rules.c — a sample of Realm's query rules through the C API: whole-list comparison,
  * quantified constant lists, null rules, numeric strings, a 50,000-term OR chain, and the
- * QUERY errors for a quantifier without a list and infinity against an int property.
+ * QUERY errors for a quantifier without a list and infinity against an int property; .length in
+ * lists, arithmetic on a list, obj() in a list, and object arguments ({"$link": ...}) of the right
+ * and the wrong class.
  */
 #include "check.h"
 
@@ -9,7 +11,9 @@
 
 static const char *SCHEMA =
     "[{\"name\": \"Person\", \"primaryKey\": \"id\", \"properties\": {"
-    "   \"id\": \"int\", \"age\": \"int?\", \"score\": \"double?\", \"scores\": \"int[]\"}}]";
+    "   \"id\": \"int\", \"age\": \"int?\", \"score\": \"double?\", \"scores\": \"int[]\","
+    "   \"names\": \"string[]\", \"dog\": \"Dog\", \"friend\": \"Person\"}},"
+    " {\"name\": \"Dog\", \"primaryKey\": \"name\", \"properties\": {\"name\": \"string\"}}]";
 
 static int64_t count(drumlin_db *db, const char *query, const char *args) {
     int64_t n = -1;
@@ -30,7 +34,7 @@ int main(void) {
     REQUIRE(drumlin_begin_write(db) == DRUMLIN_OK);
     int64_t created = 0;
     CHECK_RC(drumlin_create_many_json(db, "Person",
-                                      "[{\"id\": 1, \"age\": 31, \"score\": 1.5, \"scores\": [1, 2, 3]},"
+                                      "[{\"id\": 1, \"age\": 31, \"score\": 1.5, \"scores\": [1, 2, 3], \"names\": [\"abc\"], \"dog\": {\"name\": \"Rex\"}},"
                                       " {\"id\": 2, \"age\": 17, \"score\": 9.0, \"scores\": [10]},"
                                       " {\"id\": 3}]",
                                       0, &created),
@@ -59,6 +63,38 @@ int main(void) {
 
     expect_query_error(db, "ANY age > 3", "The keypath following 'ANY' must contain a list");
     expect_query_error(db, "age == inf", "Infinity not supported for int (property 'age')");
+
+    CHECK(count(db, "names.length == 3", NULL) == 1);
+    CHECK(count(db, "ANY scores * 2 > 10", NULL) == 1);
+    CHECK(count(db, "dog IN {obj('Dog', 'Rex')}", NULL) == 1);
+    CHECK(count(db, "dog == obj('Dog', $0)", "[\"Rex\"]") == 1);
+
+    /* An object argument is its class and object key; a link to another class is a QUERY error. */
+    drumlin_object *rex = NULL, *person = NULL;
+    drumlin_value key = {0};
+    key.type = DRUMLIN_TYPE_STRING;
+    key.as.string.data = "Rex";
+    key.as.string.size = 3;
+    REQUIRE(drumlin_object_find(db, "Dog", &key, &rex) == DRUMLIN_OK);
+    key.type = DRUMLIN_TYPE_INT;
+    key.as.integer = 2;
+    REQUIRE(drumlin_object_find(db, "Person", &key, &person) == DRUMLIN_OK);
+    int64_t rex_key = 0, person_key = 0;
+    CHECK_RC(drumlin_object_key(rex, &rex_key), DRUMLIN_OK);
+    CHECK_RC(drumlin_object_key(person, &person_key), DRUMLIN_OK);
+    char args[160];
+    snprintf(args, sizeof args, "[{\"$link\": {\"class\": \"Dog\", \"key\": %lld}}]", (long long)rex_key);
+    CHECK(count(db, "dog == $0", args) == 1);
+    snprintf(args, sizeof args, "[{\"$link\": {\"class\": \"Person\", \"key\": %lld}}]", (long long)person_key);
+    CHECK(count(db, "friend == $0", args) == 0);
+    int64_t n = -1;
+    CHECK_RC(drumlin_count(db, "Person", "dog == $0", args, &n), DRUMLIN_ERR_QUERY);
+    const char *message = drumlin_last_error_message();
+    CHECK(message != NULL && strstr(message, "which links to type 'Dog' cannot be compared to an argument of type 'Person'") != NULL);
+    CHECK_RC(drumlin_count(db, "Person", "dog == $0", "[{\"$link\": {\"class\": \"Nope\", \"key\": 1}}]", &n),
+             DRUMLIN_ERR_INVALID_ARGUMENT);
+    drumlin_object_release(rex);
+    drumlin_object_release(person);
 
     drumlin_close(db);
     return check_report("query_rules");

@@ -53,6 +53,8 @@ extension Query.Expression: CustomStringConvertible {
             return "O\(key)"
         case .objectReference(let className, let primaryKey):
             return "obj(\(Query.quoted(className)), \(Query.constantDescription(primaryKey)))"
+        case .objectArgumentReference(let className, let argument):
+            return "obj(\(Query.quoted(className)), $\(argument))"
         case .geoBox(let southWest, let northEast):
             return "geoBox(\(southWest), \(northEast))"
         case .geoCircle(let center, let radius):

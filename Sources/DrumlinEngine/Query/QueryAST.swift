@@ -156,6 +156,8 @@ extension Query {
             case objectKey(Int64)
             /// `obj('Class', primaryKey)`: an object by class name and primary key.
             case objectReference(className: String, primaryKey: Value)
+            /// `obj('Class', $0)`: an object by class name and a primary key given as an argument.
+            case objectArgumentReference(className: String, argument: Int)
             /// `geoBox([lon, lat], [lon, lat])`: south-west and north-east corners.
             case geoBox(southWest: GeoPoint, northEast: GeoPoint)
             /// `geoCircle([lon, lat], radius)` with the radius in radians.

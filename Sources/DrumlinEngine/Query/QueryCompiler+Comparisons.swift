@@ -22,29 +22,71 @@ extension QueryCompiler {
             return try path(keyPath, object, quantifier: quantifier)
         case .list(let elements, let quantifier):
             var values: [Value] = []
+            var operands: [Operand] = []
+            var hasLookups = false
             for element in elements {
                 let item = try operand(element, object)
-                guard case .constant(let value) = item.kind else { throw error("A list may only hold constants and arguments", at: element.range) }
-                values.append(value)
+                switch item.kind {
+                case .constant(let value):
+                    values.append(value)
+                    operands.append(item)
+                case .constantList(let items, nil) where item.argumentIndex != nil:
+                    // `ANY {$0}` (written `ANY $0`) with a list argument: its elements.
+                    values += items
+                    for value in items {
+                        var element = constantOperand(value, item.range)
+                        element.argumentIndex = item.argumentIndex
+                        operands.append(element)
+                    }
+                case .link where item.isLookup:
+                    hasLookups = true
+                    values.append(.null)
+                    operands.append(item)
+                default:
+                    throw error("A list may only hold constants, arguments and obj(…)", at: element.range)
+                }
             }
-            return Operand(sql: "", kind: .constantList(values, quantifier), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+            var list = Operand(sql: "", kind: .constantList(values, quantifier), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+            if hasLookups { list.elements = operands }
+            return list
         case .aggregate(let keyPath, let op, let property, let quantifier):
             return try aggregate(keyPath, op, property, quantifier, object, range)
         case .typeOf(let keyPath, let quantifier):
             let target = try path(keyPath, object, quantifier: quantifier)
-            guard case .mixed(let type) = target.kind else {
-                throw error("@type can only be applied to a mixed property, not '\(typeWord(target.kind))'", at: range)
+            let type: String
+            switch target.kind {
+            case .mixed(let mixedType): type = mixedType
+            case .scalar(let propertyType):
+                // A typed property's @type is its type (null for a null value), as in Realm.
+                type = "(CASE WHEN \(target.sql) IS NULL THEN 0 ELSE \(ValueCodec.typeCode(propertyType)) END)"
+            case .link: type = "(CASE WHEN \(target.sql) IS NULL THEN 0 ELSE 10 END)"
+            default:
+                throw error("@type cannot be applied to '\(written(target))' ('\(typeWord(target.kind))')", at: range)
             }
             return Operand(sql: type, kind: .typeName(type), source: target.source, quantifier: target.quantifier, range: range, owner: nil, property: nil)
         case .subquery(let collection, let variable, let predicate):
             return try subquery(collection, variable, predicate, object, range)
         case .arithmetic(let lhs, let op, let rhs):
-            let left = try numericSingle(try operand(lhs, object))
-            let right = try numericSingle(try operand(rhs, object))
+            // One side may be a list (`ANY scores * 2 > 10`): the arithmetic is done per element
+            // and the result keeps the list's elements and quantifier.
+            var leftOperand = try operand(lhs, object)
+            var rightOperand = try operand(rhs, object)
+            if leftOperand.source != nil && rightOperand.source != nil {
+                throw error("Arithmetic needs at most one list ('\(written(leftOperand))' and '\(written(rightOperand))' are both lists)", at: range)
+            }
+            let many = leftOperand.source != nil ? leftOperand : rightOperand
+            leftOperand.source = nil
+            rightOperand.source = nil
+            let left = try numericSingle(leftOperand)
+            let right = try numericSingle(rightOperand)
             let sql = op == .divide ? "drumlin_div(\(left), \(right))" : "(\(left) \(op.rawValue) \(right))"
-            return Operand(sql: sql, kind: .scalar(.double), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+            return Operand(sql: sql, kind: .scalar(.double), source: many.source, quantifier: many.source == nil ? nil : many.quantifier,
+                           range: range, owner: nil, property: nil)
         case .objectKey(let key):
             return constant(.link(ObjectLink(classIndex: -1, key: key)))
+        case .objectArgumentReference(let className, let index):
+            let primaryKey = try argument(index, at: range)
+            return try operand(Query.Expression(.objectReference(className: className, primaryKey: primaryKey), range: range), object)
         case .objectReference(let className, let primaryKey):
             guard let info = try? database.classInfo(className) else { throw error("No object type '\(className)'", at: range) }
             guard let pkIndex = info.primaryKeyIndex else { throw error("'\(className)' has no primary key, so obj('\(className)', ...) cannot find an object", at: range) }
@@ -57,7 +99,9 @@ extension QueryCompiler {
                 throw self.error("obj('\(className)', \(primaryKey.extendedJSON)): \(error.message)", at: range)
             }
             let lookup = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bind(converted)))"
-            return Operand(sql: lookup, kind: .link(info), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+            var reference = Operand(sql: lookup, kind: .link(info), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+            reference.isLookup = true
+            return reference
         case .geoBox, .geoCircle, .geoPolygon:
             throw error("A geo shape can only be used with GEOWITHIN", at: range)
         }
@@ -131,6 +175,7 @@ extension QueryCompiler {
         }
         try checkLinkListAgainstNull(lhs, rhs)
         try checkLinkListAgainstNull(rhs, lhs)
+        listMismatch = op == .notEqual ? "1" : "0"
 
         if comparison.op != .in, isMany(lhs) && isMany(rhs) && writtenQuantifier(lhs) == nil && writtenQuantifier(rhs) == nil {
             // Neither side quantified: the lists are compared whole, element by element, as in Realm.
@@ -138,9 +183,9 @@ extension QueryCompiler {
             case (.constantList, .constantList):
                 throw error("Cannot compare two constants", at: comparison.range)
             case (_, .constantList(let items, _)):
-                return try wholeList(lhs, op, items, ci, constantOnLeft: false)
+                return try wholeList(lhs, op, listElements(rhs, items), ci, constantOnLeft: false)
             case (.constantList(let items, _), _):
-                return try wholeList(rhs, op, items, ci, constantOnLeft: true)
+                return try wholeList(rhs, op, listElements(lhs, items), ci, constantOnLeft: true)
             default:
                 throw error("Comparison between two lists is not supported ('\(text.utf8Slice(lhs.range))' and '\(text.utf8Slice(rhs.range))'): write ANY, ALL or NONE before one of them", at: comparison.range)
             }
@@ -164,10 +209,14 @@ extension QueryCompiler {
     mutating func over(_ operand: Operand, _ body: (inout QueryCompiler, Operand) throws(DrumlinError) -> String) throws(DrumlinError) -> String {
         if case .constantList(let items, let quantifier) = operand.kind {
             var parts: [String] = []
-            for item in items {
-                var element = constantOperand(item, operand.range)
-                element.argumentIndex = operand.argumentIndex
-                parts.append("coalesce((\(try body(&self, element))), 0)")
+            let mixedTypes = Set(items.compactMap(Self.group)).count > 1
+            for element in listElements(operand, items) {
+                do throws(DrumlinError) {
+                    parts.append("coalesce((\(try body(&self, element))), 0)")
+                } catch {
+                    guard mixedTypes, error.code == .query, let listMismatch else { throw error }
+                    parts.append(listMismatch)
+                }
             }
             switch quantifier ?? .anyElement {
             case .anyElement: return parts.isEmpty ? "0" : Self.balanced(parts, "OR")
@@ -176,6 +225,16 @@ extension QueryCompiler {
             }
         }
         return try quantified(operand, body)
+    }
+
+    /// The elements of a constant list as operands (constants, or the `obj(…)` lookups).
+    func listElements(_ list: Operand, _ items: [Value]) -> [Operand] {
+        if let elements = list.elements { return elements }
+        return items.map { item in
+            var element = constantOperand(item, list.range)
+            element.argumentIndex = list.argumentIndex
+            return element
+        }
     }
 
     /// Wraps a per-element condition for a to-many operand in EXISTS according to its quantifier.
@@ -198,17 +257,26 @@ extension QueryCompiler {
     /// element compares with the constant at its position; `!=` holds when the sizes differ or
     /// every element differs from the constant at its position. A set is compared as a set
     /// (`==` when both hold the same values, `!=` otherwise).
-    mutating func wholeList(_ list: Operand, _ op: Query.ComparisonOperator, _ items: [Value], _ ci: Bool,
+    mutating func wholeList(_ list: Operand, _ op: Query.ComparisonOperator, _ items: [Operand], _ ci: Bool,
                             constantOnLeft: Bool) throws(DrumlinError) -> String {
         guard let source = list.source else { return "0" }
         var element = list
         element.source = nil
         element.quantifier = nil
-        func compare(_ compiler: inout QueryCompiler, _ item: Value, _ op: Query.ComparisonOperator) throws(DrumlinError) -> String {
-            let constant = compiler.constantOperand(item, list.range)
-            let sql = constantOnLeft ? try compiler.scalarComparison(constant, op, element, ci)
-                                     : try compiler.scalarComparison(element, op, constant, ci)
-            return "coalesce((\(sql)), 0)"
+        let mixedTypes = Set(items.compactMap { item -> Group? in
+            if case .constant(let value) = item.kind { return Self.group(value) }
+            return .link
+        }).count > 1
+        func compare(_ compiler: inout QueryCompiler, _ constant: Operand, _ op: Query.ComparisonOperator) throws(DrumlinError) -> String {
+            do throws(DrumlinError) {
+                let sql = constantOnLeft ? try compiler.scalarComparison(constant, op, element, ci)
+                                         : try compiler.scalarComparison(element, op, constant, ci)
+                return "coalesce((\(sql)), 0)"
+            } catch {
+                // A constant of another type than the list's elements equals none of them.
+                guard mixedTypes, error.code == .query else { throw error }
+                return op == .notEqual ? "1" : "0"
+            }
         }
         let from = "FROM \(source.from) WHERE \(source.condition)"
         if source.isSet && (op == .equal || op == .notEqual) {

@@ -79,6 +79,9 @@ extension QueryCompiler {
                         let typeSQL = column(current, quoted(ClassInfo.mixedTypeColumn(property)))
                         if !components.isEmpty { sawCollection = true }; try checkQuantifier(); return try mixedPath(raw, typeSQL, &components, source: source, quantifier: quantifier, range: range)
                     }
+                    if let length = lengthOfElements(property.type, raw, &components) {
+                        try checkQuantifier(); return Operand(sql: length, kind: .count, source: source, quantifier: quantifier, range: range, owner: current, property: property)
+                    }
                     guard isLast else {
                         throw error("Property '\(current.info.name).\(property.name)' of type '\(property.type.rawValue)' has no properties (in '\(name).\(components.map(\.description).joined(separator: "."))')", at: component.range)
                     }
@@ -94,6 +97,8 @@ extension QueryCompiler {
                     if let next = components.first {
                         var keySQL: String?
                         switch next.kind {
+                        case .property("length") where components.count == 1 && (property.type == .string || property.type == .data):
+                            break   // the length of each value (below), as Realm reads `.length`
                         case .property(let key), .key(let key): keySQL = bind(.string(key))
                         case .argument(let i):
                             guard case .string(let key) = try argument(i, at: next.range) else {
@@ -172,6 +177,9 @@ extension QueryCompiler {
                 if table.isMixed {
                     if !components.isEmpty { sawCollection = true }; try checkQuantifier(); return try mixedPath("\(element).value", "\(element).value_type", &components, source: source, quantifier: quantifier, range: range)
                 }
+                if let length = lengthOfElements(property.type, "\(element).value", &components) {
+                    try checkQuantifier(); return Operand(sql: length, kind: .count, source: source, quantifier: quantifier, range: range, owner: nil, property: property)
+                }
                 guard components.isEmpty else {
                     throw error("A list of primitive values has no properties", at: component.range)
                 }
@@ -234,6 +242,11 @@ extension QueryCompiler {
         var type = type
         var source = source
         while let component = components.popFirst() {
+            if case .property("length") = component.kind, components.isEmpty {
+                // `.length` as Realm reads it on a mixed value: a string's or binary's length, a
+                // nested collection's size.
+                return Operand(sql: Self.mixedSize(value, type), kind: .count, source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+            }
             let collection = "(CASE WHEN \(type) IN (12, 13) THEN \(value) END)"
             var condition: String?
             switch component.kind {
@@ -247,6 +260,18 @@ extension QueryCompiler {
                 case .string(let key): condition = "m.key = \(bind(.string(key))) AND \(type) = 13"
                 default: throw error("A mixed path argument must be an int or a string", at: component.range)
                 }
+            case .keys where components.isEmpty:
+                // The keys of a nested dictionary, each an element.
+                let element = alias("m")
+                let from = "_drumlin_mixed AS \(element)"
+                let correlation = "\(element).collection = (CASE WHEN \(type) = 13 THEN \(value) END)"
+                if let existing = source {
+                    source = Source(from: existing.from + " JOIN " + from + " ON " + correlation, condition: existing.condition,
+                                    order: existing.order + ["\(element).key"])
+                } else {
+                    source = Source(from: from, condition: correlation, order: ["\(element).key"])
+                }
+                return Operand(sql: "\(element).key", kind: .scalar(.string), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
             case .all, .values:
                 let element = alias("m")
                 let from = "_drumlin_mixed AS \(element)"
@@ -269,6 +294,20 @@ extension QueryCompiler {
             type = "(SELECT m.value_type FROM _drumlin_mixed AS m WHERE m.collection = \(collection) AND \(scoped))"
         }
         return Operand(sql: value, kind: .mixed(type: type), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+    }
+
+    /// `.length` after a string or binary element: the SQL of its length (consuming the
+    /// component), or nil when the remaining path is not just `length`.
+    func lengthOfElements(_ type: PropertyType, _ value: String, _ components: inout ArraySlice<Query.PathComponent>) -> String? {
+        guard components.count == 1, case .property("length")? = components.first?.kind,
+              type == .string || type == .data else { return nil }
+        components = components.dropFirst()
+        return "length(\(value))"
+    }
+
+    /// The size of a mixed value: a nested collection's element count, a string's or binary's length.
+    static func mixedSize(_ value: String, _ type: String) -> String {
+        "(CASE WHEN \(type) IN (12, 13) THEN (SELECT count(*) FROM _drumlin_mixed WHERE collection = \(value)) WHEN \(type) = 3 THEN length(\(value)) WHEN \(type) = 4 THEN length(CAST(\(value) AS BLOB)) END)"
     }
 
     /// Replaces `$K0` key-path arguments by the path they hold.

@@ -226,6 +226,9 @@ extension QueryCompiler {
                     throw self.error("Cannot compare '\(info.name)' links with \(pk.extendedJSON): \(error.message)", at: range)
                 }
                 other = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bind(converted)))"
+            case .link(let otherInfo) where otherInfo === info && (a.isLookup || b.isLookup):
+                // obj(…) with no such object matches nothing (a null link included).
+                other = b.sql
             case .link(let otherInfo) where otherInfo === info:
                 // Two links: two null links are equal.
                 return op == .equal ? "\(a.sql) IS \(b.sql)" : "\(a.sql) IS NOT \(b.sql)"

@@ -12,10 +12,15 @@ extension QueryCompiler {
             guard op == .count else { throw error("Only @count applies to @links", at: range) }
             let prefix = Query.KeyPath(Array(keyPath.components.dropLast()), range: keyPath.range)
             var target = object
+            // After a to-many path (`dogs.@links.@count`) the count is taken per element.
+            var elements: Source?
             if !prefix.components.isEmpty {
-                let operand = try path(prefix, object, quantifier: nil)
-                guard case .link(let info) = operand.kind, operand.source == nil else { throw error("@links needs an object", at: range) }
+                let operand = try path(prefix, object, quantifier: quantifier)
+                guard case .link(let info) = operand.kind else {
+                    throw error("@links needs an object, not '\(text.utf8Slice(prefix.range))'", at: range)
+                }
                 target = ObjectRef(info: info, key: operand.sql, alias: nil)
+                elements = operand.source
             }
             var counts: [String] = []
             for (origin, index) in target.info.incoming {
@@ -26,7 +31,12 @@ extension QueryCompiler {
                     counts.append("(SELECT count(*) FROM \(origin.table) WHERE \(quoted(property.storedName)) = \(target.key))")
                 }
             }
-            return result(counts.isEmpty ? "0" : "(" + counts.joined(separator: " + ") + ")", .count)
+            var total = result(counts.isEmpty ? "0" : "(" + counts.joined(separator: " + ") + ")", .count)
+            if let elements {
+                total.source = elements
+                total.quantifier = quantifier
+            }
+            return total
         }
         // `links.numbers.@max` through a to-many path: one aggregate per linked object, as Realm
         // (the values are then compared by the quantifier, ANY when none is written).
@@ -51,9 +61,12 @@ extension QueryCompiler {
             switch (op, operand.kind) {
             case (.count, .scalar(.string)), (.count, .scalar(.data)):
                 return result("length(\(operand.sql))", .count)
+            case (.count, .link):
+                // A to-one link counts as a list of at most one object, as in Realm.
+                return result("(CASE WHEN \(operand.sql) IS NULL THEN 0 ELSE 1 END)", .count)
             case (.count, .mixed(let type)):
                 // A collection's size, a string's or binary's length.
-                return result("(CASE WHEN \(type) IN (12, 13) THEN (SELECT count(*) FROM _drumlin_mixed WHERE collection = \(operand.sql)) WHEN \(type) = 3 THEN length(\(operand.sql)) WHEN \(type) = 4 THEN length(CAST(\(operand.sql) AS BLOB)) END)", .count)
+                return result(Self.mixedSize(operand.sql, type), .count)
             default:
                 throw error("Operation '.\(op.rawValue)' cannot apply to property '\(name)' because it is not a list", at: range)
             }
@@ -82,8 +95,16 @@ extension QueryCompiler {
             let pick = "\(from) AND \(rank) IS NOT NULL ORDER BY \(rank) \(direction), \(number) \(direction) LIMIT 1"
             return result("(SELECT \(value) \(pick))", .mixed(type: "(SELECT \(type) \(pick))"))
         case .mixed(let type):
-            value = "(CASE WHEN \(type) IN (1, 6, 7) THEN drumlin_num(\(value)) WHEN \(type) = 8 THEN CAST(\(value) AS REAL) END)"
-            kind = .scalar(.double)
+            // Realm adds the numbers of a mixed collection as decimals, leaving out NaN (a
+            // Decimal128 NaN as a double NaN) and every non-number, and so does the average.
+            let number = "(CASE WHEN \(type) IN (1, 8) THEN \(value) WHEN \(type) IN (6, 7) THEN drumlin_num(\(value)) END)"
+            switch op {
+            case .sum: return result("(SELECT coalesce(drumlin_decagg(0, \(number)), '0') \(from))", .scalar(.decimal128))
+            case .avg: return result("(SELECT drumlin_decagg(1, \(number)) \(from))", .scalar(.decimal128))
+            default:
+                value = "(CASE WHEN \(type) IN (1, 6, 7) THEN drumlin_num(\(value)) WHEN \(type) = 8 THEN CAST(\(value) AS REAL) END)"
+                kind = .scalar(.double)
+            }
         default:
             throw error("Operation '.\(op.rawValue)' cannot apply to '\(name)': name a property of the linked objects (e.g. '.\(op.rawValue).price')", at: range)
         }

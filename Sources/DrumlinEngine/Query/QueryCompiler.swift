@@ -24,6 +24,9 @@ struct QueryCompiler {
     var collecting = false
     /// SUBQUERY variables in scope: name -> the object they stand for.
     var variables: [String: ObjectRef] = [:]
+    /// What an element of a constant list of mixed types that cannot be compared with the other
+    /// side yields (Realm compares such a list as mixed values: the element just does not match).
+    var listMismatch: String?
 
     init(database: Database, connection: Connection, root: ClassInfo, text: String, arguments: [Value]) {
         self.database = database
@@ -78,6 +81,12 @@ struct QueryCompiler {
         var literal: String? = nil
         /// Set when the constant is the argument `$n`.
         var argumentIndex: Int? = nil
+        /// For a constant list holding `obj(…)` elements: one operand per element (the objects
+        /// are looked up when the query runs), walked instead of the values.
+        var elements: [Operand]? = nil
+        /// Set for `obj(…)`: a lookup that is null when no object has the key, which then
+        /// matches nothing (not even a null link).
+        var isLookup = false
     }
 
     mutating func alias(_ prefix: String = "a") -> String {

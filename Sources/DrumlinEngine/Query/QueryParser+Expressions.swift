@@ -80,6 +80,13 @@ extension QueryParser {
     private mutating func parseWordOperand(_ word: String) throws(DrumlinError) -> Query.Expression {
         let token = current
         let next = peek(1)
+        if let quantifier = quantifier(token), case .argument = next.kind {
+            // `IN ANY $0`: the argument's list, walked by the quantifier (`ANY {$0}`).
+            advance()
+            guard let argument = try parseConstant() else { throw unexpected(expecting: "an argument") }
+            return Query.Expression(.list([argument], quantifier: quantifier),
+                                    range: Query.SourceRange(start: token.range.start, end: previousEnd))
+        }
         if let quantifier = quantifier(token), startsPathOrList(next) {
             advance()
             if current.isSymbol(.leftBrace) { return try parseList(quantifier: quantifier, start: token.range.start) }
@@ -247,6 +254,12 @@ extension QueryParser {
         advance()
         try expect(.comma, expecting: "',' and the primary key in obj(…)")
         let keyToken = current
+        if case .argument(let index) = keyToken.kind {
+            advance()
+            try expect(.rightParen, expecting: "')'")
+            return Query.Expression(.objectArgumentReference(className: className, argument: index),
+                                    range: Query.SourceRange(start: start, end: previousEnd))
+        }
         // A nested obj(…) is never a primary key; refusing it early also bounds the recursion.
         guard !(keyToken.isKeyword("obj") && peek(1).isSymbol(.leftParen)),
               let key = try parseConstant(), case .constant(let value, _) = key.kind else {

@@ -34,6 +34,24 @@ enum ValueCodec {
         }
     }
 
+    /// The DRUMLIN_TYPE_* number of a typed property's values (what `@type` names).
+    static func typeCode(_ type: PropertyType) -> Int64 {
+        switch type {
+        case .int: 1
+        case .bool: 2
+        case .string: 3
+        case .data: 4
+        case .date: 5
+        case .float: 6
+        case .double: 7
+        case .decimal128: 8
+        case .objectId: 9
+        case .object, .linkingObjects: 10
+        case .uuid: 11
+        case .mixed: 0
+        }
+    }
+
     /// The declared SQLite column type (its affinity) for a property.
     static func columnType(_ property: Property) -> String {
         switch property.type {

@@ -78,14 +78,15 @@ def _argument(value: Any, position: int) -> Any:
     if isinstance(value, int):
         return check_int64(int(value))
     if isinstance(value, Object):
-        info = value._drumlin_class
-        if info.primary_key is None:
+        # The object itself (class and object key): compared with a link to another class it is
+        # the engine's query error, never a match by primary key.
+        key = value._drumlin_object_key()
+        if key is None:
             raise InvalidArgumentError(
-                f"Query argument ${position} is an object of type '{info.name}', which has no primary "
-                "key: an object can be a query argument only when its class has one (the primary "
-                "key stands for the object)."
+                f"Query argument ${position} is an object of type '{value._drumlin_class.name}' that is "
+                "not stored in the database: only stored objects can be query arguments."
             )
-        return value.primary_key
+        return {"$link": {"class": value._drumlin_class.name, "key": key}}
     if isinstance(value, GeoShape):
         return value.to_json()
     if isinstance(value, enum.Enum):  # a model's persisted-value transforms: stored as the value

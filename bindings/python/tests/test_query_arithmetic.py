@@ -88,7 +88,7 @@ def test_arithmetic_errors(db: drumlin.Database) -> None:
         db.query("Item", "qty + 'x' == 1")
     assert caught.value.message == "Cannot do arithmetic on 'string' (at position 7)"
     with pytest.raises(drumlin.QueryError) as caught:
-        db.query("Item", "parts * 2 == 2")
-    assert caught.value.message == "Arithmetic needs single values, not a list (at position 1)"
+        db.query("Item", "parts * parts == 2")
+    assert caught.value.message.startswith("Arithmetic needs at most one list")
     with pytest.raises(drumlin.QueryError):
         db.query("Item", "name * 2 == 2")

@@ -110,5 +110,7 @@ def test_link_errors(db: drumlin.Database) -> None:
         db.query("Person", "dog.undefined == 1")
     assert caught.value.message == "'Dog' has no property 'undefined' (at position 5)"
     vet = db.objects("Vet")[0]
-    with pytest.raises(drumlin.InvalidArgumentError, match="'Vet', which has no primary key"):
-        db.query("Dog", "vet == $0", vet)
+    assert [dog.name for dog in db.query("Dog", "vet == $0", vet)] == ["Rex"]  # no primary key needed
+    with pytest.raises(drumlin.QueryError) as caught:
+        db.query("Dog", "vet == $0", db.get("Dog", "Rex"))
+    assert caught.value.message.startswith("The relationship 'vet' which links to type 'Vet' cannot be compared")

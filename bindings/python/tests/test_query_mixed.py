@@ -114,5 +114,6 @@ def test_mixed_errors(db: drumlin.Database) -> None:
     with pytest.raises(drumlin.QueryError) as caught:
         db.query("Box", "anything.@type == 'nope'")
     assert caught.value.message == "Unknown type name 'nope' for @type (at position 19)"
-    with pytest.raises(drumlin.QueryError, match="@type can only be applied to a mixed property"):
-        db.query("Box", "id.@type == 'int'")
+    # @type of a typed property is its type, as in Realm (issue #15, item 14).
+    assert len(db.query("Box", "id.@type == 'int'")) == len(db.objects("Box"))
+    assert len(db.query("Box", "id.@type == 'string'")) == 0

@@ -83,3 +83,36 @@ def test_errors_name_the_property(db: drumlin.Database, query: str, message: str
     with pytest.raises(drumlin.QueryError) as raised:
         ids(db, query)
     assert message in str(raised.value)
+
+
+def test_length_in_lists_arithmetic_on_lists_and_in_any(db: drumlin.Database) -> None:
+    assert ids(db, "tags.length == 1") == [1, 2]
+    assert ids(db, "ALL tags.length == 1") == [1, 2, 3]
+    assert ids(db, "ANY scores * 2 > 10") == [2]
+    assert ids(db, "NONE scores * 2 > 10") == [1, 3]
+    assert ids(db, "age IN ANY $0", [31, 5]) == [1]
+    assert ids(db, "age IN {31, 'x'}") == [1]
+
+
+def test_object_arguments_of_the_wrong_class_are_an_error(open_db: OpenDb) -> None:
+    db = open_db(
+        [
+            {"name": "Person", "primaryKey": "id", "properties": {"id": "int", "dog": "Dog", "friend": "Person"}},
+            {"name": "Dog", "primaryKey": "name", "properties": {"name": "string"}},
+        ]
+    )
+    with db.write():
+        db.create("Person", {"id": 1, "dog": {"name": "Rex"}})
+        db.create("Person", {"id": 2})
+    rex, bob = db.get("Dog", "Rex"), db.get("Person", 2)
+    assert [p.id for p in db.query("Person", "dog == $0", rex)] == [1]
+    assert [p.id for p in db.query("Person", "dog IN {obj('Dog', $0)}", "Rex")] == [1]
+    assert [p.id for p in db.query("Person", "friend == $0", bob)] == []
+    with pytest.raises(drumlin.QueryError) as caught:
+        db.query("Person", "dog == $0", bob)
+    assert caught.value.message == (
+        "The relationship 'dog' which links to type 'Dog' cannot be compared to an argument of type "
+        "'Person' (at position 1)"
+    )
+    with pytest.raises(drumlin.QueryError):
+        db.query("Person", "dog IN $0", [rex, bob])

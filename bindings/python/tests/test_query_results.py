@@ -348,11 +348,11 @@ def test_object_arguments(db: drumlin.Database) -> None:
     assert ids(db.query("Person", "ANY dogs IN $0", db.get("Person", 4).dogs)) == [2, 4]  # type: ignore[union-attr]
     assert ids(db.query("Person", "age IN $0", (age for age in (17, 62)))) == [2, 4]
     note = db.objects("Note")[0]
-    with pytest.raises(drumlin.InvalidArgumentError) as caught:
+    with pytest.raises(drumlin.QueryError) as caught:
         db.query("Person", "dogs == $0", note)
     assert caught.value.message == (
-        "Query argument $0 is an object of type 'Note', which has no primary key: an object can be a "
-        "query argument only when its class has one (the primary key stands for the object)."
+        "The relationship 'dogs' which links to type 'Dog' cannot be compared to an argument of type "
+        "'Note' (at position 1)"
     )
 
 
