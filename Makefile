@@ -133,7 +133,9 @@ bench-build: $(if $(BENCH_NO_LIB),,lib)
 bench:
 	@started=$$(date +%s.%N); \
 	$(MAKE) --no-print-directory bench-build && \
-	$(BENCH_RUN) --swift-harness $(BENCH_SWIFT) --n $(BENCH_N) --started $$started
+	$(BENCH_RUN) --swift-harness $(BENCH_SWIFT) --n $(BENCH_N) --started $$started && \
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/object_api.py --n $(subst k,000,$(subst M,000000,$(BENCH_N))) --runs $(BENCH_RUNS) \
+	  | tee bench/results/object-api.md
 
 bench-scale:
 	@started=$$(date +%s.%N); \

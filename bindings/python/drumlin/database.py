@@ -216,7 +216,17 @@ class Database(Handle):
     second thread waits until the first thread's ``write()`` block ends.
     """
 
-    __slots__ = ("_classes", "_models", "_path", "_readers", "_schema", "_version", "_write_lock", "_writer")
+    __slots__ = (
+        "_classes",
+        "_models",
+        "_object_lock",
+        "_path",
+        "_readers",
+        "_schema",
+        "_version",
+        "_write_lock",
+        "_writer",
+    )
 
     _kind = "database"
 
@@ -255,6 +265,9 @@ class Database(Handle):
         )
         self._path = os.fsdecode(raw_path)
         self._write_lock = threading.RLock()
+        # The lock of objects read as rows (a lock each would cost more than the read): their
+        # handle's borrowed strings are guarded together, as the engine serializes the calls anyway.
+        self._object_lock = threading.RLock()
         self._writer: int | None = None
         self._classes: dict[str, ClassInfo] = {}
         # Fast whole-object readers by class name (_fastread); dropped when the handle is released.

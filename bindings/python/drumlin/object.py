@@ -67,6 +67,8 @@ _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 _get_at = _ffi.drumlin_object_get_at
 _set_by_key = _ffi.drumlin_object_set_by_key
+# Python types that to_value writes as one plain drumlin_value.
+_PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
 
 
 # Per-thread scratch for packed reads: (buffer, its memoryview, size cell, byref(size cell)).
@@ -348,6 +350,18 @@ class Object(Handle):
 
     def __setattr__(self, name: str, value: Any) -> None:
         model = self._drumlin_model
+        if model is None:
+            # The common write: a plain value to a property of the row, inside this thread's write().
+            prop = self._drumlin_class.by_name.get(name)
+            kind = type(value)
+            if prop is not None and prop.in_row and not prop.is_link and kind in _PLAIN_WRITES:
+                key = self._drumlin_key
+                db = self._drumlin_db
+                if key is not None and db._writer == _get_ident() and db._drumlin_h is not None:
+                    cvalue = _drumlin_value()
+                    to_value(value, prop, cvalue)
+                    _set_by_key(db._drumlin_h, self._drumlin_class.index, key, prop.index, cvalue)
+                    return
         if model is not None:
             self._drumlin_model_setattr(model, name, value)
             return
@@ -754,7 +768,6 @@ _set_row = Object._drumlin_row.__set__  # type: ignore[attr-defined]
 _set_seen = Object._drumlin_seen.__set__  # type: ignore[attr-defined]
 _set_values = Object._drumlin_values.__set__  # type: ignore[attr-defined]
 _new_object = object.__new__
-_new_lock = threading.Lock
 
 
 def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], version: int) -> Any:
@@ -764,7 +777,7 @@ def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], versi
     _set_handle(obj, None)
     _set_db(obj, db)
     _set_key(obj, row[-1])
-    _set_lock(obj, _new_lock())
+    _set_lock(obj, db._object_lock)
     _set_values(obj, None)
     _set_row(obj, row)
     _set_seen(obj, version)
@@ -777,7 +790,7 @@ def _keyed(cls: type[Object], db: Database, key: int) -> Any:
     _set_handle(obj, None)
     _set_db(obj, db)
     _set_key(obj, key)
-    _set_lock(obj, _new_lock())
+    _set_lock(obj, db._object_lock)
     _set_values(obj, None)
     _set_row(obj, None)
     _set_seen(obj, NO_ROW)
