@@ -142,7 +142,7 @@ class Property:
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
         # The hot path of every attribute read: the kept row, while the read version is unchanged.
         if obj is not None and obj._drumlin_seen == self.version.value:
-            return obj._drumlin_row[self.index]
+            return obj._drumlin_row[self.index]  # type: ignore[index]
         if obj is None:
             return self
         return obj._drumlin_read(self)

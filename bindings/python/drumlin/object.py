@@ -354,7 +354,13 @@ class Object(Handle):
             # The common write: a plain value to a property of the row, inside this thread's write().
             prop = self._drumlin_class.by_name.get(name)
             kind = type(value)
-            if prop is not None and prop.in_row and not prop.is_link and kind in _PLAIN_WRITES:
+            if (
+                prop is not None
+                and prop.in_row
+                and not prop.is_link
+                and kind in _PLAIN_WRITES
+                and name not in _OBJECT_ATTRIBUTES
+            ):
                 key = self._drumlin_key
                 db = self._drumlin_db
                 if key is not None and db._writer == _get_ident() and db._drumlin_h is not None:
@@ -760,13 +766,18 @@ def _managed_init(self: Object, db: Database, handle: Any) -> None:
 
 
 # Slot setters (C member descriptors): building an object from a row sets every slot directly.
-_set_handle = Handle._drumlin_h.__set__  # type: ignore[attr-defined]
-_set_db = Object._drumlin_db.__set__  # type: ignore[attr-defined]
-_set_key = Object._drumlin_key.__set__  # type: ignore[attr-defined]
-_set_lock = Object._drumlin_lock.__set__  # type: ignore[attr-defined]
-_set_row = Object._drumlin_row.__set__  # type: ignore[attr-defined]
-_set_seen = Object._drumlin_seen.__set__  # type: ignore[attr-defined]
-_set_values = Object._drumlin_values.__set__  # type: ignore[attr-defined]
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
+    return setter
+
+
+_set_handle = _slot_setter(Handle, "_drumlin_h")
+_set_db = _slot_setter(Object, "_drumlin_db")
+_set_key = _slot_setter(Object, "_drumlin_key")
+_set_lock = _slot_setter(Object, "_drumlin_lock")
+_set_row = _slot_setter(Object, "_drumlin_row")
+_set_seen = _slot_setter(Object, "_drumlin_seen")
+_set_values = _slot_setter(Object, "_drumlin_values")
 _new_object = object.__new__
 
 
