@@ -141,7 +141,9 @@ bench:
 	@started=$$(date +%s.%N); \
 	$(MAKE) --no-print-directory bench-build && \
 	$(BENCH_RUN) --swift-harness $(BENCH_SWIFT) --n $(BENCH_N) --started $$started && \
-	$(NOTIFY_BIN) $(BENCH_N) | tee -a bench/results/latest.md
+	$(NOTIFY_BIN) $(BENCH_N) | tee -a bench/results/latest.md && \
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/object_api.py --n $(subst k,000,$(subst M,000000,$(BENCH_N))) --runs $(BENCH_RUNS) \
+	  | tee bench/results/object-api.md
 
 bench-scale:
 	@started=$$(date +%s.%N); \

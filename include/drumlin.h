@@ -698,6 +698,104 @@ int drumlin_results_get_marshal(drumlin_results *results, size_t count, const in
 int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *query, const char *args_json, size_t count,
                         const int32_t *property_indices, void *buffer, size_t capacity, size_t *out_size);
 
+/*---- Whole rows and the read version -------------------------------------------------------------*/
+/*
+ * A binding that keeps what it read (a Python object's values) needs two things: every value of an
+ * object in one crossing, and a cheap way to know when what it kept may be stale. A whole row is
+ * Python's marshal format (version 2 or later reads it): a tuple with one item per property, in
+ * property index order, then the object key. Properties stored in the row (every column but mixed
+ * values) hold their value; the others (lists, sets, dictionaries, linkingObjects, mixed values)
+ * hold None and are read with the typed calls. Values marshal has no type for are tuples whose
+ * first item is a DRUMLIN_TYPE_* constant: (DRUMLIN_TYPE_FLOAT, double),
+ * (DRUMLIN_TYPE_DECIMAL128, low 64 bits, high 64 bits) (both as signed int64 bit patterns),
+ * (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds), (DRUMLIN_TYPE_OBJECT_ID, 12 bytes),
+ * (DRUMLIN_TYPE_UUID, 16 bytes), (DRUMLIN_TYPE_LINK, class index, object key). The buffer
+ * protocol is drumlin_object_get_marshal()'s: *out_size always receives the size, and the bytes
+ * are complete only when it is at most `capacity`.
+ */
+
+/**
+ * The address of the database's read version: a counter that changes whenever values read through
+ * this handle may have changed. It moves on every commit and rollback through the handle, after
+ * every call that wrote a row, and after every call that read the file and saw a commit made by
+ * another handle or process (SQLite's data version). A value read through the handle is current
+ * while the counter shows the number it showed when the value was read. Another handle's commit is
+ * noticed at the next call on this handle that reads (a get, a query, a results read): until then
+ * the counter does not move. Its first value is 1; it never goes back.
+ *
+ * @param db           The database.
+ * @param out_version  Receives the address; read the 64-bit word there without a call (aligned, so
+ *                     a read is never torn). Valid until drumlin_close().
+ * @return DRUMLIN_OK; DRUMLIN_ERR_MISUSE (NULL or closed handle, NULL out_version).
+ * Thread safety: any thread; the word may be read from any thread at any time while it is valid.
+ */
+int drumlin_db_read_version(drumlin_db *db, const volatile uint64_t **out_version);
+
+/**
+ * Find an object by primary key and read its whole row (see above) in one call, with no object
+ * handle.
+ *
+ * @param db           The database.
+ * @param class_index  From drumlin_class_index().
+ * @param primary_key  The primary key; borrowed for the call.
+ * @param buffer       Receives the row; may be NULL when capacity is 0.
+ * @param capacity     Bytes available at buffer.
+ * @param out_size     Receives the row's size in bytes (0 when not found).
+ * @return DRUMLIN_OK; DRUMLIN_NOT_FOUND (no such object); DRUMLIN_ERR_INVALID_ARGUMENT (class index
+ *         out of range, a class without a primary key); DRUMLIN_ERR_TYPE_MISMATCH (key of another
+ *         type); DRUMLIN_ERR_MISUSE.
+ * Thread safety: any thread; serialized with the handle's other calls.
+ */
+int drumlin_object_find_row(drumlin_db *db, int32_t class_index, const drumlin_value *primary_key, void *buffer,
+                          size_t capacity, size_t *out_size);
+
+/**
+ * Read the whole row (see above) of the object with an object key (drumlin_object_key(), or the
+ * last item of a row) in one call, with no object handle.
+ *
+ * @return DRUMLIN_OK; DRUMLIN_ERR_INVALIDATED_OBJECT (deleted); DRUMLIN_ERR_INVALID_ARGUMENT (class
+ *         index out of range); DRUMLIN_ERR_NOT_SUPPORTED (asymmetric class); DRUMLIN_ERR_MISUSE.
+ * Thread safety: any thread; serialized with the handle's other calls.
+ */
+int drumlin_object_read_row(drumlin_db *db, int32_t class_index, int64_t key, void *buffer, size_t capacity,
+                          size_t *out_size);
+
+/**
+ * Read the whole rows (see above) of results at positions start ..< start + max_rows (fewer at the
+ * end) as a list of row tuples. From position 0, rows of classes without relationships stream from
+ * one statement; pages further on are read by key.
+ *
+ * @return DRUMLIN_OK; DRUMLIN_ERR_INVALID_ARGUMENT (negative start); DRUMLIN_ERR_MISUSE.
+ * Thread safety: any thread; serialized with the database's other calls.
+ */
+int drumlin_results_get_rows(drumlin_results *results, size_t start, size_t max_rows, void *buffer, size_t capacity,
+                           size_t *out_size);
+
+/**
+ * Query and read whole rows (see above) in one call, with no results handle: the objects of class
+ * class_index matching `query` (with args_json, as drumlin_query()), as a list of row tuples.
+ *
+ * @param query  The query text; "TRUEPREDICATE" reads every object. Copied.
+ * @return DRUMLIN_OK; DRUMLIN_ERR_QUERY (a bad query, with its position); DRUMLIN_ERR_MISUSE.
+ * Thread safety: any thread; serialized with the handle's other calls.
+ */
+int drumlin_query_rows(drumlin_db *db, int32_t class_index, const char *query, const char *args_json, void *buffer,
+                     size_t capacity, size_t *out_size);
+
+/**
+ * Write one property of the object with an object key (inside a write transaction), with no object
+ * handle. A plain column (bool, int, float, double, string, data; not the primary key) is one
+ * cached UPDATE with no read first; other properties take the path of drumlin_object_set_at().
+ *
+ * @param value  The value; copied.
+ * @return DRUMLIN_OK; DRUMLIN_ERR_INVALIDATED_OBJECT (deleted); DRUMLIN_ERR_WRONG_TRANSACTION_STATE
+ *         (not in a write transaction); DRUMLIN_ERR_TYPE_MISMATCH and DRUMLIN_ERR_NOT_NULLABLE naming
+ *         the property; DRUMLIN_ERR_INVALID_ARGUMENT (an index out of range); DRUMLIN_ERR_MISUSE.
+ * Thread safety: any thread; serialized with the handle's other calls.
+ */
+int drumlin_object_set_by_key(drumlin_db *db, int32_t class_index, int64_t key, int32_t property_index,
+                            const drumlin_value *value);
+
 /**
  * Live results of a query over a class (`query` NULL: every object, in creation order). Results
  * re-evaluate after every change; release with drumlin_results_release().

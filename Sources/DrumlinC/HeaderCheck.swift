@@ -81,6 +81,12 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_results_get_marshal; v = DrumlinC.drumlin_results_get_marshal; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_get_values; v = DrumlinC.drumlin_results_get_values; keep(v) }
     do { var v = CDrumlinHeader.drumlin_query_marshal; v = DrumlinC.drumlin_query_marshal; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_db_read_version; v = DrumlinC.drumlin_db_read_version; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_object_find_row; v = DrumlinC.drumlin_object_find_row; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_object_read_row; v = DrumlinC.drumlin_object_read_row; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_results_get_rows; v = DrumlinC.drumlin_results_get_rows; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_query_rows; v = DrumlinC.drumlin_query_rows; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_object_set_by_key; v = DrumlinC.drumlin_object_set_by_key; keep(v) }
     do { var v = CDrumlinHeader.drumlin_query; v = DrumlinC.drumlin_query; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_filter; v = DrumlinC.drumlin_results_filter; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_sort; v = DrumlinC.drumlin_results_sort; keep(v) }

@@ -150,6 +150,39 @@ public final class Database: @unchecked Sendable {
     /// The thread running notification callbacks, if any (0: none).
     let deliveringThread = Atomic<UInt>(0)
 
+    /// The read version: a counter that moves whenever values read through this handle may have
+    /// changed. It is bumped on every commit and rollback, after every call that wrote a row
+    /// (SQLite's total changes), and after every call that noticed another connection's commit
+    /// (SQLite's data version, which moves when a read of this connection sees the new file).
+    /// Bindings keep values read earlier while it is unchanged. The word stays at this address
+    /// until the database is deinitialized, so C reads it in place, without a call. The
+    /// corresponding C function is `drumlin_db_read_version`.
+    public let readVersionAddress: UnsafeMutablePointer<UInt64> = {
+        let word = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        word.initialize(to: 1)
+        return word
+    }()
+    public var readVersion: UInt64 { readVersionAddress.pointee }
+    /// What `noteChanges` saw last: SQLite's data version and this connection's total changes.
+    private var seenDataVersion: UInt32 = 0
+    private var seenTotalChanges: Int64 = 0
+
+    /// Moves the read version (commits, rollbacks, writes, and `refresh()`).
+    func bumpReadVersion() { readVersionAddress.pointee &+= 1 }
+
+    /// Bumps the read version when this connection wrote rows or saw another connection's commit
+    /// since the last call: runs after every call, so the next call's readers see it.
+    private func noteChanges(_ connection: Connection) {
+        var dataVersion: UInt32 = 0
+        _ = sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_DATA_VERSION, &dataVersion)
+        let total = connection.totalChanges
+        if dataVersion != seenDataVersion || total != seenTotalChanges {
+            seenDataVersion = dataVersion
+            seenTotalChanges = total
+            bumpReadVersion()
+        }
+    }
+
     /// Opens an existing database with the schema stored in it, read-write or (with
     /// `options.readOnly`) read-only. Opening it later with a schema works as always: the stored
     /// one is compared with it and additive changes apply. The file must exist and be a Drumlin
@@ -222,6 +255,7 @@ public final class Database: @unchecked Sendable {
         if let connection { ChangeRecorder.uninstall(from: connection) }
         connection?.close()
         for info in classes { info.unlinkClasses() }
+        readVersionAddress.deallocate()
     }
 
     /// Closes the database. An open write transaction is rolled back. Objects from it stay
@@ -239,6 +273,7 @@ public final class Database: @unchecked Sendable {
             queryTemplates.removeAll()
             connection.close()
             self.connection = nil
+            bumpReadVersion()
             closedFlag.store(true, ordering: .releasing)
         }
     }
@@ -252,6 +287,7 @@ public final class Database: @unchecked Sendable {
     func serialized<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         try lock.withLock { () throws(DrumlinError) -> R in
             guard let connection else { throw DrumlinError(.misuse, "The database is closed.") }
+            defer { noteChanges(connection) }
             do throws(DrumlinError) {
                 return try body(connection)
             } catch {
@@ -383,6 +419,7 @@ public final class Database: @unchecked Sendable {
         try connection.execute("COMMIT")
         inWriteTransaction = false
         commitCount += 1
+        bumpReadVersion()
         pendingSequences.removeAll()
         recorder?.reset()
     }
@@ -391,6 +428,7 @@ public final class Database: @unchecked Sendable {
     func rollbackLocked(_ connection: Connection) throws(DrumlinError) {
         inWriteTransaction = false
         commitCount += 1
+        bumpReadVersion()
         pendingSequences.removeAll()
         recorder?.reset()
         try connection.execute("ROLLBACK")

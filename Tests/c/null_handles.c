@@ -216,6 +216,25 @@ static void object_lookup_functions(drumlin_db *db) {
         CHECK_MISUSE(drumlin_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, NULL, packed, sizeof packed, &size));
         CHECK_MISUSE(drumlin_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, indices, NULL, sizeof packed, &size));
         CHECK_MISUSE(drumlin_query_marshal(db, "Person", "TRUEPREDICATE", NULL, 1, indices, packed, sizeof packed, NULL));
+        /* Whole rows and the read version (rows.c has their behaviour). */
+        const volatile uint64_t *version = NULL;
+        CHECK_MISUSE(drumlin_db_read_version(NULL, &version));
+        CHECK(version == NULL);
+        CHECK_MISUSE(drumlin_db_read_version(db, NULL));
+        size = 99;
+        CHECK_MISUSE(drumlin_object_find_row(NULL, 0, &pk, packed, sizeof packed, &size));
+        CHECK(size == 0);
+        CHECK_MISUSE(drumlin_object_find_row(db, 0, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_find_row(db, 0, &pk, NULL, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_find_row(db, 0, &pk, packed, sizeof packed, NULL));
+        CHECK_MISUSE(drumlin_object_read_row(NULL, 0, 1, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_object_read_row(db, 0, 1, packed, sizeof packed, NULL));
+        CHECK_MISUSE(drumlin_results_get_rows(NULL, 0, 1, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_rows(NULL, 0, "TRUEPREDICATE", NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_rows(db, 0, NULL, NULL, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_rows(db, 0, "TRUEPREDICATE", NULL, packed, sizeof packed, NULL));
+        CHECK_MISUSE(drumlin_object_set_by_key(NULL, 0, 1, 0, &pk));
+        CHECK_MISUSE(drumlin_object_set_by_key(db, 0, 1, 0, NULL));
     }
     CHECK_MISUSE(drumlin_object_find(NULL, "Person", &pk, &object));
     CHECK(object == NULL);

@@ -185,6 +185,8 @@ final class ClassInfo {
     private(set) var hasRelationships = false
     /// For GeoJSON point types: the `type` and `coordinates` properties.
     private(set) var geoPointIndices: (type: Int, coordinates: Int)?
+    /// The row properties, computed on first use (`rowIndices`).
+    var cachedRowIndices: [Int]?
 
     /// Targets and incoming links reference classes both ways; the database breaks the cycle
     /// when it goes away.

@@ -80,7 +80,8 @@ public struct MarshalWriter {
             case .bool(let b): byte(UInt8(ascii: b ? "T" : "F"))
             case .int(let i): putInt(i)
             case .double(let d): putDouble(d)
-            case .string(var s): return put(s.withUTF8 { BorrowedValue.text(UnsafeRawBufferPointer($0)) })
+            // The text is written inside withUTF8: its pointer is not valid after it returns.
+            case .string(var s): return s.withUTF8 { put(.text(UnsafeRawBufferPointer($0))) }
             case .data(let data): return data.withUnsafeBytes { put(.bytes($0)) }
             default: return false
             }

@@ -464,6 +464,33 @@ drumlin_object_find_marshal = _fn(
         POINTER(c_size_t),
     ],
 )
+# int drumlin_db_read_version(drumlin_db *db, const volatile uint64_t **out_version);
+drumlin_db_read_version = _fn("drumlin_db_read_version", [drumlin_db_p, POINTER(c_void_p)])
+# int drumlin_object_find_row(drumlin_db *db, int32_t class_index, const drumlin_value *primary_key, void *buffer,
+#                           size_t capacity, size_t *out_size);
+drumlin_object_find_row = _fn(
+    "drumlin_object_find_row", [drumlin_db_p, c_int32, drumlin_value_p, c_void_p, c_size_t, POINTER(c_size_t)]
+)
+# int drumlin_object_read_row(drumlin_db *db, int32_t class_index, int64_t key, void *buffer, size_t capacity,
+#                           size_t *out_size);
+drumlin_object_read_row = _fn(
+    "drumlin_object_read_row", [drumlin_db_p, c_int32, c_int64, c_void_p, c_size_t, POINTER(c_size_t)]
+)
+# int drumlin_results_get_rows(drumlin_results *results, size_t start, size_t max_rows, void *buffer,
+#                            size_t capacity, size_t *out_size);
+drumlin_results_get_rows = _fn(
+    "drumlin_results_get_rows", [drumlin_results_p, c_size_t, c_size_t, c_void_p, c_size_t, POINTER(c_size_t)]
+)
+# int drumlin_query_rows(drumlin_db *db, int32_t class_index, const char *query, const char *args_json,
+#                      void *buffer, size_t capacity, size_t *out_size);
+drumlin_query_rows = _fn(
+    "drumlin_query_rows", [drumlin_db_p, c_int32, c_char_p, c_char_p, c_void_p, c_size_t, POINTER(c_size_t)]
+)
+# int drumlin_object_set_by_key(drumlin_db *db, int32_t class_index, int64_t key, int32_t property_index,
+#                             const drumlin_value *value);
+drumlin_object_set_by_key = _fn(
+    "drumlin_object_set_by_key", [drumlin_db_p, c_int32, c_int64, c_int32, drumlin_value_p]
+)
 # int drumlin_object_update_values(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
 #                                size_t count, const int32_t *property_indices, const drumlin_value *values);
 drumlin_object_update_values = _fn(

@@ -171,7 +171,11 @@ def _read_float(u: _ffi._drumlin_value_union) -> float:
     # A float property holds a 32-bit float; widened as is, 0.1 would read back as
     # 0.10000000149011612. Return the shortest decimal that is the same float32 instead, as the
     # engine's JSON does: `obj.ratio = 0.1` reads back as 0.1.
-    value: float = u.fnum
+    return shortest_float32(u.fnum)
+
+
+def shortest_float32(value: float) -> float:
+    """A float32 value (widened to a Python float) as the shortest decimal that is the same float32."""
     if value != value or value in _INFINITIES:
         return value
     # Six digits always survive a float32 round trip (FLT_DIG), so shorter spellings are found

@@ -7,7 +7,7 @@ its pre-resolved index: one C call per read, no name lookup and no JSON.
 
 from __future__ import annotations
 
-from ctypes import byref, c_char_p, c_int, c_int32
+from ctypes import byref, c_char_p, c_int, c_int32, c_uint64
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import _ffi
@@ -16,6 +16,12 @@ from ._errors import InvalidArgumentError, TypeMismatchError
 if TYPE_CHECKING:
     from .database import Database
     from .object import Object
+    from ._rows import RowAccess
+
+DEAD = c_uint64(0)
+"""The version cell of properties that are never read from a kept row, and of every property once
+its database is closed: 0, which no object keeps (the engine's read version starts at 1; an
+object without a row keeps -1), so their reads always take the call (see _rows)."""
 
 _TYPE_NAMES = {
     _ffi.DRUMLIN_PROPERTY_BOOL: "bool",
@@ -61,6 +67,7 @@ class Property:
         "cname",
         "collection",
         "flags",
+        "in_row",
         "index",
         "is_link",
         "name",
@@ -68,6 +75,7 @@ class Property:
         "scalar",
         "stored_name",
         "type",
+        "version",
     )
 
     def __init__(self, class_name: str, index: int, info: _ffi.drumlin_property_info) -> None:
@@ -89,6 +97,11 @@ class Property:
         self.is_link: bool = (
             self.collection == _ffi.DRUMLIN_COLLECTION_NONE and self.type == _ffi.DRUMLIN_PROPERTY_OBJECT
         )
+        # Stored in the object's row (drumlin.h, "Whole rows"): kept by the objects read.
+        self.in_row: bool = (self.scalar and self.type != _ffi.DRUMLIN_PROPERTY_MIXED) or self.is_link
+        # The database's read version while a kept row may answer reads of this property
+        # (_rows.DEAD otherwise: links and the properties outside the row always take the call).
+        self.version: Any = DEAD
 
     @property
     def is_optional(self) -> bool:
@@ -127,6 +140,9 @@ class Property:
         return self.type_name
 
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        # The hot path of every attribute read: the kept row, while the read version is unchanged.
+        if obj is not None and obj._drumlin_seen == self.version.value:
+            return obj._drumlin_row[self.index]  # type: ignore[index]
         if obj is None:
             return self
         return obj._drumlin_read(self)
@@ -167,6 +183,7 @@ class ClassInfo:
         "packable",
         "primary_key",
         "properties",
+        "rows",
         "scalar_only",
     )
 
@@ -203,6 +220,23 @@ class ClassInfo:
         )
         self.all_indices = (c_int32 * len(properties))(*range(len(properties)))
         self.model = None
+        self.rows: RowAccess | None = None  # set by the database (attach_rows)
+
+    def attach_rows(self, rows: RowAccess) -> None:
+        """Let objects of this class keep their rows, revalidated against ``rows.version`` (the
+        database's read version cell)."""
+        self.rows = rows
+        version = rows.version
+        for prop in self.properties:
+            if prop.in_row and not prop.is_link:
+                prop.version = version
+
+    def detach_rows(self) -> None:
+        """The database closed: every read takes the call (which reports the closed database)."""
+        if self.rows is not None:
+            self.rows.version = DEAD
+        for prop in self.properties:
+            prop.version = DEAD
 
     @property
     def is_asymmetric(self) -> bool:

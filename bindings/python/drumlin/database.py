@@ -35,9 +35,11 @@ from ._schema import ClassInfo, Property, encode_name
 from .collection import List, Set
 from .dictionary import Dictionary
 from .model import ModelInfo, collect_schema, ensure_resolved
+from ._rows import RowAccess, find_row
 from .object import (
     NO_LOCK,
     Object,
+    object_from_row,
     check_values,
     fill_value,
     make_object_type,
@@ -216,7 +218,17 @@ class Database(Handle):
     second thread waits until the first thread's ``write()`` block ends.
     """
 
-    __slots__ = ("_classes", "_models", "_path", "_readers", "_schema", "_write_lock", "_writer")
+    __slots__ = (
+        "_classes",
+        "_models",
+        "_object_lock",
+        "_path",
+        "_readers",
+        "_schema",
+        "_version",
+        "_write_lock",
+        "_writer",
+    )
 
     _kind = "database"
 
@@ -255,6 +267,9 @@ class Database(Handle):
         )
         self._path = os.fsdecode(raw_path)
         self._write_lock = threading.RLock()
+        # The lock of objects read as rows (a lock each would cost more than the read): their
+        # handle's borrowed strings are guarded together, as the engine serializes the calls anyway.
+        self._object_lock = threading.RLock()
         self._writer: int | None = None
         self._classes: dict[str, ClassInfo] = {}
         # Fast whole-object readers by class name (_fastread); dropped when the handle is released.
@@ -274,12 +289,18 @@ class Database(Handle):
         finally:
             _ffi.drumlin_options_free(options)
         self._drumlin_h = handle
+        # The engine's read version, read in place (see _rows): kept rows are current while it holds.
+        address = c_void_p()
+        _ffi.drumlin_db_read_version(handle, byref(address))
+        self._version = c_uint64.from_address(address.value)  # type: ignore[arg-type]
         _open_databases.add(self)
 
     # ---- Lifetime ------------------------------------------------------------------------------
 
     def _release(self, handle: Any) -> None:
         self._readers.clear()
+        for info in self._classes.values():
+            info.detach_rows()  # the version word is freed with the handle
         _ffi.drumlin_close(handle)
 
     def close(self) -> None:
@@ -335,6 +356,7 @@ class Database(Handle):
                 return self._model_class(class_name)
             handle = self._ptr()
             info = ClassInfo(handle, encode_name(class_name, "class"))
+            info.attach_rows(RowAccess(handle, info, self._version))
             model = self._models.get(info.name)
             info.model = model
             info.object_type = make_object_type(info, model)
@@ -644,9 +666,23 @@ class Database(Handle):
     def get(self, class_name: str | type[Any], primary_key: Any) -> Any:
         """The object of ``class_name`` (a class name, a model class or a projection class) with
         this primary key, or None."""
-        info = self._class(class_name)
-        found = self._find(self._ptr(), info, primary_key)
-        if found is not None and isinstance(class_name, type) and issubclass(class_name, Projection):
+        info = self._classes.get(class_name) if type(class_name) is str else None
+        if info is None:
+            info = self._class(class_name)
+        rows = info.rows
+        if self._drumlin_h is None or rows is None:
+            self._ptr()  # closed: the error
+        version = rows.version.value  # type: ignore[union-attr]
+        if type(primary_key) is int and -INT64_MAX - 1 <= primary_key <= INT64_MAX:
+            row = find_row(rows, primary_key)  # type: ignore[arg-type]
+        else:
+            key = _ffi.drumlin_value()
+            to_value(primary_key, info.primary_key, key)
+            row = find_row(rows, key)  # type: ignore[arg-type]
+        if row is None:
+            return None
+        found = object_from_row(info.object_type, self, row, version)  # type: ignore[arg-type]
+        if isinstance(class_name, type) and issubclass(class_name, Projection):
             return class_name(found)
         return found
 

@@ -35,6 +35,7 @@ from ._errors import (
 )
 from ._handle import Handle
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
+from ._rows import NO_ROW, read_row
 from ._schema import Property, encode_name
 from .notifications import NotificationToken, ObjectChange
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
@@ -66,6 +67,9 @@ MixedPath = Union[list[PathStep], tuple[PathStep, ...], PathStep]
 _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 _get_at = _ffi.drumlin_object_get_at
+_set_by_key = _ffi.drumlin_object_set_by_key
+# Python types that to_value writes as one plain drumlin_value.
+_PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
 
 
 # Per-thread scratch for packed reads: (buffer, its memoryview, size cell, byref(size cell)).
@@ -126,7 +130,7 @@ class Object(Handle):
     ``db.objects(Dog)``, ``db.get(Dog, pk)`` and ``db.create(Dog, {...})`` return ``Dog`` instances.
     """
 
-    __slots__ = ("_drumlin_db", "_drumlin_key", "_drumlin_lock", "_drumlin_values")
+    __slots__ = ("_drumlin_db", "_drumlin_key", "_drumlin_lock", "_drumlin_row", "_drumlin_seen", "_drumlin_values")
 
     _kind = "object"
     _drumlin_class: ClassVar[ClassInfo]
@@ -138,6 +142,9 @@ class Object(Handle):
     _drumlin_key: int | None
     # The values of a model object not stored yet; None once managed.
     _drumlin_values: dict[str, Any] | None
+    # The kept row (see _rows) and the database's read version when it was read (NO_ROW: none).
+    _drumlin_row: tuple[Any, ...] | None
+    _drumlin_seen: int
 
     def __init__(self, **values: Any) -> None:
         """A new model object, not in any database yet: ``Dog(name="Rex")``. Store it with
@@ -157,6 +164,8 @@ class Object(Handle):
         setter(self, "_drumlin_h", None)
         setter(self, "_drumlin_key", None)
         setter(self, "_drumlin_lock", threading.Lock())
+        setter(self, "_drumlin_row", None)
+        setter(self, "_drumlin_seen", NO_ROW)
         setter(self, "_drumlin_values", model.new_values(values))
 
     def _drumlin_attach(self, db: Database, handle: Any) -> None:
@@ -169,6 +178,8 @@ class Object(Handle):
         setter(self, "_drumlin_lock", threading.Lock())
         setter(self, "_drumlin_key", None)
         setter(self, "_drumlin_values", None)
+        setter(self, "_drumlin_row", None)
+        setter(self, "_drumlin_seen", NO_ROW)
 
     def __init_subclass__(cls, *, map_to: str | None = None, **kwargs: Any) -> None:
         """A model class: its annotations declare persisted properties. ``map_to`` is the stored
@@ -210,7 +221,22 @@ class Object(Handle):
                 raise MisuseError(
                     f"This {type(self).__name__} object is not in a database yet: db.add() it first."
                 )
-            raise MisuseError("This object is closed.")
+            key = self._drumlin_key
+            if key is None:
+                raise MisuseError("This object is closed.")
+            # An object read as a row has no handle until a call needs one.
+            info = self._drumlin_class
+            out = _ffi.drumlin_object_p()
+            if _ffi.drumlin_object_find_by_key(self._drumlin_db._ptr(), info.cname, key, byref(out)) == DRUMLIN_NOT_FOUND:
+                raise InvalidatedObjectError(
+                    f"Accessing object of type {info.name} which has been invalidated or deleted"
+                )
+            with self._drumlin_lock:
+                if self._drumlin_h is None:
+                    object.__setattr__(self, "_drumlin_h", out)
+                else:
+                    _ffi.drumlin_object_release(out)
+            handle = self._drumlin_h
         return handle
 
     def close(self) -> None:
@@ -220,15 +246,48 @@ class Object(Handle):
             return
         with lock:
             super().close()
+            if self._drumlin_values is None:
+                object.__setattr__(self, "_drumlin_key", None)
+                object.__setattr__(self, "_drumlin_row", None)
+                object.__setattr__(self, "_drumlin_seen", NO_ROW)
 
     # ---- Reading -------------------------------------------------------------------------------
 
+    def _drumlin_current_row(self) -> tuple[Any, ...]:
+        """The kept row, read again (one call) when the database's read version moved."""
+        info = self._drumlin_class
+        rows = info.rows
+        if rows is None or self._drumlin_values is not None or self._drumlin_db._drumlin_h is None:
+            handle = self._ptr()  # not stored yet, closed: the error
+            _get_at(handle, 0, _drumlin_value())  # the engine's error for a closed database
+            raise MisuseError("This object's database is closed.")
+        version = rows.version.value
+        if version == self._drumlin_seen:
+            return self._drumlin_row  # type: ignore[return-value]
+        key = self._drumlin_key
+        if key is None:
+            key = self._drumlin_object_key()
+            if key is None:
+                self._ptr()
+                raise MisuseError("This object is closed.")
+        self._drumlin_db._ptr()  # a closed database is a MisuseError
+        row = read_row(rows, key)
+        setter = object.__setattr__
+        setter(self, "_drumlin_row", row)
+        setter(self, "_drumlin_seen", version)
+        return row
+
     def _drumlin_read(self, prop: Property) -> Any:
+        if prop.in_row:
+            value = self._drumlin_current_row()[prop.index]
+            if prop.is_link and value is not None:
+                return self._drumlin_db._class(prop.object_type).object_type._drumlin_keyed(  # type: ignore[attr-defined]
+                    self._drumlin_db, value[2]
+                )
+            return value
         if not prop.scalar:
             return self._drumlin_read_relation(prop)
-        handle = self._drumlin_h
-        if handle is None:
-            raise MisuseError("This object is closed.")
+        handle = self._ptr()
         value = _drumlin_value()
         with self._drumlin_lock:
             _get_at(handle, prop.index, value)
@@ -304,6 +363,24 @@ class Object(Handle):
 
     def __setattr__(self, name: str, value: Any) -> None:
         model = self._drumlin_model
+        if model is None:
+            # The common write: a plain value to a property of the row, inside this thread's write().
+            prop = self._drumlin_class.by_name.get(name)
+            kind = type(value)
+            if (
+                prop is not None
+                and prop.in_row
+                and not prop.is_link
+                and kind in _PLAIN_WRITES
+                and name not in _OBJECT_ATTRIBUTES
+            ):
+                key = self._drumlin_key
+                db = self._drumlin_db
+                if key is not None and db._writer == _get_ident() and db._drumlin_h is not None:
+                    cvalue = _drumlin_value()
+                    to_value(value, prop, cvalue)
+                    _set_by_key(db._drumlin_h, self._drumlin_class.index, key, prop.index, cvalue)
+                    return
         if model is not None:
             self._drumlin_model_setattr(model, name, value)
             return
@@ -354,7 +431,9 @@ class Object(Handle):
         raise AttributeError("properties cannot be deleted: assign None, or delete the object")
 
     def _drumlin_write(self, prop: Property, value: Any) -> None:
-        handle = self._ptr()
+        handle = self._drumlin_h if self._drumlin_key is not None else self._ptr()
+        if handle is None and not prop.scalar:
+            handle = self._ptr()
         db = self._drumlin_db
         if db._writer != _get_ident():
             db._outside_write(self._drumlin_write_now, handle, prop, value)
@@ -367,8 +446,11 @@ class Object(Handle):
             if not isinstance(value, NESTED_TYPES):
                 cvalue = _drumlin_value()
                 fill_value(db, value, prop, cvalue)
-                with self._drumlin_lock:
-                    _ffi.drumlin_object_set_at(handle, prop.index, cvalue)
+                key = self._drumlin_key
+                if key is None:
+                    key = self._drumlin_object_key()
+                # One call by object key: a plain column is one cached UPDATE in the engine.
+                _set_by_key(db._ptr(), self._drumlin_class.index, key, prop.index, cvalue)
                 return
         elif getattr(value, "_drumlin_prop", None) is prop and value._drumlin_owner == self:
             return  # a live view assigned to its own property (`ann.dogs += [rex]`): nothing to do
@@ -520,6 +602,8 @@ class Object(Handle):
         info = self._drumlin_class
         if depth or not info.scalar_only:
             return self._drumlin_json(min(depth, 0x7FFFFFFF))
+        if not info.has_mixed:  # every value is in the row
+            return dict(zip(info.names, self._drumlin_current_row()))
         handle = self._ptr()
         count = len(info.properties)
         if info.packable:
@@ -556,14 +640,14 @@ class Object(Handle):
     def is_valid(self) -> bool:
         """False once the object was deleted, this accessor closed, or its database closed
         (and for a model object not stored yet)."""
-        handle = self._drumlin_h
-        if handle is None:
+        if self._drumlin_values is not None or (self._drumlin_h is None and self._drumlin_key is None):
             return False
         valid = c_int()
         try:
+            handle = self._ptr()
             with self._drumlin_lock:
                 _ffi.drumlin_object_is_valid(handle, byref(valid))
-        except MisuseError:  # the database was closed
+        except (MisuseError, InvalidatedObjectError):  # the database was closed; the object deleted
             return False
         return bool(valid.value)
 
@@ -620,7 +704,7 @@ class Object(Handle):
             return f"{type(self).__name__}({shown})"
         info = self._drumlin_class
         try:
-            if self._drumlin_h is None:
+            if self._drumlin_h is None and self._drumlin_key is None:
                 return f"<drumlin.Object {info.name} (closed)>"
             if not self.is_valid:
                 return f"<drumlin.Object {info.name} (invalid)>"
@@ -694,6 +778,49 @@ def _managed_init(self: Object, db: Database, handle: Any) -> None:
     self._drumlin_attach(db, handle)
 
 
+# Slot setters (C member descriptors): building an object from a row sets every slot directly.
+def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    setter: Callable[[Any, Any], None] = cls.__dict__[name].__set__
+    return setter
+
+
+_set_handle = _slot_setter(Handle, "_drumlin_h")
+_set_db = _slot_setter(Object, "_drumlin_db")
+_set_key = _slot_setter(Object, "_drumlin_key")
+_set_lock = _slot_setter(Object, "_drumlin_lock")
+_set_row = _slot_setter(Object, "_drumlin_row")
+_set_seen = _slot_setter(Object, "_drumlin_seen")
+_set_values = _slot_setter(Object, "_drumlin_values")
+_new_object = object.__new__
+
+
+def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], version: int) -> Any:
+    """A managed object of the generated class ``cls`` keeping ``row`` (read at read version
+    ``version``); its object key is the row's last item. No handle until a call needs one."""
+    obj = _new_object(cls)
+    _set_handle(obj, None)
+    _set_db(obj, db)
+    _set_key(obj, row[-1])
+    _set_lock(obj, db._object_lock)
+    _set_values(obj, None)
+    _set_row(obj, row)
+    _set_seen(obj, version)
+    return obj
+
+
+def _keyed(cls: type[Object], db: Database, key: int) -> Any:
+    """A managed object of ``cls`` known by its object key only: its row is read on first use."""
+    obj = _new_object(cls)
+    _set_handle(obj, None)
+    _set_db(obj, db)
+    _set_key(obj, key)
+    _set_lock(obj, db._object_lock)
+    _set_values(obj, None)
+    _set_row(obj, None)
+    _set_seen(obj, NO_ROW)
+    return obj
+
+
 def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Callable[[Database, Any], Object]:
     """The Object subclass for one class of one database: a descriptor per property. With a model
     class, a subclass of it (so objects are instances of the model class) whose descriptors read
@@ -703,6 +830,7 @@ def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Call
         "_drumlin_class": info,
         "__module__": "drumlin",
         "__init__": _managed_init,
+        "_drumlin_keyed": classmethod(_keyed),
     }
     fields = model._drumlin_model.fields if model is not None and model._drumlin_model else {}
     for prop in info.properties:

@@ -32,8 +32,9 @@ from ._handle import Handle
 from ._marshal import from_value, take_string
 from ._schema import encode_name
 from .geo import GeoShape
+from ._rows import results_rows
 from .notifications import CollectionChange, NotificationToken
-from .object import NO_LOCK, Object, read_packed
+from .object import NO_LOCK, Object, object_from_row, read_packed
 from .values import check_int64, ejson_dumps, ejson_loads
 
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).
@@ -398,27 +399,19 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         return obj if view is None else view(obj)
 
     def _drumlin_objects(self) -> list[Any]:
-        """The objects now in the results, read in one pass.
-
-        Between commits the engine keeps the evaluated results, so opening the objects by
-        position costs one query in all. Inside a write transaction it re-evaluates on every
-        call: there the objects of a class with a primary key are listed from one JSON read and
-        opened by primary key instead (classes without one are opened by position)."""
+        """The objects now in the results, read in one call (``drumlin_results_get_rows``): each
+        keeps its row (see _rows), and has no handle until a call needs one."""
         db = self._drumlin_db
         info = self._drumlin_class
-        pk = info.primary_key
-        if db._writer is not None and pk is not None:
-            handle = db._ptr()
-            found = (db._find(handle, info, row[pk.name]) for row in self.to_dicts())
-            view = self._drumlin_view
-            return [obj if view is None else view(obj) for obj in found if obj is not None]
-        objects = []
-        for position in range(len(self)):
-            try:
-                objects.append(self._get(position))
-            except InvalidArgumentError:  # another thread's commit removed objects meanwhile
-                break
-        return objects
+        access = info.rows
+        handle = self._ptr()
+        if db._drumlin_h is None or access is None:
+            db._ptr()  # closed: the error
+        version = access.version.value  # type: ignore[union-attr]
+        cls = info.object_type
+        objects = [object_from_row(cls, db, row, version) for row in results_rows(access, handle)]  # type: ignore[arg-type]
+        view = self._drumlin_view
+        return objects if view is None else [view(obj) for obj in objects]
 
     def __iter__(self) -> Iterator[_T_co]:
         objects: list[_T_co] = self._drumlin_objects()

@@ -34,6 +34,7 @@ STACK = [
     "_schema",
     "_marshal",
     "_fastread",
+    "_rows",
     "notifications",
     "model",
     "object",

@@ -1,0 +1,187 @@
+import DrumlinEngine
+import CDrumlinHeader
+
+// Whole rows, packed, for bindings that keep an object's row and revalidate it against the
+// database's read version (drumlin_db_read_version): one crossing per object or per page of
+// results, and one per attribute write.
+
+@_cdecl("drumlin_db_read_version")
+public func drumlin_db_read_version(_ db: OpaquePointer?,
+                                    _ outVersion: UnsafeMutablePointer<UnsafePointer<UInt64>?>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        guard let outVersion else { throw misuse("out_version must not be NULL.") }
+        outVersion.pointee = nil
+        outVersion.pointee = UnsafePointer(try database(db).readVersionAddress)
+        return DRUMLIN_OK
+    }
+}
+
+@_cdecl("drumlin_object_find_row")
+public func drumlin_object_find_row(_ db: OpaquePointer?, _ classIndex: Int32, _ primaryKey: UnsafePointer<drumlin_value>?,
+                                    _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                                    _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let outSize = try packedOutput(0, buffer, capacity, outSize)
+        let db = try database(db)
+        guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
+        let index = Int(classIndex)
+        let rowIndices = try db.rowPropertyIndices(classIndex: index)
+        let width = try db.propertyCount(classIndex: index)
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
+        let found = try db.visitObjectRow(classIndex: index, primaryKey: try value(from: primaryKey.pointee),
+                                          propertyIndices: rowIndices) { (row) throws(DrumlinError) in
+            packWholeRow(row, width: width, rowIndices, into: &writer)
+        }
+        guard found else { return DRUMLIN_NOT_FOUND }
+        finishPacked(writer, outSize)
+        return DRUMLIN_OK
+    }
+}
+
+@_cdecl("drumlin_object_read_row")
+public func drumlin_object_read_row(_ db: OpaquePointer?, _ classIndex: Int32, _ key: Int64,
+                                    _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                                    _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let outSize = try packedOutput(0, buffer, capacity, outSize)
+        let db = try database(db)
+        let index = Int(classIndex)
+        let rowIndices = try db.rowPropertyIndices(classIndex: index)
+        let width = try db.propertyCount(classIndex: index)
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
+        try db.visitRow(classIndex: index, key: key) { (row) throws(DrumlinError) in
+            packWholeRow(row, width: width, rowIndices, into: &writer)
+        }
+        finishPacked(writer, outSize)
+        return DRUMLIN_OK
+    }
+}
+
+@_cdecl("drumlin_results_get_rows")
+public func drumlin_results_get_rows(_ results: OpaquePointer?, _ start: Int, _ maxRows: Int,
+                                     _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                                     _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let outSize = try packedOutput(0, buffer, capacity, outSize)
+        let handle = try resultsHandle(results)
+        guard start >= 0, maxRows >= 0 else { throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.") }
+        let results = handle.results
+        let classIndex = results.classIndex
+        let db = results.database
+        let rowIndices = try db.rowPropertyIndices(classIndex: classIndex)
+        let width = try db.propertyCount(classIndex: classIndex)
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
+        writer.beginList(0)
+        let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
+            packWholeRow(row, width: width, rowIndices, into: &writer)
+        }
+        writer.patchList(at: 0, count: rows)
+        finishPacked(writer, outSize)
+        return DRUMLIN_OK
+    }
+}
+
+@_cdecl("drumlin_query_rows")
+public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: UnsafePointer<CChar>?,
+                               _ argsJSON: UnsafePointer<CChar>?, _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                               _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let outSize = try packedOutput(0, buffer, capacity, outSize)
+        let db = try database(db)
+        guard let query else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" to read every object).") }
+        let index = Int(classIndex)
+        let rowIndices = try db.rowPropertyIndices(classIndex: index)
+        let width = try db.propertyCount(classIndex: index)
+        let text = try string(query, "query")
+        let arguments = try queryArguments(argsJSON)
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
+        writer.beginList(0)
+        var rows = 0
+        // A query run before with arguments of the same types: its rows straight from the shared
+        // statement (classes of plain columns). Anything else takes the general path.
+        let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
+                                            propertyIndices: rowIndices) { (row) throws(DrumlinError) in
+            packWholeRow(row, width: width, rowIndices, into: &writer)
+            rows += 1
+        }
+        if !read {
+            writer = MarshalWriter(into: buffer, capacity: capacity)
+            writer.beginList(0)
+            rows = 0
+            let results = try db.objects(classIndex: index).filter(text, arguments)
+            try results.forEachRow(rowIndices) { (row) throws(DrumlinError) in
+                packWholeRow(row, width: width, rowIndices, into: &writer)
+                rows += 1
+            }
+        }
+        writer.patchList(at: 0, count: rows)
+        finishPacked(writer, outSize)
+        return DRUMLIN_OK
+    }
+}
+
+@_cdecl("drumlin_object_set_by_key")
+public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32, _ key: Int64, _ propertyIndex: Int32,
+                                      _ value: UnsafePointer<drumlin_value>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let db = try database(db)
+        guard let value else { throw misuse("value must not be NULL.") }
+        try db.setValue(classIndex: Int(classIndex), key: key, propertyIndex: Int(propertyIndex), try borrowed(from: value.pointee))
+        return DRUMLIN_OK
+    }
+}
+
+// MARK: Packing
+
+/// One object as a tuple of `width + 1` items: every property by index (the row properties'
+/// values, None for the others: collections, backlinks, mixed values) then the object key.
+/// Values marshal has no type for are tagged tuples, `(DRUMLIN_TYPE_*, payload...)`.
+func packWholeRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) {
+    writer.beginTuple(width + 1)
+    var position = 0
+    for index in 0..<width {
+        if position < rowIndices.count, rowIndices[position] == index {
+            putTagged(row[position], into: &writer)
+            position += 1
+        } else {
+            writer.put(.null)
+        }
+    }
+    writer.put(.int(row.key))
+}
+
+private func putTagged(_ value: BorrowedValue, into writer: inout MarshalWriter) {
+    if writer.put(value) { return }
+    guard case .value(let value) = value else { writer.put(.null); return }
+    switch value {
+    case .float(let f):
+        writer.beginTuple(2)
+        writer.put(.int(Int64(DRUMLIN_TYPE_FLOAT)))
+        writer.put(.double(Double(f)))
+    case .decimal(let d):
+        writer.beginTuple(3)
+        writer.put(.int(Int64(DRUMLIN_TYPE_DECIMAL128)))
+        writer.put(.int(Int64(bitPattern: d.low)))
+        writer.put(.int(Int64(bitPattern: d.high)))
+    case .date(let t):
+        writer.beginTuple(3)
+        writer.put(.int(Int64(DRUMLIN_TYPE_TIMESTAMP)))
+        writer.put(.int(t.seconds))
+        writer.put(.int(Int64(t.nanoseconds)))
+    case .objectId(let oid):
+        writer.beginTuple(2)
+        writer.put(.int(Int64(DRUMLIN_TYPE_OBJECT_ID)))
+        oid.bytes.withUnsafeBytes { _ = writer.put(.bytes($0)) }
+    case .uuid(let uuid):
+        writer.beginTuple(2)
+        writer.put(.int(Int64(DRUMLIN_TYPE_UUID)))
+        uuid.bytes.withUnsafeBytes { _ = writer.put(.bytes($0)) }
+    case .link(let link):
+        writer.beginTuple(3)
+        writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
+        writer.put(.int(Int64(link.classIndex)))
+        writer.put(.int(link.key))
+    default:
+        writer.put(.null)
+    }
+}

@@ -1,0 +1,137 @@
+/*
+ * rows.c — whole-row reads and the read version: drumlin_db_read_version, drumlin_object_find_row,
+ * drumlin_object_read_row, drumlin_results_get_rows, drumlin_query_rows, drumlin_object_set_by_key.
+ */
+#include "fast_paths.h"
+
+static int32_t class_index(drumlin_db *db, const char *name) {
+    int32_t index = -1;
+    REQUIRE_OK(drumlin_class_index(db, name, &index));
+    return index;
+}
+
+static void add_plain(drumlin_db *db, int64_t id, const char *name) {
+    int32_t idx[2] = {prop(db, "Plain", "id"), prop(db, "Plain", "name")};
+    drumlin_value values[2] = {v_int(id), v_str(name)};
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_object_create(db, "Plain", 2, idx, values, DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+}
+
+/* Whether the marshal bytes hold the string (as a 'u' item: length then bytes). */
+static int has_text(const unsigned char *bytes, size_t size, const char *text) {
+    size_t n = strlen(text);
+    for (size_t i = 0; i + 5 + n <= size; i++) {
+        if (bytes[i] == 'u' && bytes[i + 1] == n && bytes[i + 2] == 0 && memcmp(bytes + i + 5, text, n) == 0) return 1;
+    }
+    return 0;
+}
+
+static void test_read_version_moves_on_commit_rollback_and_writes(void) {
+    drumlin_db *db = fresh();
+    const volatile uint64_t *version = NULL;
+    REQUIRE_OK(drumlin_db_read_version(db, &version));
+    REQUIRE(version != NULL);
+    uint64_t start = *version;
+    CHECK(start >= 1);
+    add_plain(db, 1, "Ann");
+    uint64_t after_commit = *version;
+    CHECK(after_commit > start);
+    /* A read that changes nothing leaves it. */
+    CHECK(count_of(db, "Plain", NULL, NULL) == 1);
+    CHECK(*version == after_commit);
+    REQUIRE_OK(drumlin_begin_write(db));
+    drumlin_value name = v_str("Bob");
+    CHECK_OK(drumlin_object_set_by_key(db, class_index(db, "Plain"), 1, prop(db, "Plain", "name"), &name));
+    uint64_t after_write = *version;
+    CHECK(after_write > after_commit);
+    REQUIRE_OK(drumlin_rollback(db));
+    CHECK(*version > after_write);
+    CHECK_ERR(drumlin_db_read_version(db, NULL), DRUMLIN_ERR_MISUSE);
+    drumlin_close(db);
+}
+
+static void test_read_version_sees_another_connections_commit_at_the_next_read(void) {
+    char path[] = "/tmp/drumlin-rows-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    close(fd);
+    remove(path);
+    drumlin_db *a = NULL, *b = NULL;
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &a));
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &b));
+    add_plain(a, 1, "Ann");
+    const volatile uint64_t *version = NULL;
+    REQUIRE_OK(drumlin_db_read_version(a, &version));
+    CHECK(count_of(a, "Plain", NULL, NULL) == 1);
+    uint64_t before = *version;
+    add_plain(b, 2, "Bob");
+    CHECK(*version == before); /* nothing called on a yet */
+    CHECK(count_of(a, "Plain", NULL, NULL) == 2);
+    CHECK(*version > before);
+    drumlin_close(b);
+    drumlin_close(a);
+    remove(path);
+}
+
+static void test_rows_by_primary_key_key_results_and_query(void) {
+    drumlin_db *db = fresh();
+    add_plain(db, 7, "Ann");
+    add_plain(db, 8, "Bob");
+    int32_t plain = class_index(db, "Plain");
+    unsigned char buffer[512];
+    size_t size = 0;
+    drumlin_value pk = v_int(7);
+    CHECK_OK(drumlin_object_find_row(db, plain, &pk, buffer, sizeof buffer, &size));
+    CHECK(size > 2 && buffer[0] == ')' && buffer[1] == PL_COUNT + 1); /* a tuple: every property, then the key */
+    CHECK(has_text(buffer, size, "Ann"));
+    pk = v_int(99);
+    CHECK_RC(drumlin_object_find_row(db, plain, &pk, buffer, sizeof buffer, &size), DRUMLIN_NOT_FOUND);
+    CHECK(size == 0);
+    /* Too small a buffer: the size needed, for a second call. */
+    pk = v_int(8);
+    CHECK_OK(drumlin_object_find_row(db, plain, &pk, buffer, 4, &size));
+    CHECK(size > 4);
+    CHECK_OK(drumlin_object_read_row(db, plain, 8, buffer, sizeof buffer, &size));
+    CHECK(has_text(buffer, size, "Bob"));
+    drumlin_results *results = NULL;
+    REQUIRE_OK(drumlin_query(db, "Plain", "id > 0", NULL, &results));
+    CHECK_OK(drumlin_results_get_rows(results, 0, 10, buffer, sizeof buffer, &size));
+    CHECK(buffer[0] == '[' && buffer[1] == 2);
+    CHECK(has_text(buffer, size, "Ann") && has_text(buffer, size, "Bob"));
+    CHECK_OK(drumlin_results_get_rows(results, 1, 10, buffer, sizeof buffer, &size));
+    CHECK(buffer[1] == 1 && has_text(buffer, size, "Bob") && !has_text(buffer, size, "Ann"));
+    drumlin_results_release(results);
+    CHECK_OK(drumlin_query_rows(db, plain, "name == $0", "[\"Bob\"]", buffer, sizeof buffer, &size));
+    CHECK(buffer[1] == 1 && has_text(buffer, size, "Bob"));
+    CHECK_ERR(drumlin_query_rows(db, plain, "name ==", NULL, buffer, sizeof buffer, &size), DRUMLIN_ERR_QUERY);
+    drumlin_close(db);
+}
+
+static void test_set_by_key_writes_and_reports_errors(void) {
+    drumlin_db *db = fresh();
+    add_plain(db, 1, "Ann");
+    int32_t plain = class_index(db, "Plain");
+    drumlin_value value = v_int(40);
+    CHECK_ERR(drumlin_object_set_by_key(db, plain, 1, prop(db, "Plain", "age"), &value), DRUMLIN_ERR_WRONG_TRANSACTION_STATE);
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_set_by_key(db, plain, 1, prop(db, "Plain", "age"), &value));
+    CHECK(count_of(db, "Plain", "age == 40", NULL) == 1);
+    CHECK_FAILS(drumlin_object_set_by_key(db, plain, 2, prop(db, "Plain", "age"), &value), DRUMLIN_ERR_INVALIDATED_OBJECT,
+                "invalidated or deleted");
+    drumlin_value text = v_str("x");
+    CHECK_FAILS(drumlin_object_set_by_key(db, plain, 1, prop(db, "Plain", "age"), &text), DRUMLIN_ERR_TYPE_MISMATCH,
+                "Plain.age");
+    drumlin_value id = v_int(5);
+    CHECK_ERR(drumlin_object_set_by_key(db, plain, 1, prop(db, "Plain", "id"), &id), DRUMLIN_ERR_PRIMARY_KEY_IMMUTABLE);
+    REQUIRE_OK(drumlin_commit(db));
+    drumlin_close(db);
+}
+
+int main(void) {
+    test_read_version_moves_on_commit_rollback_and_writes();
+    test_read_version_sees_another_connections_commit_at_the_next_read();
+    test_rows_by_primary_key_key_results_and_query();
+    test_set_by_key_writes_and_reports_errors();
+    return check_report("rows");
+}

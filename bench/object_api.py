@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""object_api.py — the Python steps users write with the documented object API, next to the
+one-call variants and Python's sqlite3 (issue #20). Person workload of bench.py, in one process
+per run, medians of --runs. Prints a markdown table with the targets; nothing is asserted.
+
+    python3 bench/object_api.py [--n 100000] [--runs 3]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bindings", "python"))
+import drumlin  # noqa: E402
+
+SCHEMA = [{"name": "Person", "primaryKey": "id", "properties": {
+    "id": "int", "name": {"type": "string", "indexed": True}, "age": "int",
+    "email": "string", "score": "double", "active": "bool"}}]
+COLS = "id, name, age, email, score, active"
+
+
+def person(i: int) -> tuple:
+    return (i, f"name{i}", 18 + (i * 7) % 60, f"user{i}@example.com", i * 0.5, i % 2 == 0)
+
+
+def setup(n: int, where: str):
+    db = drumlin.open(os.path.join(where, "d.drumlin"), schema=SCHEMA)
+    keys = ("id", "name", "age", "email", "score", "active")
+    with db.write():
+        db.create_many("Person", [dict(zip(keys, person(i))) for i in range(1, n + 1)])
+    con = sqlite3.connect(os.path.join(where, "s.db"), isolation_level=None)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=NORMAL")
+    con.execute("CREATE TABLE person(id INTEGER PRIMARY KEY, name TEXT, age INTEGER, email TEXT, score REAL, active INTEGER)")
+    con.execute("CREATE INDEX person_name ON person(name)")
+    con.execute("BEGIN")
+    con.executemany("INSERT INTO person VALUES (?,?,?,?,?,?)", [person(i) for i in range(1, n + 1)])
+    con.execute("COMMIT")
+    return db, con
+
+
+def steps(db, con, n: int):
+    ids = range(1, n + 1)
+    names = [f"name{1 + k * n // 1000}" for k in range(1000)]
+
+    def get_obj():
+        get = db.get
+        for i in ids:
+            o = get("Person", i)
+            o.id, o.name, o.age, o.email, o.score, o.active
+
+    def get_dict():
+        get = db.get_dict
+        for i in ids:
+            get("Person", i)
+
+    def get_sql():
+        ex = con.execute
+        sql = f"SELECT {COLS} FROM person WHERE id = ?"
+        for i in ids:
+            r = ex(sql, (i,)).fetchone()
+            r[0], r[1], r[2], r[3], r[4], r[5]
+
+    def lookup_obj():
+        for name in names:
+            for o in db.query("Person", "name == $0", name):
+                o.name
+
+    def lookup_dicts():
+        for name in names:
+            for d in db.query_dicts("Person", "name == $0", name):
+                d["name"]
+
+    def lookup_sql():
+        sql = f"SELECT {COLS} FROM person WHERE name = ?"
+        for name in names:
+            for r in con.execute(sql, (name,)).fetchall():
+                r[1]
+
+    def range_obj():
+        for o in db.query("Person", "age BETWEEN {30, 40}"):
+            o.id, o.name
+
+    def range_dicts():
+        for d in db.query_dicts("Person", "age BETWEEN {30, 40}"):
+            d["id"], d["name"]
+
+    def range_sql():
+        for r in con.execute(f"SELECT {COLS} FROM person WHERE age BETWEEN ? AND ?", (30, 40)).fetchall():
+            r[0], r[1]
+
+    m = min(n, 20000)
+
+    def update_obj():
+        with db.write():
+            get = db.get
+            for i in range(1, m + 1):
+                get("Person", i).score = i * 0.5 + 1
+
+    def update_sql():
+        con.execute("BEGIN")
+        ex = con.execute
+        for i in range(1, m + 1):
+            ex("UPDATE person SET score = ? WHERE id = ?", (i * 0.5 + 1, i))
+        con.execute("COMMIT")
+
+    objs = list(db.query("Person", "id <= $0", m))
+
+    def set_obj():
+        with db.write():
+            for i, o in enumerate(objs):
+                o.score = i + 0.25
+
+    return [
+        ("get + read all 6 attributes", n, [("object API: db.get(...) then attributes", get_obj),
+                                           ("one call: db.get_dict", get_dict)], get_sql),
+        ("1000 indexed lookups, read name", 1000, [("object API: iterate db.query(...)", lookup_obj),
+                                                  ("one call: db.query_dicts", lookup_dicts)], lookup_sql),
+        ("range age 30..40, read 2 attributes (queries)", 1, [("object API: iterate db.query(...)", range_obj),
+                                                              ("one call: db.query_dicts", range_dicts)], range_sql),
+        (f"{m} updates in one write", m, [("object API: db.get(...).score = x", update_obj),
+                                          ("object API: obj.score = x on objects read before", set_obj)], update_sql),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    where = tempfile.mkdtemp(prefix="drumlin-objapi-")
+    try:
+        db, con = setup(args.n, where)
+        plan = steps(db, con, args.n)
+        times: dict[str, list[float]] = {}
+        for _ in range(args.runs):
+            for label, _ops, variants, sql in plan:
+                for name, fn in [("sqlite3", sql)] + variants:
+                    t0 = time.perf_counter()
+                    fn()
+                    times.setdefault(label + "|" + name, []).append(time.perf_counter() - t0)
+        print(f"## Python object API vs sqlite3 (N = {args.n}, median of {args.runs})\n")
+        print("| step | way | Drumlin | sqlite3 | ratio | target | met? |")
+        print("|---|---|---|---|---|---|---|")
+        for label, ops, variants, _ in plan:
+            base = statistics.median(times[label + "|sqlite3"])
+            for name, _fn in variants:
+                t = statistics.median(times[label + "|" + name])
+                ratio = base / t
+                target = "≥ 1.0× sqlite3" if name.startswith("object API") else "—"
+                met = ("yes" if ratio >= 1.0 else "NO") if target != "—" else "—"
+                print(f"| {label} | {name} | {ops / t / 1e3:.1f}k/s | {ops / base / 1e3:.1f}k/s | {ratio:.2f}× | {target} | {met} |")
+        db.close()
+        con.close()
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

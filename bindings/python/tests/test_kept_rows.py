@@ -1,0 +1,175 @@
+"""Objects keep their row and stay live: every change is seen on the next attribute read.
+
+An object read through the package keeps its row, revalidated against the database's read version
+(see drumlin/_rows.py). These tests check each way the row can go stale. No timing here.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import drumlin
+
+SCHEMA: list[dict[str, Any]] = [
+    {
+        "name": "Person",
+        "primaryKey": "id",
+        "properties": {"id": "int", "name": "string", "age": "int", "score": "double", "active": "bool"},
+    },
+    {
+        "name": "Task",
+        "primaryKey": "id",
+        "properties": {
+            "id": "int",
+            "title": "string",
+            "owner": "Person?",
+            "tags": "string[]",
+            "due": "date?",
+            "cost": "decimal128?",
+            "ratio": "float",
+            "uid": "uuid?",
+            "extra": "mixed",
+        },
+    },
+]
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "rows.drumlin"
+
+
+@pytest.fixture
+def db(path: Path) -> Any:
+    with drumlin.open(path, SCHEMA) as db:
+        with db.write():
+            db.create_many("Person", [{"id": i, "name": f"p{i}", "age": 20 + i, "score": 0.5, "active": True} for i in range(1, 4)])
+        yield db
+
+
+def test_a_write_through_another_object_of_the_same_row_is_seen(db: Any) -> None:
+    first = db.get("Person", 1)
+    second = db.get("Person", 1)
+    assert first.name == "p1"
+    with db.write():
+        second.name = "renamed"
+        assert first.name == "renamed"  # inside the transaction
+    assert first.name == "renamed"
+
+
+def test_a_write_of_another_object_keeps_rows_correct(db: Any) -> None:
+    one = db.get("Person", 1)
+    assert one.age == 21
+    with db.write():
+        db.get("Person", 2).age = 99
+    assert one.age == 21
+    assert db.get("Person", 2).age == 99
+
+
+def test_a_rollback_is_seen(db: Any) -> None:
+    person = db.get("Person", 1)
+    with pytest.raises(RuntimeError):
+        with db.write():
+            person.score = 7.0
+            assert person.score == 7.0
+            raise RuntimeError("roll back")
+    assert person.score == 0.5
+
+
+def test_a_delete_makes_the_next_read_raise(db: Any) -> None:
+    person = db.get("Person", 1)
+    assert person.name == "p1"
+    with db.write():
+        db.delete(db.get("Person", 1))
+    with pytest.raises(drumlin.InvalidatedObjectError):
+        person.name
+    assert not person.is_valid
+
+
+def test_another_handles_commit_is_seen_at_the_next_read_call(db: Any, path: Path) -> None:
+    person = db.get("Person", 1)
+    assert person.name == "p1"
+    with drumlin.open(path) as other:
+        with other.write():
+            other.get("Person", 1).name = "from elsewhere"
+        # Documented: the kept row answers until a call on this handle reads the file.
+        assert person.name == "p1"
+        db.count("Person")
+        assert person.name == "from elsewhere"
+        with other.write():
+            other.get("Person", 1).name = "again"
+        # Any read call notices it: a get of another object, a query.
+        db.get("Person", 2)
+        assert person.name == "again"
+
+
+def test_objects_from_results_keep_rows_and_stay_live(db: Any) -> None:
+    people = list(db.query("Person", "age > $0", 21))
+    assert [p.name for p in people] == ["p2", "p3"]
+    with db.write():
+        people[0].name = "changed"
+    assert people[0].name == "changed"
+    assert db.get("Person", 2).name == "changed"
+
+
+def test_a_closed_database_makes_reads_raise_misuse(path: Path) -> None:
+    db = drumlin.open(path, SCHEMA)
+    with db.write():
+        db.create("Person", {"id": 1, "name": "a", "age": 1, "score": 1.0, "active": False})
+    person = db.get("Person", 1)
+    assert person.name == "a"
+    db.close()
+    with pytest.raises(drumlin.MisuseError):
+        person.name
+
+
+def test_rows_of_every_scalar_type_link_and_collection(db: Any) -> None:
+    due = datetime.datetime(2024, 5, 6, 7, 8, 9, 123000, tzinfo=datetime.timezone.utc)
+    uid = uuid.uuid4()
+    with db.write():
+        db.create(
+            "Task",
+            {
+                "id": 1,
+                "title": "write",
+                "owner": 2,
+                "tags": ["a", "b"],
+                "due": due,
+                "cost": decimal.Decimal("12.50"),
+                "ratio": 0.1,
+                "uid": uid,
+                "extra": "free",
+            },
+        )
+        db.create("Task", {"id": 2, "title": "none", "ratio": 1.0})
+    task = db.get("Task", 1)
+    assert (task.title, task.due, task.cost, task.ratio, task.uid, task.extra) == (
+        "write", due, decimal.Decimal("12.50"), 0.1, uid, "free",
+    )
+    assert task.owner == db.get("Person", 2)
+    assert task.owner.name == "p2"
+    assert list(task.tags) == ["a", "b"]
+    empty = db.get("Task", 2)
+    assert (empty.owner, empty.due, empty.cost, empty.uid, empty.extra) == (None, None, None, None, None)
+    assert [t.title for t in db.objects("Task")] == ["write", "none"]
+    assert db.get("Task", 1).to_dict()["tags"] == ["a", "b"]
+    with db.write():
+        db.get("Person", 2).name = "owner renamed"
+        task.owner = None
+    assert task.owner is None
+
+
+def test_a_write_through_an_object_read_as_a_row_needs_no_handle_first(db: Any) -> None:
+    person = db.get("Person", 3)
+    with db.write():
+        person.update({"name": "several", "age": 5})
+        person.active = False
+    assert (person.name, person.age, person.active) == ("several", 5, False)
+    with pytest.raises(drumlin.TransactionError):
+        person.age = 1
