@@ -93,7 +93,7 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
         let rowIndices = try db.rowPropertyIndices(classIndex: index)
         let width = try db.propertyCount(classIndex: index)
         let text = try string(query, "query")
-        let arguments = try queryArguments(argsJSON)
+        let arguments = try queryArguments(db, argsJSON)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         writer.beginList(0)
         var rows = 0
