@@ -63,6 +63,8 @@ SchemaEntry = Union[dict[str, Any], type[Object]]
 """One entry of ``drumlin.open(schema=[...])``: an object schema (a dict) or a model class."""
 
 if TYPE_CHECKING:
+    from .migration import Migration
+
     ClassRef = Union[str, type[Object]]
 _get_ident = threading.get_ident
 
@@ -229,6 +231,7 @@ class Database(Handle):
         in_memory: bool = False,
         busy_timeout: float = 5.0,
         slow_query_threshold: float | None = None,
+        migration: Callable[[Migration], object] | None = None,
     ) -> None:
         self._drumlin_h = None
         # Model classes by schema class name: objects of those classes are their instances.
@@ -258,6 +261,13 @@ class Database(Handle):
         # Fast whole-object readers by class name (_fastread); dropped when the handle is released.
         self._readers: dict[str, Reader] = {}
         self._schema: list[dict[str, Any]] | None = None
+        migrate = None
+        if migration is not None:
+            from .migration import _MigrationCallback
+
+            if not callable(migration):
+                raise TypeMismatchError(f"migration must be a function, not {type(migration).__name__}")
+            migrate = _MigrationCallback(migration, self._path, self._models)
         options = _ffi.drumlin_options_new()
         try:
             _ffi.drumlin_options_set_schema_version(options, schema_version)
@@ -267,8 +277,16 @@ class Database(Handle):
             _ffi.drumlin_options_set_busy_timeout(options, busy_ms)
             _ffi.drumlin_options_set_slow_query_threshold(options, slow_ms)
             _ffi.drumlin_options_set_logger(options, _log_to_python, None, _NO_FREE)
+            if migrate is not None:
+                _ffi.drumlin_options_set_migration(options, migrate.pointer, None, _NO_FREE)
             handle = _ffi.drumlin_db_p()
-            _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
+            try:
+                _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
+            except DrumlinError:
+                if migrate is not None and migrate.error is not None:
+                    # The migration function's own exception, as it raised it.
+                    raise migrate.error from None
+                raise
         finally:
             _ffi.drumlin_options_free(options)
         self._drumlin_h = handle
@@ -898,6 +916,7 @@ def open(
     in_memory: bool = False,
     busy_timeout: float = 5.0,
     slow_query_threshold: float | None = None,
+    migration: Callable[[Migration], object] | None = None,
 ) -> Database:
     """Open (or create) a database.
 
@@ -913,6 +932,10 @@ def open(
         :class:`BusyError` (whose message says what waited and for how long).
     :param slow_query_threshold: seconds; queries that take longer are logged as warnings on the
         ``drumlin`` logger (which also hears opens, migrations and failed calls).
+    :param migration: ``fn(m)`` runs once when the file's stored schema version is lower than
+        ``schema_version``, inside the transaction that changes the schema (see
+        :class:`drumlin.Migration` and docs/migrations.md). If it raises, the file is left as it
+        was and ``open()`` re-raises that exception.
 
     The corresponding C function is ``drumlin_open``.
     """
@@ -925,6 +948,7 @@ def open(
         in_memory=in_memory,
         busy_timeout=busy_timeout,
         slow_query_threshold=slow_query_threshold,
+        migration=migration,
     )
 
 
