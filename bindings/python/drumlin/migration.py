@@ -122,12 +122,13 @@ class Migration:
         return self._old
 
     def enumerate_objects(
-        self, class_name: str | type[Any], function: Callable[[Object, Object | None], object]
+        self, class_name: str | type[Any], function: Callable[[Any, Any], object]
     ) -> None:
         """Call ``function(old, new)`` for each object of a class that existed before the
         migration (in creation order). ``old`` is the object as it was (read-only: writing raises
         :class:`~drumlin.ReadOnlyError`); ``new`` the same object in the new schema, or None when
-        the new schema has no such class or the object was deleted. An exception raised by
+        the new schema has no such class or the object was deleted. Both are typed ``Any``, as objects
+        of a schema given as dicts are (their attributes come from the schema). An exception raised by
         ``function`` stops the enumeration and propagates."""
         name = _class_name(class_name)
         old_db, new_db = self._old, self._new
@@ -171,7 +172,7 @@ class Migration:
 
     def create(self, class_name: str | type[Any], values: dict[str, Any]) -> Object:
         """Create an object in the new schema (as :meth:`Database.create`)."""
-        created: Object = self._new.create(class_name, values)  # type: ignore[call-overload]
+        created: Object = self._new.create(class_name, values)
         return created
 
     def delete(self, obj: Object) -> None:
