@@ -34,6 +34,7 @@ from ._marshal import take_string, to_value
 from ._schema import ClassInfo, Property, encode_name
 from .collection import List, Set
 from .dictionary import Dictionary
+from .migration import Migration, MigrationCallback
 from .model import ModelInfo, collect_schema, ensure_resolved
 from .object import (
     NO_LOCK,
@@ -63,8 +64,6 @@ SchemaEntry = Union[dict[str, Any], type[Object]]
 """One entry of ``drumlin.open(schema=[...])``: an object schema (a dict) or a model class."""
 
 if TYPE_CHECKING:
-    from .migration import Migration
-
     ClassRef = Union[str, type[Object]]
 _get_ident = threading.get_ident
 
@@ -263,11 +262,14 @@ class Database(Handle):
         self._schema: list[dict[str, Any]] | None = None
         migrate = None
         if migration is not None:
-            from .migration import _MigrationCallback
-
             if not callable(migration):
                 raise TypeMismatchError(f"migration must be a function, not {type(migration).__name__}")
-            migrate = _MigrationCallback(migration, self._path, self._models)
+            models = self._models
+
+            def lend(handle: Any, writable: bool) -> _LentDatabase:
+                return _LentDatabase(handle, self._path, models if writable else {}, writable)
+
+            migrate = MigrationCallback(migration, lend)
         options = _ffi.drumlin_options_new()
         try:
             _ffi.drumlin_options_set_schema_version(options, schema_version)
@@ -904,6 +906,29 @@ def _view(class_name: object) -> Any:
     if isinstance(class_name, type) and issubclass(class_name, Projection):
         return class_name
     return None
+
+
+class _LentDatabase(Database):
+    """A database handle a migration lends out (drumlin_migration_new_db / _old_db): never closed
+    from Python, the migration ends it; writable in the migration's transaction, or read-only."""
+
+    __slots__ = ()
+
+    def __init__(self, handle: Any, path: str, models: dict[str, type[Object]], writable: bool) -> None:
+        # Not Database.__init__: the handle exists already.
+        self._drumlin_h = handle
+        self._models = dict(models)
+        self._path = path
+        self._write_lock = threading.RLock()
+        # Writes happen in the migration's transaction, on the thread running it.
+        self._writer = threading.get_ident() if writable else None
+        self._classes = {}
+        self._readers = {}
+        self._schema = None
+
+    def _release(self, handle: Any) -> None:
+        # The migration ends the handle (closing it here would end the migration's database).
+        self._readers.clear()
 
 
 def open(

@@ -17,7 +17,6 @@ re-raises that same exception. The corresponding C function is ``drumlin_options
 
 from __future__ import annotations
 
-import threading
 from ctypes import byref, c_int, c_uint64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -25,36 +24,15 @@ from . import _ffi
 from ._errors import DrumlinError
 from ._marshal import take_string
 from ._schema import encode_name
-from .database import Database
 from .values import ejson_loads
 
 if TYPE_CHECKING:
+    from .database import Database
     from .object import Object
 
-
-class _MigrationDatabase(Database):
-    """A database handle the migration lends out: never closed from Python (the migration ends
-    it), writable in the migration's transaction or read-only for the old objects."""
-
-    __slots__ = ()
-
-    def __init__(self, handle: Any, path: str, models: dict[str, type[Object]], writable: bool) -> None:  # noqa: D107
-        # Deliberately not Database.__init__: the handle already exists.
-        self._drumlin_h = handle
-        self._models = dict(models)
-        self._path = path
-        self._write_lock = threading.RLock()
-        # Writes happen in the migration's transaction, on the thread running it.
-        self._writer = threading.get_ident() if writable else None
-        self._classes = {}
-        self._readers = {}
-        self._schema = None
-
-    def _release(self, handle: Any) -> None:
-        self._readers.clear()
-
-    def _end(self) -> None:
-        object.__setattr__(self, "_drumlin_h", None)
+    # (handle, writable) -> a Database over a handle the migration lends (database.py's
+    # _LentDatabase, whose close() only lets go of the handle).
+    LendDatabase = Callable[[Any, bool], Database]
 
 
 def _class_name(class_name: str | type[Any]) -> str:
@@ -70,14 +48,14 @@ class Migration:
     Valid only while the migration function runs.
     """
 
-    __slots__ = ("_pointer", "_new", "_old", "old_schema_version", "new_schema_version")
+    __slots__ = ("_new", "_old", "_pointer", "new_schema_version", "old_schema_version")
 
     old_schema_version: int
     """The version stored in the file before the migration."""
     new_schema_version: int
     """The version the file is opened with."""
 
-    def __init__(self, pointer: int, path: str, models: dict[str, type[Object]]) -> None:
+    def __init__(self, pointer: int, lend: LendDatabase) -> None:
         self._pointer = c_void_p(pointer)
         version = c_uint64()
         _ffi.drumlin_migration_old_schema_version(self._pointer, byref(version))
@@ -88,14 +66,14 @@ class Migration:
         _ffi.drumlin_migration_new_db(self._pointer, byref(new_handle))
         old_handle = _ffi.drumlin_db_p()
         _ffi.drumlin_migration_old_db(self._pointer, byref(old_handle))
-        self._new = _MigrationDatabase(new_handle, path, models, writable=True)
+        self._new = lend(new_handle, True)
         # Old objects are plain objects of the old schema, not model instances: the model classes
         # describe the new schema.
-        self._old = _MigrationDatabase(old_handle, path, {}, writable=False)
+        self._old = lend(old_handle, False)
 
     def _end(self) -> None:
-        self._new._end()
-        self._old._end()
+        self._new.close()
+        self._old.close()
 
     @property
     def old_schema(self) -> list[dict[str, Any]]:
@@ -180,21 +158,20 @@ class Migration:
         self._new.delete(obj)
 
 
-class _MigrationCallback:
+class MigrationCallback:
     """A Python migration function as a C ``drumlin_migration_fn``: an exception aborts the
     migration and is kept, for ``open()`` to re-raise."""
 
-    def __init__(self, function: Callable[[Migration], object], path: str, models: dict[str, type[Object]]) -> None:
+    def __init__(self, function: Callable[[Migration], object], lend: LendDatabase) -> None:
         self.function = function
-        self.path = path
-        self.models = models
+        self.lend = lend
         self.error: BaseException | None = None
         self.pointer = _ffi.drumlin_migration_fn(self._call)
 
     def _call(self, _userdata: Any, pointer: int) -> int:
         migration: Migration | None = None
         try:
-            migration = Migration(pointer, self.path, self.models)
+            migration = Migration(pointer, self.lend)
             self.function(migration)
             return 0
         except BaseException as error:  # an exception must not cross back into C

@@ -40,6 +40,7 @@ STACK = [
     "results",
     "collection",
     "dictionary",
+    "migration",
     "database",
     "cli",
     "__init__",
