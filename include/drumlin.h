@@ -298,7 +298,8 @@ int drumlin_options_set_slow_query_threshold(drumlin_options *options, int64_t m
  * @param options      May be NULL for defaults. Not retained.
  * @param out_db       Receives a handle owned by the caller (close with drumlin_close()); NULL on error.
  * @return DRUMLIN_OK; DRUMLIN_ERR_SCHEMA (validation, all problems listed); DRUMLIN_ERR_MIGRATION_REQUIRED;
- *         DRUMLIN_ERR_MIGRATION_FAILED (schema version lower than stored); DRUMLIN_ERR_CORRUPT (not a
+ *         DRUMLIN_ERR_MIGRATION_FAILED (schema version lower than stored; the migration callback
+ *         returned nonzero or a primary key has duplicates afterwards: the file is unchanged); DRUMLIN_ERR_CORRUPT (not a
  *         Drumlin database: the file is left untouched); DRUMLIN_ERR_FILE; DRUMLIN_ERR_MISUSE.
  * Thread safety: any thread.
  */
@@ -317,6 +318,112 @@ int drumlin_schema_json(drumlin_db *db, char **out_json);
 
 /** The schema version stored in the file. */
 int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
+
+/*---- Migrations --------------------------------------------------------------------------------*/
+
+/* A migration in progress, passed to a drumlin_migration_fn; valid only during that call. */
+typedef struct drumlin_migration drumlin_migration;
+
+/*
+ * Migrates a file whose stored schema version is lower than the one opened with (see
+ * drumlin_options_set_migration). Called once, on the thread calling drumlin_open(), inside the
+ * transaction that changes the schema. Return 0 to commit everything; anything else aborts: the
+ * file is left exactly as it was and drumlin_open() fails with DRUMLIN_ERR_MIGRATION_FAILED (its
+ * message is the one given to drumlin_migration_set_error(), if any).
+ */
+typedef int (*drumlin_migration_fn)(void *userdata, drumlin_migration *migration);
+
+/*
+ * Receives each object of a class during drumlin_migration_enumerate_objects(): `old_object` as it
+ * was before the migration (read-only: writes give DRUMLIN_ERR_READ_ONLY; every property of the
+ * old schema can be read, those the new schema dropped included) and `new_object`, the same
+ * object in the new schema (writable), or NULL when the new schema has no such class or the
+ * object was deleted. Both handles belong to the callee: release each with
+ * drumlin_object_release(); they stop working (DRUMLIN_ERR_MISUSE) when the migration ends.
+ * Return 0 to go on; anything else stops the enumeration, which then fails with
+ * DRUMLIN_ERR_CALLBACK.
+ */
+typedef int (*drumlin_migration_object_fn)(void *userdata, drumlin_object *old_object, drumlin_object *new_object);
+
+/**
+ * The migration callback for databases opened with these options. It runs when the file's stored
+ * schema version is lower than the one set with drumlin_options_set_schema_version(), after the
+ * schema change is applied (with Realm's conversions: see docs/migrations.md) and before it is
+ * committed. Without a callback, a higher version still applies the changes. `fn` NULL removes
+ * the callback. The options and every database opened with them share `userdata`:
+ * `free_userdata` (may be NULL) runs exactly once, when neither the options nor any database
+ * opened with them use it any more (also when the callback is replaced and nothing else uses it,
+ * and when this call fails).
+ * @return DRUMLIN_OK; DRUMLIN_ERR_MISUSE (NULL options).
+ * Thread safety: as the options.
+ */
+int drumlin_options_set_migration(drumlin_options *options, drumlin_migration_fn fn, void *userdata,
+                                  drumlin_free_fn free_userdata);
+
+/** The schema version stored in the file before the migration. */
+int drumlin_migration_old_schema_version(drumlin_migration *migration, uint64_t *out_version);
+
+/** The schema version the file is opened with. */
+int drumlin_migration_new_schema_version(drumlin_migration *migration, uint64_t *out_version);
+
+/**
+ * The schema stored in the file before the migration, in normalized long form (as
+ * drumlin_schema_json()). Free `*out_json` with drumlin_free().
+ */
+int drumlin_migration_old_schema_json(drumlin_migration *migration, char **out_json);
+
+/**
+ * The database being migrated, with the new schema, in the migration's write transaction: every
+ * drumlin_db call works on it (queries, drumlin_create_json, drumlin_delete_where...) except
+ * drumlin_begin_write/commit/rollback and drumlin_close. `*out_db` is borrowed: do not close it;
+ * it stops working (DRUMLIN_ERR_MISUSE) when the migration ends.
+ */
+int drumlin_migration_new_db(drumlin_migration *migration, drumlin_db **out_db);
+
+/**
+ * The database as it was before the migration, with the old schema, read-only (writes give
+ * DRUMLIN_ERR_READ_ONLY); borrowed like drumlin_migration_new_db().
+ */
+int drumlin_migration_old_db(drumlin_migration *migration, drumlin_db **out_db);
+
+/**
+ * Calls `fn` for each object (in creation order) of a class that existed before the migration;
+ * a class the old schema lacks has none. `class_name` is copied; `userdata` is passed to `fn`.
+ * @return DRUMLIN_OK; DRUMLIN_ERR_CALLBACK (`fn` returned nonzero); DRUMLIN_ERR_MISUSE.
+ */
+int drumlin_migration_enumerate_objects(drumlin_migration *migration, const char *class_name,
+                                        drumlin_migration_object_fn fn, void *userdata);
+
+/**
+ * Realm's renameProperty: `new_name` (in the new schema) takes the values `old_name` (in the old
+ * schema) held. Strings are copied.
+ * @return DRUMLIN_OK; DRUMLIN_ERR_NO_SUCH_CLASS; DRUMLIN_ERR_NO_SUCH_PROPERTY ("Renamed property
+ *         'Dog.x' does not exist."); DRUMLIN_ERR_TYPE_MISMATCH or DRUMLIN_ERR_NOT_NULLABLE (the types
+ *         differ, or optional would become required).
+ */
+int drumlin_migration_rename_property(drumlin_migration *migration, const char *class_name,
+                                      const char *old_name, const char *new_name);
+
+/**
+ * Deletes every object of a class. A class the new schema no longer has is removed from the
+ * file (its table and stored definition); without this call its objects stay in the file, as in
+ * Realm. `*out_deleted` (may be NULL) is 1 when the class existed, else 0.
+ */
+int drumlin_migration_delete_data(drumlin_migration *migration, const char *class_name, int *out_deleted);
+
+/**
+ * Creates an object in the new schema from a JSON object (as drumlin_create_json() with
+ * DRUMLIN_UPDATE_NEVER). `out_json` may be NULL; otherwise it receives the stored object (free
+ * with drumlin_free()).
+ */
+int drumlin_migration_create_json(drumlin_migration *migration, const char *class_name, const char *object_json,
+                                  char **out_json);
+
+/**
+ * The message drumlin_open() reports when the migration callback returns nonzero (copied; the
+ * last one set wins). Without it the message says what the callback returned.
+ */
+int drumlin_migration_set_error(drumlin_migration *migration, const char *message);
 
 /*---- Export, import and maintenance ------------------------------------------------------------*/
 

@@ -22,6 +22,17 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_options_set_busy_timeout; v = DrumlinC.drumlin_options_set_busy_timeout; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_logger; v = DrumlinC.drumlin_options_set_logger; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_slow_query_threshold; v = DrumlinC.drumlin_options_set_slow_query_threshold; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_migration; v = DrumlinC.drumlin_options_set_migration; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_old_schema_version; v = DrumlinC.drumlin_migration_old_schema_version; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_new_schema_version; v = DrumlinC.drumlin_migration_new_schema_version; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_old_schema_json; v = DrumlinC.drumlin_migration_old_schema_json; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_new_db; v = DrumlinC.drumlin_migration_new_db; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_old_db; v = DrumlinC.drumlin_migration_old_db; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_enumerate_objects; v = DrumlinC.drumlin_migration_enumerate_objects; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_rename_property; v = DrumlinC.drumlin_migration_rename_property; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_delete_data; v = DrumlinC.drumlin_migration_delete_data; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_create_json; v = DrumlinC.drumlin_migration_create_json; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_migration_set_error; v = DrumlinC.drumlin_migration_set_error; keep(v) }
     do { var v = CDrumlinHeader.drumlin_open; v = DrumlinC.drumlin_open; keep(v) }
     do { var v = CDrumlinHeader.drumlin_close; v = DrumlinC.drumlin_close; keep(v) }
     do { var v = CDrumlinHeader.drumlin_schema_json; v = DrumlinC.drumlin_schema_json; keep(v) }

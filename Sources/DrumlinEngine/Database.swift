@@ -47,10 +47,17 @@ public struct OpenOptions: Sendable {
     /// Queries that take longer than this are reported to `logger` as warnings; nil: never.
     /// The corresponding C function is `drumlin_options_set_slow_query_threshold`.
     public var slowQueryThreshold: Duration?
+    /// Runs once when the file's stored schema version is lower than `schemaVersion`, inside the
+    /// transaction that changes the schema: it reads the old objects and writes the new ones (see
+    /// `Migration`). Throwing rolls everything back and the open fails with
+    /// `DrumlinError.migrationFailed`. The corresponding C function is `drumlin_options_set_migration`.
+    public var migration: (@Sendable (Migration) throws -> Void)?
 
     public init(schemaVersion: UInt64 = 0, readOnly: Bool = false, inMemory: Bool = false,
                 deleteIfMigrationNeeded: Bool = false, busyTimeout: Duration = .seconds(5),
-                logger: (@Sendable (LogLevel, String) -> Void)? = nil, slowQueryThreshold: Duration? = nil) {
+                logger: (@Sendable (LogLevel, String) -> Void)? = nil, slowQueryThreshold: Duration? = nil,
+                migration: (@Sendable (Migration) throws -> Void)? = nil) {
+        self.migration = migration
         self.schemaVersion = schemaVersion
         self.readOnly = readOnly
         self.inMemory = inMemory
@@ -217,22 +224,7 @@ public final class Database: @unchecked Sendable {
         self.options = options
         let inMemory = options.inMemory || path == ":memory:" || path.isEmpty
         self.path = inMemory ? ":memory:" : path
-        var classes: [ClassInfo] = []
-        var byName: [String: ClassInfo] = [:]
-        for (i, objectSchema) in schema.objectSchemas.enumerated() {
-            let info = ClassInfo(index: i, schema: objectSchema)
-            classes.append(info)
-            byName[objectSchema.name] = info
-        }
-        for info in classes where byName[info.schema.storedName] == nil { byName[info.schema.storedName] = info }
-        ClassInfo.resolve(classes)
-        var slotBase = 0
-        for info in classes {
-            info.slotBase = slotBase
-            slotBase += info.slotCount
-        }
-        self.classes = classes
-        self.classByName = byName
+        (classes, classByName) = Self.classInfos(schema)
         self.schemaVersion = options.schemaVersion
         do throws(DrumlinError) {
             let opened = try Storage.open(path: self.path, inMemory: inMemory, schema: schema, classes: classes,
@@ -250,6 +242,57 @@ public final class Database: @unchecked Sendable {
         }
         options.log(.info, "Opened '\(self.path)'\(options.readOnly ? " read-only" : "") with \(classes.count) object type\(classes.count == 1 ? "" : "s") at schema version \(schemaVersion).")
     }
+
+    /// A database over a connection a migration holds (inside its transaction): the new schema's
+    /// objects (`allowsIntegerRowKey` false: primary keys are plain columns until checked) or,
+    /// read-only, the old schema's. `slotBase` keeps its statement slots apart from the other's.
+    /// It never closes the connection: `detachConnection()` lets go of it.
+    init(migrating connection: Connection, path: String, schema: Schema, options: OpenOptions, version: UInt64,
+         allowsIntegerRowKey: Bool, slotBase: Int) {
+        self.schema = schema
+        self.options = options
+        self.path = path
+        (classes, classByName) = Self.classInfos(schema, allowsIntegerRowKey: allowsIntegerRowKey, slotBase: slotBase)
+        schemaVersion = version
+        self.connection = connection
+        isMigrating = true
+    }
+
+    /// Ends a migration's database without closing the connection it borrowed.
+    func detachConnection() {
+        try? lock.withLock { () throws(DrumlinError) in
+            connection = nil
+            inWriteTransaction = false
+            closedFlag.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Whether this is a migration's database, where primary keys may change (they are checked
+    /// for duplicates when the migration ends).
+    private(set) var isMigrating = false
+
+    /// The classes of a schema with their links resolved and their statement slots assigned.
+    static func classInfos(_ schema: Schema, allowsIntegerRowKey: Bool = true,
+                           slotBase start: Int = 0) -> ([ClassInfo], [String: ClassInfo]) {
+        var classes: [ClassInfo] = []
+        var byName: [String: ClassInfo] = [:]
+        for (i, objectSchema) in schema.objectSchemas.enumerated() {
+            let info = ClassInfo(index: i, schema: objectSchema, allowsIntegerRowKey: allowsIntegerRowKey)
+            classes.append(info)
+            byName[objectSchema.name] = info
+        }
+        for info in classes where byName[info.schema.storedName] == nil { byName[info.schema.storedName] = info }
+        ClassInfo.resolve(classes)
+        var slotBase = start
+        for info in classes {
+            info.slotBase = slotBase
+            slotBase += info.slotCount
+        }
+        return (classes, byName)
+    }
+
+    /// The statement slots this database's classes use.
+    var slotCount: Int { classes.reduce(0) { $0 + $1.slotCount } }
 
     deinit {
         if let connection { ChangeRecorder.uninstall(from: connection) }

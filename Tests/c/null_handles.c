@@ -61,6 +61,26 @@ static void option_functions(void) {
     CHECK_MISUSE(drumlin_options_set_busy_timeout(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_slow_query_threshold(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_logger(NULL, NULL, NULL, NULL));
+    CHECK_MISUSE(drumlin_options_set_migration(NULL, NULL, NULL, NULL));
+}
+
+/* The migration functions with a NULL migration handle (a real one exists only in a callback). */
+static void migration_functions(void) {
+    uint64_t version = 0;
+    char *json = NULL;
+    drumlin_db *db = NULL;
+    int deleted = 0;
+    CHECK_MISUSE(drumlin_migration_old_schema_version(NULL, &version));
+    CHECK_MISUSE(drumlin_migration_new_schema_version(NULL, &version));
+    CHECK_MISUSE(drumlin_migration_old_schema_json(NULL, &json));
+    CHECK(json == NULL);
+    CHECK_MISUSE(drumlin_migration_new_db(NULL, &db));
+    CHECK_MISUSE(drumlin_migration_old_db(NULL, &db));
+    CHECK_MISUSE(drumlin_migration_enumerate_objects(NULL, "Item", NULL, NULL));
+    CHECK_MISUSE(drumlin_migration_rename_property(NULL, "Item", "a", "b"));
+    CHECK_MISUSE(drumlin_migration_delete_data(NULL, "Item", &deleted));
+    CHECK_MISUSE(drumlin_migration_create_json(NULL, "Item", "{}", &json));
+    CHECK_MISUSE(drumlin_migration_set_error(NULL, "message"));
 }
 
 static void open_function(const char *path) {
@@ -800,6 +820,7 @@ int main(void) {
 
     library_functions();
     option_functions();
+    migration_functions();
     open_function(path);
 
     REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));

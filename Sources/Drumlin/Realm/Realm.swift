@@ -304,6 +304,10 @@ extension Realm {
         public var readOnly: Bool
         /// The schema version stored in the file; opening with a lower one is an error.
         public var schemaVersion: UInt64
+        /// Runs once when the file's stored schema version is lower than `schemaVersion`, after
+        /// the schema change and before it commits (see docs/migrations.md). Without it, a higher
+        /// version still applies the change with Realm's conversions.
+        public var migrationBlock: MigrationBlock?
         /// When the stored schema needs a migration, delete the file and start afresh.
         public var deleteRealmIfMigrationNeeded: Bool
         /// The model classes (and, through their links, the classes they reach). Without it, the
@@ -320,8 +324,9 @@ extension Realm {
         public var slowQueryThreshold: TimeInterval?
 
         public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
-                    readOnly: Bool = false, schemaVersion: UInt64 = 0,
+                    readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
                     deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [ObjectBase.Type]? = nil) {
+            self.migrationBlock = migrationBlock
             self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
             self.inMemoryIdentifier = inMemoryIdentifier
             self.readOnly = readOnly

@@ -109,6 +109,7 @@ public final class _RealmContext: @unchecked Sendable {
             var options = OpenOptions(schemaVersion: configuration.schemaVersion, readOnly: configuration.readOnly,
                                       deleteIfMigrationNeeded: configuration.deleteRealmIfMigrationNeeded)
             options.inMemory = configuration.inMemoryIdentifier != nil
+            options.migration = configuration.migrationBlock.map(Realm.Configuration.engineMigration)
             options.busyTimeout = .milliseconds(Int64((max(configuration.busyTimeout, 0) * 1000).rounded()))
             options.slowQueryThreshold = configuration.slowQueryThreshold.map { .milliseconds(Int64((max($0, 0) * 1000).rounded())) }
             if let logger = configuration.logger {

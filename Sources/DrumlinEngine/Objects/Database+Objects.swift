@@ -576,7 +576,7 @@ extension Database {
         for (index, input) in columns {
             let value = try resolveColumn(input, info, index, mode: mode, connection)
             let old = currentValue(index)
-            if traits[index].isPrimaryKey {
+            if traits[index].isPrimaryKey && !isMigrating {
                 if old != value {
                     throw DrumlinError(.primaryKeyImmutable, "Cannot modify primary key after creation: '\(info.name).\(info.propertyNames[index])'")
                 }

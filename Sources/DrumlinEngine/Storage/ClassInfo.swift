@@ -83,14 +83,16 @@ final class ClassInfo {
     private(set) var incoming: [(origin: ClassInfo, property: Int)] = []
     static let sequenceColumnName = "_drumlin_seq"
 
-    init(index: Int, schema: ObjectSchema) {
+    /// `allowsIntegerRowKey` false keeps `_drumlin_key` as the row key even for a required int
+    /// primary key: a migration's tables hold the key as a plain column until it is checked.
+    init(index: Int, schema: ObjectSchema, allowsIntegerRowKey: Bool = true) {
         self.index = index
         self.schema = schema
         nameBytes = Array(schema.name.utf8)
         storedNameBytes = Array(schema.storedName.utf8)
         table = quoted(schema.storedName)
         let pk = schema.primaryKeyProperty
-        let pkIsRowKey = pk.map { $0.type == .int && !$0.isOptional && $0.collection == .single } ?? false
+        let pkIsRowKey = allowsIntegerRowKey && pk.map { $0.type == .int && !$0.isOptional && $0.collection == .single } ?? false
         keyColumn = pkIsRowKey ? quoted(pk!.storedName) : quoted(Self.keyColumnName)
         hasSequenceColumn = pkIsRowKey
         primaryKeyIndex = schema.primaryKey.flatMap { name in schema.properties.firstIndex { $0.name == name } }

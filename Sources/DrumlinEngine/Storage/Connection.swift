@@ -39,6 +39,13 @@ final class Connection {
         sqlite3_close_v2(handle)
     }
 
+    /// Finalizes every cached statement: after a migration, whose databases used the same slots
+    /// for other SQL.
+    func clearStatementCache() {
+        statements.removeAll()
+        slots.removeAll()
+    }
+
     /// The cached statement for `sql`, prepared on first use and reset for this one.
     func statement(_ sql: String) throws(DrumlinError) -> Statement {
         if let cached = statements[sql] {

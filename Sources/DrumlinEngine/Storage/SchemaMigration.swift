@@ -4,61 +4,109 @@
 enum SchemaMigration {
     static func reconcile(_ connection: Connection, path: String, schema: Schema, classes: [ClassInfo],
                           options: OpenOptions, storedVersion: inout UInt64) throws(DrumlinError) {
-        let stored = try loadStored(connection, path: path)
+        var version = try loadVersion(connection, options: options)
+        var stored = try loadStored(connection, path: path)
+        var diff = Diff(stored: stored, classes: classes)
+        let upgrade = options.schemaVersion > version
+        if !diff.breaking.isEmpty && (!upgrade || options.readOnly || options.deleteIfMigrationNeeded) {
+            throw diff.migrationRequired
+        }
+        if options.readOnly {
+            if !diff.additive.isEmpty {
+                throw DrumlinError(.migrationRequired, "The following changes cannot be made in read-only schema mode:"
+                                 + diff.additive.map { "\n- " + $0.message }.joined())
+            }
+            storedVersion = version
+            return
+        }
+        guard !diff.additive.isEmpty || upgrade else {
+            storedVersion = version
+            return
+        }
+        try connection.execute("BEGIN IMMEDIATE")
+        var migrated = false
+        do throws(DrumlinError) {
+            // Another connection may have changed the file while this one waited for the write
+            // lock: decide again from what is stored now.
+            version = try loadVersion(connection, options: options)
+            stored = try loadStored(connection, path: path)
+            diff = Diff(stored: stored, classes: classes)
+            if options.schemaVersion > version && (!diff.breaking.isEmpty || options.migration != nil) {
+                try MigrationRun(connection: connection, path: path, stored: try storedSchema(connection, path: path),
+                                 schema: schema, options: options, oldVersion: version).run()
+                migrated = true
+            } else {
+                if !diff.breaking.isEmpty { throw diff.migrationRequired }
+                var touched: [Int: ClassInfo] = [:]
+                for change in diff.additive {
+                    for sql in change.apply { try connection.execute(sql) }
+                    if let info = change.info { touched[info.index] = info }
+                }
+                for info in touched.values { try Storage.storeDefinition(connection, info) }
+            }
+            if options.schemaVersion != version {
+                let statement = try connection.statement("UPDATE _drumlin_meta SET value = ?1 WHERE key = 'schema_version'")
+                statement.bind(Int64(bitPattern: options.schemaVersion), at: 1)
+                try statement.run()
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            connection.clearStatementCache()
+            throw error
+        }
+        if migrated {
+            options.log(.info, "Migrated '\(path)' from schema version \(version) to \(options.schemaVersion)"
+                        + (diff.breaking.isEmpty && diff.additive.isEmpty ? " (the migration callback ran)."
+                           : ":" + (diff.breaking + diff.additive.map(\.message)).map { "\n- " + $0 }.joined()))
+            storedVersion = options.schemaVersion
+        } else if !diff.additive.isEmpty || options.schemaVersion != version {
+            options.log(.info, "Migrated '\(path)' from schema version \(version) to \(max(version, options.schemaVersion))"
+                        + (diff.additive.isEmpty ? "." : ":" + diff.additive.map { "\n- " + $0.message }.joined()))
+            storedVersion = max(version, options.schemaVersion)
+        } else {
+            storedVersion = version
+        }
+    }
+
+    /// The stored schema version; a lower requested one is an error.
+    private static func loadVersion(_ connection: Connection, options: OpenOptions) throws(DrumlinError) -> UInt64 {
         let versionText = try connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'schema_version'")
         let version = versionText.flatMap { Int64($0) }.map { UInt64(bitPattern: $0) } ?? 0
         if options.schemaVersion < version {
             throw DrumlinError(.migrationFailed,
                              "Provided schema version \(options.schemaVersion) is less than last set version \(version).")
         }
+        return version
+    }
 
+    /// Whether an open failed because the requested schema version is lower than the stored one
+    /// (which `deleteIfMigrationNeeded` treats as a needed migration; a failed migration callback
+    /// is not one).
+    static func isLowerVersion(_ error: DrumlinError) -> Bool {
+        error.code == .migrationFailed && error.message.hasPrefix("Provided schema version ")
+    }
+
+    /// How a stored schema differs from the one opened: changes applied in place, and changes
+    /// that need a migration (a higher schema version).
+    struct Diff {
         var additive: [(message: String, apply: [String], info: ClassInfo?)] = []
         var breaking: [String] = []
-        for info in classes {
-            guard let old = stored[info.schema.storedName] else {
-                additive.append(("Class '\(info.name)' has been added.", info.createStatements, info))
-                continue
+
+        init(stored: [String: ObjectSchema], classes: [ClassInfo]) {
+            for info in classes {
+                guard let old = stored[info.schema.storedName] else {
+                    additive.append(("Class '\(info.name)' has been added.", info.createStatements, info))
+                    continue
+                }
+                SchemaMigration.compare(old: old, new: info, additive: &additive, breaking: &breaking)
             }
-            compare(old: old, new: info, additive: &additive, breaking: &breaking)
         }
-        if !breaking.isEmpty {
-            throw DrumlinError(.migrationRequired,
-                             "Migration is required due to the following errors:" + breaking.map { "\n- " + $0 }.joined())
+
+        var migrationRequired: DrumlinError {
+            DrumlinError(.migrationRequired,
+                       "Migration is required due to the following errors:" + breaking.map { "\n- " + $0 }.joined())
         }
-        let needsVersionUpdate = options.schemaVersion != version
-        if options.readOnly {
-            if !additive.isEmpty {
-                throw DrumlinError(.migrationRequired, "The following changes cannot be made in read-only schema mode:"
-                                 + additive.map { "\n- " + $0.message }.joined())
-            }
-            storedVersion = version
-            return
-        }
-        guard !additive.isEmpty || needsVersionUpdate else {
-            storedVersion = version
-            return
-        }
-        try connection.execute("BEGIN IMMEDIATE")
-        do throws(DrumlinError) {
-            var touched: [Int: ClassInfo] = [:]
-            for change in additive {
-                for sql in change.apply { try connection.execute(sql) }
-                if let info = change.info { touched[info.index] = info }
-            }
-            for info in touched.values { try Storage.storeDefinition(connection, info) }
-            let statement = try connection.statement("UPDATE _drumlin_meta SET value = ?1 WHERE key = 'schema_version'")
-            statement.bind(Int64(bitPattern: options.schemaVersion), at: 1)
-            try statement.run()
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
-        if !additive.isEmpty || needsVersionUpdate {
-            options.log(.info, "Migrated '\(path)' from schema version \(version) to \(options.schemaVersion)"
-                        + (additive.isEmpty ? "." : ":" + additive.map { "\n- " + $0.message }.joined()))
-        }
-        storedVersion = options.schemaVersion
     }
 
     /// The stored classes by table name.
@@ -105,7 +153,7 @@ enum SchemaMigration {
         return element
     }
 
-    private static func compare(old: ObjectSchema, new info: ClassInfo,
+    static func compare(old: ObjectSchema, new info: ClassInfo,
                                 additive: inout [(message: String, apply: [String], info: ClassInfo?)],
                                 breaking: inout [String]) {
         let new = info.schema
@@ -174,7 +222,7 @@ enum SchemaMigration {
                 additive.append(("\(label) has been renamed or given a new default.", [], info))
             }
         }
-        for removed in oldByColumn.values where !removed.isComputed {
+        for removed in old.properties where oldByColumn[removed.storedName] != nil && !removed.isComputed {
             breaking.append("Property '\(name).\(removed.name)' has been removed.")
         }
         if old.name != new.name {

@@ -23,7 +23,7 @@ enum Storage {
             return try openOnce(path: path, inMemory: inMemory, schema: schema, classes: classes, options: options,
                                 storedVersion: &storedVersion)
         } catch let error where options.deleteIfMigrationNeeded && !inMemory
-            && (error.code == .migrationRequired || error.code == .migrationFailed)
+            && (error.code == .migrationRequired || SchemaMigration.isLowerVersion(error))
         {
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
             return try openOnce(path: path, inMemory: inMemory, schema: schema, classes: classes, options: options,

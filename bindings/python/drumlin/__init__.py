@@ -47,6 +47,7 @@ from .collection import List, Set
 from .database import Database, SchemaEntry, UpdateMode, WriteTransaction, open
 from .dictionary import Dictionary
 from .geo import GeoBox, GeoCircle, GeoPolygon, GeoShape
+from .migration import Migration
 from .model import linking_objects, persisted
 from .notifications import CollectionChange, DictionaryChange, NotificationToken, ObjectChange
 from .object import AsymmetricObject, EmbeddedObject, Object
@@ -88,6 +89,7 @@ __all__ = [
     "InvalidatedObjectError",
     "LimitError",
     "List",
+    "Migration",
     "MigrationError",
     "MigrationRequiredError",
     "MissingValueError",

@@ -316,6 +316,45 @@ drumlin_options_set_slow_query_threshold = _fn(
     "drumlin_options_set_slow_query_threshold", [drumlin_options_p, c_int64]
 )
 
+# ---- Migrations --------------------------------------------------------------------------------
+
+# typedef int (*drumlin_migration_fn)(void *userdata, drumlin_migration *migration);
+drumlin_migration_fn = CFUNCTYPE(c_int, c_void_p, c_void_p)
+# typedef int (*drumlin_migration_object_fn)(void *userdata, drumlin_object *old_object, drumlin_object *new_object);
+drumlin_migration_object_fn = CFUNCTYPE(c_int, c_void_p, drumlin_object_p, drumlin_object_p)
+# int drumlin_options_set_migration(drumlin_options *options, drumlin_migration_fn fn, void *userdata,
+#                                   drumlin_free_fn free_userdata);
+drumlin_options_set_migration = _fn(
+    "drumlin_options_set_migration", [drumlin_options_p, drumlin_migration_fn, c_void_p, drumlin_free_fn]
+)
+# int drumlin_migration_old_schema_version(drumlin_migration *migration, uint64_t *out_version);
+drumlin_migration_old_schema_version = _fn("drumlin_migration_old_schema_version", [c_void_p, POINTER(c_uint64)])
+# int drumlin_migration_new_schema_version(drumlin_migration *migration, uint64_t *out_version);
+drumlin_migration_new_schema_version = _fn("drumlin_migration_new_schema_version", [c_void_p, POINTER(c_uint64)])
+# int drumlin_migration_old_schema_json(drumlin_migration *migration, char **out_json);
+drumlin_migration_old_schema_json = _fn("drumlin_migration_old_schema_json", [c_void_p, POINTER(c_void_p)])
+# int drumlin_migration_new_db(drumlin_migration *migration, drumlin_db **out_db);
+drumlin_migration_new_db = _fn("drumlin_migration_new_db", [c_void_p, POINTER(drumlin_db_p)])
+# int drumlin_migration_old_db(drumlin_migration *migration, drumlin_db **out_db);
+drumlin_migration_old_db = _fn("drumlin_migration_old_db", [c_void_p, POINTER(drumlin_db_p)])
+# int drumlin_migration_enumerate_objects(drumlin_migration *migration, const char *class_name,
+#                                         drumlin_migration_object_fn fn, void *userdata);
+drumlin_migration_enumerate_objects = _fn(
+    "drumlin_migration_enumerate_objects", [c_void_p, c_char_p, drumlin_migration_object_fn, c_void_p]
+)
+# int drumlin_migration_rename_property(drumlin_migration *migration, const char *class_name,
+#                                       const char *old_name, const char *new_name);
+drumlin_migration_rename_property = _fn("drumlin_migration_rename_property", [c_void_p, c_char_p, c_char_p, c_char_p])
+# int drumlin_migration_delete_data(drumlin_migration *migration, const char *class_name, int *out_deleted);
+drumlin_migration_delete_data = _fn("drumlin_migration_delete_data", [c_void_p, c_char_p, POINTER(c_int)])
+# int drumlin_migration_create_json(drumlin_migration *migration, const char *class_name, const char *object_json,
+#                                   char **out_json);
+drumlin_migration_create_json = _fn(
+    "drumlin_migration_create_json", [c_void_p, c_char_p, c_char_p, POINTER(c_void_p)]
+)
+# int drumlin_migration_set_error(drumlin_migration *migration, const char *message);
+drumlin_migration_set_error = _fn("drumlin_migration_set_error", [c_void_p, c_char_p])
+
 # ---- Database ----------------------------------------------------------------------------------
 
 # int drumlin_open(const char *path, const char *schema_json, const drumlin_options *options,

@@ -34,6 +34,7 @@ from ._marshal import take_string, to_value
 from ._schema import ClassInfo, Property, encode_name
 from .collection import List, Set
 from .dictionary import Dictionary
+from .migration import Migration, MigrationCallback
 from .model import ModelInfo, collect_schema, ensure_resolved
 from ._rows import RowAccess, find_row
 from .object import (
@@ -243,6 +244,7 @@ class Database(Handle):
         in_memory: bool = False,
         busy_timeout: float = 5.0,
         slow_query_threshold: float | None = None,
+        migration: Callable[[Migration], object] | None = None,
     ) -> None:
         self._drumlin_h = None
         # Model classes by schema class name: objects of those classes are their instances.
@@ -275,6 +277,16 @@ class Database(Handle):
         # Fast whole-object readers by class name (_fastread); dropped when the handle is released.
         self._readers: dict[str, Reader] = {}
         self._schema: list[dict[str, Any]] | None = None
+        migrate = None
+        if migration is not None:
+            if not callable(migration):
+                raise TypeMismatchError(f"migration must be a function, not {type(migration).__name__}")
+            models = self._models
+
+            def lend(handle: Any, writable: bool) -> _LentDatabase:
+                return _LentDatabase(handle, self._path, models if writable else {}, writable)
+
+            migrate = MigrationCallback(migration, lend)
         options = _ffi.drumlin_options_new()
         try:
             _ffi.drumlin_options_set_schema_version(options, schema_version)
@@ -284,8 +296,16 @@ class Database(Handle):
             _ffi.drumlin_options_set_busy_timeout(options, busy_ms)
             _ffi.drumlin_options_set_slow_query_threshold(options, slow_ms)
             _ffi.drumlin_options_set_logger(options, _log_to_python, None, _NO_FREE)
+            if migrate is not None:
+                _ffi.drumlin_options_set_migration(options, migrate.pointer, None, _NO_FREE)
             handle = _ffi.drumlin_db_p()
-            _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
+            try:
+                _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
+            except DrumlinError:
+                if migrate is not None and migrate.error is not None:
+                    # The migration function's own exception, as it raised it.
+                    raise migrate.error from None
+                raise
         finally:
             _ffi.drumlin_options_free(options)
         self._drumlin_h = handle
@@ -948,6 +968,29 @@ def _view(class_name: object) -> Any:
     return None
 
 
+class _LentDatabase(Database):
+    """A database handle a migration lends out (drumlin_migration_new_db / _old_db): never closed
+    from Python, the migration ends it; writable in the migration's transaction, or read-only."""
+
+    __slots__ = ()
+
+    def __init__(self, handle: Any, path: str, models: dict[str, type[Object]], writable: bool) -> None:
+        # Not Database.__init__: the handle exists already.
+        self._drumlin_h = handle
+        self._models = dict(models)
+        self._path = path
+        self._write_lock = threading.RLock()
+        # Writes happen in the migration's transaction, on the thread running it.
+        self._writer = threading.get_ident() if writable else None
+        self._classes = {}
+        self._readers = {}
+        self._schema = None
+
+    def _release(self, handle: Any) -> None:
+        # The migration ends the handle (closing it here would end the migration's database).
+        self._readers.clear()
+
+
 def open(
     path: str | bytes | os.PathLike[str] | os.PathLike[bytes],
     schema: Sequence[SchemaEntry | object] | str | None = None,
@@ -958,6 +1001,7 @@ def open(
     in_memory: bool = False,
     busy_timeout: float = 5.0,
     slow_query_threshold: float | None = None,
+    migration: Callable[[Migration], object] | None = None,
 ) -> Database:
     """Open (or create) a database.
 
@@ -973,6 +1017,10 @@ def open(
         :class:`BusyError` (whose message says what waited and for how long).
     :param slow_query_threshold: seconds; queries that take longer are logged as warnings on the
         ``drumlin`` logger (which also hears opens, migrations and failed calls).
+    :param migration: ``fn(m)`` runs once when the file's stored schema version is lower than
+        ``schema_version``, inside the transaction that changes the schema (see
+        :class:`drumlin.Migration` and docs/migrations.md). If it raises, the file is left as it
+        was and ``open()`` re-raises that exception.
 
     The corresponding C function is ``drumlin_open``.
     """
@@ -985,6 +1033,7 @@ def open(
         in_memory=in_memory,
         busy_timeout=busy_timeout,
         slow_query_threshold=slow_query_threshold,
+        migration=migration,
     )
 
 

@@ -97,8 +97,8 @@ def test_bad_path_or_schema_arguments_are_refused(tmp_path: Path) -> None:
         drumlin.open(42, PERSON)  # type: ignore[arg-type]
     with pytest.raises(drumlin.InvalidArgumentError, match="NUL"):
         drumlin.open(str(tmp_path / "x\0y.drumlin"), PERSON)
-    with pytest.raises(TypeError, match="migration"):
-        drumlin.open(tmp_path / "x.drumlin", PERSON, migration=lambda old, new: None)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="migration must be a function"):
+        drumlin.open(tmp_path / "x.drumlin", PERSON, migration=42)  # type: ignore[arg-type]
 
 
 def test_close_is_idempotent_and_context_manager_closes(db: drumlin.Database) -> None:

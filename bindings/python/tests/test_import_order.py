@@ -42,6 +42,7 @@ STACK = [
     "results",
     "collection",
     "dictionary",
+    "migration",
     "database",
     "cli",
     "__init__",

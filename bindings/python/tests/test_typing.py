@@ -1,6 +1,6 @@
 """Type checking: ``mypy --strict`` passes on the package, the examples and the model-class code of
 docs/python.md, and catches the mistakes a type checker should in a wrong program
-(typing_samples/wrong.py). The docs' model-class code also runs. Skipped when mypy is missing
+(typing_samples/wrong.py), and checks docs/migrations.md's example. The docs' model-class code also runs. Skipped when mypy is missing
 (``make deps`` installs it)."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ REPOSITORY = PACKAGE_ROOT.parents[1]
 SAMPLES = Path(__file__).resolve().parent / "typing_samples"
 EXAMPLES = [REPOSITORY / "examples" / "python" / "quickstart.py", REPOSITORY / "examples" / "python" / "models.py"]
 DOCS = REPOSITORY / "docs" / "python.md"
+MIGRATION_DOCS = REPOSITORY / "docs" / "migrations.md"
 
 
 def _mypy_missing() -> bool:
@@ -59,7 +60,11 @@ def model_class_code() -> str:
 def test_package_examples_and_docs_pass_mypy_strict(tmp_path: Path) -> None:
     docs = tmp_path / "docs_model_classes.py"
     docs.write_text(model_class_code(), encoding="utf-8")
-    result = _mypy(tmp_path, "drumlin", *EXAMPLES, docs)
+    # docs/migrations.md's Python example (test_docs_migrations.py runs it).
+    migration = tmp_path / "docs_migrations.py"
+    migration.write_text("\n".join(re.findall(r"```python\n(.*?)```", MIGRATION_DOCS.read_text(encoding="utf-8"), flags=re.S)),
+                         encoding="utf-8")
+    result = _mypy(tmp_path, "drumlin", *EXAMPLES, docs, migration)
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.search(r"Success: no issues found in \d+ source files", result.stdout), result.stdout
 

@@ -1,0 +1,92 @@
+/// Object keys that change in a migration (a class whose row key becomes its int primary key),
+/// and classes that become embedded.
+extension MigrationRun {
+    /// The stored classes the new schema dropped whose tables are still in the file.
+    private func removedClasses() throws(DrumlinError) -> [ObjectSchema] {
+        var removed: [ObjectSchema] = []
+        for old in stored.objectSchemas where !kept.contains(old.storedName) && !dropped.contains(old.storedName) {
+            if try tableExists(old.storedName) { removed.append(old) }
+        }
+        return removed
+    }
+
+    /// Rewrites every reference to `target`'s objects by `temp._drumlin_keymap` (old key → new
+    /// key): its collection rows' owners, and links to it from any class in the file.
+    func remapKeys(of target: ClassInfo) throws(DrumlinError) {
+        let mapped = "(SELECT old FROM temp._drumlin_keymap)"
+        func map(_ column: String) -> String { "(SELECT new FROM temp._drumlin_keymap WHERE old = \(column))" }
+        for side in target.collectionTables.compactMap({ $0 }) {
+            // Owners move one row at a time: a unique (owner, key) index could see a collision
+            // half-way, so the indexes are rebuilt afterwards.
+            for index in try indexes(on: side.rawName) { try connection.execute("DROP INDEX \(quoted(index))") }
+            try connection.execute("UPDATE \(side.name) SET owner = \(map("owner")) WHERE owner IN \(mapped)")
+            for sql in side.createStatements.dropFirst() { try connection.execute(sql) }
+        }
+        for objectSchema in schema.objectSchemas + (try removedClasses()) {
+            let info = ClassInfo(index: 0, schema: objectSchema)
+            for (i, property) in objectSchema.properties.enumerated()
+            where property.type == .object && property.objectType == target.name {
+                if property.isColumn {
+                    let column = quoted(property.storedName)
+                    try connection.execute("UPDATE \(info.table) SET \(column) = \(map(column)) WHERE \(column) IN \(mapped)")
+                } else if let side = info.collectionTables[i] {
+                    try connection.execute("UPDATE \(side.name) SET value = \(map("value")) WHERE value IN \(mapped)")
+                }
+            }
+        }
+    }
+
+    /// The SQL selecting every link to a class's objects, one row per link (column `k`).
+    private func incomingLinks(_ target: ObjectSchema) -> [String] {
+        var selects: [String] = []
+        for objectSchema in schema.objectSchemas {
+            let info = ClassInfo(index: 0, schema: objectSchema)
+            for (i, property) in objectSchema.properties.enumerated()
+            where property.type == .object && property.objectType == target.name {
+                if property.isColumn {
+                    let column = quoted(property.storedName)
+                    selects.append("SELECT \(column) AS k FROM \(info.table) WHERE \(column) IS NOT NULL")
+                } else if let side = info.collectionTables[i] {
+                    selects.append("SELECT value AS k FROM \(side.name) WHERE value IS NOT NULL")
+                }
+            }
+        }
+        return selects
+    }
+
+    /// Realm's rules for a class that becomes embedded: an object no other object links to is
+    /// deleted (with what it owns); an object linked from more than one place is an error.
+    func checkEmbedded() throws(DrumlinError) {
+        let becameEmbedded = schema.objectSchemas.filter { objectSchema in
+            objectSchema.kind == .embedded
+                && stored.objectSchemas.first { $0.storedName == objectSchema.storedName }.map { $0.kind != .embedded } == true
+        }
+        guard !becameEmbedded.isEmpty else { return }
+        for objectSchema in becameEmbedded {
+            let info = ClassInfo(index: 0, schema: objectSchema)
+            let links = incomingLinks(objectSchema)
+            let all = links.isEmpty ? "SELECT NULL AS k WHERE 0" : links.joined(separator: " UNION ALL ")
+            if try connection.scalarText("SELECT 1 FROM (\(all)) GROUP BY k HAVING count(*) > 1 LIMIT 1") != nil {
+                throw DrumlinError(.migrationFailed,
+                                 "Cannot convert '\(objectSchema.name)' to embedded: at least one object has more than one incoming link.")
+            }
+        }
+        // Deleting an orphan can orphan the embedded objects it linked to: repeat until none is left.
+        var deleted = true
+        while deleted {
+            deleted = false
+            for objectSchema in schema.objectSchemas where objectSchema.kind == .embedded {
+                let info = ClassInfo(index: 0, schema: objectSchema)
+                let links = incomingLinks(objectSchema)
+                let all = links.isEmpty ? "SELECT NULL AS k WHERE 0" : links.joined(separator: " UNION ALL ")
+                try connection.execute("DELETE FROM \(info.table) WHERE \(info.keyColumn) NOT IN (SELECT k FROM (\(all)) WHERE k IS NOT NULL)")
+                if connection.changes > 0 {
+                    deleted = true
+                    for side in info.collectionTables.compactMap({ $0 }) {
+                        try connection.execute("DELETE FROM \(side.name) WHERE owner NOT IN (SELECT \(info.keyColumn) FROM \(info.table))")
+                    }
+                }
+            }
+        }
+    }
+}
