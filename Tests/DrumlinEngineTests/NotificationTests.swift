@@ -34,12 +34,31 @@ final class Received<Change>: @unchecked Sendable {
         token.invalidate()
     }
 
-    @Test func settingTheSameValueIsNotAModification() throws {
+    @Test func assigningAPropertyIsAModificationEvenToTheSameValueButAModifiedUpsertIsNot() throws {
         let db = try people(count: 2)
         let received = Received<CollectionChange>()
         let token = try db.objects("Person").observe(received.callback)
-        try db.write { try db.object("Person", primaryKey: 1)!.set("name", to: "p1") }
-        #expect(received.changes.isEmpty)
+        try db.write { try db.object("Person", primaryKey: 1)!.set("name", to: "p1") }           // Realm: a change
+        try db.write { _ = try db.create("Person", json: #"{"id": 0, "name": "p0"}"#, update: .modified) }   // nothing differs
+        try db.write { _ = try db.create("Person", json: #"{"id": 0, "name": "new"}"#, update: .modified) }
+        #expect(received.changes == [CollectionChange(modifications: [1]), CollectionChange(modifications: [0])])
+        _ = token
+    }
+
+    @Test func manyChangesInOneCommitFoldToTheirNetEffect() throws {
+        let db = try people(count: 3)
+        let received = Received<CollectionChange>()
+        let token = try db.objects("Person").observe(received.callback)
+        try db.write {
+            try db.create("Person", json: #"{"id": 10, "name": "temporary"}"#)
+            try db.object("Person", primaryKey: 10)!.set("age", to: 1)
+            try db.object("Person", primaryKey: 10)!.delete()                 // inserted then deleted: no trace
+            try db.object("Person", primaryKey: 2)!.set("age", to: 5)
+            try db.object("Person", primaryKey: 2)!.delete()                  // modified then deleted: deleted
+            try db.object("Person", primaryKey: 1)!.set("age", to: 9)
+            try db.object("Person", primaryKey: 0)!.set("name", to: "z")      // out of key order
+        }
+        #expect(received.changes == [CollectionChange(deletions: [2], modifications: [0, 1])])
         _ = token
     }
 

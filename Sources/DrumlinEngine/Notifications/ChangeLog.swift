@@ -9,7 +9,7 @@
 ///     1, class count, then per class:
 ///       table name (length, UTF-8), property count, property stored names (length, UTF-8)...,
 ///       inserted range count, (first key, length - 1)..., deleted count, keys...,
-///       modified count, (key, mask)...
+///       modified run count, (first key, length - 1, mask)...   (consecutive keys, one mask)
 ///
 /// Classes and properties travel by stored name, so handles opened with different (compatible)
 /// schemas understand each other; bit `i` of a mask is the writer's property `i`.
@@ -18,6 +18,8 @@ enum ChangeLog {
     static let createSQL = "CREATE TABLE IF NOT EXISTS _drumlin_changes (seq INTEGER PRIMARY KEY, data BLOB NOT NULL)"
     static let retained: Int64 = 1024
     static let formatVersion: UInt64 = 1
+    /// The most modified objects one decoded entry may name (a hostile blob cannot make a reader allocate more).
+    static let maximumModified = 1 << 26
 
     static func encode(_ changes: ChangeSet, classes: [ClassInfo]) -> [UInt8] {
         var out: [UInt8] = []
@@ -50,11 +52,22 @@ enum ChangeLog {
                 put(UInt64(bitPattern: range.upperBound &- range.lowerBound))
             }
             put(UInt64(change.deleted.count))
-            for key in change.deleted.sorted() { put(signed: key) }
-            put(UInt64(change.modified.count))
-            for (key, mask) in change.modified.sorted(by: { $0.key < $1.key }) {
-                put(signed: key)
-                put(mask.bits)
+            for key in change.deleted { put(signed: key) }
+            // Runs of consecutive keys with one mask: a loop that sets one property of many
+            // objects logs a few runs, not an entry per object.
+            var runs: [(first: Int64, length: UInt64, mask: PropertyMask)] = []
+            for (key, mask) in change.modified {
+                if let last = runs.last, last.mask == mask, key == last.first &+ Int64(last.length) {
+                    runs[runs.count - 1].length += 1
+                } else {
+                    runs.append((key, 1, mask))
+                }
+            }
+            put(UInt64(runs.count))
+            for run in runs {
+                put(signed: run.first)
+                put(run.length - 1)
+                put(run.mask.bits)
             }
         }
         return out
@@ -105,21 +118,34 @@ enum ChangeLog {
             let map: [Int?] = propertyNames.map { name in info.flatMap { $0.propertyIndex(storedName: name) } }
             var change = ClassChanges()
             guard let rangeCount = getCount() else { return nil }
+            var previous: Int64?
             for _ in 0..<rangeCount {
                 guard let first = getSigned(), let extra = get(), extra < UInt64(Int64.max),
-                      case let (last, overflow) = first.addingReportingOverflow(Int64(extra)), !overflow else { return nil }
+                      case let (last, overflow) = first.addingReportingOverflow(Int64(extra)), !overflow,
+                      previous.map({ first > $0 }) ?? true else { return nil }
                 change.inserted.insert(first...last)
+                previous = last
             }
+            // Keys are written ascending; anything else is not a log entry this code wrote.
             guard let deletedCount = getCount() else { return nil }
+            var deleted: [Int64] = []
             for _ in 0..<deletedCount {
-                guard let key = getSigned() else { return nil }
-                change.deleted.insert(key)
+                guard let key = getSigned(), deleted.last.map({ key > $0 }) ?? true else { return nil }
+                deleted.append(key)
             }
-            guard let modifiedCount = getCount() else { return nil }
-            for _ in 0..<modifiedCount {
-                guard let key = getSigned(), let bits = get() else { return nil }
-                change.modified[key] = translate(PropertyMask(bits: bits), map)
+            change.deleted = SortedKeys(deleted)
+            guard let runCount = getCount() else { return nil }
+            var modified: [ModifiedKeys.Entry] = []
+            for _ in 0..<runCount {
+                guard let first = getSigned(), let extra = get(), extra < UInt64(Int32.max), let bits = get(),
+                      modified.last.map({ first > $0.key }) ?? true,
+                      case let (last, overflow) = first.addingReportingOverflow(Int64(extra)), !overflow else { return nil }
+                // A run longer than any commit could write is not an entry this code wrote.
+                guard modified.count + Int(extra) < maximumModified else { return nil }
+                let mask = translate(PropertyMask(bits: bits), map)
+                for key in first...last { modified.append(ModifiedKeys.Entry(key: key, mask: mask)) }
             }
+            change.modified = ModifiedKeys(modified)
             if let info { changes.classes[info.index] = change }
         }
         guard offset == bytes.count else { return nil }

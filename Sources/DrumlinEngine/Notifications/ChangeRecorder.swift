@@ -32,6 +32,10 @@ final class ChangeRecorder {
     /// copy of the name to confirm a pointer still means the same table.
     private var byPointer: [UnsafeRawPointer: (name: [CChar], role: Role)] = [:]
     private(set) var events: [Event] = []
+    /// Set by the engine's own property writes around their `UPDATE`: the properties it assigns.
+    /// The hook then takes them as the change (as Realm, assigning a property is a change even to
+    /// the same value) instead of comparing every column, which costs a record unpacking per row.
+    var assigning: PropertyMask?
 
     /// Reads each class table's column order once (at open): the hook itself must not query.
     init(classes: [ClassInfo], connection: Connection) throws(DrumlinError) {
@@ -77,7 +81,24 @@ final class ChangeRecorder {
         events.append(Event(kind: .modify, classIndex: Int32(info.index), key: key, mask: PropertyMask(property: property)))
     }
 
+    /// The last table seen: consecutive rows of one statement skip the lookup.
+    private var lastPointer: UnsafeRawPointer?
+    private var lastName: [CChar] = []
+    private var lastRole = Role.ignored
+
     private func role(_ name: UnsafePointer<CChar>) -> Role {
+        let pointer = UnsafeRawPointer(name)
+        if pointer == lastPointer, lastName.withUnsafeBufferPointer({ strcmp($0.baseAddress!, name) }) == 0 {
+            return lastRole
+        }
+        let found = lookUp(name)
+        lastPointer = pointer
+        lastName = byPointer[pointer]?.name ?? []
+        lastRole = found
+        return found
+    }
+
+    private func lookUp(_ name: UnsafePointer<CChar>) -> Role {
         let pointer = UnsafeRawPointer(name)
         if let cached = byPointer[pointer], cached.name.withUnsafeBufferPointer({ strcmp($0.baseAddress!, name) }) == 0 {
             return cached.role
@@ -101,6 +122,10 @@ final class ChangeRecorder {
             case SQLITE_DELETE:
                 events.append(Event(kind: .delete, classIndex: Int32(classIndex), key: oldKey, mask: PropertyMask()))
             default:
+                if let assigning, oldKey == newKey {
+                    events.append(Event(kind: .modify, classIndex: Int32(classIndex), key: newKey, mask: assigning))
+                    return
+                }
                 var mask = PropertyMask()
                 let count = Int(sqlite3_preupdate_count(db))
                 for column in 0..<Swift.min(count, columns.count) {
@@ -162,15 +187,22 @@ final class ChangeRecorder {
     /// The journal as one change set, with changes inside embedded objects reported on the
     /// objects that own them (as Realm does: an embedded object is part of its parent).
     func changeSet(_ classes: [ClassInfo], _ connection: Connection) throws(DrumlinError) -> ChangeSet {
-        var changes = ChangeSet()
+        var byClass: [Int: [ClassChanges.Event]] = [:]
+        var lastClass = -1
+        var current: [ClassChanges.Event] = []
         for event in events {
             let index = Int(event.classIndex)
-            switch event.kind {
-            case .insert: changes.classes[index, default: ClassChanges()].noteInserted(event.key)
-            case .delete: changes.classes[index, default: ClassChanges()].noteDeleted(event.key)
-            case .modify: changes.classes[index, default: ClassChanges()].noteModified(event.key, event.mask)
+            if index != lastClass {
+                if lastClass >= 0 { byClass[lastClass, default: []].append(contentsOf: current) }
+                current = byClass.removeValue(forKey: index) ?? []
+                lastClass = index
             }
+            let kind: ClassChanges.Event.Kind = event.kind == .insert ? .insert : event.kind == .delete ? .delete : .modify
+            current.append(ClassChanges.Event(kind: kind, key: event.key, mask: event.mask))
         }
+        if lastClass >= 0 { byClass[lastClass, default: []].append(contentsOf: current) }
+        var changes = ChangeSet()
+        for (index, classEvents) in byClass { changes.classes[index] = ClassChanges(folding: classEvents) }
         try attributeEmbeddedChanges(&changes, classes, connection)
         return changes
     }
@@ -199,9 +231,10 @@ final class ChangeRecorder {
                 while try statement.step() { parents.append(statement.int64(0)) }
                 statement.reset()
                 guard !parents.isEmpty else { continue }
-                for parent in parents {
-                    changes.classes[origin.index, default: ClassChanges()].noteModified(parent, PropertyMask(property: property))
-                }
+                let marks = ClassChanges(folding: parents.sorted().map {
+                    ClassChanges.Event(kind: .modify, key: $0, mask: PropertyMask(property: property))
+                })
+                changes.classes[origin.index, default: ClassChanges()].merge(marks)
                 if origin.isEmbedded { pending.append((origin, parents)) }
             }
         }

@@ -101,47 +101,142 @@ struct KeyRanges: Equatable {
     }
 }
 
-/// What changed in one class.
+/// Object keys in ascending order, searched by bisection: built once per change set from the
+/// recorder's events or a log entry (no hashing per key).
+struct SortedKeys: Sequence, Equatable {
+    private(set) var keys: [Int64] = []
+
+    init(_ keys: [Int64] = []) { self.keys = keys }
+
+    var isEmpty: Bool { keys.isEmpty }
+    var count: Int { keys.count }
+    func makeIterator() -> IndexingIterator<[Int64]> { keys.makeIterator() }
+
+    func contains(_ key: Int64) -> Bool { SortedKeys.position(of: key, in: keys, key: { $0 }) != nil }
+
+    /// The index of `key` in an ascending array, by bisection.
+    static func position<T>(of key: Int64, in items: [T], key keyOf: (T) -> Int64) -> Int? {
+        var low = 0, high = items.count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            let found = keyOf(items[mid])
+            if key < found { high = mid - 1 } else if key > found { low = mid + 1 } else { return mid }
+        }
+        return nil
+    }
+}
+
+/// Modified objects in ascending key order, each with the properties that changed.
+struct ModifiedKeys: Sequence, Equatable {
+    struct Entry: Equatable {
+        var key: Int64
+        var mask: PropertyMask
+    }
+    private(set) var entries: [Entry] = []
+
+    init(_ entries: [Entry] = []) { self.entries = entries }
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+    var keys: [Int64] { entries.map(\.key) }
+    var values: LazyMapSequence<[Entry], PropertyMask> { entries.lazy.map(\.mask) }
+    func makeIterator() -> LazyMapSequence<[Entry], (key: Int64, mask: PropertyMask)>.Iterator {
+        entries.lazy.map { (key: $0.key, mask: $0.mask) }.makeIterator()
+    }
+
+    subscript(key: Int64) -> PropertyMask? {
+        SortedKeys.position(of: key, in: entries, key: \.key).map { entries[$0].mask }
+    }
+}
+
+/// What changed in one class: objects inserted, deleted, and modified (those that existed before
+/// and after, with the properties that changed).
 struct ClassChanges: Equatable {
     var inserted = KeyRanges()
-    var deleted: Set<Int64> = []
-    /// Objects that existed before and after, with the properties that changed.
-    var modified: [Int64: PropertyMask] = [:]
+    var deleted = SortedKeys()
+    var modified = ModifiedKeys()
 
     var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty }
 
-    /// Applies a later change on top of this one: an object inserted then deleted leaves no
-    /// trace; an object modified then deleted counts as deleted; a new object's modifications
-    /// are part of its insertion.
-    mutating func noteInserted(_ key: Int64) {
-        if deleted.remove(key) != nil {
-            // Deleted and inserted again under the same key: to observers it is a change of every property.
-            modified[key, default: PropertyMask()].formUnion(.all)
-        } else {
-            inserted.insert(key)
+    /// One change to one object, in the order they happened.
+    struct Event {
+        enum Kind: UInt8 { case insert, delete, modify }
+        var kind: Kind
+        var key: Int64
+        var mask: PropertyMask
+    }
+
+    /// The net effect of `events` (in the order they happened): an object inserted then deleted
+    /// leaves no trace; modified then deleted counts as deleted; a new object's modifications are
+    /// part of its insertion; deleted and inserted again under the same key is a change of every
+    /// property. Events usually come in key order (bulk inserts, loops over objects): then no
+    /// sort is needed.
+    init(folding events: [Event]) {
+        var order = Array(events.indices)
+        var sorted = true
+        for i in events.indices.dropFirst() where events[i].key < events[i - 1].key {
+            sorted = false
+            break
         }
+        if !sorted { order.sort { events[$0].key != events[$1].key ? events[$0].key < events[$1].key : $0 < $1 } }
+        enum State { case none, inserted, deleted, modified }
+        var deletedKeys: [Int64] = []
+        var modifiedEntries: [ModifiedKeys.Entry] = []
+        var i = 0
+        while i < order.count {
+            let key = events[order[i]].key
+            var state = State.none
+            var mask = PropertyMask()
+            while i < order.count, events[order[i]].key == key {
+                let event = events[order[i]]
+                switch event.kind {
+                case .insert:
+                    if state == .deleted {
+                        state = .modified
+                        mask = .all
+                    } else if state == .none {
+                        state = .inserted
+                    }
+                case .delete:
+                    state = state == .inserted ? .none : .deleted
+                    mask = PropertyMask()
+                case .modify:
+                    if state == .none || state == .modified {
+                        state = .modified
+                        mask.formUnion(event.mask)
+                    }
+                }
+                i += 1
+            }
+            switch state {
+            case .none: break
+            case .inserted: inserted.insert(key)
+            case .deleted: deletedKeys.append(key)
+            case .modified: modifiedEntries.append(ModifiedKeys.Entry(key: key, mask: mask))
+            }
+        }
+        deleted = SortedKeys(deletedKeys)
+        modified = ModifiedKeys(modifiedEntries)
     }
 
-    mutating func noteDeleted(_ key: Int64) {
-        modified[key] = nil
-        if !inserted.remove(key) { deleted.insert(key) }
-    }
+    init() {}
 
-    mutating func noteModified(_ key: Int64, _ mask: PropertyMask) {
-        if inserted.contains(key) || deleted.contains(key) { return }
-        modified[key, default: PropertyMask()].formUnion(mask)
+    /// This change as the events that produce it (to fold a later change on top).
+    var events: [Event] {
+        var result: [Event] = []
+        result.reserveCapacity(deleted.count + modified.count)
+        for range in inserted.ranges { for key in range { result.append(Event(kind: .insert, key: key, mask: PropertyMask())) } }
+        for key in deleted { result.append(Event(kind: .delete, key: key, mask: PropertyMask())) }
+        for entry in modified.entries { result.append(Event(kind: .modify, key: entry.key, mask: entry.mask)) }
+        return result
     }
 
     mutating func merge(_ later: ClassChanges) {
-        for range in later.inserted.ranges {
-            if deleted.isEmpty {
-                inserted.insert(range)
-            } else {
-                for key in range { noteInserted(key) }
-            }
+        if isEmpty {
+            self = later
+            return
         }
-        for key in later.deleted { noteDeleted(key) }
-        for (key, mask) in later.modified { noteModified(key, mask) }
+        self = ClassChanges(folding: events + later.events)
     }
 }
 

@@ -58,6 +58,18 @@ extension Database {
 
     // MARK: Writing the log
 
+    /// Runs one of the engine's property `UPDATE`s, telling the change recorder which properties
+    /// it assigns (see `ChangeRecorder.assigning`).
+    @inline(__always)
+    func assigning<R>(_ indices: some Sequence<Int>, _ body: () throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        guard let recorder else { return try body() }
+        var mask = PropertyMask()
+        for index in indices { mask.formUnion(PropertyMask(property: index)) }
+        recorder.assigning = mask
+        defer { recorder.assigning = nil }
+        return try body()
+    }
+
     /// Called inside the write transaction, just before COMMIT: appends this transaction's
     /// changes to the log (nothing when it changed no object).
     func writeChangeLog(_ connection: Connection) throws(DrumlinError) {

@@ -44,7 +44,7 @@ extension Database {
             defer { statement.reset() }
             try bind(value, trait, Label(className: info.name, propertyName: info.propertyNames[propertyIndex]), statement, 1)
             statement.bind(key, at: 2)
-            _ = try statement.step()
+            _ = try assigning(CollectionOfOne(propertyIndex)) { () throws(DrumlinError) in try statement.step() }
             if connection.changes == 0 { throw invalidated(info) }
             return true
         }

@@ -625,7 +625,7 @@ extension Database {
                 }
             }
             statement.bind(key, at: parameter)
-            _ = try statement.step()
+            _ = try assigning(changes.lazy.map(\.0)) { () throws(DrumlinError) in try statement.step() }
             if connection.changes == 0 { throw invalidated(info) }
             statement.reset()
         } else if currentIndices.isEmpty, !(try exists(info, key, connection)) {

@@ -114,7 +114,7 @@ extension Database {
                 try bind(try values(position), info.traits[index],
                          Label(className: info.name, propertyName: info.propertyNames[index]), statement, Int32(position + 2))
             }
-            _ = try statement.step()
+            _ = try assigning(propertyIndices) { () throws(DrumlinError) in try statement.step() }
             return connection.changes > 0
         }
     }
