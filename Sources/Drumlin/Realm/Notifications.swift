@@ -225,34 +225,6 @@ extension _ObjectObservable where Self: ObjectBase {
 // MARK: Realm
 
 extension Realm {
-    /// Runs `block` in a write transaction whose commit does not notify `tokens` (their
-    /// observers still move past it), as Realm's `write(withoutNotifying:)`.
-    @discardableResult
-    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
-        do {
-            try context.database.beginWrite()
-        } catch {
-            throw Realm.Error(error)
-        }
-        context.didWrite()
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            if isInWriteTransaction { cancelWrite() }
-            throw error
-        }
-        if isInWriteTransaction {
-            do {
-                try context.database.commit(withoutNotifying: tokens.compactMap(\.engine))
-            } catch {
-                throw Realm.Error(error)
-            }
-            context.didWrite()
-        }
-        return result
-    }
-
     /// Whether another handle, thread or process committed since this handle last refreshed:
     /// a cheap check before `refresh()`.
     public var hasExternalChanges: Bool {

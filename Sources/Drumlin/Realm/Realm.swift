@@ -49,8 +49,10 @@ public struct Realm: @unchecked Sendable, Equatable {
     public var isInWriteTransaction: Bool { context.database.isInWriteTransaction }
 
     /// Runs `block` in a write transaction: committed when it returns, rolled back when it throws.
+    /// The commit notifies every observer except those of `tokens` (whose observers still move
+    /// past it), as Realm's `write(withoutNotifying:)`.
     @discardableResult
-    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         // Unlike `beginWrite()`, a write that cannot begin (another process writing past the
         // busy timeout, a transaction already open) is thrown.
         do {
@@ -66,7 +68,7 @@ public struct Realm: @unchecked Sendable, Equatable {
             if isInWriteTransaction { cancelWrite() }
             throw error
         }
-        if isInWriteTransaction { try commitWrite() }
+        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
         return result
     }
 
@@ -81,10 +83,10 @@ public struct Realm: @unchecked Sendable, Equatable {
         context.didWrite()
     }
 
-    /// Commits the write transaction.
-    public func commitWrite() throws {
+    /// Commits the write transaction, notifying every observer except those of `tokens`.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         do {
-            try context.database.commit()
+            try context.database.commit(withoutNotifying: tokens.compactMap(\.engine))
         } catch {
             throw Realm.Error(error)
         }
