@@ -106,6 +106,7 @@ demo: lib
 	@echo "== C example ==";      $(CMAKE_BUILD)/quickstart $(DEMO_DIR)/c.drumlin
 	@echo "== Python example =="; DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/quickstart.py $(DEMO_DIR)/python.drumlin
 	@echo "== Python model classes =="; DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/models.py $(DEMO_DIR)/models.drumlin
+	@rm -f examples/swift/.build/release.yaml   # see bench-build: new source folders of this checkout
 	@echo "== Swift example ==";  swift run -c release --package-path examples/swift quickstart $(DEMO_DIR)/swift.drumlin
 	@echo "== the Swift-written file, from Python (drumlin info $(DEMO_DIR)/swift.drumlin) =="; \
 	  DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -m drumlin info $(DEMO_DIR)/swift.drumlin
@@ -135,6 +136,9 @@ $(NOTIFY_BIN): bench/notify.c include/drumlin.h $(if $(BENCH_NO_LIB),,$(LIB))
 # BENCH_NO_LIB=1: use the library as it is (no swift build), e.g. while another build is running.
 bench-build: $(if $(BENCH_NO_LIB),,lib)
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(NOTIFY_BIN)
+	@# SwiftPM keeps a nested package's build plan when a directory is added to the package it
+	@# depends on (this checkout); dropping the plan makes it see new source folders.
+	@rm -f bench/swift/.build/release.yaml
 	swift build -c release --package-path bench/swift
 
 bench:

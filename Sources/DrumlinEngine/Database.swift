@@ -231,9 +231,8 @@ public final class Database: @unchecked Sendable {
                                           options: options, storedVersion: &schemaVersion)
             connection = opened
             if !options.readOnly {
-                let recorder = try ChangeRecorder(classes: classes, connection: opened)
-                recorder.install(on: opened)
-                self.recorder = recorder
+                // Installed per write transaction, only when the file is observed (see `beginWriteLocked`).
+                self.recorder = try ChangeRecorder(classes: classes, connection: opened)
             }
             notificationState.dataVersion = try dataVersion(opened)
         } catch {
@@ -450,6 +449,7 @@ public final class Database: @unchecked Sendable {
         inWriteTransaction = true
         pendingSequences.removeAll()
         recorder?.reset()
+        try captureChangesIfObserved(connection)
     }
 
     /// `commit()` for callers already inside `serialized`.

@@ -45,6 +45,31 @@ final class Received<Change>: @unchecked Sendable {
         _ = token
     }
 
+    @Test func insertionsAppendInCreationOrderWhateverTheirKeys() throws {
+        let db = try people(count: 2)
+        let all = try db.objects("Person")
+        let received = Received<CollectionChange>()
+        let token = try all.observe(received.callback)
+        try db.write {   // ascending keys: appended without a query
+            try db.create("Person", json: #"{"id": 10, "name": "a"}"#)
+            try db.create("Person", json: #"{"id": 11, "name": "b"}"#)
+        }
+        try db.write {   // descending keys: creation order is not key order
+            try db.create("Person", json: #"{"id": 5, "name": "c"}"#)
+            try db.create("Person", json: #"{"id": 3, "name": "d"}"#)
+        }
+        try db.write { try db.object("Person", primaryKey: 3)!.set("age", to: 1) }
+        try db.write { try db.object("Person", primaryKey: 11)!.set("age", to: 1) }
+        #expect(received.changes == [
+            CollectionChange(insertions: [2, 3]),
+            CollectionChange(insertions: [4, 5]),
+            CollectionChange(modifications: [5]),
+            CollectionChange(modifications: [3]),
+        ])
+        #expect(try all.objects.map(\.key) == [0, 1, 10, 11, 5, 3])
+        _ = token
+    }
+
     @Test func manyChangesInOneCommitFoldToTheirNetEffect() throws {
         let db = try people(count: 3)
         let received = Received<CollectionChange>()
@@ -221,6 +246,36 @@ final class Received<Change>: @unchecked Sendable {
         #expect(try observer.hasExternalChanges == false)
         #expect(try observer.refresh() == false)
         #expect(received.changes.count == 1)
+        _ = token
+    }
+
+    @Test func writersLogOnlyOnceTheFileIsObserved() throws {
+        let path = temporaryPath()
+        let writer = try people(path, count: 2)
+        #expect(sqlRows(path, "SELECT count(*) FROM sqlite_master WHERE name = '_drumlin_changes'") == [["0"]])
+        #expect(sqlRows(path, "SELECT count(*) FROM _drumlin_meta WHERE key = 'observed'") == [["0"]])
+        let observer = try openPeople(path)
+        let received = Received<CollectionChange>()
+        let token = try observer.objects("Person").observe(received.callback)
+        #expect(sqlRows(path, "SELECT count(*) FROM _drumlin_meta WHERE key = 'observed'") == [["1"]])
+        try writer.write { try writer.object("Person", primaryKey: 1)!.set("name", to: "logged") }
+        #expect(sqlRows(path, "SELECT count(*) FROM _drumlin_changes") == [["1"]])
+        #expect(try observer.refresh())
+        #expect(received.changes == [CollectionChange(modifications: [1])])   // exact, not re-read
+        _ = token
+    }
+
+    @Test func aReadOnlyObserverOfAnUnobservedFileGetsConservativeChanges() throws {
+        let path = temporaryPath()
+        let writer = try people(path, count: 2)
+        var options = OpenOptions()
+        options.readOnly = true
+        let observer = try Database(path: path, schemaJSON: personSchema, options: options)
+        let received = Received<CollectionChange>()
+        let token = try observer.objects("Person").observe(received.callback)
+        try writer.write { try writer.object("Person", primaryKey: 1)!.set("name", to: "unlogged") }
+        #expect(try observer.refresh())
+        #expect(received.changes == [CollectionChange(modifications: [0, 1])])
         _ = token
     }
 

@@ -17,6 +17,8 @@ from conftest import ROOT, run
 def test_a_file_written_by_swift_models_opens_from_python(tmp_path: Path) -> None:
     path = tmp_path / "swift.drumlin"
     scratch = ROOT / "build" / "swift-example"
+    # SwiftPM keeps a nested package's build plan when this checkout gains a source folder.
+    (scratch / "debug.yaml").unlink(missing_ok=True)
     run(["swift", "run", "--package-path", ROOT / "examples" / "swift", "--scratch-path", scratch, "quickstart", path])
     env = {**os.environ, "DRUMLIN_LIBRARY": str(ROOT / ".build" / "release" / "libdrumlin.so"),
            "PYTHONPATH": str(ROOT / "bindings" / "python")}

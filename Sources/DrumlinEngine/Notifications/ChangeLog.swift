@@ -8,7 +8,8 @@
 ///
 ///     1, class count, then per class:
 ///       table name (length, UTF-8), property count, property stored names (length, UTF-8)...,
-///       inserted range count, (first key, length - 1)..., deleted count, keys...,
+///       inserted range count, (first key, length - 1)..., 1 if they were created in key order
+///       (else 0), deleted count, keys...,
 ///       modified run count, (first key, length - 1, mask)...   (consecutive keys, one mask)
 ///
 /// Classes and properties travel by stored name, so handles opened with different (compatible)
@@ -51,6 +52,7 @@ enum ChangeLog {
                 put(signed: range.lowerBound)
                 put(UInt64(bitPattern: range.upperBound &- range.lowerBound))
             }
+            put(change.insertedInKeyOrder ? 1 : 0)
             put(UInt64(change.deleted.count))
             for key in change.deleted { put(signed: key) }
             // Runs of consecutive keys with one mask: a loop that sets one property of many
@@ -126,6 +128,8 @@ enum ChangeLog {
                 change.inserted.insert(first...last)
                 previous = last
             }
+            guard let inKeyOrder = get(), inKeyOrder <= 1 else { return nil }
+            change.insertedInKeyOrder = inKeyOrder == 1
             // Keys are written ascending; anything else is not a log entry this code wrote.
             guard let deletedCount = getCount() else { return nil }
             var deleted: [Int64] = []

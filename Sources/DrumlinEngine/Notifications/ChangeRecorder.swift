@@ -59,8 +59,20 @@ final class ChangeRecorder {
         }
     }
 
+    /// Whether the hook is installed (it costs every row written, so it is there only while the
+    /// file is observed).
+    private(set) var isInstalled = false
+
     func install(on connection: Connection) {
+        guard !isInstalled else { return }
         sqlite3_preupdate_hook(connection.handle, changeRecorderHook, Unmanaged.passUnretained(self).toOpaque())
+        isInstalled = true
+    }
+
+    func uninstall(from connection: Connection) {
+        guard isInstalled else { return }
+        sqlite3_preupdate_hook(connection.handle, nil, nil)
+        isInstalled = false
     }
 
     static func uninstall(from connection: Connection) {

@@ -153,6 +153,9 @@ struct ModifiedKeys: Sequence, Equatable {
 /// and after, with the properties that changed).
 struct ClassChanges: Equatable {
     var inserted = KeyRanges()
+    /// Whether the objects were created in ascending key order (then `inserted`, read in key
+    /// order, is also creation order, and results of every object append them as they are).
+    var insertedInKeyOrder = true
     var deleted = SortedKeys()
     var modified = ModifiedKeys()
 
@@ -172,6 +175,11 @@ struct ClassChanges: Equatable {
     /// property. Events usually come in key order (bulk inserts, loops over objects): then no
     /// sort is needed.
     init(folding events: [Event]) {
+        var lastInserted = Int64.min
+        for event in events where event.kind == .insert {
+            if event.key <= lastInserted { insertedInKeyOrder = false }
+            lastInserted = event.key
+        }
         var order = Array(events.indices)
         var sorted = true
         for i in events.indices.dropFirst() where events[i].key < events[i - 1].key {
@@ -236,7 +244,10 @@ struct ClassChanges: Equatable {
             self = later
             return
         }
+        let inOrder = insertedInKeyOrder && later.insertedInKeyOrder
+            && (inserted.ranges.last.map { last in later.inserted.ranges.first.map { $0.lowerBound > last.upperBound } ?? true } ?? true)
         self = ClassChanges(folding: events + later.events)
+        insertedInKeyOrder = inOrder && insertedInKeyOrder
     }
 }
 

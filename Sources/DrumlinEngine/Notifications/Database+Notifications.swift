@@ -14,6 +14,8 @@ struct NotificationState {
     var ownSeqs: Set<Int64> = []
     /// Whether `_drumlin_changes` is known to exist in the file.
     var logExists = false
+    /// Whether the file is known to be observed (`Database.observedKey`): it never goes back.
+    var fileObserved = false
 }
 
 extension Database {
@@ -26,6 +28,7 @@ extension Database {
             if inWriteTransaction {
                 throw DrumlinError(.wrongTransactionState, "Cannot register notification blocks from within write transactions.")
             }
+            try markObserved(connection)
             if observers.isEmpty || !notificationState.positioned { try position(connection) }
             return observers.add(try make(connection))
         }
@@ -54,6 +57,53 @@ extension Database {
         let statement = try connection.statement("PRAGMA data_version")
         defer { statement.reset() }
         return try statement.step() ? statement.int64(0) : 0
+    }
+
+    // MARK: Whether to log
+
+    /// `_drumlin_meta` key set once any handle, in any process, registers an observer on the
+    /// file: from then on every writer logs its commits. A file never observed costs its
+    /// writers nothing.
+    static let observedKey = "observed"
+
+    /// At the start of a write transaction (the write lock held): capture this transaction's
+    /// changes when this handle has observers or the file was ever observed.
+    func captureChangesIfObserved(_ connection: Connection) throws(DrumlinError) {
+        guard let recorder else { return }
+        var observed = !observers.isEmpty || notificationState.fileObserved
+        if !observed {
+            let statement = try connection.statement("SELECT 1 FROM _drumlin_meta WHERE key = ?1")
+            statement.bind(Self.observedKey, at: 1)
+            observed = try statement.step()
+            statement.reset()
+            notificationState.fileObserved = observed
+        }
+        if observed { recorder.install(on: connection) } else { recorder.uninstall(from: connection) }
+    }
+
+    /// Marks the file observed (a small write of its own), so that other handles and processes
+    /// start logging. A read-only handle cannot: its observers see other writers' commits as
+    /// unknown changes (re-read, every remaining object reported modified) until a writable
+    /// handle observes the file.
+    private func markObserved(_ connection: Connection) throws(DrumlinError) {
+        guard !notificationState.fileObserved, !options.readOnly else { return }
+        if try connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = ?1", [Self.observedKey]) == nil {
+            do throws(DrumlinError) {
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch where error.code == .busy {
+                throw DrumlinError(.busy, "Could not register the observer on '\(path)': another connection held the write lock for the whole busy timeout (\(options.busyTimeoutMilliseconds) ms).", sqliteCode: error.sqliteCode)
+            }
+            do throws(DrumlinError) {
+                let insert = try connection.statement("INSERT OR IGNORE INTO _drumlin_meta (key, value) VALUES (?1, 1)")
+                insert.bind(Self.observedKey, at: 1)
+                try insert.run()
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+        notificationState.fileObserved = true
     }
 
     // MARK: Writing the log

@@ -45,7 +45,20 @@ final class ResultsObserver: ChangeObserver {
             changes.unknown || own?.modified[key]?.intersects(filter) == true
         }
         let change: CollectionChange
-        if needsQuery(changes) {
+        if let own, case .all = results.base, results.steps.isEmpty, !changes.unknown, own.deleted.isEmpty,
+           !own.inserted.isEmpty, own.insertedInKeyOrder {
+            // Every object of the class, in creation order: the new ones come last, in the order
+            // they were created, which the log says is key order. No query.
+            var modifications: [Int] = []
+            for (key, mask) in own.modified where mask.intersects(filter) {
+                if let i = indexOfKey[key] { modifications.append(i) }
+            }
+            let start = keys.count
+            keys.reserveCapacity(start + own.inserted.count)
+            own.inserted.forEach { keys.append($0) }
+            indexIsCurrent = false
+            change = CollectionChange(deletions: [], insertions: Array(start..<keys.count), modifications: modifications.sorted())
+        } else if needsQuery(changes) {
             let new: [Int64]
             do throws(DrumlinError) {
                 new = try results.keys(connection)
