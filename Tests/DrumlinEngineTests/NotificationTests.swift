@@ -308,6 +308,66 @@ final class Received<Change>: @unchecked Sendable {
     }
 }
 
+@Suite struct RefinedResultsNotificationTests {
+    @Test func limitedResultsLetTheNextObjectInWhenOneLeaves() throws {
+        let db = try openPeople()
+        try db.write { for i in 0..<4 { try db.create("Person", json: #"{"id": \#(i), "name": "p\#(i)", "age": \#(i)}"#) } }
+        let firstTwo = try db.objects("Person").sorted(by: "age").limit(2)     // ages 0, 1
+        let received = Received<CollectionChange>()
+        let token = try firstTwo.observe(received.callback)
+        try db.write { try db.object("Person", primaryKey: 0)!.delete() }     // 2 moves up
+        try db.write { try db.object("Person", primaryKey: 3)!.set("age", to: -1) }   // 3 enters first, 2 leaves
+        #expect(received.changes == [
+            CollectionChange(deletions: [0], insertions: [1]),
+            CollectionChange(deletions: [1], insertions: [0]),
+        ])
+        #expect(try firstTwo.objects.map(\.key) == [3, 1])
+        _ = token
+    }
+
+    @Test func distinctResultsFollowTheirRepresentatives() throws {
+        let db = try openPeople()
+        try db.write {
+            try db.create("Person", json: #"{"id": 1, "name": "a", "age": 30}"#)
+            try db.create("Person", json: #"{"id": 2, "name": "b", "age": 30}"#)
+            try db.create("Person", json: #"{"id": 3, "name": "c", "age": 40}"#)
+        }
+        let byAge = try db.objects("Person").distinct(["age"])                 // 1 (30), 3 (40)
+        let received = Received<CollectionChange>()
+        let token = try byAge.observe(received.callback)
+        try db.write { try db.object("Person", primaryKey: 1)!.delete() }     // 2 now stands for 30
+        try db.write { try db.create("Person", json: #"{"id": 4, "name": "d", "age": 50}"#) }
+        #expect(received.changes == [
+            CollectionChange(deletions: [0], insertions: [0]),
+            CollectionChange(insertions: [2]),
+        ])
+        #expect(try byAge.objects.map(\.key) == [2, 3, 4])
+        _ = token
+    }
+
+    @Test func backlinksResultsFollowTheLinksToTheirObject() throws {
+        let db = try Database(path: ":memory:", schemaJSON: petsSchema)
+        try db.write {
+            try db.create("Dog", json: #"{"name": "Rex"}"#)
+            try db.create("Person", json: #"{"id": 1, "name": "Ann", "dogs": ["Rex"]}"#)
+            try db.create("Person", json: #"{"id": 2, "name": "Bob"}"#)
+        }
+        let owners = try #require(try db.object("Dog", primaryKey: "Rex")).backlinks("owners")
+        let received = Received<CollectionChange>()
+        let token = try owners.observe(received.callback)
+        let rex = ObjectLink(classIndex: try db.classIndex("Dog"), key: try db.object("Dog", primaryKey: "Rex")!.key)
+        try db.write { try db.object("Person", primaryKey: 2)!.list("dogs").append(.link(rex)) }
+        try db.write { try db.object("Person", primaryKey: 1)!.set("name", to: "Anna") }
+        try db.write { try db.object("Person", primaryKey: 1)!.list("dogs").removeAll() }
+        #expect(received.changes == [
+            CollectionChange(insertions: [1]),
+            CollectionChange(modifications: [0]),
+            CollectionChange(deletions: [0]),
+        ])
+        _ = token
+    }
+}
+
 @Suite struct CollectionNotificationTests {
     func open() throws -> Database {
         let db = try Database(path: ":memory:", schemaJSON: petsSchema)
