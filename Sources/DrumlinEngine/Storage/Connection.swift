@@ -76,6 +76,23 @@ final class Connection {
         guard rc == SQLITE_OK else { throw error(rc, context: sql) }
     }
 
+    /// Runs a setup statement (a pragma such as `journal_mode`) that SQLite answers with `BUSY`
+    /// at once rather than through the busy handler: retried until the busy timeout runs out.
+    func executeRetrying(_ sql: String) throws(DrumlinError) {
+        var waited: Int32 = 0
+        var pause: Int32 = 1
+        while true {
+            let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+            if rc == SQLITE_OK { return }
+            guard rc & 0xFF == SQLITE_BUSY || rc & 0xFF == SQLITE_LOCKED, waited < busyTimeout else {
+                throw error(rc, context: sql)
+            }
+            sqlite3_sleep(pause)
+            waited += pause
+            pause = min(pause * 2, 50)
+        }
+    }
+
     /// Runs a query and returns the first column of the first row as text, if any.
     func scalarText(_ sql: String, _ arguments: [String] = []) throws(DrumlinError) -> String? {
         let statement = try statement(sql)

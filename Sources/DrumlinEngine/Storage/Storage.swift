@@ -37,30 +37,20 @@ enum Storage {
         let flags = options.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let connection = try Connection(path: path, flags: flags, busyTimeout: options.busyTimeoutMilliseconds)
         do throws(DrumlinError) {
-            let tableCount: Int64
-            do throws(DrumlinError) {
-                let statement = try connection.statement("SELECT count(*) FROM sqlite_master")
-                defer { statement.reset() }
-                _ = try statement.step()
-                tableCount = statement.int64(0)
-            } catch {
-                throw notDrumlin(path, detail: error.message)
-            }
-            if tableCount == 0 {
+            if try tableCount(connection, path: path) == 0 {
                 if options.readOnly {
                     throw DrumlinError(.file, "Cannot open '\(path)' read-only: it is not an existing Drumlin database.")
                 }
-                if !inMemory { try connection.execute("PRAGMA journal_mode = WAL") }
+                // Several processes may find the same file empty at once: set it up under the
+                // write lock, and only if it is still empty there (else open it as an existing file).
+                if !inMemory { try connection.executeRetrying("PRAGMA journal_mode = WAL") }
                 try connection.execute("PRAGMA synchronous = NORMAL")
-                try create(connection, schema: schema, classes: classes, version: options.schemaVersion)
-                storedVersion = options.schemaVersion
-                return connection
+                if try create(connection, path: path, schema: schema, classes: classes, version: options.schemaVersion) {
+                    storedVersion = options.schemaVersion
+                    return connection
+                }
             }
-            let format = try? connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
-            guard let format else { throw notDrumlin(path, detail: "it has no Drumlin metadata") }
-            guard Int(format) == formatVersion else {
-                throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads format \(formatVersion).")
-            }
+            try checkFormat(connection, path: path)
             if !options.readOnly { try connection.execute("PRAGMA synchronous = NORMAL") }
             try SchemaMigration.reconcile(connection, path: path, schema: schema, classes: classes, options: options,
                                           storedVersion: &storedVersion)
@@ -94,12 +84,25 @@ enum Storage {
         if tableCount == 0 {
             throw DrumlinError(.file, "Cannot open '\(path)' without a schema: it is empty, not an existing Drumlin database (give a schema to create it).")
         }
-        let format = try? connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
+        try checkFormat(connection, path: path)
+        return try SchemaMigration.storedSchema(connection, path: path)
+    }
+
+    /// Checks the format stored in `_drumlin_meta`: a file without it is not a Drumlin database
+    /// (`CORRUPT`), one of another format is refused. A wait that ran out stays `BUSY`.
+    static func checkFormat(_ connection: Connection, path: String) throws(DrumlinError) {
+        let format: String?
+        do throws(DrumlinError) {
+            format = try connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
+        } catch where error.code == .busy || error.code == .file {
+            throw error
+        } catch {
+            throw notDrumlin(path, detail: "it has no Drumlin metadata")
+        }
         guard let format else { throw notDrumlin(path, detail: "it has no Drumlin metadata") }
         guard Int(format) == formatVersion else {
             throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads format \(formatVersion).")
         }
-        return try SchemaMigration.storedSchema(connection, path: path)
     }
 
     static func notDrumlin(_ path: String, detail: String) -> DrumlinError {
@@ -127,11 +130,30 @@ enum Storage {
         }
     }
 
-    /// Creates the metadata and every class's table in one transaction.
-    private static func create(_ connection: Connection, schema: Schema, classes: [ClassInfo],
-                               version: UInt64) throws(DrumlinError) {
+    /// The number of tables in the file; 0 for a new (empty) file.
+    private static func tableCount(_ connection: Connection, path: String) throws(DrumlinError) -> Int64 {
+        do throws(DrumlinError) {
+            let statement = try connection.statement("SELECT count(*) FROM sqlite_master")
+            defer { statement.reset() }
+            _ = try statement.step()
+            return statement.int64(0)
+        } catch where error.code == .busy || error.code == .file || error.code == .readOnly {
+            throw error
+        } catch {
+            throw notDrumlin(path, detail: error.message)
+        }
+    }
+
+    /// Creates the metadata and every class's table in one transaction, if the file is still empty
+    /// once this connection holds the write lock; false if another connection created it first.
+    private static func create(_ connection: Connection, path: String, schema: Schema, classes: [ClassInfo],
+                               version: UInt64) throws(DrumlinError) -> Bool {
         try connection.execute("BEGIN IMMEDIATE")
         do throws(DrumlinError) {
+            guard try tableCount(connection, path: path) == 0 else {
+                try connection.execute("ROLLBACK")
+                return false
+            }
             for sql in metadataStatements { try connection.execute(sql) }
             let meta = try connection.statement("INSERT INTO _drumlin_meta (key, value) VALUES (?1, ?2)")
             meta.bind("format", at: 1)
@@ -142,6 +164,7 @@ enum Storage {
             try meta.run()
             for info in classes { try createClass(connection, info) }
             try connection.execute("COMMIT")
+            return true
         } catch {
             try? connection.execute("ROLLBACK")
             throw error

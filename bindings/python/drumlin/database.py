@@ -985,6 +985,10 @@ class _LentDatabase(Database):
         self._classes = {}
         self._readers = {}
         self._schema = None
+        # The lent database's own read version (see Database.__init__ and _rows).
+        address = c_void_p()
+        _ffi.drumlin_db_read_version(handle, byref(address))
+        self._version = c_uint64.from_address(address.value)  # type: ignore[arg-type]
 
     def _release(self, handle: Any) -> None:
         # The migration ends the handle (closing it here would end the migration's database).
