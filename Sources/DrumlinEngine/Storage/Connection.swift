@@ -18,10 +18,15 @@ final class Connection {
     /// The busy timeout in milliseconds, for messages about waits that ran out.
     let busyTimeout: Int32
 
-    init(path: String, flags: Int32, busyTimeout: Int32 = 5000) throws(DrumlinError) {
+    /// `path` is a file path (a name starting `file:` is a file of that name), or with `uri` an
+    /// SQLite URI that Drumlin built itself.
+    init(path: String, flags: Int32, busyTimeout: Int32 = 5000, uri: Bool = false) throws(DrumlinError) {
         self.busyTimeout = busyTimeout
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)
+        // A library built with SQLITE_USE_URI reads any name starting `file:` as a URI: "./" keeps
+        // it a (relative) file name.
+        let name = !uri && path.hasPrefix("file:") ? "./" + path : path
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)

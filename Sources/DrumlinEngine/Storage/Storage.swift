@@ -33,9 +33,11 @@ enum Storage {
 
     private static func openOnce(path: String, inMemory: Bool, schema: Schema, classes: [ClassInfo],
                                  options: OpenOptions, storedVersion: inout UInt64) throws(DrumlinError) -> Connection {
-        if !inMemory { try checkFileHeader(path, readOnly: options.readOnly) }
-        let flags = options.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let connection = try Connection(path: path, flags: flags, busyTimeout: options.busyTimeoutMilliseconds)
+        if !inMemory {
+            try checkFileHeader(path, readOnly: options.readOnly)
+            if !options.readOnly { try checkWritable(path) }
+        }
+        let connection = try connect(path: path, inMemory: inMemory, readOnly: options.readOnly, options: options)
         do throws(DrumlinError) {
             if try tableCount(connection, path: path) == 0 {
                 if options.readOnly {
@@ -63,25 +65,17 @@ enum Storage {
 
     /// The schema stored in an existing database file, for opening it without one.
     static func storedSchema(path: String, options: OpenOptions) throws(DrumlinError) -> Schema {
-        if options.inMemory || path == ":memory:" || path.isEmpty {
+        if path.isEmpty && !options.inMemory { throw emptyPath(options) }
+        if options.inMemory || path == ":memory:" {
             throw DrumlinError(.invalidArgument, "A new in-memory database has no stored schema: open it with a schema.")
         }
         guard access(path, F_OK) == 0 else {
             throw DrumlinError(.file, "Cannot open '\(path)' without a schema: the file does not exist (give a schema to create it).")
         }
         try checkFileHeader(path, readOnly: true)
-        let connection = try Connection(path: path, flags: SQLITE_OPEN_READONLY, busyTimeout: options.busyTimeoutMilliseconds)
+        let connection = try connect(path: path, inMemory: false, readOnly: true, options: options)
         defer { connection.close() }
-        let tableCount: Int64
-        do throws(DrumlinError) {
-            let statement = try connection.statement("SELECT count(*) FROM sqlite_master")
-            defer { statement.reset() }
-            _ = try statement.step()
-            tableCount = statement.int64(0)
-        } catch {
-            throw notDrumlin(path, detail: error.message)
-        }
-        if tableCount == 0 {
+        if try tableCount(connection, path: path) == 0 {
             throw DrumlinError(.file, "Cannot open '\(path)' without a schema: it is empty, not an existing Drumlin database (give a schema to create it).")
         }
         try checkFormat(connection, path: path)
@@ -128,6 +122,82 @@ enum Storage {
         guard count == 16, header == magic else {
             throw notDrumlin(path, detail: "it is not an SQLite file")
         }
+    }
+
+    /// The SQLite connection. Read-only, a file on read-only media or in a directory this process
+    /// cannot write has no `-shm` file for reading its write-ahead log, and SQLite cannot open it
+    /// normally; when that happens and no write-ahead log holds changes, the file is opened as
+    /// immutable (SQLite's `immutable=1`), which needs no file beside it.
+    private static func connect(path: String, inMemory: Bool, readOnly: Bool,
+                                options: OpenOptions) throws(DrumlinError) -> Connection {
+        let timeout = options.busyTimeoutMilliseconds
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let connection = try Connection(path: path, flags: flags, busyTimeout: timeout)
+        guard readOnly, !inMemory else { return connection }
+        do throws(DrumlinError) {
+            _ = try tableCount(connection, path: path)
+            return connection
+        } catch where [SQLITE_CANTOPEN, SQLITE_READONLY].contains((error.sqliteCode ?? 0) & 0xFF) {
+            connection.close()
+        }
+        let reason = directoryProblem(path) ?? "SQLite cannot create its shared-memory file beside it"
+        let problem = reason.hasPrefix("its directory") ? reason : "its directory is not writable (\(reason))"
+        var status = stat()
+        if stat(path + "-wal", &status) == 0, status.st_size > 0 {
+            throw DrumlinError(.file, "Cannot open '\(path)' read-only: \(problem), and its write-ahead log '\(path)-wal' holds changes that SQLite can only read with a shared-memory file beside it. Open it once where its directory is writable to fold the log into the file.")
+        }
+        return try Connection(path: immutableURI(path), flags: SQLITE_OPEN_READONLY, busyTimeout: timeout, uri: true)
+    }
+
+    /// `path` as an SQLite URI that opens it immutable: every byte but unreserved ones and `/`
+    /// percent-encoded, so no character of the path is read as URI syntax.
+    static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                uri.unicodeScalars.append("%")
+                uri.unicodeScalars.append(digits[Int(byte >> 4)])
+                uri.unicodeScalars.append(digits[Int(byte & 15)])
+            }
+        }
+        return uri + "?immutable=1"
+    }
+
+    /// Why the directory holding `path` cannot be written ("its directory is not writable
+    /// (read-only file system)", "its directory does not exist"), or nil if it can.
+    static func directoryProblem(_ path: String) -> String? {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        guard access(directory, W_OK) != 0 else { return nil }
+        if errno == ENOENT { return "its directory does not exist" }
+        return "its directory is not writable (\(String(cString: strerror(errno)).lowercased()))"
+    }
+
+    /// Refuses to open for writing a file (or a new file in a directory) that cannot be written,
+    /// saying why, before SQLite reports it as an unhelpful "unable to open database file".
+    static func checkWritable(_ path: String) throws(DrumlinError) {
+        let exists = access(path, F_OK) == 0
+        if exists, access(path, W_OK) != 0 {
+            let reason = String(cString: strerror(errno)).lowercased()
+            throw DrumlinError(.file, "Cannot open '\(path)' for writing: \(reason). Open it read-only to read it.")
+        }
+        if let reason = directoryProblem(path) {
+            if exists {
+                throw DrumlinError(.file, "Cannot open '\(path)' for writing: \(reason), and SQLite keeps its '-wal' and '-shm' files there. Open it read-only to read it.")
+            }
+            throw DrumlinError(.file, "Cannot create '\(path)': \(reason).")
+        }
+    }
+
+    static func emptyPath(_ options: OpenOptions) -> DrumlinError {
+        let error = DrumlinError(.invalidArgument, "The path is empty: give a file path, or \":memory:\" (or the in-memory option) for a database kept in memory.")
+        options.log(.error, error.message)
+        return error
     }
 
     /// The number of tables in the file; 0 for a new (empty) file.
