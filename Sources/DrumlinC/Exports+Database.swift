@@ -100,7 +100,7 @@ func jsonArgument(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(Druml
     do {
         return try JSON.parse(cString: pointer)
     } catch {
-        throw DrumlinError(.invalidArgument, "\(name): \(error.description)")
+        throw DrumlinError(error.isNestingLimit ? .limit : .invalidArgument, "\(name): \(error.description)")
     }
 }
 

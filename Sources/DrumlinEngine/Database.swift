@@ -222,7 +222,8 @@ public final class Database: @unchecked Sendable {
         }
         self.schema = schema
         self.options = options
-        let inMemory = options.inMemory || path == ":memory:" || path.isEmpty
+        if path.isEmpty && !options.inMemory { throw Storage.emptyPath(options) }
+        let inMemory = options.inMemory || path == ":memory:"
         self.path = inMemory ? ":memory:" : path
         (classes, classByName) = Self.classInfos(schema)
         self.schemaVersion = options.schemaVersion

@@ -217,6 +217,33 @@ static void test_links_and_mixed(drumlin_db *db) {
     drumlin_object_release(one);
 }
 
+/* Deeply nested payloads are a limit, not a crash or a syntax error: 1001 levels of JSON and 101
+ * levels of nested mixed lists are DRUMLIN_ERR_LIMIT, and nothing is written (issue #19). */
+static void test_deep_payloads_are_limits(drumlin_db *db) {
+    enum { JSON_DEPTH = 1001, MIXED_DEPTH = 101 };
+    static char deep[64 + 2 * JSON_DEPTH];
+    size_t n = 0;
+    int64_t count = -1;
+    n += (size_t)snprintf(deep, sizeof deep, "{\"_id\": 90, \"m\": ");
+    for (int i = 0; i < JSON_DEPTH; i++) deep[n++] = '[';
+    for (int i = 0; i < JSON_DEPTH; i++) deep[n++] = ']';
+    deep[n++] = '}';
+    deep[n] = 0;
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_ERR(drumlin_create_json(db, "Everything", deep, DRUMLIN_UPDATE_NEVER, NULL), DRUMLIN_ERR_LIMIT);
+    CHECK(strstr(drumlin_last_error_message(), "nesting deeper than 1000 levels") != NULL);
+    n = (size_t)snprintf(deep, sizeof deep, "{\"_id\": 90, \"m\": ");
+    for (int i = 0; i < MIXED_DEPTH; i++) deep[n++] = '[';
+    for (int i = 0; i < MIXED_DEPTH; i++) deep[n++] = ']';
+    deep[n++] = '}';
+    deep[n] = 0;
+    CHECK_ERR(drumlin_create_json(db, "Everything", deep, DRUMLIN_UPDATE_NEVER, NULL), DRUMLIN_ERR_LIMIT);
+    CHECK(strstr(drumlin_last_error_message(), "at most 100 levels deep") != NULL);
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_count(db, "Everything", "_id == 90", NULL, &count));
+    CHECK(count == 0);
+}
+
 int main(void) {
     char dir[2048], path[4096];
     drumlin_db *db = NULL;
@@ -229,6 +256,7 @@ int main(void) {
     test_typed_round_trip(db);
     test_json_round_trip(db);
     test_links_and_mixed(db);
+    test_deep_payloads_are_limits(db);
 
     CHECK_OK(drumlin_close(db));
     test_dir_remove(dir);

@@ -12,7 +12,7 @@ extension Database {
         try serialized { (connection) throws(DrumlinError) -> Int in
             let info = try writableClass(className, mode: mode)
             var parser = JSONParser(jsonBytes)
-            func invalid(_ error: JSONParseError) -> DrumlinError { DrumlinError(.invalidArgument, "array_json: \(error.description)") }
+            func invalid(_ error: JSONParseError) -> DrumlinError { DrumlinError(error.isNestingLimit ? .limit : .invalidArgument, "array_json: \(error.description)") }
             parser.skipWhitespace()
             guard parser.index < parser.count, parser.bytes[parser.index] == UInt8(ascii: "[") else {
                 throw DrumlinError(.invalidArgument, "Expected a JSON array of '\(info.name)' objects.")

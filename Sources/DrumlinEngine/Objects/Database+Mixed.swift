@@ -54,8 +54,17 @@ extension Database {
     }
 
     /// Reads a nested collection back (rows first, then children, so the cached statement is not
-    /// reused while it is iterating).
+    /// reused while it is iterating). Stored data is not trusted: a collection deeper than any
+    /// write allows, or one reached twice (a cycle, or shared by two parents), is `CORRUPT`.
     func loadMixed(_ id: Int64, code: Int64, _ connection: Connection) throws(DrumlinError) -> Value {
+        var seen: Set<Int64> = []
+        return try loadMixed(id, code: code, depth: 1, seen: &seen, connection)
+    }
+
+    private func loadMixed(_ id: Int64, code: Int64, depth: Int, seen: inout Set<Int64>,
+                           _ connection: Connection) throws(DrumlinError) -> Value {
+        guard depth <= ExtendedJSON.maximumMixedDepth else { throw mixedTreeCorrupt(id, "nests deeper than \(ExtendedJSON.maximumMixedDepth) levels") }
+        guard seen.insert(id).inserted else { throw mixedTreeCorrupt(id, "is reached twice (it contains itself or has two parents)") }
         let statement = try connection.statement(
             "SELECT key, value, value_type FROM _drumlin_mixed WHERE collection = ?1 ORDER BY position")
         statement.bind(id, at: 1)
@@ -73,22 +82,42 @@ extension Database {
         }
         statement.reset()
         for (position, child, childCode) in children {
-            items[position].value = try loadMixed(child, code: childCode, connection)
+            items[position].value = try loadMixed(child, code: childCode, depth: depth + 1, seen: &seen, connection)
         }
         return code == MixedStorage.listCode ? .list(items.map(\.value)) : .dictionary(items)
     }
 
-    /// Deletes a nested collection and everything inside it.
+    func mixedTreeCorrupt(_ id: Int64, _ what: String) -> DrumlinError {
+        DrumlinError(.corrupt, "The file '\(path)' is damaged: the nested mixed collection \(id) \(what); nothing was changed.")
+    }
+
+    /// Deletes a nested collection and everything inside it. The walk is bounded like a read: a
+    /// damaged tree (too deep, a cycle, a collection with two parents) is `CORRUPT` and nothing is
+    /// deleted.
     func deleteMixedTree(_ id: Int64, _ connection: Connection) throws(DrumlinError) {
         let statement = try connection.statement("""
-            WITH RECURSIVE tree(id) AS (SELECT ?1 UNION ALL \
-            SELECT m.value FROM _drumlin_mixed AS m JOIN tree ON m.collection = tree.id WHERE m.value_type IN (12, 13)) \
-            SELECT id FROM tree
+            WITH RECURSIVE tree(id, depth) AS (SELECT ?1, 1 UNION \
+            SELECT m.value, tree.depth + 1 FROM _drumlin_mixed AS m JOIN tree ON m.collection = tree.id \
+            WHERE m.value_type IN (12, 13) AND tree.depth <= ?2) \
+            SELECT id, depth FROM tree
             """)
         statement.bind(id, at: 1)
+        statement.bind(Int64(ExtendedJSON.maximumMixedDepth), at: 2)
         var ids: [Int64] = []
-        while try statement.step() { ids.append(statement.int64(0)) }
+        var seen: Set<Int64> = []
+        var damage: String?
+        while try statement.step() {
+            let collection = statement.int64(0)
+            if statement.int64(1) > Int64(ExtendedJSON.maximumMixedDepth) {
+                damage = "nests deeper than \(ExtendedJSON.maximumMixedDepth) levels"
+            } else if !seen.insert(collection).inserted {
+                damage = "is reached twice (it contains itself or has two parents)"
+            }
+            if damage != nil { break }
+            ids.append(collection)
+        }
         statement.reset()
+        if let damage { throw mixedTreeCorrupt(id, damage) }
         for collection in ids {
             let items = try connection.statement("DELETE FROM _drumlin_mixed WHERE collection = ?1")
             items.bind(collection, at: 1)

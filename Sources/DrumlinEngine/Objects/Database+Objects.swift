@@ -369,6 +369,9 @@ extension Database {
                 return
             }
             let onPath = path.contains(Int64(target.index) << 48 ^ link.key)
+            if target.isEmbedded && (onPath || path.count > Self.maximumEmbeddedDepth) {
+                throw embeddedChainCorrupt(target, link.key)
+            }
             if target.isEmbedded || (depth > 0 && !onPath) {
                 try writeJSON(target, link.key, depth: target.isEmbedded ? depth : depth - 1, connection, to: &writer, path: path)
             } else if let pk = target.primaryKeyIndex {

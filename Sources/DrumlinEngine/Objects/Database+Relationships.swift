@@ -246,24 +246,25 @@ extension Database {
     }
 
     func deleteOwned(_ info: ClassInfo, _ index: Int, _ table: CollectionTable, _ owned: [Int64],
-                     _ connection: Connection) throws(DrumlinError) {
+                     _ connection: Connection, depth: Int = 0) throws(DrumlinError) {
         for key in owned {
             if table.isMixed {
                 try deleteMixedTree(key, connection)
             } else if let target = info.targets[index] {
-                try deleteObject(target, key, connection)
+                try deleteObject(target, key, connection, depth: depth + 1)
             }
         }
     }
 
     /// Empties a collection, deleting the embedded objects and nested mixed values it owns.
-    func clearCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ connection: Connection) throws(DrumlinError) {
+    func clearCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ connection: Connection,
+                         depth: Int = 0) throws(DrumlinError) {
         let table = try collectionTable(info, index)
         let owned = try ownedElements(info, index, table, "owner = ?1", connection) { $0.bind(owner, at: 1) }
         let statement = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1")
         statement.bind(owner, at: 1)
         try statement.run()
-        try deleteOwned(info, index, table, owned, connection)
+        try deleteOwned(info, index, table, owned, connection, depth: depth)
     }
 
     /// A collection's elements: lists in order, sets in insertion order, dictionaries by key.
@@ -345,7 +346,10 @@ extension Database {
 
     /// Deletes an object and everything it owns, and removes every link to it: to-one links and
     /// dictionary values become null, list and set entries disappear.
-    func deleteObject(_ info: ClassInfo, _ key: Int64, _ connection: Connection) throws(DrumlinError) {
+    /// `depth` counts the embedded owners above: stored data is not trusted, and a chain deeper
+    /// than `maximumEmbeddedDepth` (or one that owns itself) is `CORRUPT`, not a stack overflow.
+    func deleteObject(_ info: ClassInfo, _ key: Int64, _ connection: Connection, depth: Int = 0) throws(DrumlinError) {
+        if depth > Self.maximumEmbeddedDepth { throw embeddedChainCorrupt(info, key) }
         guard info.hasRelationships else {
             let statement = try connection.statement(slot: info.slot(.delete), info.deleteSQL)
             defer { statement.reset() }
@@ -366,18 +370,26 @@ extension Database {
             try deleteMixedTrees(info, key, ownedColumns.filter { info.property($0).type == .mixed }, connection)
             for (position, index) in ownedColumns.enumerated() {
                 if let target = info.targets[index], target.isEmbedded, case .link(let link) = values[position] {
-                    try deleteObject(target, link.key, connection)
+                    try deleteObject(target, link.key, connection, depth: depth + 1)
                 }
             }
         }
         for index in info.schema.properties.indices where info.property(index).isCollection {
-            try clearCollection(info, key, index, connection)
+            try clearCollection(info, key, index, connection, depth: depth)
         }
         for (origin, index) in info.incoming { try unlink(origin, index, from: key, connection) }
         let statement = try connection.statement(slot: info.slot(.delete), info.deleteSQL)
         defer { statement.reset() }
         statement.bind(key, at: 1)
         _ = try statement.step()
+    }
+
+    /// How deep embedded objects may nest when they are read as JSON or deleted (a JSON document
+    /// nests at most `JSON.maximumDepth` levels, so no input makes a deeper chain in one write).
+    static let maximumEmbeddedDepth = JSON.maximumDepth
+
+    func embeddedChainCorrupt(_ info: ClassInfo, _ key: Int64) -> DrumlinError {
+        DrumlinError(.corrupt, "The file '\(path)' is damaged: the embedded objects above '\(info.name)' \(key) nest deeper than \(Self.maximumEmbeddedDepth) levels or own themselves; nothing was changed.")
     }
 
     /// Removes links from `origin.property(index)` to an object that is being deleted.

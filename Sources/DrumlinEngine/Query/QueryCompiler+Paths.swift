@@ -5,7 +5,35 @@ extension QueryCompiler {
     /// A column of an object: read directly when its row is joined, else through its key.
     func column(_ object: ObjectRef, _ column: String) -> String {
         if let alias = object.alias { return "\(alias).\(column)" }
+        if let chain = object.chain { return Self.chainColumn(chain, column) }
         return "(SELECT x.\(column) FROM \(object.info.table) AS x WHERE x.\(object.info.keyColumn) = \(object.key))"
+    }
+
+    /// How many to-one links one key path may follow.
+    static let maximumLinkHops = 256
+    /// Hops joined in one subquery (SQLite joins at most 64 tables); longer chains nest these.
+    static let hopsPerSubquery = 48
+
+    /// A column of the object at the end of `chain`: one subquery joining every hop (chains
+    /// longer than `hopsPerSubquery` start from the key the first part reaches).
+    static func chainColumn(_ chain: LinkChain, _ column: String) -> String {
+        var base = chain.base
+        var first = chain.first
+        var steps = chain.steps[...]
+        while steps.count > hopsPerSubquery {
+            let part = Array(steps.prefix(hopsPerSubquery))
+            base = chainColumn(LinkChain(base: base, first: first, steps: Array(part.dropLast())), part[part.count - 1].column)
+            first = part[part.count - 1].info
+            steps = steps.dropFirst(hopsPerSubquery)
+        }
+        var from = "\(first.table) AS h0"
+        var previous = "h0"
+        for (i, step) in steps.enumerated() {
+            let alias = "h\(i + 1)"
+            from += " JOIN \(step.info.table) AS \(alias) ON \(alias).\(step.info.keyColumn) = \(previous).\(step.column)"
+            previous = alias
+        }
+        return "(SELECT \(previous).\(column) FROM \(from) WHERE h0.\(first.keyColumn) = \(base))"
     }
 
     func valueSQL(_ raw: String, _ type: PropertyType) -> String {
@@ -72,7 +100,13 @@ extension QueryCompiler {
                         if isLast {
                             try checkQuantifier(); return Operand(sql: raw, kind: .link(target), source: source, quantifier: quantifier, range: range, owner: current, property: property)
                         }
-                        current = ObjectRef(info: target, key: raw, alias: nil)
+                        // Followed through one join per hop (see LinkChain), not nested subqueries.
+                        var chain = current.alias == nil ? current.chain ?? LinkChain(base: current.key, first: current.info, steps: []) : nil
+                        chain?.steps.append((quoted(property.storedName), target))
+                        if let chain, chain.steps.count >= Self.maximumLinkHops {  // the first hop, from a joined row, starts no chain
+                            throw DrumlinError(.limit, "A key path may follow at most \(Self.maximumLinkHops) links to objects ('\(text.utf8Slice(range).prefix(80))...' follows more).")
+                        }
+                        current = ObjectRef(info: target, key: raw, alias: nil, chain: chain)
                         continue
                     }
                     if property.type == .mixed {

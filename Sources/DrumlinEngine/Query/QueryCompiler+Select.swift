@@ -4,6 +4,10 @@
 /// renumbers by the sort keys (ties keep the previous order); DISTINCT keeps the first row of each
 /// group; LIMIT keeps the first n. Stages nest in the order written, as in Realm.
 extension QueryCompiler {
+    /// Key paths one SORT or DISTINCT may use (SQLite allows 2000 ORDER BY terms, with room here
+    /// for the tie-breaking ones).
+    static let maximumSortKeys = 1000
+
     /// The creation-order expression of the root class's rows.
     var creationOrder: String { root.creationOrderT0 }
 
@@ -47,12 +51,28 @@ extension QueryCompiler {
                 (arguments, text) = (stepArguments, queryText)
                 switch clause.kind {
                 case .sort(let keys):
+                    // A key path sorted on again never changes the order: only its first use counts
+                    // (so any number of keys stays within SQLite's ORDER BY limit, in linear time).
                     var terms: [String] = []
-                    for key in keys { terms.append("\(try sortExpression(key.path)) \(key.ascending ? "ASC" : "DESC")") }
+                    var seen: Set<String> = []
+                    for key in keys {
+                        let expression = try sortExpression(key.path)
+                        if seen.insert(expression).inserted { terms.append("\(expression) \(key.ascending ? "ASC" : "DESC")") }
+                    }
+                    if terms.count > Self.maximumSortKeys {
+                        throw DrumlinError(.limit, "A sort may use at most \(Self.maximumSortKeys) different key paths (this one uses \(terms.count)).")
+                    }
                     sql = "SELECT s.k AS k, row_number() OVER (ORDER BY \(terms.joined(separator: ", ")), s.o) AS o FROM (\(sql)) AS s \(join)"
                 case .distinct(let paths):
                     var terms: [String] = []
-                    for path in paths { terms.append(try sortExpression(path)) }
+                    var seen: Set<String> = []
+                    for path in paths {
+                        let expression = try sortExpression(path)
+                        if seen.insert(expression).inserted { terms.append(expression) }
+                    }
+                    if terms.count > Self.maximumSortKeys {
+                        throw DrumlinError(.limit, "DISTINCT may use at most \(Self.maximumSortKeys) different key paths (this one uses \(terms.count)).")
+                    }
                     sql = "SELECT k, o FROM (SELECT s.k AS k, s.o AS o, row_number() OVER (PARTITION BY \(terms.joined(separator: ", ")) ORDER BY s.o) AS d FROM (\(sql)) AS s \(join)) WHERE d = 1"
                 case .limit(let n):
                     sql = "SELECT k, o FROM (\(sql)) ORDER BY o LIMIT \(bind(.int(Int64(n))))"

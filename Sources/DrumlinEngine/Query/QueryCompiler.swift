@@ -42,6 +42,17 @@ struct QueryCompiler {
         var info: ClassInfo
         var key: String
         var alias: String?
+        /// How a to-one link path reached this object: its columns are read with one subquery
+        /// joining the hops, not one nested subquery per hop (SQLite's parser stack allows ~10).
+        var chain: LinkChain? = nil
+    }
+
+    /// A run of to-one links from `base` (the key SQL of an object of `first`): each step follows
+    /// a link column to the next class.
+    struct LinkChain {
+        var base: String
+        var first: ClassInfo
+        var steps: [(column: String, info: ClassInfo)]
     }
 
     /// Where the elements of a to-many operand come from: joins plus the condition tying the

@@ -34,6 +34,9 @@ extension Schema {
         return problems
     }
 
+    /// SQLite's default SQLITE_MAX_COLUMN: a table has at most this many columns.
+    static let maximumStoredColumns = 2000
+
     /// A class's own names: public and stored.
     static func nameProblems(of objectSchema: ObjectSchema) -> [String] {
         let name = objectSchema.name
@@ -54,6 +57,15 @@ extension Schema {
             } else if isReserved(stored) {
                 problems.append("Reserved name: the stored name '\(stored)' of type '\(name)' starts with '\(reservedPrefix)', which is reserved for Drumlin's internal use.")
             }
+        }
+        if !stored.isEmpty, asciiLowercased(stored).hasPrefix("sqlite_") {
+            problems.append("Reserved name: the stored name '\(stored)' of type '\(name)' starts with 'sqlite_', which SQLite reserves for its own tables.")
+        }
+        let columns = objectSchema.properties.reduce(1) { count, property in
+            count + (property.isColumn ? (property.type == .mixed ? 2 : 1) : 0)
+        }
+        if columns > maximumStoredColumns {
+            problems.append("Too many properties: type '\(name)' needs \(columns) stored columns; SQLite allows at most \(maximumStoredColumns) in a table (each property takes one, a mixed property two, plus the object key).")
         }
         if stored.utf8.count > maximumStoredClassNameBytes {
             problems.append("Name too long: the stored name of type '\(name)' is \(stored.utf8.count) UTF-8 bytes; the limit is \(maximumStoredClassNameBytes).")

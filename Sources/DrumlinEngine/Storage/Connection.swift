@@ -18,10 +18,15 @@ final class Connection {
     /// The busy timeout in milliseconds, for messages about waits that ran out.
     let busyTimeout: Int32
 
-    init(path: String, flags: Int32, busyTimeout: Int32 = 5000) throws(DrumlinError) {
+    /// `path` is a file path (a name starting `file:` is a file of that name), or with `uri` an
+    /// SQLite URI that Drumlin built itself.
+    init(path: String, flags: Int32, busyTimeout: Int32 = 5000, uri: Bool = false) throws(DrumlinError) {
         self.busyTimeout = busyTimeout
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil)
+        // A library built with SQLITE_USE_URI reads any name starting `file:` as a URI: "./" keeps
+        // it a (relative) file name.
+        let name = !uri && path.hasPrefix("file:") ? "./" + path : path
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
@@ -74,6 +79,23 @@ final class Connection {
     func execute(_ sql: String) throws(DrumlinError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc, context: sql) }
+    }
+
+    /// Runs a setup statement (a pragma such as `journal_mode`) that SQLite answers with `BUSY`
+    /// at once rather than through the busy handler: retried until the busy timeout runs out.
+    func executeRetrying(_ sql: String) throws(DrumlinError) {
+        var waited: Int32 = 0
+        var pause: Int32 = 1
+        while true {
+            let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+            if rc == SQLITE_OK { return }
+            guard rc & 0xFF == SQLITE_BUSY || rc & 0xFF == SQLITE_LOCKED, waited < busyTimeout else {
+                throw error(rc, context: sql)
+            }
+            sqlite3_sleep(pause)
+            waited += pause
+            pause = min(pause * 2, 50)
+        }
     }
 
     /// Runs a query and returns the first column of the first row as text, if any.

@@ -33,34 +33,26 @@ enum Storage {
 
     private static func openOnce(path: String, inMemory: Bool, schema: Schema, classes: [ClassInfo],
                                  options: OpenOptions, storedVersion: inout UInt64) throws(DrumlinError) -> Connection {
-        if !inMemory { try checkFileHeader(path, readOnly: options.readOnly) }
-        let flags = options.readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let connection = try Connection(path: path, flags: flags, busyTimeout: options.busyTimeoutMilliseconds)
+        if !inMemory {
+            try checkFileHeader(path, readOnly: options.readOnly)
+            if !options.readOnly { try checkWritable(path) }
+        }
+        let connection = try connect(path: path, inMemory: inMemory, readOnly: options.readOnly, options: options)
         do throws(DrumlinError) {
-            let tableCount: Int64
-            do throws(DrumlinError) {
-                let statement = try connection.statement("SELECT count(*) FROM sqlite_master")
-                defer { statement.reset() }
-                _ = try statement.step()
-                tableCount = statement.int64(0)
-            } catch {
-                throw notDrumlin(path, detail: error.message)
-            }
-            if tableCount == 0 {
+            if try tableCount(connection, path: path) == 0 {
                 if options.readOnly {
                     throw DrumlinError(.file, "Cannot open '\(path)' read-only: it is not an existing Drumlin database.")
                 }
-                if !inMemory { try connection.execute("PRAGMA journal_mode = WAL") }
+                // Several processes may find the same file empty at once: set it up under the
+                // write lock, and only if it is still empty there (else open it as an existing file).
+                if !inMemory { try connection.executeRetrying("PRAGMA journal_mode = WAL") }
                 try connection.execute("PRAGMA synchronous = NORMAL")
-                try create(connection, schema: schema, classes: classes, version: options.schemaVersion)
-                storedVersion = options.schemaVersion
-                return connection
+                if try create(connection, path: path, schema: schema, classes: classes, version: options.schemaVersion) {
+                    storedVersion = options.schemaVersion
+                    return connection
+                }
             }
-            let format = try? connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
-            guard let format else { throw notDrumlin(path, detail: "it has no Drumlin metadata") }
-            guard Int(format) == formatVersion else {
-                throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads format \(formatVersion).")
-            }
+            try checkFormat(connection, path: path)
             if !options.readOnly { try connection.execute("PRAGMA synchronous = NORMAL") }
             try SchemaMigration.reconcile(connection, path: path, schema: schema, classes: classes, options: options,
                                           storedVersion: &storedVersion)
@@ -73,33 +65,38 @@ enum Storage {
 
     /// The schema stored in an existing database file, for opening it without one.
     static func storedSchema(path: String, options: OpenOptions) throws(DrumlinError) -> Schema {
-        if options.inMemory || path == ":memory:" || path.isEmpty {
+        if path.isEmpty && !options.inMemory { throw emptyPath(options) }
+        if options.inMemory || path == ":memory:" {
             throw DrumlinError(.invalidArgument, "A new in-memory database has no stored schema: open it with a schema.")
         }
         guard access(path, F_OK) == 0 else {
             throw DrumlinError(.file, "Cannot open '\(path)' without a schema: the file does not exist (give a schema to create it).")
         }
         try checkFileHeader(path, readOnly: true)
-        let connection = try Connection(path: path, flags: SQLITE_OPEN_READONLY, busyTimeout: options.busyTimeoutMilliseconds)
+        let connection = try connect(path: path, inMemory: false, readOnly: true, options: options)
         defer { connection.close() }
-        let tableCount: Int64
-        do throws(DrumlinError) {
-            let statement = try connection.statement("SELECT count(*) FROM sqlite_master")
-            defer { statement.reset() }
-            _ = try statement.step()
-            tableCount = statement.int64(0)
-        } catch {
-            throw notDrumlin(path, detail: error.message)
-        }
-        if tableCount == 0 {
+        if try tableCount(connection, path: path) == 0 {
             throw DrumlinError(.file, "Cannot open '\(path)' without a schema: it is empty, not an existing Drumlin database (give a schema to create it).")
         }
-        let format = try? connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
+        try checkFormat(connection, path: path)
+        return try SchemaMigration.storedSchema(connection, path: path)
+    }
+
+    /// Checks the format stored in `_drumlin_meta`: a file without it is not a Drumlin database
+    /// (`CORRUPT`), one of another format is refused. A wait that ran out stays `BUSY`.
+    static func checkFormat(_ connection: Connection, path: String) throws(DrumlinError) {
+        let format: String?
+        do throws(DrumlinError) {
+            format = try connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
+        } catch where error.code == .busy || error.code == .file {
+            throw error
+        } catch {
+            throw notDrumlin(path, detail: "it has no Drumlin metadata")
+        }
         guard let format else { throw notDrumlin(path, detail: "it has no Drumlin metadata") }
         guard Int(format) == formatVersion else {
             throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads format \(formatVersion).")
         }
-        return try SchemaMigration.storedSchema(connection, path: path)
     }
 
     static func notDrumlin(_ path: String, detail: String) -> DrumlinError {
@@ -127,11 +124,106 @@ enum Storage {
         }
     }
 
-    /// Creates the metadata and every class's table in one transaction.
-    private static func create(_ connection: Connection, schema: Schema, classes: [ClassInfo],
-                               version: UInt64) throws(DrumlinError) {
+    /// The SQLite connection. Read-only, a file on read-only media or in a directory this process
+    /// cannot write has no `-shm` file for reading its write-ahead log, and SQLite cannot open it
+    /// normally; when that happens and no write-ahead log holds changes, the file is opened as
+    /// immutable (SQLite's `immutable=1`), which needs no file beside it.
+    private static func connect(path: String, inMemory: Bool, readOnly: Bool,
+                                options: OpenOptions) throws(DrumlinError) -> Connection {
+        let timeout = options.busyTimeoutMilliseconds
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let connection = try Connection(path: path, flags: flags, busyTimeout: timeout)
+        guard readOnly, !inMemory else { return connection }
+        do throws(DrumlinError) {
+            _ = try tableCount(connection, path: path)
+            return connection
+        } catch where [SQLITE_CANTOPEN, SQLITE_READONLY].contains((error.sqliteCode ?? 0) & 0xFF) {
+            connection.close()
+        }
+        let reason = directoryProblem(path) ?? "SQLite cannot create its shared-memory file beside it"
+        let problem = reason.hasPrefix("its directory") ? reason : "its directory is not writable (\(reason))"
+        var status = stat()
+        if stat(path + "-wal", &status) == 0, status.st_size > 0 {
+            throw DrumlinError(.file, "Cannot open '\(path)' read-only: \(problem), and its write-ahead log '\(path)-wal' holds changes that SQLite can only read with a shared-memory file beside it. Open it once where its directory is writable to fold the log into the file.")
+        }
+        return try Connection(path: immutableURI(path), flags: SQLITE_OPEN_READONLY, busyTimeout: timeout, uri: true)
+    }
+
+    /// `path` as an SQLite URI that opens it immutable: every byte but unreserved ones and `/`
+    /// percent-encoded, so no character of the path is read as URI syntax.
+    static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                uri.unicodeScalars.append("%")
+                uri.unicodeScalars.append(digits[Int(byte >> 4)])
+                uri.unicodeScalars.append(digits[Int(byte & 15)])
+            }
+        }
+        return uri + "?immutable=1"
+    }
+
+    /// Why the directory holding `path` cannot be written ("its directory is not writable
+    /// (read-only file system)", "its directory does not exist"), or nil if it can.
+    static func directoryProblem(_ path: String) -> String? {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        guard access(directory, W_OK) != 0 else { return nil }
+        if errno == ENOENT { return "its directory does not exist" }
+        return "its directory is not writable (\(String(cString: strerror(errno)).lowercased()))"
+    }
+
+    /// Refuses to open for writing a file (or a new file in a directory) that cannot be written,
+    /// saying why, before SQLite reports it as an unhelpful "unable to open database file".
+    static func checkWritable(_ path: String) throws(DrumlinError) {
+        let exists = access(path, F_OK) == 0
+        if exists, access(path, W_OK) != 0 {
+            let reason = String(cString: strerror(errno)).lowercased()
+            throw DrumlinError(.file, "Cannot open '\(path)' for writing: \(reason). Open it read-only to read it.")
+        }
+        if let reason = directoryProblem(path) {
+            if exists {
+                throw DrumlinError(.file, "Cannot open '\(path)' for writing: \(reason), and SQLite keeps its '-wal' and '-shm' files there. Open it read-only to read it.")
+            }
+            throw DrumlinError(.file, "Cannot create '\(path)': \(reason).")
+        }
+    }
+
+    static func emptyPath(_ options: OpenOptions) -> DrumlinError {
+        let error = DrumlinError(.invalidArgument, "The path is empty: give a file path, or \":memory:\" (or the in-memory option) for a database kept in memory.")
+        options.log(.error, error.message)
+        return error
+    }
+
+    /// The number of tables in the file; 0 for a new (empty) file.
+    private static func tableCount(_ connection: Connection, path: String) throws(DrumlinError) -> Int64 {
+        do throws(DrumlinError) {
+            let statement = try connection.statement("SELECT count(*) FROM sqlite_master")
+            defer { statement.reset() }
+            _ = try statement.step()
+            return statement.int64(0)
+        } catch where error.code == .busy || error.code == .file || error.code == .readOnly {
+            throw error
+        } catch {
+            throw notDrumlin(path, detail: error.message)
+        }
+    }
+
+    /// Creates the metadata and every class's table in one transaction, if the file is still empty
+    /// once this connection holds the write lock; false if another connection created it first.
+    private static func create(_ connection: Connection, path: String, schema: Schema, classes: [ClassInfo],
+                               version: UInt64) throws(DrumlinError) -> Bool {
         try connection.execute("BEGIN IMMEDIATE")
         do throws(DrumlinError) {
+            guard try tableCount(connection, path: path) == 0 else {
+                try connection.execute("ROLLBACK")
+                return false
+            }
             for sql in metadataStatements { try connection.execute(sql) }
             let meta = try connection.statement("INSERT INTO _drumlin_meta (key, value) VALUES (?1, ?2)")
             meta.bind("format", at: 1)
@@ -142,6 +234,7 @@ enum Storage {
             try meta.run()
             for info in classes { try createClass(connection, info) }
             try connection.execute("COMMIT")
+            return true
         } catch {
             try? connection.execute("ROLLBACK")
             throw error

@@ -80,6 +80,8 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     public let offset: Int
     public let reason: String
     public var description: String { "Invalid JSON at byte \(offset): \(reason)" }
+    /// Refused for nesting deeper than `JSON.maximumDepth`: a limit (`LIMIT`), not malformed input.
+    public var isNestingLimit: Bool { reason.hasPrefix("nesting deeper than") }
 }
 
 extension JSON {

@@ -985,6 +985,7 @@ class _LentDatabase(Database):
         self._classes = {}
         self._readers = {}
         self._schema = None
+        # The lent database's own read version (see Database.__init__ and _rows).
         address = c_void_p()
         _ffi.drumlin_db_read_version(handle, byref(address))
         self._version = c_uint64.from_address(address.value)  # type: ignore[arg-type]

@@ -27,7 +27,7 @@ from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
 
 from . import _ffi, notifications
-from ._errors import InvalidArgumentError, TypeMismatchError
+from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
 from ._handle import Handle
 from ._marshal import from_value, take_string
 from ._schema import encode_name
@@ -138,7 +138,11 @@ def query_args(args: Sequence[Any]) -> bytes | None:
             return ("[" + ",".join(parts) + "]").encode("utf-8")  # type: ignore[arg-type]
         except UnicodeEncodeError:
             pass  # a lone surrogate: the general path reports it
-    values = [_argument(value, position) for position, value in enumerate(args)]
+    try:
+        values = [_argument(value, position) for position, value in enumerate(args)]
+    except RecursionError:
+        # A list nested thousands deep, or one that contains itself.
+        raise LimitError("Query arguments: a value is nested too deeply to serialize") from None
     try:
         text = ejson_dumps(values)
     except TypeMismatchError as error:

@@ -277,7 +277,7 @@ def test_file_error(tmp_path: Path) -> None:
     with pytest.raises(drumlin.FileError) as caught:
         drumlin.open(path, PERSON)
     assert caught.value.code == 19
-    assert caught.value.message == f"Cannot open '{path}': unable to open database file."
+    assert caught.value.message == f"Cannot create '{path}': its directory does not exist."
     with pytest.raises(OSError):
         drumlin.open(path, PERSON)
 
