@@ -46,6 +46,24 @@ def setup(n: int, where: str):
     return db, con
 
 
+MODEL_WAY = "object API, model class: db.get(Person, i) then attributes"
+
+
+def person_model() -> type:
+    """The Person class as a model class (issue #16: reading through it costs no more than
+    through the dynamic object)."""
+
+    class Person(drumlin.Object):
+        id: int = drumlin.persisted(primary_key=True)
+        name: str = drumlin.persisted(default="", indexed=True)
+        age: int = 0
+        email: str = ""
+        score: float = 0.0
+        active: bool = False
+
+    return Person
+
+
 def steps(db, con, n: int):
     ids = range(1, n + 1)
     names = [f"name{1 + k * n // 1000}" for k in range(1000)]
@@ -54,6 +72,14 @@ def steps(db, con, n: int):
         get = db.get
         for i in ids:
             o = get("Person", i)
+            o.id, o.name, o.age, o.email, o.score, o.active
+
+    model = person_model()
+
+    def get_model():
+        get = db.get
+        for i in ids:
+            o = get(model, i)
             o.id, o.name, o.age, o.email, o.score, o.active
 
     def get_dict():
@@ -120,6 +146,7 @@ def steps(db, con, n: int):
 
     return [
         ("get + read all 6 attributes", n, [("object API: db.get(...) then attributes", get_obj),
+                                           (MODEL_WAY, get_model),
                                            ("one call: db.get_dict", get_dict)], get_sql),
         ("1000 indexed lookups, read name", 1000, [("object API: iterate db.query(...)", lookup_obj),
                                                   ("one call: db.query_dicts", lookup_dicts)], lookup_sql),
@@ -157,6 +184,10 @@ def main() -> int:
                 target = "≥ 1.0× sqlite3" if name.startswith("object API") else "—"
                 met = ("yes" if ratio >= 1.0 else "NO") if target != "—" else "—"
                 print(f"| {label} | {name} | {ops / t / 1e3:.1f}k/s | {ops / base / 1e3:.1f}k/s | {ratio:.2f}× | {target} | {met} |")
+        model = statistics.median(times["get + read all 6 attributes|" + MODEL_WAY])
+        dynamic = statistics.median(times["get + read all 6 attributes|object API: db.get(...) then attributes"])
+        print(f"\nModel class against the dynamic object (get + 6 attributes): {dynamic / model:.2f}× "
+              f"(target ≥ 1.0×, within noise: {'met' if dynamic / model >= 0.95 else 'MISSED'})")
         db.close()
         con.close()
     finally:

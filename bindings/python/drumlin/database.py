@@ -273,7 +273,7 @@ class Database(Handle):
         # handle's borrowed strings are guarded together, as the engine serializes the calls anyway.
         self._object_lock = threading.RLock()
         self._writer: int | None = None
-        self._classes: dict[str, ClassInfo] = {}
+        self._classes: dict[str | type[Any], ClassInfo] = {}  # by name, and by model class
         # Fast whole-object readers by class name (_fastread); dropped when the handle is released.
         self._readers: dict[str, Reader] = {}
         self._schema: list[dict[str, Any]] | None = None
@@ -401,6 +401,7 @@ class Database(Handle):
             self._models[model.name] = cls
             info.model = cls
             info.object_type = make_object_type(info, cls)
+        self._classes[cls] = info
         return info
 
     # An object reads its collections and backlinks through its database: the live List, Set,
@@ -686,8 +687,10 @@ class Database(Handle):
     def get(self, class_name: str | type[Any], primary_key: Any) -> Any:
         """The object of ``class_name`` (a class name, a model class or a projection class) with
         this primary key, or None."""
-        info = self._classes.get(class_name) if type(class_name) is str else None
-        if info is None:
+        # Model classes are cached beside names (see _model_class); a cached class is the current
+        # model of its name, else (another class of the same name came since) look it up again.
+        info = self._classes.get(class_name)
+        if info is None or (type(class_name) is not str and info.model is not class_name):
             info = self._class(class_name)
         rows = info.rows
         if self._drumlin_h is None or rows is None:
@@ -702,7 +705,7 @@ class Database(Handle):
         if row is None:
             return None
         found = object_from_row(info.object_type, self, row, version)  # type: ignore[arg-type]
-        if isinstance(class_name, type) and issubclass(class_name, Projection):
+        if not isinstance(class_name, str) and class_name is not info.model and issubclass(class_name, Projection):
             return class_name(found)
         return found
 
