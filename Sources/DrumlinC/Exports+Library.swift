@@ -134,20 +134,30 @@ final class LogSink: @unchecked Sendable {
 public func drumlin_options_set_logger(_ options: OpaquePointer?, _ function: drumlin_log_fn?, _ userdata: UnsafeMutableRawPointer?,
                                        _ freeUserdata: drumlin_free_fn?) -> Int32 {
     capi { () throws(DrumlinError) in
-        let handle: OptionsHandle
-        do throws(DrumlinError) {
-            handle = try optionsHandle(options)
-        } catch {
-            freeUserdata?(userdata)  // exactly once, even when the call fails
-            throw error
+        try setCallbackOption(options, userdata, freeUserdata) { handle in
+            guard let function else {
+                handle.options.logger = nil
+                return false
+            }
+            let sink = LogSink(function, userdata, freeUserdata)
+            handle.options.logger = { level, message in sink.log(level, message) }
+            return true
         }
-        guard let function else {
-            handle.options.logger = nil
-            freeUserdata?(userdata)
-            return DRUMLIN_OK
-        }
-        let sink = LogSink(function, userdata, freeUserdata)
-        handle.options.logger = { level, message in sink.log(level, message) }
-        return DRUMLIN_OK
     }
+}
+
+/// Sets a callback option. `install` returns whether a sink now owns the userdata (it frees it
+/// when released); otherwise, or when the options handle is bad, `free_userdata` runs now:
+/// exactly once either way.
+func setCallbackOption(_ options: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ freeUserdata: drumlin_free_fn?,
+                       install: (OptionsHandle) -> Bool) throws(DrumlinError) -> Int32 {
+    let handle: OptionsHandle
+    do throws(DrumlinError) {
+        handle = try optionsHandle(options)
+    } catch {
+        freeUserdata?(userdata)
+        throw error
+    }
+    if !install(handle) { freeUserdata?(userdata) }
+    return DRUMLIN_OK
 }

@@ -70,21 +70,15 @@ func migrationHandle(_ pointer: OpaquePointer?) throws(DrumlinError) -> Migratio
 public func drumlin_options_set_migration(_ options: OpaquePointer?, _ function: drumlin_migration_fn?,
                                           _ userdata: UnsafeMutableRawPointer?, _ freeUserdata: drumlin_free_fn?) -> Int32 {
     capi { () throws(DrumlinError) in
-        let handle: OptionsHandle
-        do throws(DrumlinError) {
-            handle = try optionsHandle(options)
-        } catch {
-            freeUserdata?(userdata)  // exactly once, even when the call fails
-            throw error
+        try setCallbackOption(options, userdata, freeUserdata) { handle in
+            guard let function else {
+                handle.options.migration = nil
+                return false
+            }
+            let sink = MigrationSink(function, userdata, freeUserdata)
+            handle.options.migration = { migration in try sink.migrate(migration) }
+            return true
         }
-        guard let function else {
-            handle.options.migration = nil
-            freeUserdata?(userdata)
-            return DRUMLIN_OK
-        }
-        let sink = MigrationSink(function, userdata, freeUserdata)
-        handle.options.migration = { migration in try sink.migrate(migration) }
-        return DRUMLIN_OK
     }
 }
 

@@ -143,26 +143,23 @@ _EVERY_ROW = c_size_t((1 << 63) - 1)
 def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     """Every row of a results handle, in order (one call; again with a larger arena when they
     do not fit)."""
-    _, view, size, _, size_address, data, capacity, limit = arena()
     handle = cast(results, c_void_p)
-    while True:
-        status = _results_rows(handle, _ALL, _EVERY_ROW, data, capacity, size_address)
-        if status:
-            _status(status)
-        needed = size.value
-        if needed <= limit:
-            break
-        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
-    rows: list[tuple[Any, ...]] = loads(view[DATA_OFFSET : DATA_OFFSET + needed])
-    convert = access.convert
-    return rows if convert is None else list(map(convert, rows))
+    return _packed_rows(access, lambda data, capacity, size_address: _results_rows(
+        handle, _ALL, _EVERY_ROW, data, capacity, size_address))
 
 
 def query_rows(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
     """The rows of the objects matching a query, in order, with no results handle."""
+    return _packed_rows(access, lambda data, capacity, size_address: _query_rows(
+        access.db, access.class_index, query, args_json, data, capacity, size_address))
+
+
+def _packed_rows(access: RowAccess, call: Callable[[Any, Any, Any], int]) -> list[tuple[Any, ...]]:
+    """Rows packed by `call(data, capacity, size_address)` into the arena, grown and called
+    again when they do not fit."""
     _, view, size, _, size_address, data, capacity, limit = arena()
     while True:
-        status = _query_rows(access.db, access.class_index, query, args_json, data, capacity, size_address)
+        status = call(data, capacity, size_address)
         if status:
             _status(status)
         needed = size.value
