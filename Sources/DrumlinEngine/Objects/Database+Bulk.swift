@@ -289,9 +289,9 @@ extension Database {
         case (.int, .int(let i)): statement.bind(i, at: parameter)
         case (.bool, .bool(let b)): statement.bind(Int64(b ? 1 : 0), at: parameter)
         case (.double, .double(let d)): try ValueCodec.bind(.double(d), to: statement, at: parameter)
-        case (.double, .int(let i)): statement.bind(Double(i), at: parameter)
-        case (.float, .double(let d)): try ValueCodec.bind(.float(Float(d)), to: statement, at: parameter)
-        case (.float, .int(let i)): try ValueCodec.bind(.float(Float(i)), to: statement, at: parameter)
+        case (.double, .int(let i)): statement.bind(try Self.double(i, label()), at: parameter)
+        case (.float, .double(let d)): try ValueCodec.bind(.float(try Self.float(d, label())), to: statement, at: parameter)
+        case (.float, .int(let i)): try ValueCodec.bind(.float(try Self.float(i, label())), to: statement, at: parameter)
         case (.string, .text(let bytes)):
             guard Self.isValidUTF8(bytes) else { throw DrumlinError(.invalidArgument, "Property \(label()): a string is not valid UTF-8.") }
             let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!

@@ -204,6 +204,34 @@ extension Database {
         }
     }
 
+    // Numbers convert to another number type only where the value survives: a double into a
+    // float keeps float precision (rounded) but must be within float range; an integer must be
+    // exactly representable (floats hold integers exactly up to 2^24, doubles up to 2^53).
+
+    static func float(_ d: Double, _ label: @autoclosure () -> Label) throws(DrumlinError) -> Float {
+        let f = Float(d)
+        if d.isFinite && !f.isFinite {
+            throw DrumlinError(.typeMismatch, "Property \(label()): \(d) is outside the float range (±3.4e38); use a double property.")
+        }
+        return f
+    }
+
+    static func float(_ i: Int64, _ label: @autoclosure () -> Label) throws(DrumlinError) -> Float {
+        let f = Float(i)
+        guard Int64(exactly: f) == i else {
+            throw DrumlinError(.typeMismatch, "Property \(label()): the integer \(i) cannot be stored as a float without changing it (floats hold integers exactly up to 16777216).")
+        }
+        return f
+    }
+
+    static func double(_ i: Int64, _ label: @autoclosure () -> Label) throws(DrumlinError) -> Double {
+        let d = Double(i)
+        guard Int64(exactly: d) == i else {
+            throw DrumlinError(.typeMismatch, "Property \(label()): the integer \(i) cannot be stored as a double without changing it (doubles hold integers exactly up to 9007199254740992).")
+        }
+        return d
+    }
+
     /// Converts a value to what a property (or collection element) of `type` stores.
     static func coerceScalar(_ value: Value, _ type: PropertyType, optional: Bool, nested: Bool,
                              _ label: Label) throws(DrumlinError) -> Value {
@@ -228,10 +256,10 @@ extension Database {
             return value
         case (.int, .double(let d)) where d == d.rounded() && d.magnitude >= 0x1p63:
             throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): \(d) is outside the 64-bit integer range.")
-        case (.float, .double(let d)): return .float(Float(d))
-        case (.float, .int(let i)): return .float(Float(i))
+        case (.float, .double(let d)): return .float(try Self.float(d, label))
+        case (.float, .int(let i)): return .float(try Self.float(i, label))
         case (.double, .float(let f)): return .double(Double(f))
-        case (.double, .int(let i)): return .double(Double(i))
+        case (.double, .int(let i)): return .double(try Self.double(i, label))
         case (.decimal128, .int(let i)): return .decimal(Decimal128(i))
         case (.decimal128, .double(let d)):
             guard let decimal = Decimal128(exactly: d) else { throw mismatch() }

@@ -104,6 +104,11 @@ package enum ExtendedJSON {
             var entries: [(key: String, value: Value)] = []
             entries.reserveCapacity(members.count)
             for member in members {
+                if member.key.hasPrefix("$") {
+                    // Only the Extended JSON forms ({"$oid": ...}, ...) may use such keys: a
+                    // dictionary holding one could not be read back as a dictionary.
+                    throw DrumlinError(.invalidArgument, "Invalid key '\(member.key)' in a dictionary of a mixed value: keys cannot start with '$' (objects with '$' keys are Extended JSON values such as {\"$oid\": ...}).")
+                }
                 if entries.contains(where: { $0.key == member.key }) {
                     throw DrumlinError(.invalidArgument, "Duplicate key '\(member.key)' in a dictionary.")
                 }

@@ -41,7 +41,7 @@ from .notifications import NotificationToken
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from .object import Object, fill_value, prepare_link
 from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
-from .values import ejson_dumps, ejson_loads
+from .values import check_mixed_keys, ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo, Property
@@ -173,6 +173,8 @@ class _Collection(Handle):
     def _drumlin_element_json(self, value: Any) -> bytes:
         if self._drumlin_target is not None:
             value = prepare_link(self._drumlin_owner._drumlin_db, self._drumlin_prop, value)
+        elif self._drumlin_prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
+            check_mixed_keys(value, self._drumlin_prop.label)
         return ejson_dumps(value).encode("utf-8")
 
     def _drumlin_fill(self, value: Any, out: _ffi.drumlin_value) -> None:
@@ -415,6 +417,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
             owner = self._drumlin_owner
             owner_handle = owner._ptr()
             path = ejson_dumps([position]).encode("utf-8")
+            check_mixed_keys(value, self._drumlin_prop.label)
             with owner._drumlin_lock:
                 _ffi.drumlin_object_set_mixed_json(
                     owner_handle, self._drumlin_prop.cname, path, ejson_dumps(value).encode("utf-8")

@@ -39,7 +39,7 @@ from ._rows import NO_ROW, read_row
 from ._schema import Property, encode_name
 from .notifications import NotificationToken, ObjectChange
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
-from .values import ejson_dumps, ejson_loads
+from .values import check_mixed_keys, ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -529,6 +529,7 @@ class Object(Handle):
                 f"set_mixed() needs a path of at least one step; assign {prop.label} to replace "
                 "the whole value"
             )
+        check_mixed_keys(value, prop.label)
         payload = ejson_dumps(value).encode("utf-8")
         self._drumlin_mixed_write(_ffi.drumlin_object_set_mixed_json, prop, steps, payload)
 
@@ -537,6 +538,7 @@ class Object(Handle):
         inside ``db.write()``."""
         prop = self._drumlin_property(name)
         steps = _mixed_path(path)
+        check_mixed_keys(value, prop.label)
         payload = ejson_dumps(value).encode("utf-8")
         self._drumlin_mixed_write(_ffi.drumlin_object_append_mixed_json, prop, steps, payload)
 
@@ -918,6 +920,8 @@ def prepare_value(db: Database, prop: Property, value: Any) -> Any:
     """
     if prop.is_backlink:
         raise InvalidArgumentError(f"Cannot modify read-only property {prop.label}.")
+    if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
+        check_mixed_keys(value, prop.label)
     collection = prop.collection
     if collection == _ffi.DRUMLIN_COLLECTION_NONE:
         if prop.is_link:

@@ -358,6 +358,32 @@ def _replace_non_finite(value: Any) -> Any:
     return value
 
 
+def check_mixed_keys(value: Any, label: str) -> None:
+    """Refuses a dict inside a mixed value with a key starting with ``$``: the JSON layer would
+    read ``{"$oid": ...}`` back as an ObjectId, ``{"$date": ...}`` as a datetime, and so on, so
+    such a dict could not stay a dict. Dictionary properties refuse these keys the same way."""
+    if not isinstance(value, (dict, list, tuple)):
+        return
+    seen: set[int] = set()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue  # a container met twice (or a cycle: ejson_dumps reports it)
+        seen.add(id(item))
+        if isinstance(item, dict):
+            for key, nested in item.items():
+                if isinstance(key, str) and key.startswith("$"):
+                    raise InvalidArgumentError(
+                        f"Property {label}: invalid key '{key}' in a dictionary of a mixed value: keys cannot "
+                        "start with '$' (such an object would read back as an Extended JSON value)."
+                    )
+                if isinstance(nested, (dict, list, tuple)):
+                    pending.append(nested)
+        else:
+            pending.extend(nested for nested in item if isinstance(nested, (dict, list, tuple)))
+
+
 def ejson_dumps(value: Any) -> str:
     """Serialize to Extended JSON. Fast path: one ``encode``; values holding NaN or
     infinities take a second pass that spells them ``{"$numberDouble": ...}``."""

@@ -271,3 +271,38 @@ def test_mixed_values_do_not_hold_links(db: drumlin.Database, note: drumlin.Obje
         with pytest.raises(drumlin.TypeMismatchError):
             note.anything = [other]
     assert note.anything is None and len(note.extra) == 0 and len(note.items) == 0
+
+
+MIXED_KEYS = [{"name": "K", "primaryKey": "id", "properties": {
+    "id": "int", "x": "mixed", "l": "mixed[]", "d": "mixed{}", "f": "float?", "n": "double?"}}]
+
+
+@pytest.mark.parametrize("key", ["$oid", "$date", "$numberLong", "$binary", "$uuid", "$numberDecimal", "$numberDouble"])
+def test_a_dict_in_a_mixed_value_never_turns_into_another_type(open_db: OpenDb, key: str) -> None:
+    db = open_db(MIXED_KEYS)
+    with db.write():
+        k = db.create("K", {"id": 1, "x": {"plain": {"a": 1}}})
+    for write in (lambda: setattr(k, "x", {key: "1"}), lambda: k.l.append([{key: "1"}]),
+                  lambda: k.d.__setitem__("k", {key: "1"}), lambda: db.create("K", {"id": 2, "x": {key: "1"}})):
+        with pytest.raises(drumlin.InvalidArgumentError, match=r"keys cannot start with '\$'"):
+            with db.write():
+                write()
+    assert k.x == {"plain": {"a": 1}} and list(k.l) == [] and dict(k.d) == {}
+    assert db.get("K", 2) is None
+
+
+def test_number_conversions_that_would_change_the_value_are_refused(open_db: OpenDb) -> None:
+    db = open_db(MIXED_KEYS)
+    with db.write():
+        k = db.create("K", {"id": 1, "f": 16777216, "n": 2**53})
+    with pytest.raises(drumlin.TypeMismatchError, match="outside the float range"):
+        with db.write():
+            k.f = 1e300
+    with pytest.raises(drumlin.TypeMismatchError, match="16777217 cannot be stored as a float"):
+        with db.write():
+            k.f = 16777217
+    with pytest.raises(drumlin.TypeMismatchError, match="cannot be stored as a double"):
+        with db.write():
+            db.create("K", {"id": 2, "n": 2**53 + 1})
+    assert (k.f, k.n) == (16777216.0, float(2**53))
+    assert db.get("K", 2) is None
