@@ -269,6 +269,18 @@ int drumlin_options_set_delete_if_migration_needed(drumlin_options *options, int
  */
 int drumlin_options_set_busy_timeout(drumlin_options *options, int64_t milliseconds);
 
+/* Durability of commits (drumlin_options_set_synchronous). NORMAL: a process crash loses nothing;
+ * a power loss may roll back the last commits, never half of one. FULL: every commit is durable
+ * against power loss too (an fsync per commit). */
+#define DRUMLIN_SYNCHRONOUS_NORMAL 1   /* the default */
+#define DRUMLIN_SYNCHRONOUS_FULL   2   /* durable against power loss */
+
+/**
+ * How commits reach the disk: DRUMLIN_SYNCHRONOUS_NORMAL (the default) or DRUMLIN_SYNCHRONOUS_FULL.
+ * Anything else: DRUMLIN_ERR_INVALID_ARGUMENT.
+ */
+int drumlin_options_set_synchronous(drumlin_options *options, int mode);
+
 /**
  * A logger for databases opened with these options: `fn` receives opens and schema migrations
  * (DRUMLIN_LOG_INFO), queries slower than the slow-query threshold (DRUMLIN_LOG_WARNING) and failed

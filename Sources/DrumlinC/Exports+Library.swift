@@ -102,6 +102,18 @@ public func drumlin_options_set_busy_timeout(_ options: OpaquePointer?, _ millis
     }
 }
 
+@_cdecl("drumlin_options_set_synchronous")
+public func drumlin_options_set_synchronous(_ options: OpaquePointer?, _ mode: Int32) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let handle = try optionsHandle(options)
+        guard let synchronous = Synchronous(rawValue: mode) else {
+            throw DrumlinError(.invalidArgument, "synchronous must be DRUMLIN_SYNCHRONOUS_NORMAL or DRUMLIN_SYNCHRONOUS_FULL, got \(mode).")
+        }
+        handle.options.synchronous = synchronous
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_options_set_slow_query_threshold")
 public func drumlin_options_set_slow_query_threshold(_ options: OpaquePointer?, _ milliseconds: Int64) -> Int32 {
     capi { () throws(DrumlinError) in

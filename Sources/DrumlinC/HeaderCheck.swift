@@ -160,4 +160,5 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_refresh; v = DrumlinC.drumlin_refresh; keep(v) }
     do { var v = CDrumlinHeader.drumlin_has_changes; v = DrumlinC.drumlin_has_changes; keep(v) }
     do { var v = CDrumlinHeader.drumlin_commit_without_notifying; v = DrumlinC.drumlin_commit_without_notifying; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_synchronous; v = DrumlinC.drumlin_options_set_synchronous; keep(v) }
 }

@@ -25,6 +25,14 @@ public enum LogLevel: Int32, Sendable, Comparable {
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
+/// How commits reach the disk; the raw values are the C constants `DRUMLIN_SYNCHRONOUS_*`.
+public enum Synchronous: Int32, Sendable {
+    case normal = 1
+    case full = 2
+
+    var pragma: String { self == .full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL" }
+}
+
 /// Options for opening a database. The corresponding C type is `drumlin_options`.
 public struct OpenOptions: Sendable {
     /// The schema version stored in the file. Opening with a lower version than stored fails.
@@ -39,6 +47,11 @@ public struct OpenOptions: Sendable {
     /// failing with `DrumlinError.busy`. The corresponding C function is
     /// `drumlin_options_set_busy_timeout`.
     public var busyTimeout: Duration = .seconds(5)
+    /// How commits reach the disk (SQLite's `synchronous`): `.normal` (the default) survives a
+    /// crash of the process, and a power loss may roll back the last commits (never half of
+    /// one); `.full` makes every commit durable against power loss too, at the cost of an fsync
+    /// per commit. The corresponding C function is `drumlin_options_set_synchronous`.
+    public var synchronous: Synchronous = .normal
     /// Receives what the database reports: opens and schema changes (`.info`), queries slower
     /// than `slowQueryThreshold` (`.warning`) and failed calls (`.error`). Called on the thread
     /// that made the call, while the database is busy with it: it must not call back into the

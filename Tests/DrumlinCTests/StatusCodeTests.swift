@@ -71,6 +71,8 @@ import Glibc
         #expect(LogLevel.info.rawValue == DRUMLIN_LOG_INFO)
         #expect(LogLevel.warning.rawValue == DRUMLIN_LOG_WARNING)
         #expect(LogLevel.error.rawValue == DRUMLIN_LOG_ERROR)
+        #expect(Synchronous.normal.rawValue == DRUMLIN_SYNCHRONOUS_NORMAL)
+        #expect(Synchronous.full.rawValue == DRUMLIN_SYNCHRONOUS_FULL)
     }
 
     @Test func everyHeaderUpdateModeAndLogLevelHasAnEngineCase() throws {

@@ -38,6 +38,17 @@ import Testing
         #expect(try copy.importObjects(from: lines, update: .all) == 3)
     }
 
+    @Test func aRealmCanCommitDurablyAgainstPowerLoss() throws {
+        var configuration = fileConfiguration("durable")
+        configuration.durableAgainstPowerLoss = true
+        defer { _ = try? Realm.deleteFiles(for: configuration) }
+        let realm = try Realm(configuration: configuration)
+        let book = SeedBook()
+        book.id = 7
+        try realm.write { realm.add(book) }
+        #expect(realm.object(ofType: SeedBook.self, forPrimaryKey: 7) != nil)
+    }
+
     @Test func aWriteWaitingPastTheBusyTimeoutThrowsSayingSo() throws {
         var configuration = fileConfiguration("busy")
         configuration.busyTimeout = 0.2

@@ -137,6 +137,9 @@ static void busy_timeout_and_logger(const char *dir) {
     snprintf(path, sizeof path, "%s/busy.drumlin", dir);
     CHECK_ERR(drumlin_options_set_busy_timeout(options, -1), DRUMLIN_ERR_INVALID_ARGUMENT);
     REQUIRE_OK(drumlin_options_set_busy_timeout(options, 20));
+    CHECK_ERR(drumlin_options_set_synchronous(options, 3), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drumlin_last_error_message(), "DRUMLIN_SYNCHRONOUS_NORMAL or DRUMLIN_SYNCHRONOUS_FULL, got 3") != NULL);
+    REQUIRE_OK(drumlin_options_set_synchronous(options, DRUMLIN_SYNCHRONOUS_FULL));   /* the second handle commits durably */
     REQUIRE_OK(drumlin_options_set_slow_query_threshold(options, 0));
     REQUIRE_OK(drumlin_options_set_logger(options, on_log, &log, on_free));
     REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &first));

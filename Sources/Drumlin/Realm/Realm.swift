@@ -318,6 +318,9 @@ extension Realm {
         /// How long a write waits for another process's write before failing with a busy error
         /// that says so (Drumlin's own setting; 5 seconds by default).
         public var busyTimeout: TimeInterval = 5
+        /// Every commit durable against power loss too (an fsync per commit). Off (the default): a
+        /// crash of the process loses nothing; a power loss may roll back the last commits.
+        public var durableAgainstPowerLoss = false
         /// Receives what the database reports: opens and schema changes (`.info`), queries slower
         /// than `slowQueryThreshold` (`.warning`) and failed calls (`.error`). Called on the thread
         /// that made the call; it must not use the Realm.

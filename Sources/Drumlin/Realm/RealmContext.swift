@@ -111,6 +111,7 @@ public final class _RealmContext: @unchecked Sendable {
             options.inMemory = configuration.inMemoryIdentifier != nil
             options.migration = configuration.migrationBlock.map(Realm.Configuration.engineMigration)
             options.busyTimeout = .milliseconds(Int64((max(configuration.busyTimeout, 0) * 1000).rounded()))
+            options.synchronous = configuration.durableAgainstPowerLoss ? .full : .normal
             options.slowQueryThreshold = configuration.slowQueryThreshold.map { .milliseconds(Int64((max($0, 0) * 1000).rounded())) }
             if let logger = configuration.logger {
                 options.logger = { level, message in logger(Realm.LogLevel(level), message) }
@@ -441,7 +442,8 @@ public final class _RealmContext: @unchecked Sendable {
         // on its own, so a lower version than the file's is the engine's error.
         if let context = open.withLock({ $0[key]?.context }),
            context.configuration.schemaVersion == configuration.schemaVersion,
-           context.configuration.readOnly == configuration.readOnly {
+           context.configuration.readOnly == configuration.readOnly,
+           context.configuration.durableAgainstPowerLoss == configuration.durableAgainstPowerLoss {
             return context
         }
         let types = configuration.objectTypes ?? ClassMeta.registeredTypes

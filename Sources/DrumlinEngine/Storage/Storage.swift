@@ -46,14 +46,14 @@ enum Storage {
                 // Several processes may find the same file empty at once: set it up under the
                 // write lock, and only if it is still empty there (else open it as an existing file).
                 if !inMemory { try connection.executeRetrying("PRAGMA journal_mode = WAL") }
-                try connection.execute("PRAGMA synchronous = NORMAL")
+                try connection.execute(options.synchronous.pragma)
                 if try create(connection, path: path, schema: schema, classes: classes, version: options.schemaVersion) {
                     storedVersion = options.schemaVersion
                     return connection
                 }
             }
             try checkFormat(connection, path: path)
-            if !options.readOnly { try connection.execute("PRAGMA synchronous = NORMAL") }
+            if !options.readOnly { try connection.execute(options.synchronous.pragma) }
             try SchemaMigration.reconcile(connection, path: path, schema: schema, classes: classes, options: options,
                                           storedVersion: &storedVersion)
             return connection

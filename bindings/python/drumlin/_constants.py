@@ -89,6 +89,9 @@ DRUMLIN_LOG_INFO = 20  # a database was opened, its schema migrated, compacted
 DRUMLIN_LOG_WARNING = 30  # a query took longer than the slow-query threshold
 DRUMLIN_LOG_ERROR = 40  # a call failed (the message is the error's)
 
+DRUMLIN_SYNCHRONOUS_NORMAL = 1  # the default
+DRUMLIN_SYNCHRONOUS_FULL = 2  # durable against power loss
+
 DRUMLIN_CHANGE_DELETIONS = 0
 DRUMLIN_CHANGE_INSERTIONS = 1
 DRUMLIN_CHANGE_MODIFICATIONS = 2

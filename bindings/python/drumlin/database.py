@@ -108,6 +108,9 @@ _log_to_python = _ffi.drumlin_log_fn(_log)
 _NO_FREE = _ffi.drumlin_free_fn()
 
 
+_SYNCHRONOUS: dict[str, int] = {"normal": _ffi.DRUMLIN_SYNCHRONOUS_NORMAL, "full": _ffi.DRUMLIN_SYNCHRONOUS_FULL}
+
+
 def _seconds(value: object, name: str, *, allow_none: bool = False) -> int:
     """A duration in seconds (int or float) as whole milliseconds for the C API; -1 for None."""
     if value is None and allow_none:
@@ -243,6 +246,7 @@ class Database(Handle):
         delete_if_migration_needed: bool = False,
         in_memory: bool = False,
         busy_timeout: float = 5.0,
+        synchronous: Literal["normal", "full"] = "normal",
         slow_query_threshold: float | None = None,
         migration: Callable[[Migration], object] | None = None,
     ) -> None:
@@ -257,6 +261,9 @@ class Database(Handle):
         raw_path = _encode_path(path)
         raw_schema = None if schema is None else _encode_schema(schema)
         busy_ms = _seconds(busy_timeout, "busy_timeout")
+        sync_mode = _SYNCHRONOUS.get(synchronous) if isinstance(synchronous, str) else None
+        if sync_mode is None:
+            raise InvalidArgumentError(f"synchronous must be 'normal' or 'full', not {synchronous!r}")
         slow_ms = _seconds(slow_query_threshold, "slow_query_threshold", allow_none=True)
         if isinstance(schema_version, bool) or not isinstance(schema_version, int):
             raise TypeMismatchError(f"schema_version must be an int, not {type(schema_version).__name__}")
@@ -294,6 +301,7 @@ class Database(Handle):
             _ffi.drumlin_options_set_delete_if_migration_needed(options, flags[1])
             _ffi.drumlin_options_set_in_memory(options, flags[2])
             _ffi.drumlin_options_set_busy_timeout(options, busy_ms)
+            _ffi.drumlin_options_set_synchronous(options, sync_mode)
             _ffi.drumlin_options_set_slow_query_threshold(options, slow_ms)
             _ffi.drumlin_options_set_logger(options, _log_to_python, None, _NO_FREE)
             if migrate is not None:
@@ -1007,6 +1015,7 @@ def open(
     delete_if_migration_needed: bool = False,
     in_memory: bool = False,
     busy_timeout: float = 5.0,
+    synchronous: Literal["normal", "full"] = "normal",
     slow_query_threshold: float | None = None,
     migration: Callable[[Migration], object] | None = None,
 ) -> Database:
@@ -1022,6 +1031,9 @@ def open(
     :param in_memory: keep the data in memory only (the path is ignored); it vanishes on close.
     :param busy_timeout: seconds to wait for another connection's write lock before
         :class:`BusyError` (whose message says what waited and for how long).
+    :param synchronous: ``"normal"`` (a process crash loses nothing; a power loss may roll back
+        the last commits, never half of one) or ``"full"`` (every commit durable against power
+        loss too, at the cost of an fsync per commit).
     :param slow_query_threshold: seconds; queries that take longer are logged as warnings on the
         ``drumlin`` logger (which also hears opens, migrations and failed calls).
     :param migration: ``fn(m)`` runs once when the file's stored schema version is lower than
@@ -1039,6 +1051,7 @@ def open(
         delete_if_migration_needed=delete_if_migration_needed,
         in_memory=in_memory,
         busy_timeout=busy_timeout,
+        synchronous=synchronous,
         slow_query_threshold=slow_query_threshold,
         migration=migration,
     )

@@ -289,3 +289,12 @@ def test_sort_takes_text_as_in_c_and_swift(db: drumlin.Database) -> None:
             people.sort(bad)
     with pytest.raises(drumlin.InvalidArgumentError, match="leave out ascending=False"):
         people.sort("age DESC", ascending=False)
+
+
+def test_synchronous_is_an_open_option(open_db: OpenDb) -> None:
+    db = open_db(name="durable.drumlin", synchronous="full")
+    with db.write():
+        db.create("Person", {"_id": 1, "name": "kept"})
+    assert db.get("Person", 1).name == "kept"
+    with pytest.raises(drumlin.InvalidArgumentError, match="synchronous must be 'normal' or 'full', not 'FULL!'"):
+        open_db(name="other.drumlin", synchronous="FULL!")

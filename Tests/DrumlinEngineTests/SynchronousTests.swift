@@ -1,0 +1,23 @@
+@testable import DrumlinEngine
+import Testing
+
+/// `OpenOptions.synchronous` sets SQLite's synchronous mode of the handle (issue #19, item 8).
+@Suite struct SynchronousTests {
+    func mode(_ db: Database) throws -> String? {
+        try db.serialized { (connection) throws(DrumlinError) in try connection.scalarText("PRAGMA synchronous") }
+    }
+
+    @Test func normalByDefaultAndFullOnRequest() throws {
+        let path = temporaryPath()
+        let normal = try openPeople(path)
+        #expect(try mode(normal) == "1")
+        var options = OpenOptions()
+        options.synchronous = .full
+        let full = try Database(path: path, schemaJSON: personSchema, options: options)
+        #expect(try mode(full) == "2")
+        try full.write { _ = try full.create("Person", json: #"{"id": 1, "name": "durable"}"#) }
+        #expect(try normal.count("Person") == 1)
+        let fresh = try Database(path: temporaryPath(), schemaJSON: personSchema, options: options)
+        #expect(try mode(fresh) == "2")
+    }
+}
