@@ -133,6 +133,32 @@ final class Log: @unchecked Sendable {
         _ = (listToken, mapToken)
     }
 
+    @Test func aCancelledWriteDeliversNothingAndAWriteInsideABlockThrows() throws {
+        let realm = try openRealm()
+        let log = Log()
+        let token = realm.objects(Watched.Dog.self).observe { changes in
+            log.lines.append(self.describe(changes))
+            if case .update = changes {
+                do {
+                    try realm.write { realm.add(Watched.Dog(value: ["name": "FromCallback"])) }
+                    log.lines.append("wrote")
+                } catch let error as Realm.Error {
+                    log.lines.append(error.codeName)
+                } catch {
+                    log.lines.append("other error")
+                }
+            }
+        }
+        realm.beginWrite()
+        realm.add(Watched.Dog(value: ["name": "Discarded"]))
+        realm.cancelWrite()
+        try realm.write { realm.add(Watched.Dog(value: ["name": "Kept"])) }
+        #expect(log.lines == ["initial", "del [] ins [0] mod []", "WRONG_TRANSACTION_STATE"])
+        #expect(realm.objects(Watched.Dog.self).map(\.name) == ["Kept"])
+        #expect(!realm.isInWriteTransaction)
+        token.invalidate()
+    }
+
     @Test func writeWithoutNotifyingSkipsTheGivenToken() throws {
         let realm = try openRealm()
         let log = Log()
