@@ -425,6 +425,24 @@ final class Received<Change>: @unchecked Sendable {
         _ = token
     }
 
+    @Test func aChangeToALinkedObjectModifiesTheResultsObjectsLinkingToIt() throws {
+        let db = try open()
+        try db.write {
+            try db.create("Person", json: #"{"id": 2, "name": "Bob", "dog": "Rex"}"#)
+            try db.create("Person", json: #"{"id": 3, "name": "Cy"}"#)
+        }
+        let people = try db.objects("Person")       // Ann (dogs: Rex, Bo), Bob (dog: Rex), Cy
+        let received = Received<CollectionChange>()
+        let token = try people.observe(received.callback)
+        let onlyNames = Received<CollectionChange>()
+        let namesToken = try people.observe(keyPaths: ["name"], onlyNames.callback)
+        try db.write { try db.object("Dog", primaryKey: "Rex")!.set("age", to: 5) }   // Ann's list and Bob's link
+        try db.write { try db.object("Dog", primaryKey: "Bo")!.set("age", to: 2) }    // Ann's list only
+        #expect(received.changes == [CollectionChange(modifications: [0, 1]), CollectionChange(modifications: [0])])
+        #expect(onlyNames.changes.isEmpty)
+        _ = (token, namesToken)
+    }
+
     @Test func embeddedObjectChangesAreReportedOnTheParent() throws {
         let db = try open()
         let ann = try #require(try db.object("Person", primaryKey: 1))

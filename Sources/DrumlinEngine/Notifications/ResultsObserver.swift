@@ -41,8 +41,9 @@ final class ResultsObserver: ChangeObserver {
         let info = results.info
         let own = changes[info.index]
         if !indexIsCurrent { rebuildIndex() }
+        let linked = try linkedChanges(changes, connection)
         let isModified: (Int64) -> Bool = { [filter] key in
-            changes.unknown || own?.modified[key]?.intersects(filter) == true
+            changes.unknown || own?.modified[key]?.intersects(filter) == true || linked.contains(key)
         }
         let change: CollectionChange
         if let own, case .all = results.base, results.steps.isEmpty, !changes.unknown, own.deleted.isEmpty,
@@ -51,6 +52,9 @@ final class ResultsObserver: ChangeObserver {
             // they were created, which the log says is key order. No query.
             var modifications: [Int] = []
             for (key, mask) in own.modified where mask.intersects(filter) {
+                if let i = indexOfKey[key] { modifications.append(i) }
+            }
+            for key in linked where own.modified[key]?.intersects(filter) != true {
                 if let i = indexOfKey[key] { modifications.append(i) }
             }
             let start = keys.count
@@ -79,6 +83,9 @@ final class ResultsObserver: ChangeObserver {
                     if let i = indexOfKey[key] { modifications.append(i) }
                 }
             }
+            for key in linked where own?.modified[key]?.intersects(filter) != true {
+                if let i = indexOfKey[key] { modifications.append(i) }
+            }
             if !deletions.isEmpty {
                 deletions.sort()
                 let gone = Set(deletions)
@@ -96,6 +103,32 @@ final class ResultsObserver: ChangeObserver {
         guard !change.isEmpty else { return nil }
         let callback = self.callback
         return { callback(change) }
+    }
+
+    /// The objects of the results' class whose linked objects (one link away, through a to-one
+    /// link or a list, set or dictionary of links among the filtered properties) changed: as
+    /// Realm, a change to a linked object is a modification of the objects linking to it.
+    /// Embedded objects are already reported on their parent (ChangeRecorder).
+    private func linkedChanges(_ changes: ChangeSet, _ connection: Connection) throws(DrumlinError) -> Set<Int64> {
+        guard !changes.unknown else { return [] }
+        let info = results.info
+        var found: Set<Int64> = []
+        for (property, target) in info.targets.enumerated() {
+            guard let target, !target.isEmbedded, info.traits[property].type == .object, filter.contains(property),
+                  let modified = changes[target.index]?.modified, !modified.isEmpty else { continue }
+            let list = "[" + modified.keys.map(String.init).joined(separator: ",") + "]"
+            let sql: String
+            if let table = info.collectionTables[property] {
+                sql = "SELECT DISTINCT owner FROM \(table.name) WHERE value IN (SELECT value FROM json_each(?1))"
+            } else {
+                sql = "SELECT \(info.keyColumn) FROM \(info.table) WHERE \(quoted(info.property(property).storedName)) IN (SELECT value FROM json_each(?1))"
+            }
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            statement.bind(list, at: 1)
+            while try statement.step() { found.insert(statement.int64(0)) }
+        }
+        return found
     }
 
     /// Whether the changes can alter which objects the results hold, or their order.
