@@ -37,7 +37,15 @@ static void append_indices(char *out, size_t size, const drumlin_changes *change
 
 static void on_collection(void *userdata, const drumlin_changes *changes) {
     received *r = userdata;
+    const size_t *indices = NULL;
+    const char *const *keys = NULL;
+    size_t count = 99;
     r->calls++;
+    /* Bad arguments: a clear error, nothing handed out. */
+    CHECK_ERR(drumlin_changes_indices(changes, 7, &indices, &count), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_ERR(drumlin_changes_keys(changes, -1, &keys, &count), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_ERR(drumlin_changes_indices(changes, DRUMLIN_CHANGE_DELETIONS, NULL, &count), DRUMLIN_ERR_MISUSE);
+    CHECK(indices == NULL && keys == NULL);
     r->last[0] = 0;
     append_indices(r->last, sizeof r->last, changes, DRUMLIN_CHANGE_DELETIONS, "del:");
     append_indices(r->last, sizeof r->last, changes, DRUMLIN_CHANGE_INSERTIONS, "ins:");
@@ -183,6 +191,10 @@ static void results_and_objects(const char *path) {
               DRUMLIN_ERR_INVALID_ARGUMENT);
     CHECK_ERR(drumlin_results_observe(people, "[\"nope\"]", on_collection, &filtered, NULL, &filtered_token),
               DRUMLIN_ERR_NO_SUCH_PROPERTY);
+    CHECK_ERR(drumlin_results_observe(people, "[\"age\"", on_collection, &filtered, NULL, &filtered_token),
+              DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_ERR(drumlin_results_observe(people, "[1]", on_collection, &filtered, NULL, &filtered_token),
+              DRUMLIN_ERR_INVALID_ARGUMENT);
 
     /* Releasing tokens stops delivery and frees userdata exactly once; closing frees the rest. */
     drumlin_token_release(token);
