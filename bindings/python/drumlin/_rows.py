@@ -95,12 +95,12 @@ def _status(status: int) -> None:
     _ffi._raise(status)
 
 
-def find_row(access: RowAccess, key_value: Any) -> tuple[Any, ...] | None:
+def find_row(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
     """The row of the object with this primary key (an int, or a filled ``drumlin_value``), or
     None when there is none."""
     buffer, view, size, key, size_address, data, capacity, limit = arena()
     while True:
-        if type(key_value) is int:
+        if isinstance(key_value, int):
             put_int_key(buffer, 0, DRUMLIN_TYPE_INT, key_value)
             key_pointer: Any = key
         else:

@@ -367,7 +367,9 @@ class Database(Handle):
         if self._schema is None:
             out = c_void_p()
             _ffi.drumlin_schema_json(handle, byref(out))
-            self._schema = ejson_loads(take_string(out))
+            schema: list[dict[str, Any]] = ejson_loads(take_string(out))
+            self._schema = schema
+            return copy.deepcopy(schema)
         return copy.deepcopy(self._schema)
 
     @property

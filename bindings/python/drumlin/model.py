@@ -717,7 +717,7 @@ def collect_schema(entries: list[Any]) -> tuple[list[Any], list[type]]:
     for entry in entries:
         if isinstance(entry, type) and getattr(entry, "_drumlin_model", None) is not None:
             models.setdefault(entry.__name__, entry)
-    declared = {entry.get("name") for entry in entries if isinstance(entry, Mapping)} | set(models)
+    declared: set[Any] = {entry.get("name") for entry in entries if isinstance(entry, Mapping)} | set(models)
     result: list[Any] = []
     seen: set[Any] = set()
     queue = list(entries)
@@ -740,7 +740,8 @@ def collect_schema(entries: list[Any]) -> tuple[list[Any], list[type]]:
             for other in model.related:
                 # A class the list already declares (as a dict, or as another model class of
                 # that name) is not added again.
-                if other.__name__ in declared and models.get(other.__name__) is not other:
+                name: str = other.__name__
+                if name in declared and models.get(name) is not other:
                     continue
                 if other not in seen and isinstance(other, type):
                     models.setdefault(other.__name__, other)

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
 from json import loads as _json_loads
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union, cast
 
 from . import _ffi, notifications
 from ._constants import DRUMLIN_NOT_FOUND
@@ -845,10 +845,12 @@ def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Call
         elif field is not None or model is None or _class_attribute(model, name) is _NOT_DECLARED:
             namespace[name] = prop
     if model is None:
-        return type(info.name, (Object,), namespace)
-    namespace["__module__"] = model.__module__
-    namespace["__qualname__"] = model.__qualname__
-    return type(model.__name__, (model,), namespace)
+        made: type[Object] = type(info.name, (Object,), namespace)
+    else:
+        namespace["__module__"] = model.__module__
+        namespace["__qualname__"] = model.__qualname__
+        made = type(model.__name__, (model,), namespace)
+    return cast("Callable[[Database, Any], Object]", made)
 
 
 def check_values(values: object, what: str) -> Mapping[str, Any]:

@@ -1,7 +1,8 @@
-"""Type checking: ``mypy --strict`` passes on the package, the examples and the model-class code of
-docs/python.md, and catches the mistakes a type checker should in a wrong program
-(typing_samples/wrong.py), and checks docs/migrations.md's example. The docs' model-class code also runs. Skipped when mypy is missing
-(``make deps`` installs it)."""
+"""Type checking: ``mypy --strict`` and ``pyright`` pass on the package, the examples, the model-class
+code of docs/python.md and docs/migrations.md's example, for the lowest and highest Python the
+package claims (mypy checks 3.10 and up: it no longer targets 3.9), and both catch the mistakes a
+type checker should in a wrong program (typing_samples/wrong.py). The docs' model-class code also
+runs. Each checker's tests are skipped when it is missing (``make deps`` installs both)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,21 @@ def _mypy_missing() -> bool:
 needs_mypy = pytest.mark.skipif(
     _mypy_missing(), reason="mypy is not installed (make deps installs it: python3 -m pip install mypy)"
 )
+
+
+def _pyright_missing() -> bool:
+    try:
+        import pyright  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+needs_pyright = pytest.mark.skipif(
+    _pyright_missing(), reason="pyright is not installed (make deps installs it: python3 -m pip install pyright)"
+)
+# The lowest and highest Python versions pyproject.toml claims (Requires-Python and classifiers).
+OLDEST, NEWEST = "3.9", "3.13"
 needs_sources = pytest.mark.skipif(
     not DOCS.exists() or bool(os.environ.get("DRUMLIN_TEST_INSTALLED")),
     reason="needs the repository's docs and examples beside the package sources",
@@ -48,6 +64,26 @@ def _mypy(tmp_path: Path, *files: Path | str) -> subprocess.CompletedProcess[str
     )
 
 
+def _pyright(python_version: str, *files: Path | str) -> subprocess.CompletedProcess[str]:
+    """pyright with the package's configuration ([tool.pyright] in bindings/python/pyproject.toml)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pyright", "--pythonversion", python_version, *map(str, files)],
+        cwd=PACKAGE_ROOT, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
+    )
+
+
+def _checked_sources(tmp_path: Path) -> list[Path]:
+    """The examples and the docs' code, written out as files to check beside the package."""
+    docs = tmp_path / "docs_model_classes.py"
+    docs.write_text(model_class_code(), encoding="utf-8")
+    # docs/migrations.md's Python example (test_docs_migrations.py runs it).
+    migration = tmp_path / "docs_migrations.py"
+    migration.write_text("\n".join(re.findall(r"```python\n(.*?)```", MIGRATION_DOCS.read_text(encoding="utf-8"), flags=re.S)),
+                         encoding="utf-8")
+    return [*EXAMPLES, docs, migration]
+
+
 def model_class_code() -> str:
     """The Python blocks of docs/python.md's "Model classes" section, in order."""
     text = DOCS.read_text(encoding="utf-8")
@@ -57,16 +93,36 @@ def model_class_code() -> str:
 
 @needs_mypy
 @needs_sources
-def test_package_examples_and_docs_pass_mypy_strict(tmp_path: Path) -> None:
-    docs = tmp_path / "docs_model_classes.py"
-    docs.write_text(model_class_code(), encoding="utf-8")
-    # docs/migrations.md's Python example (test_docs_migrations.py runs it).
-    migration = tmp_path / "docs_migrations.py"
-    migration.write_text("\n".join(re.findall(r"```python\n(.*?)```", MIGRATION_DOCS.read_text(encoding="utf-8"), flags=re.S)),
-                         encoding="utf-8")
-    result = _mypy(tmp_path, "drumlin", *EXAMPLES, docs, migration)
+@pytest.mark.parametrize("python_version", ["3.10", NEWEST])
+def test_package_examples_and_docs_pass_mypy_strict(tmp_path: Path, python_version: str) -> None:
+    result = _mypy(tmp_path, "--python-version", python_version, "drumlin", *_checked_sources(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.search(r"Success: no issues found in \d+ source files", result.stdout), result.stdout
+
+
+@needs_pyright
+@needs_sources
+@pytest.mark.parametrize("python_version", [OLDEST, NEWEST])
+def test_package_examples_and_docs_pass_pyright(tmp_path: Path, python_version: str) -> None:
+    result = _pyright(python_version, "drumlin", *_checked_sources(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 errors, 0 warnings, 0 informations" in result.stdout, result.stdout
+
+
+@needs_pyright
+def test_pyright_catches_the_mistakes_in_a_wrong_program() -> None:
+    result = _pyright(OLDEST, SAMPLES / "wrong.py")
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    assert 'wrong.py:16:17 - information: Type of "db" is "Database"' in out
+    # The wrong update mode, the wrong value type, the misspelled attribute and keyword.
+    assert 'wrong.py:19:47 - error: Argument of type "Literal[\'upsert\']" cannot be assigned to parameter "update"' in out
+    assert 'wrong.py:20:19 - error: Cannot assign to attribute "age" for class "Dog"' in out
+    assert 'wrong.py:21:15 - error: Cannot access attribute "nmae" for class "Dog"' in out
+    assert 'wrong.py:22:9 - error: No parameter named "nmae"' in out
+    assert 'wrong.py:23:17 - information: Type of "db.objects(Dog)[0]" is "Dog"' in out
+    assert 'wrong.py:24:17 - information: Type of "db.get(Dog, 1)" is "Dog | None"' in out
+    assert "5 errors, 0 warnings, 3 informations" in out
 
 
 @needs_mypy
