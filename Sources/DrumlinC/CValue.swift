@@ -17,7 +17,7 @@ func value(from c: drumlin_value) throws(DrumlinError) -> Value {
         if s.size == 0 { return .string("") }
         guard let data = s.data else { throw misuse("A string value has a NULL data pointer and a non-zero size.") }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: s.size)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = UTF8Text.string(bytes) else {
             throw DrumlinError(.invalidArgument, "A string value is not valid UTF-8.")
         }
         return .string(text)

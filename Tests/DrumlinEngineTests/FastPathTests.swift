@@ -37,6 +37,40 @@ private final class BorrowedPool {
         }
     }
 
+    // MARK: reading rows
+
+    @Test func doublesReadBackBitForBitFromARow() throws {
+        let db = try openPeople()
+        // NaN and -0.0 are kept as bits, the others as REALs (ValueCodec): a row read returns each exactly.
+        let scores: [Double] = [.nan, -0.0, 2.25, .infinity, -1e-300]
+        let rows = scores.enumerated().map { (i, score) -> [BorrowedValue] in
+            [.int(Int64(i + 1)), pool.text("p"), .null, .null, .double(score), .bool(true)]
+        }
+        _ = try db.write { try createPeople(db, rows) }
+        for (i, score) in scores.enumerated() {
+            let found = try #require(try db.objectValues(classIndex: 0, primaryKey: .int(Int64(i + 1)), propertyIndices: [4, 1]))
+            guard case .double(let read) = found.1[0] else {
+                Issue.record("score \(i) read as \(found.1[0])")
+                continue
+            }
+            #expect(read.bitPattern == score.bitPattern, "score \(i)")
+        }
+    }
+
+    @Test func textIsCheckedAsUTF8PastItsFirstEightBytes() throws {
+        let db = try openPeople()
+        var rows = [personRow(0)]
+        rows[0][1] = pool.text(bytes: Array("abcdefghij".utf8) + [0xFF])
+        expectError(.invalidArgument, "Element 0: Property 'Person.name': a string is not valid UTF-8.") {
+            _ = try db.write { try createPeople(db, rows) }
+        }
+        #expect(try db.count("Person") == 0)
+        rows[0][1] = pool.text("abcdefghij é ✓")
+        _ = try db.write { try createPeople(db, rows) }
+        let found = try #require(try db.objectValues(classIndex: 0, primaryKey: .int(1), propertyIndices: [1]))
+        #expect(found.1 == [.string("abcdefghij é ✓")])
+    }
+
     // MARK: createMany(classIndex:propertyIndices:rows:update:values:)
 
     @Test func createManyStoresExactValuesAcrossBatches() throws {

@@ -44,6 +44,19 @@ final class ClassMeta: @unchecked Sendable {
     private let identityCount = Atomic<Int>(0)
 
     private static let all = Mutex<[ObjectIdentifier: ClassMeta]>([:])
+    /// Discovered classes by identity, readable without a lock (every object's `init()` asks):
+    /// entries are written once, under `all`'s lock, before `discoveredCount` publishes them; `all`
+    /// keeps each ClassMeta alive. Classes beyond the capacity are found under the lock.
+    private nonisolated(unsafe) static let discovered = UnsafeMutablePointer<(ObjectIdentifier, Unmanaged<ClassMeta>)>
+        .allocate(capacity: discoveredCapacity)
+    private static let discoveredCapacity = 512
+    private static let discoveredCount = Atomic<Int>(0)
+
+    private static func discoveredMeta(_ identity: ObjectIdentifier) -> ClassMeta? {
+        let count = discoveredCount.load(ordering: .acquiring)
+        for index in 0 ..< count where discovered[index].0 == identity { return discovered[index].1.takeUnretainedValue() }
+        return count < discoveredCapacity ? nil : all.withLock { $0[identity] }
+    }
     /// Every model class whose instances were created or whose type was used, for a configuration
     /// without `objectTypes` (Linux has no class enumeration).
     private static let registered = Mutex<[ObjectIdentifier: ObjectBase.Type]>([:])
@@ -55,7 +68,7 @@ final class ClassMeta: @unchecked Sendable {
             return nil
         }
         let key = ObjectIdentifier(type)
-        if let meta = all.withLock({ $0[key] }) { return meta }
+        if let meta = discoveredMeta(key) { return meta }
         _ = registered.withLock { $0.updateValue(type, forKey: key) }
         return nil
     }
@@ -66,11 +79,17 @@ final class ClassMeta: @unchecked Sendable {
 
     /// The discovered metadata of a class (computed once).
     static func of(_ type: ObjectBase.Type) -> ClassMeta {
-        if let meta = all.withLock({ $0[ObjectIdentifier(type)] }) { return meta }
+        let identity = ObjectIdentifier(type)
+        if let meta = discoveredMeta(identity) { return meta }
         let meta = ClassMeta(discovering: type)
         return all.withLock { table in
-            if let existing = table[ObjectIdentifier(type)] { return existing }
-            table[ObjectIdentifier(type)] = meta
+            if let existing = table[identity] { return existing }
+            table[identity] = meta
+            let count = discoveredCount.load(ordering: .relaxed)
+            if count < discoveredCapacity {
+                discovered[count] = (identity, Unmanaged.passUnretained(meta))
+                discoveredCount.store(count + 1, ordering: .releasing)
+            }
             return meta
         }
     }

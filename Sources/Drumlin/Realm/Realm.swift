@@ -248,7 +248,8 @@ public struct Realm: @unchecked Sendable, Equatable {
                 let context = self.context
                 _ = try context.database.visitObjectRow(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,
                                                         propertyIndices: handleClass.rowEngineIndices) { (row) throws(EError) in
-                    let instance = context.wrap(row.object, as: type, row: nil)
+                    // The row is of this class: a primary key lookup does not look into subclasses.
+                    let instance = context.wrap(row.object, of: handleClass, as: type, row: nil)
                     let version = context.version
                     for loader in loaders { loader.load(instance, _RawValue(try row[loader.slot].value()), context, version) }
                     found = instance

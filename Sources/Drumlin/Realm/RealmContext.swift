@@ -74,7 +74,8 @@ public final class _RealmContext: @unchecked Sendable {
     let counter = _VersionCounter()
     var version: UInt64 { counter.value }
     private var classes: [ObjectIdentifier: HandleClass] = [:]
-    private var classesByEngineIndex: [Int: HandleClass] = [:]
+    /// By the engine's class index (small and dense): an array read, on every object made.
+    private var classesByEngineIndex: [HandleClass?] = []
     private var schemaTypes: [ObjectBase.Type]
 
     init(configuration: Realm.Configuration, types: [ObjectBase.Type]) throws {
@@ -130,20 +131,26 @@ public final class _RealmContext: @unchecked Sendable {
 
     private func bindClasses() throws {
         classes = [:]
-        classesByEngineIndex = [:]
+        classesByEngineIndex = []
         dynamicClasses = [:]
         for type in schemaTypes {
             let handleClass = try HandleClass(meta: ClassMeta.of(type), database: database)
             classes[ObjectIdentifier(type)] = handleClass
-            classesByEngineIndex[handleClass.engineClassIndex] = handleClass
+            setClass(handleClass)
         }
         // Classes of the file that no model class describes are reachable by name, as DynamicObjects.
         for objectSchema in database.schema.objectSchemas where !classes.values.contains(where: { $0.meta.name == objectSchema.name }) {
             let kind: ClassMeta.Kind = objectSchema.kind == .embedded ? .embedded : objectSchema.kind == .asymmetric ? .asymmetric : .topLevel
             let handleClass = try HandleClass(meta: ClassMeta(storedClass: objectSchema.name, kind: kind), database: database)
             dynamicClasses[objectSchema.name] = handleClass
-            classesByEngineIndex[handleClass.engineClassIndex] = handleClass
+            setClass(handleClass)
         }
+    }
+
+    private func setClass(_ handleClass: HandleClass) {
+        let index = handleClass.engineClassIndex
+        if classesByEngineIndex.count <= index { classesByEngineIndex += Array(repeating: nil, count: index + 1 - classesByEngineIndex.count) }
+        classesByEngineIndex[index] = handleClass
     }
 
     /// Stored classes without a model class, by name.
@@ -167,7 +174,9 @@ public final class _RealmContext: @unchecked Sendable {
         return classes[ObjectIdentifier(type)]!
     }
 
-    func handleClass(engineIndex: Int) -> HandleClass? { classesByEngineIndex[engineIndex] }
+    func handleClass(engineIndex: Int) -> HandleClass? {
+        engineIndex >= 0 && engineIndex < classesByEngineIndex.count ? classesByEngineIndex[engineIndex] : nil
+    }
 
     func handleClass(named name: String) throws -> HandleClass {
         if let found = classes.values.first(where: { $0.meta.name == name }) { return found }
@@ -182,7 +191,11 @@ public final class _RealmContext: @unchecked Sendable {
     /// A managed Swift object for an engine object, of `type` or, for a subclass's row, of the
     /// class the row belongs to.
     func wrap<T: ObjectBase>(_ object: EObject, as type: T.Type, row: [EValue]? = nil) -> T {
-        let handleClass = classesByEngineIndex[object.classIndex]!
+        wrap(object, of: handleClass(engineIndex: object.classIndex)!, as: type, row: row)
+    }
+
+    /// `wrap` for a caller that has the object's class at hand.
+    func wrap<T: ObjectBase>(_ object: EObject, of handleClass: HandleClass, as type: T.Type, row: [EValue]? = nil) -> T {
         let instance: T
         if handleClass.meta.type == type {
             instance = type.init()

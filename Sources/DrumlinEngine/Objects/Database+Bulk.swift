@@ -293,7 +293,7 @@ extension Database {
         case (.float, .double(let d)): try ValueCodec.bind(.float(try Self.float(d, label())), to: statement, at: parameter)
         case (.float, .int(let i)): try ValueCodec.bind(.float(try Self.float(i, label())), to: statement, at: parameter)
         case (.string, .text(let bytes)):
-            guard Self.isValidUTF8(bytes) else { throw DrumlinError(.invalidArgument, "Property \(label()): a string is not valid UTF-8.") }
+            guard UTF8Text.isValid(bytes) else { throw DrumlinError(.invalidArgument, "Property \(label()): a string is not valid UTF-8.") }
             let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
             sqlite3_bind_text64(statement.handle, parameter, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
                                 csqlite_transient(), UInt8(SQLITE_UTF8))
@@ -304,18 +304,5 @@ extension Database {
         default:
             throw DrumlinError(.typeMismatch, "Type mismatch for property \(label()): expected \(trait.type.rawValue), got \(item.typeName).")
         }
-    }
-
-    /// ASCII is checked a word at a time; anything else goes through the standard library.
-    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var i = 0
-        let count = bytes.count
-        while i + 8 <= count {
-            if bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            i += 8
-        }
-        while i < count, bytes[i] < 0x80 { i += 1 }
-        if i == count { return true }
-        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil
     }
 }

@@ -15,6 +15,19 @@ public struct ObjectRow {
     public let key: Int64
     let source: Source
     let indices: [Int]
+    /// The class's traits and column slots, held here so that reading a value retains nothing.
+    let traits: [ClassInfo.Traits]
+    let slots: [Int?]
+
+    init(database: Database, info: ClassInfo, key: Int64, source: Source, indices: [Int]) {
+        self.database = database
+        self.info = info
+        self.key = key
+        self.source = source
+        self.indices = indices
+        traits = info.traits
+        slots = info.slots
+    }
 
     /// The public name of the object's class.
     public var className: String { info.name }
@@ -32,7 +45,7 @@ public struct ObjectRow {
     public subscript(position: Int) -> BorrowedValue {
         switch source {
         case .values(let values): return .value(values[position])
-        case .statement(let statement): return Self.read(statement, info, info.traits, info.slots, indices[position])
+        case .statement(let statement): return Self.read(statement, info, traits, slots, indices[position])
         }
     }
 
@@ -42,7 +55,6 @@ public struct ObjectRow {
         case .values(let values):
             for (position, value) in values.enumerated() { try body(position, .value(value)) }
         case .statement(let statement):
-            let traits = info.traits, slots = info.slots
             for (position, index) in indices.enumerated() { try body(position, Self.read(statement, info, traits, slots, index)) }
         }
     }
@@ -54,6 +66,10 @@ public struct ObjectRow {
         let handle = statement.handle
         let trait = traits[index]
         let type = trait.type
+        // A double is a REAL unless it is NaN or -0.0 (kept as bits: see ValueCodec) or NULL.
+        if type == .double, sqlite3_column_type(handle, column) == SQLITE_FLOAT {
+            return .double(sqlite3_column_double(handle, column))
+        }
         // Required columns of these types never hold NULL: skip the extra type probe.
         if trait.isOptional || type != .int && type != .bool && type != .string,
            sqlite3_column_type(handle, column) == SQLITE_NULL {

@@ -31,7 +31,7 @@ public enum BorrowedValue {
         case .int(let i): return .int(i)
         case .double(let d): return .double(d)
         case .text(let bytes):
-            guard let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
+            guard let text = UTF8Text.string(bytes.bindMemory(to: UInt8.self)) else {
                 throw DrumlinError(.invalidArgument, "A string is not valid UTF-8.")
             }
             return .string(text)

@@ -4,7 +4,10 @@
 // one write, `realm.delete(results)`. Prints one JSON line per measurement (bench/run.py reads them);
 // checks what each step read against the generator, untimed, and exits 1 on a wrong answer.
 //
-//   drumlin-bench-swift --n 100000 [--runs 3] [--dir DIR]
+//   drumlin-bench-swift --n 100000 [--runs 3] [--dir DIR] [--steps insert,get,lookup,range,update,delete]
+//
+// --steps runs only those steps (as the C harness's option; for profiling one step): the insert
+// always runs, since every other step reads what it wrote.
 import Drumlin
 #if canImport(Glibc)
 import Glibc
@@ -44,12 +47,17 @@ func fail(_ message: String) -> Never {
 var n = 100_000
 var runs = 3
 var dir = NSTemporaryDirectory()
+let allSteps = ["insert", "get", "lookup", "range", "update", "delete"]
+var steps = Set(allSteps)
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--n": n = Int(arguments.next() ?? "") ?? n
     case "--runs": runs = Int(arguments.next() ?? "") ?? runs
     case "--dir": dir = arguments.next() ?? dir
+    case "--steps":
+        steps = Set((arguments.next() ?? "").split(separator: ",").map(String.init))
+        if let unknown = steps.first(where: { !allSteps.contains($0) }) { fail("unknown step \(unknown)") }
     default: fail("unknown argument \(argument)")
     }
 }
@@ -83,43 +91,53 @@ for run in 0 ..< runs {
     try realm.write { realm.add(people) }
     emit(run, "insert", ops: n, rows: n, seconds: now() - t0, how: "realm.add([Person]) in one write")
 
-    t0 = now()
-    var sum = 0
-    for id in 1 ... n {
-        guard let p = realm.object(ofType: Person.self, forPrimaryKey: id) else { fail("get: no person \(id)") }
-        sum += p.id + p.age + p.name.utf8.count + p.email.utf8.count + (p.active ? 1 : 0) + Int(2 * p.score)
+    if steps.contains("get") {
+        t0 = now()
+        var sum = 0
+        for id in 1 ... n {
+            guard let p = realm.object(ofType: Person.self, forPrimaryKey: id) else { fail("get: no person \(id)") }
+            sum += p.id + p.age + p.name.utf8.count + p.email.utf8.count + (p.active ? 1 : 0) + Int(2 * p.score)
+        }
+        emit(run, "get", ops: n, rows: n, seconds: now() - t0, how: "object(ofType:forPrimaryKey:), every property")
+        guard sum == getSum else { fail("get read \(sum), expected \(getSum)") }
     }
-    emit(run, "get", ops: n, rows: n, seconds: now() - t0, how: "object(ofType:forPrimaryKey:), every property")
-    guard sum == getSum else { fail("get read \(sum), expected \(getSum)") }
 
     let all = realm.objects(Person.self)
-    t0 = now()
-    var found = 0
-    for id in lookupIds {
-        for p in all.where({ $0.name == "name\(id)" }) { found += p.id }
+    if steps.contains("lookup") {
+        t0 = now()
+        var found = 0
+        for id in lookupIds {
+            for p in all.where({ $0.name == "name\(id)" }) { found += p.id }
+        }
+        emit(run, "lookup", ops: lookupIds.count, rows: lookupIds.count, seconds: now() - t0, how: "where { $0.name == x }, iterate")
+        guard found == lookupIds.reduce(0, +) else { fail("lookups read \(found)") }
     }
-    emit(run, "lookup", ops: lookupIds.count, rows: lookupIds.count, seconds: now() - t0, how: "where { $0.name == x }, iterate")
-    guard found == lookupIds.reduce(0, +) else { fail("lookups read \(found)") }
 
-    t0 = now()
-    var rows = 0
-    var ids = 0
-    for p in all.where({ $0.age >= 30 && $0.age <= 40 }) {
-        rows += 1
-        ids += p.id + (p.name.isEmpty ? 1 : 0)
+    if steps.contains("range") {
+        t0 = now()
+        var rows = 0
+        var ids = 0
+        for p in all.where({ $0.age >= 30 && $0.age <= 40 }) {
+            rows += 1
+            ids += p.id + (p.name.isEmpty ? 1 : 0)
+        }
+        emit(run, "range", ops: 1, rows: rows, seconds: now() - t0, how: "where { age in 30...40 }, iterate, read 2 properties")
+        guard rows == rangeRows && ids == rangeSum else { fail("range read \(rows) rows") }
     }
-    emit(run, "range", ops: 1, rows: rows, seconds: now() - t0, how: "where { age in 30...40 }, iterate, read 2 properties")
-    guard rows == rangeRows && ids == rangeSum else { fail("range read \(rows) rows") }
 
-    t0 = now()
-    try realm.write {
-        for id in 1 ... n { realm.object(ofType: Person.self, forPrimaryKey: id)!.score = Double(id) }
+    if steps.contains("update") {
+        t0 = now()
+        try realm.write {
+            for id in 1 ... n { realm.object(ofType: Person.self, forPrimaryKey: id)!.score = Double(id) }
+        }
+        emit(run, "update", ops: n, rows: n, seconds: now() - t0, how: "object(ofType:forPrimaryKey:).score = x in one write")
     }
-    emit(run, "update", ops: n, rows: n, seconds: now() - t0, how: "object(ofType:forPrimaryKey:).score = x in one write")
 
-    t0 = now()
-    try realm.write { realm.delete(all) }
-    emit(run, "delete", ops: n, rows: n, seconds: now() - t0, how: "realm.delete(results) in one write")
-    guard all.isEmpty else { fail("delete left \(all.count)") }
+    if steps.contains("delete") {
+        t0 = now()
+        try realm.write { realm.delete(all) }
+        emit(run, "delete", ops: n, rows: n, seconds: now() - t0, how: "realm.delete(results) in one write")
+        guard all.isEmpty else { fail("delete left \(all.count)") }
+    }
     try Realm.deleteFiles(for: configuration)
 }
