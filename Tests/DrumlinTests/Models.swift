@@ -64,6 +64,12 @@ class SeedPersonProjection: Projection<SeedPerson> {
     @Projected(\SeedPerson.dogs.projectTo.name) var dogNames: ProjectedCollection<String>
 }
 
+/// A link declared through a projection type: stored as a link to the projection's root class.
+class SeedPet: Object {
+    @Persisted var name = ""
+    @Persisted var keeper: SeedPersonProjection?
+}
+
 /// A class of row values only, with a primary key: `realm.add([...])` writes its objects in bulk.
 class SeedBook: Object {
     @Persisted(primaryKey: true) var id = 0

@@ -79,6 +79,67 @@ import Testing
         #expect(Array(projection.dogNames) == ["Bo"])
     }
 
+    @Test func projectionsOfAClassAreLiveResults() throws {
+        let realm = try seedRealm()
+        try realm.write {
+            realm.add(SeedPerson(id: 1, firstName: "Ann", address: SeedAddress(value: ["city": "Oslo"])))
+            realm.add(SeedPerson(id: 2, firstName: "Bob"))
+        }
+        let views: Results<SeedPersonProjection> = realm.objects(SeedPersonProjection.self)
+        #expect(views.count == 2)
+        #expect(views.map(\.firstName) == ["Ann", "Bob"])
+        #expect(views[0].homeCity == "Oslo" && views[1].homeCity == nil)
+        // Queries and sorts name the root class's properties, as in Realm Swift.
+        let bobs = views.filter("firstName == %@", "Bob")
+        #expect(bobs.count == 1 && bobs.first?.rootObject.id == 2)
+        #expect(views.sorted(byKeyPath: "firstName", ascending: false).map(\.firstName) == ["Bob", "Ann"])
+        // Live: a new object appears; a write through a projection writes the object.
+        try realm.write { realm.add(SeedPerson(id: 3, firstName: "Cy")) }
+        #expect(views.count == 3 && views.last?.firstName == "Cy")
+        try realm.write { views[0].firstName = "Anne" }
+        #expect(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1)?.firstName == "Anne")
+        // Two projections of one object are equal; index(of:) finds a projection by its object.
+        let ann = SeedPersonProjection(projecting: try #require(realm.object(ofType: SeedPerson.self, forPrimaryKey: 1)))
+        #expect(ann == views[0] && ann != views[1])
+        #expect(views.index(of: ann) == 0)
+        #expect(Set([ann, views[0], views[1]]).count == 2)
+    }
+
+    @Test func projectionResultsDeliverChanges() throws {
+        let realm = try seedRealm()
+        try realm.write { realm.add(SeedPerson(id: 1, firstName: "Ann")) }
+        let views = realm.objects(SeedPersonProjection.self)
+        var seen: [String] = []
+        let token = views.observe { change in
+            switch change {
+            case .initial(let results): seen.append("initial \(results.map(\.firstName))")
+            case .update(let results, let deletions, let insertions, let modifications):
+                seen.append("update \(results.map(\.firstName)) -\(deletions) +\(insertions) ~\(modifications)")
+            case .error(let error): seen.append("error \(error)")
+            }
+        }
+        defer { token.invalidate() }
+        try realm.write { realm.add(SeedPerson(id: 2, firstName: "Bob")) }
+        #expect(seen == ["initial [\"Ann\"]", "update [\"Ann\", \"Bob\"] -[] +[1] ~[]"])
+    }
+
+    @Test func aProjectionValueIsStoredAsALinkToItsObject() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "pet\(UInt64.random(in: 0 ... .max))",
+                                                                 objectTypes: seedTypes + [SeedPet.self]))
+        #expect(realm.schema["SeedPet"]?["keeper"]?.objectClassName == "SeedPerson")
+        let ann = SeedPerson(id: 1, firstName: "Ann")
+        try realm.write { realm.add(ann) }
+        let pet = SeedPet()
+        pet.name = "Rex"
+        pet.keeper = SeedPersonProjection(projecting: ann)
+        try realm.write { realm.add(pet) }
+        let stored = try #require(realm.objects(SeedPet.self).first)
+        #expect(stored.keeper?.firstName == "Ann")
+        #expect(realm.objects(SeedPet.self).filter("keeper.id == 1").count == 1)
+        try realm.write { stored.keeper = nil }
+        #expect(stored.keeper == nil && realm.objects(SeedPerson.self).count == 1)
+    }
+
     @Test func embeddedObjectsAreDeletedWithTheirParent() throws {
         let realm = try seedRealm()
         let person = SeedPerson(id: 7, firstName: "Eve", address: SeedAddress(value: ["city": "Rome"]))

@@ -10,10 +10,24 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     }
     let context: _RealmContext
     let source: Source
+    /// For results of a projection class: makes the projection of each object.
+    let projecting: ((ObjectBase) -> Element)?
 
     init(context: _RealmContext, source: Source) {
         self.context = context
         self.source = source
+        if let projection = Element.self as? _ProjectionMaking.Type {
+            projecting = { projection._project($0) as! Element }
+        } else {
+            projecting = nil
+        }
+    }
+
+    /// The element for an object of the results: the object, or its projection.
+    @inline(__always)
+    func element(_ object: ObjectBase) -> Element {
+        if let projecting { return projecting(object) }
+        return object as! Element
     }
 
     var objectType: ObjectBase.Type {
@@ -60,7 +74,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public subscript(position: Int) -> Element {
         do {
             let object = try results.object(at: position)
-            return wrap(object) as! Element
+            return element(wrap(object))
         } catch {
             _fatal(Realm.Error(error))
         }
@@ -128,7 +142,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
                 try row.forEach { (_, value) throws(EError) in values.append(try value.value()) }
                 let object = dynamic ? context.wrap(row.object, as: DynamicObject.self, row: values)
                                      : context.wrap(row.object, as: objectType, row: values)
-                page.append(object as! Element)
+                page.append(element(object))
             }
             return page
         } catch {

@@ -81,9 +81,48 @@ extension List where Element: ObjectBase {
 }
 
 extension Realm {
-    /// Every object of the projection's root class, as projections.
-    public func objects<Root: Object, P: Projection<Root>>(_ type: P.Type) -> [P] {
-        objects(Root.self).map { P(projecting: $0) }
+    /// Every object of the projection's root class, as live results of projections: queries
+    /// (`filter`, `sorted(byKeyPath:)`) name the root class's properties, as in Realm Swift.
+    public func objects<Root: Object, P: Projection<Root>>(_ type: P.Type) -> Results<P> {
+        Results(context: context, source: .all(Root.self))
+    }
+}
+
+/// How results make projections of their objects (`Results<PersonProjection>`).
+protocol _ProjectionMaking {
+    static func _project(_ object: ObjectBase) -> Any
+}
+
+extension Projection: _ProjectionMaking {
+    static func _project(_ object: ObjectBase) -> Any { Self(projecting: object as! Root) }
+}
+
+/// A projection is an element of `Results` and, as a value, stands for its root object: stored
+/// as a link to it (`@Persisted var owner: PersonProjection?` links a `Person`) and read back as
+/// a projection of it. Two projections are equal when they show the same object.
+extension Projection: RealmCollectionValue {
+    public static func == (lhs: Projection<Root>, rhs: Projection<Root>) -> Bool {
+        lhs === rhs || lhs.rootObject.isSameObject(as: rhs.rootObject)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rootObject) }
+
+    public static var _rlmShape: _PropertyShape { Root._rlmShape }
+    public static func _rlmDefaultValue() -> Self { Self(projecting: Root._rlmDefaultValue()) }
+    public static func _rlmFromRaw(_ raw: _RawValue, _ realm: _RealmContext?) -> Self {
+        Self(projecting: Root._rlmFromRaw(raw, realm))
+    }
+    public static func _rlmFromRawIfPossible(_ raw: _RawValue, _ realm: _RealmContext?) -> Self? {
+        Root._rlmFromRawIfPossible(raw, realm).map { Self(projecting: $0) }
+    }
+    public static func _rlmFromAny(_ value: Any?) -> Self? {
+        if let projection = value as? Self { return projection }
+        return Root._rlmFromAny(value).map { Self(projecting: $0) }
+    }
+    public func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue { try rootObject._rlmToRaw(realm) }
+    public static func _rlmGet(_ object: ObjectBase, _ position: Int) -> Self { Self(projecting: Root._rlmGet(object, position)) }
+    public static func _rlmSet(_ object: ObjectBase, _ position: Int, _ value: Projection<Root>) throws {
+        try Root._rlmSet(object, position, value.rootObject)
     }
 }
 
