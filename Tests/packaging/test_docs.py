@@ -1,9 +1,42 @@
-"""The docs' code runs as written. For each page: its Swift blocks, in order, are one program that
-type-checks against the Drumlin module as built (`swift build`; later blocks are fragments of the
-page's running example); each C block is a whole program, compiled with -Wall -Wextra -Werror
-against include/drumlin.h and run against the library as built; the Python blocks of the feature
-pages, in order, are one program run against the package and library of this checkout
-(docs/python.md's and docs/migrations.md's Python are run by the Python suite)."""
+"""Every code block in README.md and docs/*.md runs as written. The convention:
+
+- **python**: a page's Python blocks, in order, are one program (the page's running example; later
+  blocks continue it). It runs in an empty temporary directory against this checkout's package
+  (bindings/python) and library (.build/release/libdrumlin.so) and must exit 0. Where the page
+  shows what the program prints, PYTHON_OUTPUT holds those lines and the output must equal them;
+  elsewhere the blocks state their results with `assert`. A `from __future__` import is moved to
+  the top of the program (Python requires it there). bindings/python/tests/test_typing.py
+  type-checks the same programs with `mypy --strict` and pyright.
+- **c**: a block with a `main` is a whole program: compiled with -std=c99 -Wall -Wextra -Werror
+  against include/drumlin.h, run with a database path as its argument, exit status 0; C_OUTPUT
+  holds what it prints where the page shows it. docs/c-api.md's walkthrough (C_EXCERPTS) shows
+  examples/c/quickstart.c in pieces: each piece's lines appear, in order, in that file, which is
+  compiled and run the same way and prints what the page's output block shows. Any other C block
+  is a fragment of its page's running example: it is compiled and run as a function body after
+  C_FRAGMENT_SETUP[page] (which declares the example's state: an open database with the page's
+  schema, the objects it names), at file scope if it is a definition (a block starting `static`
+  or a prototype, which must agree with the header).
+- **swift**: a page's Swift blocks, in order, are one program that type-checks against the
+  Drumlin module as built (`swift build`).
+- **json** (schema.md, relationships.md): each block is a schema and is opened with
+  `drumlin.open(":memory:", schema=...)`. When the next block is a `text` block starting
+  `Schema validation failed`, the page shows the block as invalid: opening must raise
+  `SchemaValidationError` with exactly that text; otherwise it must open.
+- **console** (README.md, cli.md): the commands after `$ ` run in order in one temporary directory
+  where `build/demo/python.drumlin` is the database `make demo` writes (examples/python/quickstart.py)
+  and `drumlin` runs this checkout's command; standard output and error together must equal the
+  lines under each command. Normalised, because they vary from run to run: object ids (24 hex
+  digits), timestamps, file sizes (`72.0 KiB`), and runs of spaces (column widths follow them).
+- **sql** (storage.md): the statements Drumlin writes for the type the page describes: a file is
+  made with that type, and its `sqlite_master` is read with Python's sqlite3 in a child process
+  (not the process that has drumlin loaded: a documented hazard); the block's statements must be
+  there, whitespace aside.
+- **sh**: run from the repository root, except those in NOT_RUN (install and build steps that
+  take minutes or change the machine), each listed with its reason. **cmake** blocks are
+  fragments of a reader's CMakeLists.txt: in NOT_RUN. `text` and plain blocks are not code.
+
+test_every_block_is_run_or_not_run_for_a_reason checks that no block escapes all of these.
+"""
 
 from __future__ import annotations
 
@@ -11,31 +44,190 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from docs_blocks import PAGES, ROOT, Block, blocks, python_pages, python_program
 
 LIBRARY = ROOT / ".build" / "release" / "libdrumlin.so"
-SWIFT_PAGES = ["swift.md", "notifications.md", "migrations.md"]
-C_PAGES = ["notifications.md", "migrations.md"]
-PYTHON_PAGES = ["notifications.md"]
-# What a C example prints, where the page shows it.
-C_OUTPUT = {"migrations.md": ["migrating from version 1", '{"id":1,"full_name":"Ann Lee"}']}
+PACKAGE = ROOT / "bindings" / "python"
+
+# Blocks not run, by page and first line, with the reason.
+NOT_RUN = {
+    ("README.md", "make demo    # builds libdrumlin.so, runs the C, Python and Swift examples on a fresh database"):
+        "builds everything and runs every suite (minutes); make test is the suite",
+    ("docs/c-api.md", "cmake -S . -B build-c -G Ninja          # apt-get install -y cmake ninja-build if missing"):
+        "builds and runs the C tests (minutes): make test-c",
+    ("docs/c-api.md", "set(DRUMLIN_BUILD_TESTS OFF CACHE BOOL \"\" FORCE)   # optional: skip Drumlin's own tests"):
+        "a reader's CMakeLists.txt (test_cmake_install.py builds such a consumer)",
+    ("docs/c-api.md", "tools/build-library.sh                                # -> .build/release/libdrumlin.so (+ .so.1)"):
+        "rebuilds the library (minutes) and compiles the reader's app.c",
+    ("docs/packaging.md", "make wheel                                  # dist/drumlin-0.1.0-py3-none-manylinux_2_34_x86_64.whl"):
+        "builds and installs the wheel (minutes): test_wheel.py",
+    ("docs/packaging.md", "python3 -m pip install ./bindings/python"):
+        "installs the package, building the library (minutes): test_install_from_checkout.py",
+    ("docs/packaging.md", "make install PREFIX=/usr/local"):
+        "installs into the system: test_cmake_install.py installs into a temporary prefix",
+    ("docs/packaging.md", "cc app.c $(pkg-config --cflags --libs drumlin) -o app"):
+        "needs the installed library and the reader's app.c: test_cmake_install.py",
+    ("docs/packaging.md", "find_package(Drumlin 0.1 REQUIRED)"):
+        "a reader's CMakeLists.txt: test_cmake_install.py builds such a consumer",
+    ("docs/performance.md", "make bench                 # N = 100k (BENCH_N=10k|100k|1M), median of 3 runs (BENCH_RUNS)"):
+        "the benchmarks (minutes)",
+    ("docs/python.md", "make wheel"): "builds and installs the wheel (minutes): test_wheel.py",
+    ("docs/python.md", "pip install ./bindings/python"):
+        "installs the package, building the library (minutes): test_install_from_checkout.py",
+}
+
+# What a page's Python program prints, where the page shows it.
+PYTHON_OUTPUT: dict[str, list[str]] = {
+    "README.md": ["{'id': 1, 'name': 'Ann', 'age': 32}"],
+    "docs/migrations.md": ["migrating from 1 to 2", "{'id': 1, 'full_name': 'Ann Lee', 'age': 31}",
+                           "kept version 2: not today"],
+}
+
+# What a C program prints, where the page shows it.
+C_OUTPUT = {"docs/migrations.md": ["migrating from version 1", '{"id":1,"full_name":"Ann Lee"}'],
+            "docs/notifications.md": ["inserted: 1"]}
+
+# Pages whose C blocks show one example file in pieces.
+C_EXCERPTS = {"docs/c-api.md": ROOT / "examples" / "c" / "quickstart.c"}
+
+C_FRAGMENT_SETUP: dict[str, str] = {}
+
+NOT_CODE = {"text", ""}
 
 
-def blocks(page: str, language: str) -> list[str]:
-    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
-    found = re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
-    assert found, f"docs/{page} has no {language} block"
-    return found
+def env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(PACKAGE), DRUMLIN_LIBRARY=str(LIBRARY), PYTHONUNBUFFERED="1")
 
 
-@pytest.mark.parametrize("page", SWIFT_PAGES)
+@pytest.fixture(scope="module")
+def library() -> Path:
+    if not LIBRARY.exists():
+        pytest.fail(f"no {LIBRARY}: run `make lib` first (make test does)")
+    return LIBRARY
+
+
+def handled(block: Block) -> bool:
+    if block.language in NOT_CODE or (block.page, block.first_line) in NOT_RUN:
+        return True
+    return block.language in {"python", "c", "swift", "json", "console", "sql", "sh"}
+
+
+def test_every_block_is_run_or_not_run_for_a_reason() -> None:
+    unhandled = [f"{b.page}:{b.line} ```{b.language}" for page in PAGES for b in blocks(page) if not handled(b)]
+    assert not unhandled
+    listed = {(b.page, b.first_line) for page in PAGES for b in blocks(page)}
+    assert not set(NOT_RUN) - listed, "NOT_RUN names blocks the pages no longer have"
+
+
+# ---- Python ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("page", python_pages())
+def test_python_program_runs(page: str, tmp_path: Path, library: Path) -> None:
+    program = tmp_path / "example.py"
+    program.write_text(python_program(page), encoding="utf-8")
+    result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=env(), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-4000:]
+    if page in PYTHON_OUTPUT:
+        assert result.stdout.splitlines() == PYTHON_OUTPUT[page]
+
+
+# ---- C --------------------------------------------------------------------------------------
+
+def compile_and_run(source: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    binary = source.with_suffix("")
+    compiled = subprocess.run(
+        ["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-I", str(ROOT / "include"), str(source),
+         "-o", str(binary), str(LIBRARY), f"-Wl,-rpath,{LIBRARY.parent}"],
+        capture_output=True, text=True)
+    assert compiled.returncode == 0, f"{source.name}:\n{compiled.stderr[-4000:]}"
+    return subprocess.run([str(binary), str(tmp_path / f"{binary.name}.drumlin")], capture_output=True,
+                          text=True, cwd=tmp_path)
+
+
+def is_program(block: Block) -> bool:
+    return re.search(r"^int main\(", block.code, flags=re.M) is not None
+
+
+def excerpt_of(block: Block, source: str) -> bool:
+    """The block's non-blank lines appear, in order, among the lines of source."""
+    lines = iter(line.rstrip() for line in source.splitlines())
+    return all(any(line == wanted.rstrip() for line in lines) for wanted in block.code.splitlines() if wanted.strip())
+
+
+def fragment_program(page: str, fragments: list[Block]) -> str:
+    """The page's fragments, each a function (or file-scope definitions), after its setup."""
+    top, bodies = [], []
+    for i, block in enumerate(fragments):
+        code = block.code
+        if code.startswith("static ") and "\n}\n" in code:
+            definition, code = code.split("\n}\n", 1)
+            top.append(definition + "\n}\n")
+        if re.match(r"^\w[\w *]*\(", code) and code.rstrip().endswith(");") and "\n    " in code:
+            top.append(code)  # a prototype
+            continue
+        bodies.append(f"static int fragment{i}(void) {{\n{code}    return 0;\n}}\n")
+    calls = "".join(f"    if (fragment{i}()) return 1;\n" for i in range(len(bodies)))
+    setup, teardown = C_FRAGMENT_SETUP[page].split("/* fragments */\n")
+    return setup + "".join(top) + "".join(bodies) + teardown.replace("    /* calls */\n", calls)
+
+
+def c_pages() -> list[str]:
+    return [page for page in PAGES if blocks(page, "c")]
+
+
+@pytest.mark.parametrize("page", c_pages())
+def test_c_blocks_compile_and_run(page: str, tmp_path: Path, library: Path) -> None:
+    c_blocks = blocks(page, "c")
+    jobs: list[tuple[Path, list[str] | None]] = []
+    fragments = []
+    excerpts = C_EXCERPTS.get(page)
+    for block in c_blocks:
+        if is_program(block):
+            source = tmp_path / f"line{block.line}.c"
+            source.write_text(block.code, encoding="utf-8")
+            jobs.append((source, C_OUTPUT.get(page)))
+        elif excerpts and excerpt_of(block, excerpts.read_text(encoding="utf-8")):
+            continue
+        else:
+            fragments.append(block)
+    if excerpts:
+        jobs.append((excerpts, excerpt_output(page, tmp_path)))
+    if fragments:
+        source = tmp_path / "fragments.c"
+        source.write_text(fragment_program(page, fragments), encoding="utf-8")
+        jobs.append((source, None))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(lambda job: compile_and_run(job[0], tmp_path), jobs))
+    for (source, expected), ran in zip(jobs, runs):
+        assert ran.returncode == 0, f"{source.name}: {ran.stdout}{ran.stderr}"
+        if expected is not None:
+            assert normalised(ran.stdout.replace(str(tmp_path), "")) == normalised("\n".join(expected))
+
+
+def excerpt_output(page: str, tmp_path: Path) -> list[str]:
+    """The output block that follows the page's excerpts: the lines after its `$ ` line, up to the next."""
+    shown = [b for b in blocks(page, "") if b.first_line.startswith("$ ./")][0]
+    lines = shown.code.splitlines()[1:]
+    end = next((i for i, line in enumerate(lines) if line.startswith("$ ")), len(lines))
+    path = shown.first_line.split()[-1]
+    return [line.replace(path, f"/{Path(path).name}") for line in lines[:end]]
+
+
+# ---- Swift ----------------------------------------------------------------------------------
+
+def swift_pages() -> list[str]:
+    return [page for page in PAGES if blocks(page, "swift")]
+
+
+@pytest.mark.parametrize("page", swift_pages())
 def test_swift_blocks_type_check(page: str, tmp_path: Path) -> None:
     program = tmp_path / "main.swift"
-    program.write_text("\n".join(blocks(page, "swift")), encoding="utf-8")
+    program.write_text("\n".join(b.code for b in blocks(page, "swift")), encoding="utf-8")
     modules = ROOT / ".build" / "debug" / "Modules"
     if not (modules / "Drumlin.swiftmodule").exists():
         pytest.fail(f"no Drumlin module under {modules}: run `swift build` first (make test does)")
@@ -47,30 +239,119 @@ def test_swift_blocks_type_check(page: str, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr[-4000:]
 
 
-@pytest.mark.parametrize("page", C_PAGES)
-def test_c_blocks_compile_and_run(page: str, tmp_path: Path) -> None:
-    if not LIBRARY.exists():
-        pytest.fail(f"no {LIBRARY}: run `make lib` first (make test does)")
-    for i, code in enumerate(blocks(page, "c")):
-        source = tmp_path / f"example{i}.c"
-        source.write_text(code, encoding="utf-8")
-        binary = tmp_path / f"example{i}"
-        compiled = subprocess.run(
-            ["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-I", str(ROOT / "include"), str(source),
-             "-o", str(binary), str(LIBRARY), f"-Wl,-rpath,{LIBRARY.parent}"],
-            capture_output=True, text=True)
-        assert compiled.returncode == 0, compiled.stderr[-4000:]
-        ran = subprocess.run([str(binary), str(tmp_path / f"example{i}.drumlin")], capture_output=True, text=True,
-                             cwd=tmp_path)
-        assert ran.returncode == 0, ran.stdout + ran.stderr
-        if page in C_OUTPUT:
-            assert ran.stdout.splitlines() == C_OUTPUT[page]
+# ---- JSON schemas ---------------------------------------------------------------------------
+
+OPEN_SCHEMAS = """
+import json, sys, drumlin
+for schema, error in json.load(sys.stdin):
+    try:
+        drumlin.open(":memory:", schema=schema).close()
+        print(json.dumps(None))
+    except drumlin.SchemaValidationError as e:
+        print(json.dumps(str(e)))
+"""
 
 
-@pytest.mark.parametrize("page", PYTHON_PAGES)
-def test_python_blocks_run(page: str, tmp_path: Path) -> None:
-    program = tmp_path / "example.py"
-    program.write_text("\n".join(blocks(page, "python")), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"), DRUMLIN_LIBRARY=str(LIBRARY))
-    result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=env, cwd=tmp_path)
+def json_pages() -> list[str]:
+    return [page for page in PAGES if blocks(page, "json")]
+
+
+@pytest.mark.parametrize("page", json_pages())
+def test_json_schemas_open_or_fail_as_shown(page: str, library: Path) -> None:
+    import json
+    every = blocks(page)
+    cases = []
+    for i, block in enumerate(every):
+        if block.language != "json":
+            continue
+        after = every[i + 1] if i + 1 < len(every) else None
+        shown_error = (after.code.rstrip("\n") if after and after.language == "text"
+                       and after.code.startswith("Schema validation failed") else None)
+        cases.append((block, shown_error))
+    result = subprocess.run([sys.executable, "-c", OPEN_SCHEMAS], capture_output=True, text=True, env=env(),
+                            input=json.dumps([[b.code, e] for b, e in cases]))
     assert result.returncode == 0, result.stderr[-4000:]
+    for (block, shown_error), line in zip(cases, result.stdout.splitlines(), strict=True):
+        assert json.loads(line) == shown_error, f"{page}:{block.line}"
+
+
+# ---- console --------------------------------------------------------------------------------
+
+def console_pages() -> list[str]:
+    return [page for page in PAGES if blocks(page, "console")]
+
+
+def normalised(text: str) -> str:
+    text = re.sub(r"\b[0-9a-f]{24}\b", "<id>", text)
+    text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z", "<time>", text)
+    text = re.sub(r"\d+(\.\d+)? (KiB|MiB|bytes)", "<size>", text)
+    return "\n".join(re.sub(r" +", " ", line).rstrip() for line in text.splitlines()).strip("\n")
+
+
+@pytest.mark.parametrize("page", console_pages())
+def test_console_blocks_print_what_they_show(page: str, tmp_path: Path, library: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    command = bin_dir / "drumlin"
+    command.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m drumlin "$@"\n', encoding="utf-8")
+    command.chmod(0o755)
+    work = tmp_path / "work"
+    (work / "build" / "demo").mkdir(parents=True)
+    made = subprocess.run([sys.executable, str(ROOT / "examples" / "python" / "quickstart.py"),
+                           "build/demo/python.drumlin"], cwd=work, env=env(), capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    run_env = dict(env(), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    for block in blocks(page, "console"):
+        steps: list[tuple[str, list[str]]] = []
+        for line in block.code.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            else:
+                steps[-1][1].append(line)
+        for cmd, expected in steps:
+            ran = subprocess.run(["bash", "-c", cmd], cwd=work, env=run_env, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            assert normalised(ran.stdout) == normalised("\n".join(expected)), f"{page}:{block.line}: $ {cmd}"
+
+
+# ---- SQL ------------------------------------------------------------------------------------
+
+STORAGE_SCHEMA = [{"name": "Person", "mapTo": "people", "primaryKey": "id", "properties": {
+    "id": "int", "name": {"type": "string", "indexed": True},
+    "email": {"type": "string", "optional": True, "mapTo": "email_address"},
+    "age": "int?", "score": "double", "joined": "date"}}]
+
+
+def test_sql_block_is_what_drumlin_writes(tmp_path: Path, library: Path) -> None:
+    import json
+    path = tmp_path / "storage.drumlin"
+    made = subprocess.run([sys.executable, "-c", f"import drumlin, json; drumlin.open({str(path)!r}, "
+                           f"schema=json.loads({json.dumps(json.dumps(STORAGE_SCHEMA))})).close()"],
+                          env=env(), capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    read = subprocess.run([sys.executable, "-c", "import sqlite3, sys; print('\\n'.join(sql for (sql,) in "
+                           "sqlite3.connect(sys.argv[1]).execute('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL')))",
+                           str(path)], capture_output=True, text=True)
+    assert read.returncode == 0, read.stderr
+    stored = {squeeze(statement) for statement in read.stdout.splitlines()}
+    for block in blocks("docs/storage.md", "sql"):
+        for statement in block.code.split(";"):
+            if statement.strip():
+                assert squeeze(statement) in stored, f"not in the file: {statement.strip()}\nthe file has: {stored}"
+
+
+def squeeze(sql: str) -> str:
+    return re.sub(r"\s+", " ", sql.replace("IF NOT EXISTS ", "")).strip()
+
+
+# ---- sh -------------------------------------------------------------------------------------
+
+def sh_blocks() -> list[Block]:
+    return [b for page in PAGES for b in blocks(page, "sh") if (b.page, b.first_line) not in NOT_RUN]
+
+
+@pytest.mark.parametrize("block", sh_blocks(), ids=lambda b: f"{b.page}:{b.line}")
+def test_sh_blocks_run(block: Block, library: Path) -> None:
+    ran = subprocess.run(["bash", "-e", "-c", block.code], cwd=ROOT, capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    assert ran.returncode == 0, ran.stdout + ran.stderr
