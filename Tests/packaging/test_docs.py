@@ -10,7 +10,7 @@
 - **c**: a block with a `main` is a whole program: compiled with -std=c99 -Wall -Wextra -Werror
   against include/drumlin.h, run with a database path as its argument, exit status 0; C_OUTPUT
   holds what it prints where the page shows it. docs/c-api.md's walkthrough (C_EXCERPTS) shows
-  examples/c/quickstart.c in pieces: each piece's lines appear, in order, in that file, which is
+  examples/c/quickstart.c in pieces: each piece's lines appear, in order, in that file (whitespace and `/* */` comments aside), which is
   compiled and run the same way and prints what the page's output block shows. Any other C block
   is a fragment of its page's running example: it is compiled and run as a function body after
   C_FRAGMENT_SETUP[page] (which declares the example's state: an open database with the page's
@@ -40,12 +40,14 @@ test_every_block_is_run_or_not_run_for_a_reason checks that no block escapes all
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -94,8 +96,6 @@ C_OUTPUT = {"docs/migrations.md": ["migrating from version 1", '{"id":1,"full_na
 
 # Pages whose C blocks show one example file in pieces.
 C_EXCERPTS = {"docs/c-api.md": ROOT / "examples" / "c" / "quickstart.c"}
-
-C_FRAGMENT_SETUP: dict[str, str] = {}
 
 NOT_CODE = {"text", ""}
 
@@ -154,26 +154,81 @@ def is_program(block: Block) -> bool:
 
 
 def excerpt_of(block: Block, source: str) -> bool:
-    """The block's non-blank lines appear, in order, among the lines of source."""
-    lines = iter(line.rstrip() for line in source.splitlines())
-    return all(any(line == wanted.rstrip() for line in lines) for wanted in block.code.splitlines() if wanted.strip())
+    """The block's non-blank lines appear, in order, among the lines of source (whitespace and comments aside)."""
+    def bare(line: str) -> str:
+        return re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", line)).strip()
+    lines = iter(bare(line) for line in source.splitlines())
+    return all(any(line == bare(wanted) for line in lines) for wanted in block.code.splitlines() if bare(wanted))
+
+
+def is_prototype(code: str) -> bool:
+    return re.match(r"^[\w ]+\**\s*drumlin_\w+\(", code) is not None and code.count(";") == 1 and code.rstrip().endswith(");")
 
 
 def fragment_program(page: str, fragments: list[Block]) -> str:
-    """The page's fragments, each a function (or file-scope definitions), after its setup."""
-    top, bodies = [], []
-    for i, block in enumerate(fragments):
+    """The page's fragments after its setup: definitions at file scope, statements each in a function
+    that main() calls inside a write transaction (unless the fragment begins one itself), checking
+    that the fragment's last Drumlin call succeeded."""
+    declarations, prepare = C_FRAGMENT_SETUP[page]()
+    top, bodies, calls = [], [], []
+    for block in fragments:
         code = block.code
+        if is_prototype(code):
+            top.append(code)
+            continue
         if code.startswith("static ") and "\n}\n" in code:
             definition, code = code.split("\n}\n", 1)
             top.append(definition + "\n}\n")
-        if re.match(r"^\w[\w *]*\(", code) and code.rstrip().endswith(");") and "\n    " in code:
-            top.append(code)  # a prototype
-            continue
-        bodies.append(f"static int fragment{i}(void) {{\n{code}    return 0;\n}}\n")
-    calls = "".join(f"    if (fragment{i}()) return 1;\n" for i in range(len(bodies)))
-    setup, teardown = C_FRAGMENT_SETUP[page].split("/* fragments */\n")
-    return setup + "".join(top) + "".join(bodies) + teardown.replace("    /* calls */\n", calls)
+        name = f"line{block.line}"
+        bodies.append(f"static void {name}(void) {{\n{code}}}\n")
+        own_write = "drumlin_begin_write" in code
+        calls.append(("" if own_write else "    drumlin_begin_write(db);\n") + f"    {name}();\n"
+                     f"    if (drumlin_last_error_code() != DRUMLIN_OK) {{\n"
+                     f"        fprintf(stderr, \"{page}:{block.line}: %s\\n\", drumlin_last_error_message());\n"
+                     f"        return 1;\n    }}\n" + ("" if own_write else "    if (drumlin_commit(db)) return 1;\n"))
+    return (declarations + "".join(top) + "".join(bodies) + "\nint main(void) {\n" + prepare + "".join(calls)
+            + "    return 0;\n}\n")
+
+
+def c_string(text: str) -> str:
+    return json.dumps(text)
+
+
+def c_api_setup() -> tuple[str, str]:
+    """c-api.md: the walkthrough's SCHEMA and database, `person` (Ann, with a payload), `other` (a
+    second database), `people_json`, and a logger `on_log` with its `state`."""
+    schema = next(b.code for b in blocks("docs/c-api.md", "c") if b.code.startswith("static const char *SCHEMA"))
+    declarations = ("#include <drumlin.h>\n#include <stdio.h>\n#include <stdlib.h>\n\n" + schema +
+                    "static drumlin_db *db, *other;\nstatic drumlin_object *person;\nstatic void *state;\n"
+                    "static const char *people_json = \"[{\\\"_id\\\": 1, \\\"name\\\": \\\"Ann\\\"}]\";\n"
+                    "static void on_log(void *userdata, int level, const char *message) {\n"
+                    "    (void)userdata; (void)level; (void)message;\n}\n\n")
+    ann = c_string('{"_id": 1, "name": "Ann", "age": 31, "payload": {"sizes": [1, 2, 3], "meta": {"source": "import"}}}')
+    prepare = ("    drumlin_value key = {DRUMLIN_TYPE_INT, {0}};\n    key.as.integer = 1;\n    state = malloc(1);\n"
+               "    if (drumlin_open(\"app.drumlin\", SCHEMA, NULL, &db) || drumlin_open(\":memory:\", SCHEMA, NULL, &other)) return 1;\n"
+               f"    if (drumlin_begin_write(db) || drumlin_create_json(db, \"Person\", {ann}, DRUMLIN_UPDATE_NEVER, NULL)\n"
+               "        || drumlin_commit(db) || drumlin_object_find(db, \"Person\", &key, &person)) return 1;\n")
+    return declarations, prepare
+
+
+def relationships_setup() -> tuple[str, str]:
+    """relationships.md: the page's schema, `person` (Ann, who has Rex) and `dog` (Rex)."""
+    schema = c_string(blocks("docs/relationships.md", "json")[0].code)
+    ann = c_string('{"id": 1, "name": "Ann", "dogs": ["Rex"], "extra": {"k": [1, {"n": null}]}, "anything": []}')
+    declarations = ("#include <drumlin.h>\n#include <stdio.h>\n\n"
+                    "static drumlin_db *db;\nstatic drumlin_object *person, *dog;\n\n")
+    prepare = ("    drumlin_value key = {DRUMLIN_TYPE_INT, {0}}, name = {DRUMLIN_TYPE_STRING, {0}};\n"
+               "    key.as.integer = 1;\n    name.as.string.data = \"Rex\";\n    name.as.string.size = 3;\n"
+               f"    if (drumlin_open(\":memory:\", {schema}, NULL, &db) || drumlin_begin_write(db)\n"
+               "        || drumlin_create_json(db, \"Dog\", \"{\\\"name\\\": \\\"Rex\\\"}\", DRUMLIN_UPDATE_NEVER, NULL)\n"
+               f"        || drumlin_create_json(db, \"Person\", {ann}, DRUMLIN_UPDATE_NEVER, NULL) || drumlin_commit(db)\n"
+               "        || drumlin_object_find(db, \"Person\", &key, &person) || drumlin_object_find(db, \"Dog\", &name, &dog)) return 1;\n")
+    return declarations, prepare
+
+
+# The running example's state that a page's C fragments continue: declarations, and main's first lines.
+C_FRAGMENT_SETUP: dict[str, Callable[[], tuple[str, str]]] = {
+    "docs/c-api.md": c_api_setup, "docs/relationships.md": relationships_setup}
 
 
 def c_pages() -> list[str]:
@@ -258,7 +313,6 @@ def json_pages() -> list[str]:
 
 @pytest.mark.parametrize("page", json_pages())
 def test_json_schemas_open_or_fail_as_shown(page: str, library: Path) -> None:
-    import json
     every = blocks(page)
     cases = []
     for i, block in enumerate(every):
@@ -323,7 +377,6 @@ STORAGE_SCHEMA = [{"name": "Person", "mapTo": "people", "primaryKey": "id", "pro
 
 
 def test_sql_block_is_what_drumlin_writes(tmp_path: Path, library: Path) -> None:
-    import json
     path = tmp_path / "storage.drumlin"
     made = subprocess.run([sys.executable, "-c", f"import drumlin, json; drumlin.open({str(path)!r}, "
                            f"schema=json.loads({json.dumps(json.dumps(STORAGE_SCHEMA))})).close()"],
