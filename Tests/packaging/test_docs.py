@@ -5,7 +5,9 @@
   (bindings/python) and library (.build/release/libdrumlin.so) and must exit 0. Where the page
   shows what the program prints, PYTHON_OUTPUT holds those lines and the output must equal them;
   elsewhere the blocks state their results with `assert`. A `from __future__` import is moved to
-  the top of the program (Python requires it there). bindings/python/tests/test_typing.py
+  the top of the program (Python requires it there). A page whose text names a block's file (the
+  schema of relationships.md, "saved as `schema.json`") gets that file beside the program
+  (PYTHON_FILES). bindings/python/tests/test_typing.py
   type-checks the same programs with `mypy --strict` and pyright.
 - **c**: a block with a `main` is a whole program: compiled with -std=c99 -Wall -Wextra -Werror
   against include/drumlin.h, run with a database path as its argument, exit status 0; C_OUTPUT
@@ -17,7 +19,9 @@
   schema, the objects it names), at file scope if it is a definition (a block starting `static`
   or a prototype, which must agree with the header).
 - **swift**: a page's Swift blocks, in order, are one program that type-checks against the
-  Drumlin module as built (`swift build`).
+  modules as built (`swift build`). A block that starts `// swift-tools-version` is a package
+  manifest: it is saved as `app/Package.swift` beside `drumlin` (this checkout), and
+  `swift package show-dependencies` must resolve it (the products it names exist).
 - **json** (schema.md, relationships.md): each block is a schema and is opened with
   `drumlin.open(":memory:", schema=...)`. When the next block is a `text` block starting
   `Schema validation failed`, the page shows the block as invalid: opening must raise
@@ -86,9 +90,24 @@ NOT_RUN = {
 # What a page's Python program prints, where the page shows it.
 PYTHON_OUTPUT: dict[str, list[str]] = {
     "README.md": ["{'id': 1, 'name': 'Ann', 'age': 32}"],
+    "docs/python.md": [
+        "Ann 31 1",
+        "Rex ['Ann (31)'] Status.DONE", "[('Ann', 'Bern', ['write'])]", "write True",   # Model classes
+        "{'type': 'int', 'optional': True, 'indexed': False, 'mapTo': 'age'}",           # Schema
+        "2024-03-13 15:06:39+00:00",                                                     # Values
+        "Invalid predicate: 'age >': syntax error, unexpected end of input, expecting a value at position 6",
+        "'Person' has no property 'agee' (at position 1)",
+        "Request for argument at index 1 but only 1 argument is provided: $1 is missing (at position 8)",
+        "12 Attempting to create an object of type 'Person' with an existing primary key value '1'.",   # Errors
+        "{'_id': {'$oid': '65f1c0ffee0123456789abcd'}, 'name': 'Ann', 'joined': {'$date': '2024-03-18T13:50:58.402979Z'}}",
+        "597 of 597 bytes",                                                              # Export, import
+    ],
     "docs/migrations.md": ["migrating from 1 to 2", "{'id': 1, 'full_name': 'Ann Lee', 'age': 31}",
                            "kept version 2: not today"],
 }
+
+# Files a page's Python program reads: the name, and the language of the page's block that holds it.
+PYTHON_FILES = {"docs/relationships.md": ("schema.json", "json")}
 
 # What a C program prints, where the page shows it.
 C_OUTPUT = {"docs/migrations.md": ["migrating from version 1", '{"id":1,"full_name":"Ann Lee"}'],
@@ -130,10 +149,13 @@ def test_every_block_is_run_or_not_run_for_a_reason() -> None:
 def test_python_program_runs(page: str, tmp_path: Path, library: Path) -> None:
     program = tmp_path / "example.py"
     program.write_text(python_program(page), encoding="utf-8")
+    if page in PYTHON_FILES:
+        name, language = PYTHON_FILES[page]
+        (tmp_path / name).write_text(blocks(page, language)[0].code, encoding="utf-8")
     result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=env(), cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-4000:]
     if page in PYTHON_OUTPUT:
-        assert result.stdout.splitlines() == PYTHON_OUTPUT[page]
+        assert normalised(result.stdout) == normalised("\n".join(PYTHON_OUTPUT[page]))
 
 
 # ---- C --------------------------------------------------------------------------------------
@@ -275,14 +297,33 @@ def excerpt_output(page: str, tmp_path: Path) -> list[str]:
 
 # ---- Swift ----------------------------------------------------------------------------------
 
+def is_manifest(block: Block) -> bool:
+    return block.code.startswith("// swift-tools-version")
+
+
 def swift_pages() -> list[str]:
-    return [page for page in PAGES if blocks(page, "swift")]
+    return [page for page in PAGES if any(not is_manifest(b) for b in blocks(page, "swift"))]
+
+
+def swift_manifests() -> list[Block]:
+    return [b for page in PAGES for b in blocks(page, "swift") if is_manifest(b)]
+
+
+@pytest.mark.parametrize("block", swift_manifests(), ids=lambda b: f"{b.page}:{b.line}")
+def test_swift_manifests_resolve(block: Block, tmp_path: Path) -> None:
+    (tmp_path / "drumlin").symlink_to(ROOT)
+    (tmp_path / "app" / "Sources" / "app").mkdir(parents=True)
+    (tmp_path / "app" / "Sources" / "app" / "main.swift").write_text("import Drumlin\n", encoding="utf-8")
+    (tmp_path / "app" / "Package.swift").write_text(block.code, encoding="utf-8")
+    result = subprocess.run(["swift", "package", "--package-path", str(tmp_path / "app"), "show-dependencies"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 @pytest.mark.parametrize("page", swift_pages())
 def test_swift_blocks_type_check(page: str, tmp_path: Path) -> None:
     program = tmp_path / "main.swift"
-    program.write_text("\n".join(b.code for b in blocks(page, "swift")), encoding="utf-8")
+    program.write_text("\n".join(b.code for b in blocks(page, "swift") if not is_manifest(b)), encoding="utf-8")
     modules = ROOT / ".build" / "debug" / "Modules"
     if not (modules / "Drumlin.swiftmodule").exists():
         pytest.fail(f"no Drumlin module under {modules}: run `swift build` first (make test does)")
