@@ -12,8 +12,9 @@
 - **c**: a block with a `main` is a whole program: compiled with -std=c99 -Wall -Wextra -Werror
   against include/drumlin.h, run with a database path as its argument, exit status 0; C_OUTPUT
   holds what it prints where the page shows it. docs/c-api.md's walkthrough (C_EXCERPTS) shows
-  examples/c/quickstart.c in pieces: each piece's lines appear, in order, in that file (whitespace and `/* */` comments aside), which is
-  compiled and run the same way and prints what the page's output block shows. Any other C block
+  examples/c/quickstart.c in pieces: each piece's lines appear, in order, in that file
+  (whitespace and `/* */` comments aside), which is compiled and run the same way (the page's
+  console block shows what it prints). Any other C block
   is a fragment of its page's running example: it is compiled and run as a function body after
   C_FRAGMENT_SETUP[page] (which declares the example's state: an open database with the page's
   schema, the objects it names), at file scope if it is a definition (a block starting `static`
@@ -26,10 +27,11 @@
   `drumlin.open(":memory:", schema=...)`. When the next block is a `text` block starting
   `Schema validation failed`, the page shows the block as invalid: opening must raise
   `SchemaValidationError` with exactly that text; otherwise it must open.
-- **console** (README.md, cli.md): the commands after `$ ` run in order in one temporary directory
-  where `build/demo/python.drumlin` is the database `make demo` writes (examples/python/quickstart.py)
-  and `drumlin` runs this checkout's command; standard output and error together must equal the
-  lines under each command. Normalised, because they vary from run to run: object ids (24 hex
+- **console** (README.md, cli.md, c-api.md): the commands after `$ ` run in order with bash in one
+  temporary directory, where `drumlin` runs this checkout's command, `build/demo/python.drumlin`
+  is the database `make demo` writes (examples/python/quickstart.py) and `build-c/quickstart` is
+  examples/c/quickstart.c compiled; standard output and error together must equal the lines
+  under each command. Normalised, because they vary from run to run: object ids (24 hex
   digits), timestamps, file sizes (`72.0 KiB`), and runs of spaces (column widths follow them).
 - **sql** (storage.md): the statements Drumlin writes for the type the page describes: a file is
   made with that type, and its `sqlite_master` is read with Python's sqlite3 in a child process
@@ -160,13 +162,17 @@ def test_python_program_runs(page: str, tmp_path: Path, library: Path) -> None:
 
 # ---- C --------------------------------------------------------------------------------------
 
-def compile_and_run(source: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    binary = source.with_suffix("")
+def compile_c(source: Path, binary: Path) -> None:
     compiled = subprocess.run(
         ["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-I", str(ROOT / "include"), str(source),
          "-o", str(binary), str(LIBRARY), f"-Wl,-rpath,{LIBRARY.parent}"],
         capture_output=True, text=True)
     assert compiled.returncode == 0, f"{source.name}:\n{compiled.stderr[-4000:]}"
+
+
+def compile_and_run(source: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    binary = tmp_path / source.stem
+    compile_c(source, binary)
     return subprocess.run([str(binary), str(tmp_path / f"{binary.name}.drumlin")], capture_output=True,
                           text=True, cwd=tmp_path)
 
@@ -273,7 +279,7 @@ def test_c_blocks_compile_and_run(page: str, tmp_path: Path, library: Path) -> N
         else:
             fragments.append(block)
     if excerpts:
-        jobs.append((excerpts, excerpt_output(page, tmp_path)))
+        jobs.append((excerpts, None))
     if fragments:
         source = tmp_path / "fragments.c"
         source.write_text(fragment_program(page, fragments), encoding="utf-8")
@@ -284,15 +290,6 @@ def test_c_blocks_compile_and_run(page: str, tmp_path: Path, library: Path) -> N
         assert ran.returncode == 0, f"{source.name}: {ran.stdout}{ran.stderr}"
         if expected is not None:
             assert normalised(ran.stdout.replace(str(tmp_path), "")) == normalised("\n".join(expected))
-
-
-def excerpt_output(page: str, tmp_path: Path) -> list[str]:
-    """The output block that follows the page's excerpts: the lines after its `$ ` line, up to the next."""
-    shown = [b for b in blocks(page, "") if b.first_line.startswith("$ ./")][0]
-    lines = shown.code.splitlines()[1:]
-    end = next((i for i, line in enumerate(lines) if line.startswith("$ ")), len(lines))
-    path = shown.first_line.split()[-1]
-    return [line.replace(path, f"/{Path(path).name}") for line in lines[:end]]
 
 
 # ---- Swift ----------------------------------------------------------------------------------
@@ -392,6 +389,8 @@ def test_console_blocks_print_what_they_show(page: str, tmp_path: Path, library:
     command.chmod(0o755)
     work = tmp_path / "work"
     (work / "build" / "demo").mkdir(parents=True)
+    (work / "build-c").mkdir()
+    compile_c(ROOT / "examples" / "c" / "quickstart.c", work / "build-c" / "quickstart")
     made = subprocess.run([sys.executable, str(ROOT / "examples" / "python" / "quickstart.py"),
                            "build/demo/python.drumlin"], cwd=work, env=env(), capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
