@@ -37,9 +37,12 @@
   made with that type, and its `sqlite_master` is read with Python's sqlite3 in a child process
   (not the process that has drumlin loaded: a documented hazard); the block's statements must be
   there, whitespace aside.
+- **queries.md's plain blocks** are Realm Query Language, one query per line (`--` starts a remark):
+  each must be accepted for `Person` in a database with the schema the page describes in words
+  (QUERIES_SCHEMA).
 - **sh**: run from the repository root, except those in NOT_RUN (install and build steps that
   take minutes or change the machine), each listed with its reason. **cmake** blocks are
-  fragments of a reader's CMakeLists.txt: in NOT_RUN. `text` and plain blocks are not code.
+  fragments of a reader's CMakeLists.txt: in NOT_RUN. `text` and other plain blocks are not code.
 
 test_every_block_is_run_or_not_run_for_a_reason checks that no block escapes all of these.
 """
@@ -435,6 +438,45 @@ def test_sql_block_is_what_drumlin_writes(tmp_path: Path, library: Path) -> None
 
 def squeeze(sql: str) -> str:
     return re.sub(r"\s+", " ", sql.replace("IF NOT EXISTS ", "")).strip()
+
+
+# ---- queries ---------------------------------------------------------------------------------
+
+# queries.md: "The examples below use this schema: Person {id int pk, name string, ...}".
+QUERIES_SCHEMA = [
+    {"name": "Person", "primaryKey": "id", "properties": {
+        "id": "int", "name": "string", "age": "int?", "score": "double?", "balance": "decimal128?",
+        "active": "bool", "born": "date?", "bio": {"type": "string", "optional": True, "indexed": "full-text"},
+        "city": {"type": "string", "optional": True, "indexed": True}, "dog": "Dog", "dogs": "Dog[]",
+        "tags": "string<>", "scores": "int[]", "extra": "mixed{}", "anything": "mixed", "home": "Place"}},
+    {"name": "Dog", "primaryKey": "name", "properties": {
+        "name": "string", "age": "int", "toys": "Toy[]",
+        "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}}},
+    {"name": "Toy", "properties": {"label": "string", "price": "double"}},
+    {"name": "Place", "embedded": True, "properties": {"name": "string", "location": "Point"}},
+    {"name": "Point", "embedded": True, "properties": {"type": "string", "coordinates": "double[]"}},
+]
+
+RUN_QUERIES = """
+import json, sys, drumlin
+schema, queries = json.load(sys.stdin)
+db = drumlin.open(":memory:", schema=schema)
+for query in queries:
+    try:
+        db.query("Person", query)
+    except drumlin.QueryError as error:
+        print(f"{query}: {error}")
+"""
+
+
+def test_query_blocks_are_accepted(library: Path) -> None:
+    queries = [line.split(" -- ")[0].strip() for block in blocks("docs/queries.md", "")
+               for line in block.code.splitlines() if line.strip()]
+    assert len(queries) >= 6
+    result = subprocess.run([sys.executable, "-c", RUN_QUERIES], input=json.dumps([QUERIES_SCHEMA, queries]),
+                            capture_output=True, text=True, env=env())
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert result.stdout == ""
 
 
 # ---- sh -------------------------------------------------------------------------------------
