@@ -224,38 +224,58 @@ def fragment_program(page: str, fragments: list[Block]) -> str:
 
 
 def c_string(text: str) -> str:
-    return json.dumps(text)
+    return json.dumps(text)  # JSON's string escapes are C's
 
 
 def c_api_setup() -> tuple[str, str]:
     """c-api.md: the walkthrough's SCHEMA and database, `person` (Ann, with a payload), `other` (a
     second database), `people_json`, and a logger `on_log` with its `state`."""
     schema = next(b.code for b in blocks("docs/c-api.md", "c") if b.code.startswith("static const char *SCHEMA"))
-    declarations = ("#include <drumlin.h>\n#include <stdio.h>\n#include <stdlib.h>\n\n" + schema +
-                    "static drumlin_db *db, *other;\nstatic drumlin_object *person;\nstatic void *state;\n"
-                    "static const char *people_json = \"[{\\\"_id\\\": 1, \\\"name\\\": \\\"Ann\\\"}]\";\n"
-                    "static void on_log(void *userdata, int level, const char *message) {\n"
-                    "    (void)userdata; (void)level; (void)message;\n}\n\n")
-    ann = c_string('{"_id": 1, "name": "Ann", "age": 31, "payload": {"sizes": [1, 2, 3], "meta": {"source": "import"}}}')
-    prepare = ("    drumlin_value key = {DRUMLIN_TYPE_INT, {0}};\n    key.as.integer = 1;\n    state = malloc(1);\n"
-               "    if (drumlin_open(\"app.drumlin\", SCHEMA, NULL, &db) || drumlin_open(\":memory:\", SCHEMA, NULL, &other)) return 1;\n"
-               f"    if (drumlin_begin_write(db) || drumlin_create_json(db, \"Person\", {ann}, DRUMLIN_UPDATE_NEVER, NULL)\n"
-               "        || drumlin_commit(db) || drumlin_object_find(db, \"Person\", &key, &person)) return 1;\n")
+    declarations = r"""#include <drumlin.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+@SCHEMA@
+static drumlin_db *db, *other;
+static drumlin_object *person;
+static void *state;
+static const char *people_json = "[{\"_id\": 1, \"name\": \"Ann\"}]";
+
+static void on_log(void *userdata, int level, const char *message) {
+    (void)userdata; (void)level; (void)message;
+}
+
+""".replace("@SCHEMA@", schema)
+    prepare = r"""    drumlin_value key = {DRUMLIN_TYPE_INT, {0}};
+    key.as.integer = 1;
+    state = malloc(1);
+    if (drumlin_open("app.drumlin", SCHEMA, NULL, &db) || drumlin_open(":memory:", SCHEMA, NULL, &other)
+        || drumlin_begin_write(db) || drumlin_create_json(db, "Person", @ANN@, DRUMLIN_UPDATE_NEVER, NULL)
+        || drumlin_commit(db) || drumlin_object_find(db, "Person", &key, &person)) return 1;
+""".replace("@ANN@", c_string('{"_id": 1, "name": "Ann", "age": 31, '
+                               '"payload": {"sizes": [1, 2, 3], "meta": {"source": "import"}}}'))
     return declarations, prepare
 
 
 def relationships_setup() -> tuple[str, str]:
     """relationships.md: the page's schema, `person` (Ann, who has Rex) and `dog` (Rex)."""
-    schema = c_string(blocks("docs/relationships.md", "json")[0].code)
-    ann = c_string('{"id": 1, "name": "Ann", "dogs": ["Rex"], "extra": {"k": [1, {"n": null}]}, "anything": []}')
-    declarations = ("#include <drumlin.h>\n#include <stdio.h>\n\n"
-                    "static drumlin_db *db;\nstatic drumlin_object *person, *dog;\n\n")
-    prepare = ("    drumlin_value key = {DRUMLIN_TYPE_INT, {0}}, name = {DRUMLIN_TYPE_STRING, {0}};\n"
-               "    key.as.integer = 1;\n    name.as.string.data = \"Rex\";\n    name.as.string.size = 3;\n"
-               f"    if (drumlin_open(\":memory:\", {schema}, NULL, &db) || drumlin_begin_write(db)\n"
-               "        || drumlin_create_json(db, \"Dog\", \"{\\\"name\\\": \\\"Rex\\\"}\", DRUMLIN_UPDATE_NEVER, NULL)\n"
-               f"        || drumlin_create_json(db, \"Person\", {ann}, DRUMLIN_UPDATE_NEVER, NULL) || drumlin_commit(db)\n"
-               "        || drumlin_object_find(db, \"Person\", &key, &person) || drumlin_object_find(db, \"Dog\", &name, &dog)) return 1;\n")
+    declarations = r"""#include <drumlin.h>
+#include <stdio.h>
+
+static drumlin_db *db;
+static drumlin_object *person, *dog;
+
+"""
+    prepare = r"""    drumlin_value key = {DRUMLIN_TYPE_INT, {0}}, name = {DRUMLIN_TYPE_STRING, {0}};
+    key.as.integer = 1;
+    name.as.string.data = "Rex";
+    name.as.string.size = 3;
+    if (drumlin_open(":memory:", @SCHEMA@, NULL, &db) || drumlin_begin_write(db)
+        || drumlin_create_json(db, "Dog", "{\"name\": \"Rex\"}", DRUMLIN_UPDATE_NEVER, NULL)
+        || drumlin_create_json(db, "Person", @ANN@, DRUMLIN_UPDATE_NEVER, NULL) || drumlin_commit(db)
+        || drumlin_object_find(db, "Person", &key, &person) || drumlin_object_find(db, "Dog", &name, &dog)) return 1;
+""".replace("@SCHEMA@", c_string(blocks("docs/relationships.md", "json")[0].code)).replace(
+        "@ANN@", c_string('{"id": 1, "name": "Ann", "dogs": ["Rex"], "extra": {"k": [1, {"n": null}]}, "anything": []}'))
     return declarations, prepare
 
 
