@@ -388,7 +388,8 @@ def test_json_schemas_open_or_fail_as_shown(page: str, library: Path) -> None:
     result = subprocess.run([sys.executable, "-c", OPEN_SCHEMAS], capture_output=True, text=True, env=env(),
                             input=json.dumps([[b.code, e] for b, e in cases]))
     assert result.returncode == 0, result.stderr[-4000:]
-    for (block, shown_error), line in zip(cases, result.stdout.splitlines(), strict=True):
+    assert len(result.stdout.splitlines()) == len(cases), result.stdout
+    for (block, shown_error), line in zip(cases, result.stdout.splitlines()):
         assert json.loads(line) == shown_error, f"{page}:{block.line}"
 
 
