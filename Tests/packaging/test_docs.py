@@ -25,7 +25,7 @@
   modules as built (`swift build`). A block that starts `// swift-tools-version` is a package
   manifest: it is saved as `app/Package.swift` beside `drumlin` (this checkout), and
   `swift package show-dependencies` must resolve it (the products it names exist).
-- **json** (schema.md, relationships.md): each block is a schema and is opened with
+- **json** (schema.md, relationships.md, storage.md): each block is a schema and is opened with
   `drumlin.open(":memory:", schema=...)`. When the next block is a `text` block starting
   `Schema validation failed`, the page shows the block as invalid: opening must raise
   `SchemaValidationError` with exactly that text; otherwise it must open.
@@ -37,8 +37,8 @@
   digits), timestamps and file sizes (`72.0 KiB`); trailing spaces are ignored.
   (bindings/python/tests/test_cli.py runs README.md's and cli.md's sessions too, against the
   installed command when the wheel is tested.)
-- **sql** (storage.md): the statements Drumlin writes for the type the page describes: a file is
-  made with that type, and its `sqlite_master` is read with Python's sqlite3 in a child process
+- **sql** (storage.md): the statements Drumlin writes for the schema the page shows before them: a
+  file is made with that schema, and its `sqlite_master` is read with Python's sqlite3 in a child process
   (not the process that has drumlin loaded: a documented hazard); the block's statements must be
   there, whitespace aside.
 - **queries.md's plain blocks** are Realm Query Language, one query per line (`--` starts a remark):
@@ -439,17 +439,11 @@ def test_console_blocks_print_what_they_show(page: str, tmp_path: Path, library:
 
 # ---- SQL ------------------------------------------------------------------------------------
 
-STORAGE_SCHEMA = [{"name": "Person", "mapTo": "people", "primaryKey": "id", "properties": {
-    "id": "int", "name": {"type": "string", "indexed": True},
-    "email": {"type": "string", "optional": True, "mapTo": "email_address"},
-    "age": "int?", "score": "double", "joined": "date"}}]
-
-
 def test_sql_block_is_what_drumlin_writes(tmp_path: Path, library: Path) -> None:
     path = tmp_path / "storage.drumlin"
-    made = subprocess.run([sys.executable, "-c", f"import drumlin, json; drumlin.open({str(path)!r}, "
-                           f"schema=json.loads({json.dumps(json.dumps(STORAGE_SCHEMA))})).close()"],
-                          env=env(), capture_output=True, text=True)
+    made = subprocess.run([sys.executable, "-c", "import drumlin, sys; drumlin.open(sys.argv[1], sys.stdin.read()).close()",
+                           str(path)], input=blocks("docs/storage.md", "json")[0].code, env=env(), capture_output=True,
+                          text=True)
     assert made.returncode == 0, made.stderr
     read = subprocess.run([sys.executable, "-c", "import sqlite3, sys; print('\\n'.join(sql for (sql,) in "
                            "sqlite3.connect(sys.argv[1]).execute('SELECT sql FROM sqlite_master WHERE sql IS NOT NULL')))",
