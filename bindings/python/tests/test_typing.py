@@ -1,15 +1,17 @@
-"""Type checking: ``mypy --strict`` and ``pyright`` pass on the package, the examples, the model-class
-code of docs/python.md and docs/migrations.md's example, for the lowest and highest Python the
-package claims (mypy checks 3.10 and up: it no longer targets 3.9), and both catch the mistakes a
+"""Type checking: ``mypy --strict`` and ``pyright`` pass on the package, the examples and every page's
+Python program (README.md and docs/*.md: a page's Python blocks in order, as Tests/packaging/test_docs.py
+runs them), for the lowest and highest Python the package claims (mypy checks 3.10 and up: it no longer targets 3.9), and both catch the mistakes a
 type checker should in a wrong program (typing_samples/wrong.py). The docs' model-class code also
 runs. Each checker's tests are skipped when it is missing (``make deps`` installs both)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ REPOSITORY = PACKAGE_ROOT.parents[1]
 SAMPLES = Path(__file__).resolve().parent / "typing_samples"
 EXAMPLES = [REPOSITORY / "examples" / "python" / "quickstart.py", REPOSITORY / "examples" / "python" / "models.py"]
 DOCS = REPOSITORY / "docs" / "python.md"
-MIGRATION_DOCS = REPOSITORY / "docs" / "migrations.md"
+DOCS_BLOCKS = REPOSITORY / "Tests" / "packaging" / "docs_blocks.py"
 
 
 def _mypy_missing() -> bool:
@@ -73,15 +75,26 @@ def _pyright(python_version: str, *files: Path | str) -> subprocess.CompletedPro
     )
 
 
+def _docs_blocks() -> types.ModuleType:
+    """Tests/packaging/docs_blocks.py: how test_docs.py reads the pages' code blocks."""
+    spec = importlib.util.spec_from_file_location("docs_blocks", DOCS_BLOCKS)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["docs_blocks"] = module  # its dataclass looks itself up while being made
+    spec.loader.exec_module(module)
+    return module
+
+
 def _checked_sources(tmp_path: Path) -> list[Path]:
-    """The examples and the docs' code, written out as files to check beside the package."""
-    docs = tmp_path / "docs_model_classes.py"
-    docs.write_text(model_class_code(), encoding="utf-8")
-    # docs/migrations.md's Python example (test_docs_migrations.py runs it).
-    migration = tmp_path / "docs_migrations.py"
-    migration.write_text("\n".join(re.findall(r"```python\n(.*?)```", MIGRATION_DOCS.read_text(encoding="utf-8"), flags=re.S)),
-                         encoding="utf-8")
-    return [*EXAMPLES, docs, migration]
+    """The examples and every page's Python program, written out as files to check beside the package."""
+    docs_blocks = _docs_blocks()
+    programs = []
+    for page in docs_blocks.python_pages():
+        program = tmp_path / ("docs_" + re.sub(r"\W", "_", page.removeprefix("docs/").removesuffix(".md").lower()) + ".py")
+        program.write_text(docs_blocks.python_program(page), encoding="utf-8")
+        programs.append(program)
+    assert len(programs) >= 6, programs
+    return [*EXAMPLES, *programs]
 
 
 def model_class_code() -> str:
