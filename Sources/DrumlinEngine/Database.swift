@@ -274,6 +274,8 @@ public final class Database: @unchecked Sendable {
     /// Ends a migration's database without closing the connection it borrowed.
     func detachConnection() {
         try? lock.withLock { () throws(DrumlinError) in
+            parkedRows?.statement.reset()
+            parkedRows = nil
             connection = nil
             inWriteTransaction = false
             closedFlag.store(true, ordering: .releasing)
@@ -320,6 +322,8 @@ public final class Database: @unchecked Sendable {
     public func close() {
         try? lock.withLock { () throws(DrumlinError) in
             guard let connection else { return }
+            parkedRows?.statement.reset()
+            parkedRows = nil
             if inWriteTransaction { try? connection.execute("ROLLBACK") }
             inWriteTransaction = false
             ChangeRecorder.uninstall(from: connection)
@@ -334,18 +338,44 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// A results read that stopped before its last row, its statement left open where it stopped,
+    /// so that a read of the next rows continues it: results are read in pages (iteration in
+    /// Swift and Python, paged reads in C), and each page then costs its rows only. The next call
+    /// of any other kind resets it first, so the open read never outlives that call: writes,
+    /// refreshes and other reads see the file as usual. Guarded by `lock`.
+    var parkedRows: ParkedRows?
+
     /// Set once the database is closed; read without the lock by handles checking their parent.
     private let closedFlag = Atomic<Bool>(false)
 
     public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
     /// Runs `body` with the open connection, serialized with every other call on this database.
+    /// A parked read (see `ParkedRows`) is reset first.
     func serialized<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        try serializedResuming { (connection, parked) throws(DrumlinError) -> R in
+            parked?.statement.reset()
+            return try body(connection)
+        }
+    }
+
+    /// `serialized`, handing `body` the parked read, if any, taken from the database: `body`
+    /// continues it (and may park it again) or resets it.
+    func serializedResuming<R>(_ body: (Connection, ParkedRows?) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         try lock.withLock { () throws(DrumlinError) -> R in
-            guard let connection else { throw DrumlinError(.misuse, "The database is closed.") }
-            defer { noteChanges(connection) }
+            let parked = parkedRows
+            parkedRows = nil
+            guard let connection else {
+                parked?.statement.reset()
+                throw DrumlinError(.misuse, "The database is closed.")
+            }
+            defer {
+                noteChanges(connection)
+                // A read parked by this call is of the state this call ends on.
+                parkedRows?.version = readVersion
+            }
             do throws(DrumlinError) {
-                return try body(connection)
+                return try body(connection, parked)
             } catch {
                 options.log(.error, error.message)
                 throw error

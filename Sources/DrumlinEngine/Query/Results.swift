@@ -292,26 +292,49 @@ public final class Results: @unchecked Sendable {
     }
 
     /// Hands `body` the rows at positions `start ..< start + maxRows` (fewer at the end), in
-    /// order, read in place; returns how many. From the first position, classes of plain columns
-    /// stream from one statement; elsewhere each row is read by its key, so reading a long result
-    /// in chunks costs no more than reading it at once. The C function is `drumlin_results_get_values`.
+    /// order, read in place; returns how many. Classes of plain columns stream from one statement:
+    /// a read that stops before the last row parks its statement (`Database.parkedRows`), and a
+    /// read of the following rows that comes next continues it, so reading results page by page
+    /// costs what reading them at once does. Elsewhere each row is read by its key. The C
+    /// functions are `drumlin_results_get_values` and `drumlin_results_get_rows`.
     public func forEachRow(from start: Int, maxRows: Int, _ indices: [Int],
                            _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Int {
         guard start >= 0, maxRows >= 0 else {
             throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.")
         }
-        return try database.serialized { (connection) throws(DrumlinError) -> Int in
+        return try database.serializedResuming { (connection, parked) throws(DrumlinError) -> Int in
+            let continued = parked.flatMap { $0.results === self && $0.position == start && $0.version == database.readVersion ? $0 : nil }
+            if continued == nil { parked?.statement.reset() }
             for index in indices { try database.checkIndex(info, index) }
-            if maxRows == 0 { return 0 }
-            if start == 0, !info.hasRelationships, owner == nil, info.inRow(indices) {
-                let (statement, parameters) = try rowsStatement(connection)
-                defer { statement.reset() }
-                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            if maxRows == 0 {
+                continued?.statement.reset()
+                return 0
+            }
+            if !info.hasRelationships, owner == nil, info.inRow(indices), start == 0 || continued != nil {
+                let statement: Statement
+                if let continued {
+                    statement = continued.statement
+                } else {
+                    let (fresh, parameters) = try rowsStatement(connection)
+                    statement = fresh
+                    for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                }
                 var rows = 0
-                while rows < maxRows, try statement.step() {
-                    try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
-                                       indices: indices))
-                    rows += 1
+                do throws(DrumlinError) {
+                    while rows < maxRows, try statement.step() {
+                        try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
+                                           indices: indices))
+                        rows += 1
+                    }
+                } catch {
+                    statement.reset()
+                    throw error
+                }
+                if rows == maxRows {
+                    database.parkedRows = ParkedRows(results: self, statement: statement, position: start + rows,
+                                                     version: database.readVersion)
+                } else {
+                    statement.reset()
                 }
                 return rows
             }
@@ -552,5 +575,21 @@ extension List {
             throw DrumlinError(.typeMismatch, "List '\(info.name).\(property.name)' does not hold objects, so it cannot be queried.")
         }
         return Results(database: database, info: target, base: .list(owner: object.key, table: table), owner: (info, object.key))
+    }
+}
+
+/// A results read parked where it stopped (see `Database.parkedRows`): the results, the statement
+/// stepped up to `position` rows, and the database's read version when it was parked.
+final class ParkedRows {
+    let results: Results
+    let statement: Statement
+    let position: Int
+    var version: UInt64
+
+    init(results: Results, statement: Statement, position: Int, version: UInt64) {
+        self.results = results
+        self.statement = statement
+        self.position = position
+        self.version = version
     }
 }
