@@ -18,7 +18,7 @@ CMAKE_BUILD := build
 CMAKE_CONFIGURE := cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DDRUMLIN_SWIFTPM_SCRATCH=$(CURDIR)/.build
 DEMO_DIR := $(CURDIR)/build/demo
 
-.PHONY: all deps deps-wheel lib test test-swift test-c test-python test-packaging demo wheel install clean \
+.PHONY: all deps deps-wheel lib test test-swift test-c test-python test-packaging stress sanitize demo wheel install clean \
         bench bench-build bench-scale bench-transfer
 
 all: lib
@@ -83,6 +83,32 @@ test-python: lib
 # Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
 test-packaging: wheel test-c
 	$(PYTHON) -m pytest -q Tests/packaging --wheel-dir dist --cmake-build $(CMAKE_BUILD)
+
+# The reliability suite at length (not part of `make test`, which runs it briefly): 500 rounds of
+# SIGKILL of 4 writers at once, a minute of each fuzz harness, the racing-process tests.
+STRESS_KILLS ?= 500
+STRESS_FUZZ_SECONDS ?= 60
+stress: lib
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_KILLS=$(STRESS_KILLS) DRUMLIN_KILL_WRITERS=4 \
+	  DRUMLIN_FUZZ_SECONDS=$(STRESS_FUZZ_SECONDS) DRUMLIN_FUZZ_SEED=$$RANDOM \
+	  $(PYTHON) -m pytest -q -s bindings/python/tests/test_reliability_kill.py \
+	  bindings/python/tests/test_reliability_fuzz.py bindings/python/tests/test_reliability_processes.py
+
+# The Swift library itself built with AddressSanitizer (swift build --sanitize=address, into
+# .build-asan), with the C suite (compiled by the toolchain's clang with -fsanitize=address
+# against the same runtime) and the Python suite run against it. Python is not instrumented: the
+# toolchain's ASan runtime is preloaded (LD_PRELOAD), and leak detection is off for it (the
+# interpreter keeps its memory at exit). Not part of `make test`.
+ASAN_SCRATCH := $(CURDIR)/.build-asan
+ASAN_RUNTIME = $(shell $$(dirname $$(readlink -f $$(command -v swift)))/clang -print-file-name=libclang_rt.asan-x86_64.so)
+sanitize: deps
+	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDRUMLIN_SANITIZE=ON -DDRUMLIN_MEMCHECK=OFF \
+	  -DCMAKE_C_COMPILER=$$(dirname $$(readlink -f $$(command -v swift)))/clang \
+	  -DDRUMLIN_SWIFTPM_SCRATCH=$(ASAN_SCRATCH) -DDRUMLIN_SWIFT_BUILD_FLAGS=--sanitize=address >/dev/null
+	cmake --build build-asan
+	cd build-asan && ctest --output-on-failure
+	LD_PRELOAD=$(ASAN_RUNTIME) ASAN_OPTIONS=detect_leaks=0 DRUMLIN_LIBRARY=$(ASAN_SCRATCH)/release/libdrumlin.so \
+	  DRUMLIN_FUZZ_SECONDS=10 $(PYTHON) -m pytest -q -p no:faulthandler bindings/python/tests
 
 # ---- artifacts -----------------------------------------------------------------------------
 # The wheel: setup.py builds libdrumlin.so from these sources (tools/build-library.sh), then
@@ -161,4 +187,4 @@ bench-transfer: $(if $(BENCH_NO_LIB),,lib)
 	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/transfer.py --n $(TRANSFER_N)
 
 clean:
-	rm -rf .build $(CMAKE_BUILD) examples/swift/.build bench/swift/.build dist
+	rm -rf .build .build-asan $(CMAKE_BUILD) build-asan examples/swift/.build bench/swift/.build dist

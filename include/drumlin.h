@@ -282,6 +282,14 @@ int drumlin_options_set_busy_timeout(drumlin_options *options, int64_t milliseco
 int drumlin_options_set_synchronous(drumlin_options *options, int mode);
 
 /**
+ * Non-zero: opening an existing file first runs SQLite's PRAGMA quick_check, and a damaged file
+ * fails with DRUMLIN_ERR_CORRUPT (the message lists what SQLite found; the file is left
+ * unchanged). It reads the whole file, so the open takes time in proportion to its size.
+ * Default 0. drumlin_check() runs the full check (SQLite's integrity_check and Drumlin's own).
+ */
+int drumlin_options_set_quick_check(drumlin_options *options, int quick_check);
+
+/**
  * A logger for databases opened with these options: `fn` receives opens and schema migrations
  * (DRUMLIN_LOG_INFO), queries slower than the slow-query threshold (DRUMLIN_LOG_WARNING) and failed
  * calls (DRUMLIN_LOG_ERROR). `fn` NULL removes the logger. `free_userdata` (may be NULL) runs

@@ -198,6 +198,9 @@ class BorrowingHandle {
     /// Copies `bytes` (plus a NUL, so strings are also C strings) into the arena.
     func lend(_ bytes: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer? {
         let need = bytes.count + 1
+        // Every loan starts 16-byte aligned (malloc's alignment), so a loan of an array of
+        // integers (drumlin_changes_indices) is aligned for its element type.
+        used = (used + 15) & ~15
         if chunks.isEmpty || used + need > chunks[chunks.count - 1].capacity {
             let capacity = Swift.max(need, 4096, (chunks.last?.capacity ?? 0) * 2)
             guard let memory = malloc(capacity) else { return nil }

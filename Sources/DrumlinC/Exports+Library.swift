@@ -114,6 +114,14 @@ public func drumlin_options_set_synchronous(_ options: OpaquePointer?, _ mode: I
     }
 }
 
+@_cdecl("drumlin_options_set_quick_check")
+public func drumlin_options_set_quick_check(_ options: OpaquePointer?, _ quickCheck: Int32) -> Int32 {
+    capi { () throws(DrumlinError) in
+        try optionsHandle(options).options.quickCheck = quickCheck != 0
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_options_set_slow_query_threshold")
 public func drumlin_options_set_slow_query_threshold(_ options: OpaquePointer?, _ milliseconds: Int64) -> Int32 {
     capi { () throws(DrumlinError) in

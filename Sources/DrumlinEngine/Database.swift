@@ -52,6 +52,11 @@ public struct OpenOptions: Sendable {
     /// one); `.full` makes every commit durable against power loss too, at the cost of an fsync
     /// per commit. The corresponding C function is `drumlin_options_set_synchronous`.
     public var synchronous: Synchronous = .normal
+    /// Runs SQLite's `PRAGMA quick_check` when opening an existing file and refuses a damaged one
+    /// with `DrumlinError.corrupt` (its message lists what SQLite found). Reads the whole file:
+    /// the open takes time in proportion to its size. Off by default. The corresponding C
+    /// function is `drumlin_options_set_quick_check`.
+    public var quickCheck = false
     /// Receives what the database reports: opens and schema changes (`.info`), queries slower
     /// than `slowQueryThreshold` (`.warning`) and failed calls (`.error`). Called on the thread
     /// that made the call, while the database is busy with it: it must not call back into the

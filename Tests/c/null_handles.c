@@ -60,6 +60,7 @@ static void option_functions(void) {
     CHECK_MISUSE(drumlin_options_set_delete_if_migration_needed(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_busy_timeout(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_synchronous(NULL, DRUMLIN_SYNCHRONOUS_FULL));
+    CHECK_MISUSE(drumlin_options_set_quick_check(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_slow_query_threshold(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_logger(NULL, NULL, NULL, NULL));
     CHECK_MISUSE(drumlin_options_set_migration(NULL, NULL, NULL, NULL));

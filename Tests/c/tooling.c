@@ -160,12 +160,55 @@ static void busy_timeout_and_logger(const char *dir) {
     REQUIRE_OK(drumlin_close(first));
 }
 
+/* drumlin_options_set_quick_check: a page overwritten in the middle of the file is CORRUPT on
+ * open with it (the file left as it was), and drumlin_check lists the damage. */
+static void quick_check_refuses_a_damaged_file(const char *dir) {
+    char path[4096];
+    drumlin_db *db = NULL;
+    drumlin_options *options = drumlin_options_new();
+    char *problems = NULL;
+    snprintf(path, sizeof path, "%s/damaged.drumlin", dir);
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    for (int i = 0; i < 400; i++) {
+        char json[256];
+        snprintf(json, sizeof json, "{\"id\": %d, \"name\": \"a fairly long name to fill pages %d\"}", 1000 + i, i);
+        REQUIRE_OK(drumlin_create_json(db, "Person", json, DRUMLIN_UPDATE_NEVER, NULL));
+    }
+    REQUIRE_OK(drumlin_commit(db));
+    REQUIRE_OK(drumlin_close(db));
+    REQUIRE_OK(drumlin_options_set_quick_check(options, 1));
+    REQUIRE_OK(drumlin_open(path, SCHEMA, options, &db)); /* sound: opens */
+    REQUIRE_OK(drumlin_close(db));
+    FILE *file = fopen(path, "r+b");
+    REQUIRE(file != NULL);
+    REQUIRE(fseek(file, 0, SEEK_END) == 0);
+    long pages = ftell(file) / 4096;
+    REQUIRE(pages > 4);
+    char garbage[4096];
+    memset(garbage, 0xA5, sizeof garbage);
+    REQUIRE(fseek(file, (pages / 2) * 4096, SEEK_SET) == 0);
+    REQUIRE(fwrite(garbage, 1, sizeof garbage, file) == sizeof garbage);
+    fclose(file);
+    db = NULL;
+    CHECK_ERR(drumlin_open(path, SCHEMA, options, &db), DRUMLIN_ERR_CORRUPT);
+    CHECK(db == NULL);
+    CHECK(strstr(drumlin_last_error_message(), "is damaged (SQLite's quick check found") != NULL);
+    drumlin_options_free(options);
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db)); /* without the option the open reads one page */
+    CHECK_OK(drumlin_check(db, &problems));
+    CHECK(problems != NULL && strstr(problems, "SQLite integrity check") != NULL);
+    drumlin_free(problems);
+    REQUIRE_OK(drumlin_close(db));
+}
+
 int main(void) {
     char dir[2048];
     test_dir_make(dir, sizeof dir, "tooling");
     open_without_schema(dir);
     export_then_import(dir);
     busy_timeout_and_logger(dir);
+    quick_check_refuses_a_damaged_file(dir);
     test_dir_remove(dir);
     return check_report("tooling");
 }

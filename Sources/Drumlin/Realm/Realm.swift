@@ -322,6 +322,9 @@ extension Realm {
         /// Every commit durable against power loss too (an fsync per commit). Off (the default): a
         /// crash of the process loses nothing; a power loss may roll back the last commits.
         public var durableAgainstPowerLoss = false
+        /// Check the file with SQLite's quick check when opening it, and refuse a damaged file
+        /// with a corrupt-file error (Drumlin's own setting; it reads the whole file). Off by default.
+        public var quickCheckOnOpen = false
         /// Receives what the database reports: opens and schema changes (`.info`), queries slower
         /// than `slowQueryThreshold` (`.warning`) and failed calls (`.error`). Called on the thread
         /// that made the call; it must not use the Realm.

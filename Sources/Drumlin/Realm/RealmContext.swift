@@ -113,6 +113,7 @@ public final class _RealmContext: @unchecked Sendable {
             options.migration = configuration.migrationBlock.map(Realm.Configuration.engineMigration)
             options.busyTimeout = .milliseconds(Int64((max(configuration.busyTimeout, 0) * 1000).rounded()))
             options.synchronous = configuration.durableAgainstPowerLoss ? .full : .normal
+            options.quickCheck = configuration.quickCheckOnOpen
             options.slowQueryThreshold = configuration.slowQueryThreshold.map { .milliseconds(Int64((max($0, 0) * 1000).rounded())) }
             if let logger = configuration.logger {
                 options.logger = { level, message in logger(Realm.LogLevel(level), message) }

@@ -68,8 +68,15 @@ extension Database {
         var reader = try MarshalReader(data)
         let rows = try reader.containerLength()
         let info = try classInfo(index: classIndex)
+        // Bytes after the list are not part of it: refuse them rather than ignore part of the input.
+        func checkEnd(_ reader: MarshalReader) throws(DrumlinError) {
+            guard reader.offset == reader.count else {
+                throw reader.fail("\(reader.count - reader.offset) trailing byte\(reader.count - reader.offset == 1 ? "" : "s") after the list of rows")
+            }
+        }
+        if rows == 0 { try checkEnd(reader) }
         return try createMany(classIndex: classIndex, propertyIndices: propertyIndices, rows: rows, update: mode) {
-            (_, out) throws(DrumlinError) in
+            (row, out) throws(DrumlinError) in
             let count = try reader.containerLength()
             guard count == out.count else { throw DrumlinError(.invalidArgument, "Expected \(out.count) values, got \(count).") }
             for position in 0..<count {
@@ -82,6 +89,7 @@ extension Database {
                                      + "expected \(info.traits[index].type.rawValue), got \(error.message).")
                 }
             }
+            if row == rows - 1 { try checkEnd(reader) }
         }
     }
 

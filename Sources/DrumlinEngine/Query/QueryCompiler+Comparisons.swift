@@ -190,6 +190,13 @@ extension QueryCompiler {
                 throw error("Comparison between two lists is not supported ('\(text.utf8Slice(lhs.range))' and '\(text.utf8Slice(rhs.range))'): write ANY, ALL or NONE before one of them", at: comparison.range)
             }
         }
+        // `x IN $0` (`x == ANY {…}`, `x == NONE {…}`) with many numbers or strings: one IN over a
+        // JSON array, which SQLite compiles in linear time (an OR of the comparisons in quadratic).
+        if op == .equal, !ci, lhs.source == nil, !isMany(lhs), case .constantList(let items, let quantifier) = rhs.kind,
+           items.count >= 16, rhs.elements == nil, quantifier != .allElements,
+           let test = try equalityList(lhs, listElements(rhs, items)) {
+            return quantifier == .noElement ? "(NOT coalesce(\(test), 0))" : "(\(test))"
+        }
         // Each many-valued side by its quantifier (ANY when none is written), the left side outermost.
         return try over(lhs) { (compiler, left) throws(DrumlinError) in
             try compiler.over(rhs) { (compiler, right) throws(DrumlinError) in

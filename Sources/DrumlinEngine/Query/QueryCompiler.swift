@@ -241,28 +241,43 @@ struct QueryCompiler {
     mutating func equalityChain(_ lhsExpression: Query.Expression, _ parts: [Query.Predicate], _ op: Query.ComparisonOperator,
                                 _ object: ObjectRef) throws(DrumlinError) -> String? {
         let lhs = try operand(lhsExpression, object)
-        guard lhs.source == nil, case .scalar(let type) = lhs.kind,
-              [.int, .bool, .string, .date, .double, .float].contains(type) else { return nil }
-        let saved = parameters.count
-        collecting = true
-        let values = try chainValues(lhs, parts)
-        collecting = false
-        parameters.removeLast(parameters.count - saved)
-        guard let values else { return nil }
-        let list = bind(.string(Self.jsonText(values)))
-        let test = "\(lhs.sql) IN (SELECT value FROM json_each(\(list)))"
-        return op == .equal ? "(\(test))" : "(NOT coalesce(\(test), 0))"
-    }
-
-    /// The bound value of each `lhs = constant` in `parts`, or nil when one is not a plain `=`.
-    private mutating func chainValues(_ lhs: Operand, _ parts: [Query.Predicate]) throws(DrumlinError) -> [JSON]? {
-        let saved = parameters.count
-        var values: [JSON] = []
-        values.reserveCapacity(parts.count)
+        var constants: [Operand] = []
+        constants.reserveCapacity(parts.count)
         for part in parts {
             guard case .comparison(let c) = part.kind, case .constant(let value, let literal) = c.rhs.kind else { return nil }
             var constant = constantOperand(value, c.rhs.range)
             constant.literal = literal
+            constants.append(constant)
+        }
+        guard let test = try equalityList(lhs, constants) else { return nil }
+        return op == .equal ? "(\(test))" : "(NOT coalesce(\(test), 0))"
+    }
+
+    /// `lhs IN (SELECT value FROM json_each(?))` with one JSON array parameter, when `lhs` is one
+    /// single-valued property and `lhs = c` is a plain `=` for every constant `c` (numbers and
+    /// strings); nil otherwise. SQLite compiles an OR of many comparisons in time quadratic in
+    /// their count (it compares each constant with every one before it), one IN over an array in
+    /// linear time: `x IN $0` with a list argument of 100,000 values and OR chains take this path.
+    mutating func equalityList(_ lhs: Operand, _ constants: [Operand]) throws(DrumlinError) -> String? {
+        guard lhs.source == nil, case .scalar(let type) = lhs.kind,
+              [.int, .bool, .string, .date, .double, .float].contains(type) else { return nil }
+        let saved = parameters.count
+        collecting = true
+        // An error is the general path's to report (or to treat as a mismatch of a mixed list).
+        let values = try? constantValues(lhs, constants)
+        collecting = false
+        parameters.removeLast(parameters.count - saved)
+        guard let values else { return nil }
+        let list = bind(.string(Self.jsonText(values)))
+        return "\(lhs.sql) IN (SELECT value FROM json_each(\(list)))"
+    }
+
+    /// The bound value of each `lhs = constant`, or nil when one is not a plain `=`.
+    private mutating func constantValues(_ lhs: Operand, _ constants: [Operand]) throws(DrumlinError) -> [JSON]? {
+        let saved = parameters.count
+        var values: [JSON] = []
+        values.reserveCapacity(constants.count)
+        for constant in constants {
             let compared = try scalarComparison(lhs, .equal, constant, false)
             let prefix = "\(lhs.sql) = ?"
             guard compared.hasPrefix(prefix), let index = Int(compared.dropFirst(prefix.count)), index > saved,

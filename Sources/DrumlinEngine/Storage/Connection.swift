@@ -124,7 +124,19 @@ final class Connection {
         case SQLITE_TOOBIG, SQLITE_RANGE: code = .limit
         case SQLITE_NOMEM: code = .limit
         case SQLITE_MISUSE: code = .misuse
+        // A table, index or column the engine made is gone: the file was changed behind its back.
+        case SQLITE_ERROR where message.hasPrefix("no such table") || message.hasPrefix("no such column")
+            || message.hasPrefix("no such index"):
+            code = .corrupt
         default: code = .internal
+        }
+        if rc & 0xFF == SQLITE_FULL {
+            let file = String(cString: sqlite3_db_filename(handle, "main"))
+            return DrumlinError(.file, "The disk or file is full: '\(file.isEmpty ? ":memory:" : file)' could not grow (SQLite: \(message), during \(context.prefix(120))). Free space (or raise the limit) and try again.", sqliteCode: rc)
+        }
+        if code == .corrupt && rc & 0xFF == SQLITE_ERROR {
+            let file = String(cString: sqlite3_db_filename(handle, "main"))
+            return DrumlinError(.corrupt, "The file '\(file.isEmpty ? ":memory:" : file)' is damaged: \(message) (a table or column Drumlin made is missing; `drumlin check` lists what is wrong).", sqliteCode: rc)
         }
         if code == .busy {
             let file = String(cString: sqlite3_db_filename(handle, "main"))

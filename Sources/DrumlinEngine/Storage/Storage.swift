@@ -53,9 +53,15 @@ enum Storage {
                 }
             }
             try checkFormat(connection, path: path)
+            if options.quickCheck { try quickCheck(connection, path: path) }
             if !options.readOnly { try connection.execute(options.synchronous.pragma) }
             try SchemaMigration.reconcile(connection, path: path, schema: schema, classes: classes, options: options,
                                           storedVersion: &storedVersion)
+            // A table dropped behind the engine's back would fail every later call: refuse the file now.
+            let missing = try missingTables(connection, classes: classes)
+            if !missing.isEmpty {
+                throw DrumlinError(.corrupt, "The file '\(path)' is damaged: " + missing.joined(separator: " ") + " It was left unchanged.")
+            }
             return connection
         } catch {
             connection.close()
@@ -99,6 +105,49 @@ enum Storage {
         }
     }
 
+    /// One sentence per table the engine needs that the file lacks: the metadata tables and, for
+    /// each class of `classes`, its table and its collections' tables. One read of `sqlite_master`.
+    static func missingTables(_ connection: Connection, classes: [ClassInfo]) throws(DrumlinError) -> [String] {
+        var present = Set<String>()
+        let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
+        defer { statement.reset() }
+        while try statement.step() { present.insert(statement.string(0)) }
+        var missing: [String] = []
+        for table in ["_drumlin_meta", "_drumlin_classes", "_drumlin_mixed_collections", MixedStore.table] where !present.contains(table) {
+            missing.append("Drumlin's table '\(table)' is missing.")
+        }
+        for info in classes {
+            if !present.contains(info.schema.storedName) {
+                missing.append("The table '\(info.schema.storedName)' of class '\(info.name)' is missing.")
+            }
+            for (index, table) in info.collectionTables.enumerated() {
+                guard let table, !present.contains(table.rawName) else { continue }
+                missing.append("The table '\(table.rawName)' of '\(info.name).\(info.property(index).name)' is missing.")
+            }
+        }
+        return missing
+    }
+
+    /// SQLite's `PRAGMA quick_check` (the open option `quickCheck`): a damaged file is `CORRUPT`,
+    /// naming the first problems SQLite found.
+    static func quickCheck(_ connection: Connection, path: String) throws(DrumlinError) {
+        var problems: [String] = []
+        do throws(DrumlinError) {
+            let statement = try connection.statement("PRAGMA quick_check(20)")
+            defer { statement.reset() }
+            while try statement.step() {
+                for line in statement.string(0).split(separator: "\n") where line != "ok" && !line.hasPrefix("*** in database") {
+                    problems.append(String(line))
+                }
+            }
+        } catch where error.code == .corrupt || error.code == .internal {
+            problems.append(error.message)
+        }
+        guard !problems.isEmpty else { return }
+        throw DrumlinError(.corrupt, "The file '\(path)' is damaged (SQLite's quick check found \(problems.count == 1 ? "a problem" : "\(problems.count) problems"): "
+                         + problems.prefix(5).joined(separator: "; ") + (problems.count > 5 ? "; …" : "") + "); it was left unchanged.")
+    }
+
     static func notDrumlin(_ path: String, detail: String) -> DrumlinError {
         DrumlinError(.corrupt, "The file '\(path)' is not a Drumlin database (\(detail)); it was left unchanged.")
     }
@@ -115,12 +164,28 @@ enum Storage {
             throw DrumlinError(.file, "Cannot open '\(path)': \(reason).")
         }
         defer { fclose(file) }
-        var header = [UInt8](repeating: 0, count: 16)
-        let count = fread(&header, 1, 16, file)
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = fread(&header, 1, 100, file)
         if count == 0 { return }
         let magic = Array("SQLite format 3".utf8) + [0]
-        guard count == 16, header == magic else {
+        guard count >= 16, Array(header[0..<16]) == magic else {
             throw notDrumlin(path, detail: "it is not an SQLite file")
+        }
+        guard count == 100 else { throw DrumlinError(.corrupt, "The file '\(path)' is damaged: it is \(count) bytes long, shorter than an SQLite header; it was left unchanged.") }
+        // A file cut short: SQLite trusts the page count in the header (when the version-valid-for
+        // number matches the change counter) and would read the missing pages as zeros. Without
+        // a write-ahead log holding changes, the file must be as long as the header says.
+        func be32(_ at: Int) -> UInt64 { header[at..<at + 4].reduce(0) { $0 << 8 | UInt64($1) } }
+        let rawPageSize = UInt64(header[16]) << 8 | UInt64(header[17])
+        let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+        let pages = be32(28)
+        var status = stat()
+        guard pages > 0, be32(24) == be32(92), fstat(fileno(file), &status) == 0 else { return }
+        var log = stat()
+        if stat(path + "-wal", &log) == 0, log.st_size > 0 { return }
+        let expected = pages * pageSize
+        if UInt64(status.st_size) < expected {
+            throw DrumlinError(.corrupt, "The file '\(path)' is damaged: it is \(status.st_size) bytes long, but its header says \(expected) (\(pages) pages of \(pageSize) bytes): it was cut short; it was left unchanged.")
         }
     }
 

@@ -308,6 +308,8 @@ drumlin_options_set_delete_if_migration_needed = _fn(
 drumlin_options_set_busy_timeout = _fn("drumlin_options_set_busy_timeout", [drumlin_options_p, c_int64])
 # int drumlin_options_set_synchronous(drumlin_options *options, int mode);
 drumlin_options_set_synchronous = _fn("drumlin_options_set_synchronous", [drumlin_options_p, c_int])
+# int drumlin_options_set_quick_check(drumlin_options *options, int quick_check);
+drumlin_options_set_quick_check = _fn("drumlin_options_set_quick_check", [drumlin_options_p, c_int])
 # int drumlin_options_set_logger(drumlin_options *options, drumlin_log_fn fn, void *userdata,
 #                                drumlin_free_fn free_userdata);
 drumlin_options_set_logger = _fn(

@@ -247,6 +247,7 @@ class Database(Handle):
         in_memory: bool = False,
         busy_timeout: float = 5.0,
         synchronous: Literal["normal", "full"] = "normal",
+        quick_check: bool = False,
         slow_query_threshold: float | None = None,
         migration: Callable[[Migration], object] | None = None,
     ) -> None:
@@ -302,6 +303,7 @@ class Database(Handle):
             _ffi.drumlin_options_set_in_memory(options, flags[2])
             _ffi.drumlin_options_set_busy_timeout(options, busy_ms)
             _ffi.drumlin_options_set_synchronous(options, sync_mode)
+            _ffi.drumlin_options_set_quick_check(options, 1 if quick_check else 0)
             _ffi.drumlin_options_set_slow_query_threshold(options, slow_ms)
             _ffi.drumlin_options_set_logger(options, _log_to_python, None, _NO_FREE)
             if migrate is not None:
@@ -1018,6 +1020,7 @@ def open(
     in_memory: bool = False,
     busy_timeout: float = 5.0,
     synchronous: Literal["normal", "full"] = "normal",
+    quick_check: bool = False,
     slow_query_threshold: float | None = None,
     migration: Callable[[Migration], object] | None = None,
 ) -> Database:
@@ -1036,6 +1039,9 @@ def open(
     :param synchronous: ``"normal"`` (a process crash loses nothing; a power loss may roll back
         the last commits, never half of one) or ``"full"`` (every commit durable against power
         loss too, at the cost of an fsync per commit).
+    :param quick_check: run SQLite's ``PRAGMA quick_check`` when opening an existing file and
+        refuse a damaged one with :class:`CorruptError`; reads the whole file. ``db.check()``
+        runs the full check.
     :param slow_query_threshold: seconds; queries that take longer are logged as warnings on the
         ``drumlin`` logger (which also hears opens, migrations and failed calls).
     :param migration: ``fn(m)`` runs once when the file's stored schema version is lower than
@@ -1054,6 +1060,7 @@ def open(
         in_memory=in_memory,
         busy_timeout=busy_timeout,
         synchronous=synchronous,
+        quick_check=quick_check,
         slow_query_threshold=slow_query_threshold,
         migration=migration,
     )
