@@ -26,4 +26,18 @@ import Testing
         let args = (0..<5_000).map { _ in "size == $0" }.joined(separator: " OR ")
         #expect(try ids(db.query("Item", args, [.int(4)])) == [4])
     }
+
+    /// Lists of 16 or more values take one IN over a JSON array; they match exactly what their
+    /// elements match one by one (an element of another type than the property matches nothing
+    /// in a list of several types; null, numeric strings and fractions as on their own).
+    @Test(arguments: [[Value.string("x")], [.string("2")], [.double(2.0)], [.double(1.5)], [.null],
+                      [.int(1), .string("x"), .bool(true)], [.string("x"), .null, .int(2)]])
+    func aLongListMatchesWhatItsElementsMatchOneByOne(_ extra: [Value]) throws {
+        let list = Value.list((100..<120).map { Value.int(Int64($0)) } + extra)
+        var expected = Set<Int64>()
+        for element in extra { expected.formUnion((try? ids(db.query("Item", "rank == $0", [element]))) ?? []) }
+        #expect(Set(try ids(db.query("Item", "rank IN $0", [list]))) == expected)
+        #expect(Set(try ids(db.query("Item", "rank == ANY $0", [list]))) == expected)
+        #expect(Set(try ids(db.query("Item", "rank == NONE $0", [list]))) == Set([1, 2, 3, 4]).subtracting(expected))
+    }
 }

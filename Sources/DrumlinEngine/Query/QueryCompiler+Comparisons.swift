@@ -194,7 +194,7 @@ extension QueryCompiler {
         // JSON array, which SQLite compiles in linear time (an OR of the comparisons in quadratic).
         if op == .equal, !ci, lhs.source == nil, !isMany(lhs), case .constantList(let items, let quantifier) = rhs.kind,
            items.count >= 16, rhs.elements == nil, quantifier != .allElements,
-           let test = try equalityList(lhs, listElements(rhs, items)) {
+           let test = try equalityList(lhs, listElements(rhs, items), mixedTypes: Set(items.compactMap(Self.group)).count > 1) {
             return quantifier == .noElement ? "(NOT coalesce(\(test), 0))" : "(\(test))"
         }
         // Each many-valued side by its quantifier (ANY when none is written), the left side outermost.

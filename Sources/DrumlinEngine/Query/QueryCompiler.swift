@@ -258,38 +258,54 @@ struct QueryCompiler {
     /// strings); nil otherwise. SQLite compiles an OR of many comparisons in time quadratic in
     /// their count (it compares each constant with every one before it), one IN over an array in
     /// linear time: `x IN $0` with a list argument of 100,000 values and OR chains take this path.
-    mutating func equalityList(_ lhs: Operand, _ constants: [Operand]) throws(DrumlinError) -> String? {
+    /// In a list of values of several types (`mixedTypes`), a constant that cannot be compared
+    /// with `lhs` matches nothing, as on the general path (`over`); a few constants that compare
+    /// otherwise than by a plain `=` are OR'ed beside the IN.
+    mutating func equalityList(_ lhs: Operand, _ constants: [Operand], mixedTypes: Bool = false) throws(DrumlinError) -> String? {
         guard lhs.source == nil, case .scalar(let type) = lhs.kind,
               [.int, .bool, .string, .date, .double, .float].contains(type) else { return nil }
         let saved = parameters.count
         collecting = true
         // An error is the general path's to report (or to treat as a mismatch of a mixed list).
-        let values = try? constantValues(lhs, constants)
+        let split = try? constantValues(lhs, constants, mixedTypes: mixedTypes)
         collecting = false
         parameters.removeLast(parameters.count - saved)
-        guard let values else { return nil }
+        guard let (values, others) = split, others.count <= 16 else { return nil }
         let list = bind(.string(Self.jsonText(values)))
-        return "\(lhs.sql) IN (SELECT value FROM json_each(\(list)))"
+        var parts = ["\(lhs.sql) IN (SELECT value FROM json_each(\(list)))"]
+        for index in others { parts.append("coalesce((\(try scalarComparison(lhs, .equal, constants[index], false))), 0)") }
+        return parts.joined(separator: " OR ")
     }
 
-    /// The bound value of each `lhs = constant`, or nil when one is not a plain `=`.
-    private mutating func constantValues(_ lhs: Operand, _ constants: [Operand]) throws(DrumlinError) -> [JSON]? {
+    /// The bound value of each `lhs = constant` that compiles to a plain `=`, and the positions of
+    /// the other constants (those that cannot be compared, in a list of several types, left out).
+    private mutating func constantValues(_ lhs: Operand, _ constants: [Operand], mixedTypes: Bool) throws(DrumlinError) -> ([JSON], [Int]) {
         let saved = parameters.count
         var values: [JSON] = []
+        var others: [Int] = []
         values.reserveCapacity(constants.count)
-        for constant in constants {
-            let compared = try scalarComparison(lhs, .equal, constant, false)
+        for (position, constant) in constants.enumerated() {
+            let compared: String
+            do throws(DrumlinError) {
+                compared = try scalarComparison(lhs, .equal, constant, false)
+            } catch {
+                guard mixedTypes, error.code == .query else { throw error }
+                continue
+            }
             let prefix = "\(lhs.sql) = ?"
             guard compared.hasPrefix(prefix), let index = Int(compared.dropFirst(prefix.count)), index > saved,
-                  index <= parameters.count else { return nil }
+                  index <= parameters.count else {
+                others.append(position)
+                continue
+            }
             switch parameters[index - 1] {
             case .int(let i): values.append(.int(i))
             case .string(let s): values.append(.string(s))
             case .double(let d) where d == d.rounded() && abs(d) < 1e15: values.append(.double(d))
-            default: return nil
+            default: others.append(position)
             }
         }
-        return values
+        return (values, others)
     }
 
     static func jsonText(_ values: [JSON]) -> String {
