@@ -130,10 +130,13 @@ def test_installed_in_a_fresh_venv_the_quickstart_runs_with_the_toolchain_hidden
     assert "schema version  0" in info and "Person" in info, info
 
     # The whole Python suite, against the installed package (DRUMLIN_TEST_INSTALLED) and its
-    # console script (DRUMLIN_CLI, for test_cli.py), on this version.
+    # console script (DRUMLIN_CLI, for test_cli.py), on this version; the engine's stress runs
+    # (marked `stress`: kills, fuzzing, size sweeps) test the library, not the Python version,
+    # and make test-python runs them once.
     run([interpreter, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest"], env=clean_env())
     suite = without_toolchain(
-        [interpreter, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", ROOT / "bindings" / "python" / "tests"],
+        [interpreter, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-m", "not stress",
+         ROOT / "bindings" / "python" / "tests"],
         env=clean_env(DRUMLIN_TEST_INSTALLED="1", DRUMLIN_CLI=str(command)), cwd=tmp_path,
     ).stdout
     assert re.search(r"^\d+ passed", suite.splitlines()[-1]), suite[-2000:]

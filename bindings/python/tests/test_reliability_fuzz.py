@@ -18,6 +18,8 @@ import pytest
 
 import drumlin
 
+pytestmark = pytest.mark.stress
+
 SECONDS = float(os.environ.get("DRUMLIN_FUZZ_SECONDS", "4"))
 
 FUZZER = r"""

@@ -18,7 +18,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import drumlin
+
+pytestmark = pytest.mark.stress
 
 KILLS = int(os.environ.get("DRUMLIN_KILLS", "50"))
 WRITERS = int(os.environ.get("DRUMLIN_KILL_WRITERS", "2"))

@@ -9,6 +9,8 @@ import pytest
 
 import drumlin
 
+pytestmark = pytest.mark.stress
+
 SCHEMA = [{"name": "N", "primaryKey": "id", "properties": {"id": "int", "s": "string", "next": "N"}}]
 SIZES = [1, 10, 100, 998, 999, 1000, 10_000, 100_000]
 
