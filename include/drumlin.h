@@ -799,8 +799,10 @@ int drumlin_results_to_json(drumlin_results *results, char **out_json);
  * go to out_values[r * count + i], i following property_indices; *out_rows receives the number
  * of rows read, fewer than max_rows only at the end of the results (0 when start is past it).
  * Strings and binaries are borrowed until the next call on the results handle, or until it is
- * released. Reading from position 0 streams the rows in one statement; later positions read
- * each row by key, so a long result can be read in chunks at the same cost per row.
+ * released. Rows of classes of plain columns stream from one statement: read a long result in
+ * pages (start 0, then each next start) and each page continues where the previous one stopped,
+ * as long as no other call on the database comes between them (one snapshot of the file); after
+ * another call, or for other classes, rows are read by key, at the same result.
  *
  * @param out_values  max_rows * count values; may be NULL only when either is 0.
  */
@@ -889,8 +891,8 @@ int drumlin_object_read_row(drumlin_db *db, int32_t class_index, int64_t key, vo
 
 /**
  * Read the whole rows (see above) of results at positions start ..< start + max_rows (fewer at the
- * end) as a list of row tuples. From position 0, rows of classes without relationships stream from
- * one statement; pages further on are read by key.
+ * end) as a list of row tuples. Pages stream from one statement as drumlin_results_get_values()
+ * describes.
  *
  * @return DRUMLIN_OK; DRUMLIN_ERR_INVALID_ARGUMENT (negative start); DRUMLIN_ERR_MISUSE.
  * Thread safety: any thread; serialized with the database's other calls.

@@ -242,8 +242,9 @@ public struct Realm: @unchecked Sendable, Equatable {
             case let id as ObjectId: keyValue = .objectId(id.raw)
             default: keyValue = try handleClass.meta.properties[pkPosition].accessor.primaryKeyRaw(key)
             }
-            // A class whose row values all go into storages is read straight into them.
-            if let loaders = handleClass.loaders, loaders.count == handleClass.rowEngineIndices.count {
+            // A class whose row values all go into storages is read straight into them, in one
+            // pass over the row.
+            if let loaders = handleClass.slotLoaders {
                 var found: Element?
                 let context = self.context
                 _ = try context.database.visitObjectRow(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,
@@ -251,7 +252,7 @@ public struct Realm: @unchecked Sendable, Equatable {
                     // The row is of this class: a primary key lookup does not look into subclasses.
                     let instance = context.wrap(row.object, of: handleClass, as: type, row: nil)
                     let version = context.version
-                    for loader in loaders { loader.load(instance, _RawValue(try row[loader.slot].value()), context, version) }
+                    try row.forEach { (slot, value) throws(EError) in loaders[slot](instance, _RawValue(try value.value()), context, version) }
                     found = instance
                 }
                 return found

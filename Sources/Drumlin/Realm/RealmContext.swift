@@ -31,6 +31,21 @@ final class HandleClass: @unchecked Sendable {
         return result
     }
 
+    /// The loader of each row value by its slot, when every row value goes into a storage (so a
+    /// row read goes straight into a new object's storages, in one pass over the row).
+    private var slotLoadersCache: [(ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void]?
+
+    var slotLoaders: [(ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void]? {
+        if let slotLoadersCache { return slotLoadersCache }
+        guard let loaders, loaders.count == rowEngineIndices.count else { return nil }
+        var bySlot = [((ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)?](repeating: nil, count: loaders.count)
+        for (slot, load) in loaders { bySlot[slot] = load }
+        let result = bySlot.compactMap { $0 }
+        guard result.count == loaders.count else { return nil }
+        slotLoadersCache = result
+        return result
+    }
+
     init(meta: ClassMeta, database: EDatabase) throws {
         self.meta = meta
         do {
