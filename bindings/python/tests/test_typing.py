@@ -69,7 +69,8 @@ def _mypy(tmp_path: Path, *files: Path | str) -> subprocess.CompletedProcess[str
 def _pyright(python_version: str, *files: Path | str) -> subprocess.CompletedProcess[str]:
     """pyright with the package's configuration ([tool.pyright] in bindings/python/pyproject.toml)."""
     return subprocess.run(
-        [sys.executable, "-m", "pyright", "--pythonversion", python_version, *map(str, files)],
+        # -p: the package's configuration only (never a pyrightconfig.json in a directory above).
+        [sys.executable, "-m", "pyright", "-p", str(PACKAGE_ROOT), "--pythonversion", python_version, *map(str, files)],
         cwd=PACKAGE_ROOT, capture_output=True, text=True,
         env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)},
     )
