@@ -121,6 +121,7 @@ extension MigrationRun {
             if info.hasSequenceColumn { try rebuildAroundPrimaryKey(info) }
             for property in objectSchema.properties where property.isColumn {
                 if let sql = info.indexStatement(property) { try connection.execute(sql) }
+                if let sql = info.mixedLinkIndexStatement(property) { try connection.execute(sql) }
                 if property.index == .fullText {
                     for sql in FullText.createStatements(info, property) { try connection.execute(sql) }
                 }

@@ -296,7 +296,7 @@ extension Database {
                     values.append(.null)
                     pending.append((position, (statement.int64(column), code)))
                 } else {
-                    values.append(ValueCodec.readMixed(statement, value: column, type: column + 1))
+                    values.append(readMixedValue(statement, value: column, type: column + 1))
                 }
             } else if trait.type == .object {
                 values.append(ValueCodec.read(statement, column, as: .object, classIndex: info.targets[index]?.index ?? -1))
@@ -363,6 +363,9 @@ extension Database {
     private func writeJSONValue(_ value: Value, target: ClassInfo?, depth: Int, _ connection: Connection,
                                 _ writer: inout JSONWriter, _ path: Set<Int64>) throws(DrumlinError) {
         switch value {
+        case .link(let link) where target == nil:
+            // A link held by a mixed value: its class and object key.
+            writeMixedLinkJSON(link, to: &writer)
         case .link(let link):
             guard let target = classes.indices.contains(link.classIndex) ? classes[link.classIndex] : target else {
                 writer.writeInt(link.key)
@@ -379,14 +382,14 @@ extension Database {
             } else {
                 writer.writeInt(link.key)
             }
-        case .list(let items) where target != nil:
+        case .list(let items) where target != nil || items.contains(where: { if case .link = $0 { true } else { false } }):
             writer.writeByte(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
                 try writeJSONValue(item, target: target, depth: depth, connection, &writer, path)
             }
             writer.writeByte(UInt8(ascii: "]"))
-        case .dictionary(let entries) where target != nil:
+        case .dictionary(let entries) where target != nil || entries.contains(where: { if case .link = $0.value { true } else { false } }):
             writer.writeByte(UInt8(ascii: "{"))
             for (i, entry) in entries.enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }

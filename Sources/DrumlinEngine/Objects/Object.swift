@@ -27,6 +27,8 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     }
     public var objectSchema: ObjectSchema { info.schema }
     public var classIndex: Int { info.index }
+    /// The object as a link value: what a link property, or a mixed value, stores.
+    public var link: Value { .link(ObjectLink(classIndex: info.index, key: key)) }
 
     public static func == (lhs: Object, rhs: Object) -> Bool {
         lhs.database === rhs.database && lhs.info === rhs.info && lhs.key == rhs.key
@@ -130,7 +132,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
         try access { (connection) throws(DrumlinError) in
             try database.requireWriteTransaction()
             _ = try database.readable(info)
-            if info.hasRelationships {
+            if info.hasRelationships || !info.mixedLinkHolders.isEmpty {
                 try database.atomically(connection) { () throws(DrumlinError) in try database.deleteObject(info, key, connection) }
             } else {
                 try database.deleteObject(info, key, connection)

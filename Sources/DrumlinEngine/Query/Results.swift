@@ -391,7 +391,7 @@ public final class Results: @unchecked Sendable {
         try database.serialized { (connection) throws(DrumlinError) -> Int in
             try database.requireWriteTransaction()
             _ = try database.readable(info)
-            if !info.hasRelationships {
+            if !info.hasRelationships && info.mixedLinkHolders.isEmpty {
                 // Nothing else to clean up: one set-based DELETE.
                 let (rows, parameters, _) = try compile(connection)
                 let statement = try connection.statement(
