@@ -166,3 +166,12 @@ extension Database {
         return (value, ValueCodec.typeCode(value))
     }
 }
+
+extension Database {
+    /// A mixed value from Extended JSON, where the value itself may be `{"$link": {"class":
+    /// "Dog", "key": 12}}` (links inside nested collections are refused when stored).
+    public func mixedValue(extendedJSON json: JSON) throws(DrumlinError) -> Value {
+        if case .object(let members) = json, Self.isLinkJSON(json) { return .link(try linkJSON(members[0].value)) }
+        return try Value(extendedJSON: json)
+    }
+}

@@ -255,10 +255,10 @@ extension Database {
             return value
         case (.mixed, .list), (.mixed, .dictionary):
             guard nested else {
-                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): sets of mixed values hold scalars and links only, got \(value.typeName).")
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): sets of mixed values hold scalars only, got \(value.typeName).")
             }
             if Database.containsLink(value) {
-                throw DrumlinError(.notSupported, "Property \(label): a link cannot be stored inside a nested list or dictionary of a mixed value.")
+                throw DrumlinError(.notSupported, "Property \(label): A link cannot be stored inside a nested list or dictionary of a mixed value.")
             }
             return value
         case (.mixed, _): return value

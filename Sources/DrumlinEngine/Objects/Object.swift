@@ -151,10 +151,18 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
         }
     }
 
-    /// The object a to-one link property points at, or nil.
+    /// The object a to-one link property, or a mixed property holding a link, points at, or nil.
     public func linkedObject(_ name: String) throws(DrumlinError) -> Object? {
         guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
         let property = info.property(index)
+        if property.type == .mixed, property.collection == .single {
+            let value = try value(at: index)
+            switch value {
+            case .link(let link): return try database.object(link)
+            case .null: return nil
+            default: throw DrumlinError(.typeMismatch, "Property '\(info.name).\(property.name)' holds a \(value.typeName), not a link.")
+            }
+        }
         guard property.type == .object, property.collection == .single else {
             throw DrumlinError(.typeMismatch, "Property '\(info.name).\(property.name)' is not a link to one object.")
         }
