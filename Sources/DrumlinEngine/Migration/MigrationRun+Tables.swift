@@ -129,6 +129,7 @@ extension MigrationRun {
             try Storage.storeDefinition(connection, info)
         }
         try checkEmbedded()
+        try clearStaleMixedLinks()
         for old in stored.objectSchemas where kept.contains(old.storedName) {
             for property in old.properties where property.isCollection {
                 try connection.execute("DROP TABLE IF EXISTS \(quoted(oldSideName(old, property)))")

@@ -67,7 +67,9 @@ extension Database {
     func mixedLink(text: String) -> Value {
         guard let colon = text.firstIndex(of: ":"), let key = Int64(text[..<colon]) else { return .null }
         let storedName = String(text[text.index(after: colon)...])
-        guard let info = classes.first(where: { $0.schema.storedName == storedName }) else { return .null }
+        // During a migration the old schema's classes read their `_drumlin_old_` tables.
+        guard let info = classes.first(where: { $0.schema.storedName == storedName })
+            ?? classes.first(where: { $0.schema.storedName == MigrationRun.oldPrefix + storedName }) else { return .null }
         return .link(ObjectLink(classIndex: info.index, key: key))
     }
 
@@ -173,5 +175,65 @@ extension Database {
     public func mixedValue(extendedJSON json: JSON) throws(DrumlinError) -> Value {
         if case .object(let members) = json, Self.isLinkJSON(json) { return .link(try linkJSON(members[0].value)) }
         return try Value(extendedJSON: json)
+    }
+}
+
+// MARK: Export and import
+
+extension Database {
+    /// `{"$link":{"class":"Dog","primaryKey":"Rex"}}`: how an export names a mixed value's link
+    /// to an object with a primary key (object keys differ between files).
+    func writeExportedMixedLink(_ target: ClassInfo, _ key: Int64, _ pk: Int, _ connection: Connection,
+                                to writer: inout JSONWriter) throws(DrumlinError) {
+        writer.writeRaw("{\"$link\":{\"class\":")
+        writer.writeString(target.name)
+        writer.writeRaw(",\"primaryKey\":")
+        ExtendedJSON.write(try readRow(target, key, connection, indices: [pk])[0], to: &writer)
+        writer.writeRaw("}}")
+    }
+
+    /// A mixed property's value from an import line with every `$link` in it rewritten for this
+    /// file: `{"class", "primaryKey"}` becomes the object key of the object with that primary key,
+    /// `{"class", "key"}` goes through `mapKey` (keys of the exporting file). Nil when a target
+    /// does not exist yet (the value is set at the end of the import).
+    func resolveMixedLinks(_ json: JSON, _ collection: CollectionKind, _ connection: Connection,
+                           _ mapKey: (ClassInfo, Int64) throws(DrumlinError) -> JSON?) throws(DrumlinError) -> JSON? {
+        func resolve(_ element: JSON) throws(DrumlinError) -> JSON? {
+            guard case .object(let members) = element, Self.isLinkJSON(element) else { return element }
+            let body = members[0].value
+            guard let className = body["class"]?.stringValue, body.objectMembers?.count == 2,
+                  let target = try? classInfo(className) else { return element }  // the create reports it
+            if let primaryKey = body["primaryKey"], let pk = target.primaryKeyIndex {
+                let value = try Self.decodeValue(primaryKey, Label(className: target.name, propertyName: target.propertyNames[pk]))
+                let key = try findKey(target, value, connection)
+                return key.map { Self.linkJSON(target, $0) }
+            }
+            guard target.primaryKeyIndex == nil, case .int(let old)? = body["key"] else { return element }
+            guard let mapped = try mapKey(target, old) else { return nil }
+            guard case .int(let new) = mapped else { return element }
+            return Self.linkJSON(target, new)
+        }
+        switch (collection, json) {
+        case (.list, .array(let items)), (.set, .array(let items)):
+            var resolved: [JSON] = []
+            for item in items {
+                guard let item = try resolve(item) else { return nil }
+                resolved.append(item)
+            }
+            return .array(resolved)
+        case (.dictionary, .object(let members)) where !Self.isLinkJSON(json):
+            var resolved: [(key: String, value: JSON)] = []
+            for (key, value) in members {
+                guard let value = try resolve(value) else { return nil }
+                resolved.append((key, value))
+            }
+            return .object(resolved)
+        default:
+            return try resolve(json)
+        }
+    }
+
+    static func linkJSON(_ target: ClassInfo, _ key: Int64) -> JSON {
+        .object([("$link", .object([("class", .string(target.name)), ("key", .int(key))]))])
     }
 }
