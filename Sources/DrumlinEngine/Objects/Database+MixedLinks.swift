@@ -237,3 +237,50 @@ extension Database {
         .object([("$link", .object([("class", .string(target.name)), ("key", .int(key))]))])
     }
 }
+
+extension Database {
+    /// `clearMixedLinks(to:_:_:)` for every object `keysSQL` selects (a bulk delete), in one
+    /// statement per mixed property. `parameters` are bound from `?1` on.
+    func clearMixedLinks(to target: ClassInfo, keysSQL: String, _ parameters: [Value],
+                         _ connection: Connection) throws(DrumlinError) {
+        guard !target.mixedLinkHolders.isEmpty else { return }
+        let suffix = "':" + target.schema.storedName.replacing("'", with: "''") + "'"
+        let texts = "(SELECT k || \(suffix) FROM (\(keysSQL)))"
+        func run(_ sql: String, _ body: ((Statement) throws(DrumlinError) -> Void)? = nil) throws(DrumlinError) {
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            if let body { try body(statement) } else { _ = try statement.step() }
+        }
+        for holder in target.mixedLinkHolders {
+            switch holder {
+            case .column(let info, let index):
+                let property = info.property(index)
+                let column = quoted(property.storedName)
+                let type = quoted(ClassInfo.mixedTypeColumn(property))
+                // Most deletes find no link: look in the (partial) index before building the list.
+                guard try connection.scalarText("SELECT 1 FROM \(info.table) WHERE \(type) = 10 LIMIT 1") != nil else { continue }
+                try run("UPDATE \(info.table) SET \(column) = NULL, \(type) = 0 WHERE \(type) = 10 AND \(column) IN \(texts)")
+            case .collection(_, _, let table):
+                guard try connection.scalarText("SELECT 1 FROM \(table.name) WHERE value_type = 10 LIMIT 1") != nil else { continue }
+                let matching = "value_type = 10 AND value IN \(texts)"
+                switch table.kind {
+                case .list:
+                    var owners: [Int64] = []
+                    try run("SELECT DISTINCT owner FROM \(table.name) WHERE \(matching)") { (statement) throws(DrumlinError) in
+                        while try statement.step() { owners.append(statement.int64(0)) }
+                    }
+                    guard !owners.isEmpty else { continue }
+                    try run("DELETE FROM \(table.name) WHERE \(matching)")
+                    for owner in owners { try renumber(table, owner, connection) }
+                case .set:
+                    try run("DELETE FROM \(table.name) WHERE \(matching)")
+                case .dictionary:
+                    try run("UPDATE \(table.name) SET value = NULL, value_type = 0 WHERE \(matching)")
+                case .single:
+                    break
+                }
+            }
+        }
+    }
+}
