@@ -97,6 +97,15 @@ import Testing
         #expect(try ids(db, "ANY map.@values == $0", [rex.link]) == [1])
     }
 
+    @Test func sortDistinctAndAggregatesRunWithLinks() throws {
+        let (db, _, _, _) = try fixture()
+        #expect(try ids(db, "TRUEPREDICATE SORT(any ASC)").count == 4)
+        #expect(try db.objects("Holder").filter("TRUEPREDICATE SORT(any DESC) DISTINCT(any)").count == 4)
+        #expect(try db.objects("Holder").filter("items.@max > 0 OR items.@sum > 0 OR items.@size > 0").count == 3)
+        // Holder 3's string "<key>:Dog" is not the same value as holder 1's Rex.
+        #expect(try db.objects("Holder").filter("TRUEPREDICATE DISTINCT(indexedAny)").count == 4)
+    }
+
     @Test func afterDeletionTheValueIsNull() throws {
         let (db, rex, _, _) = try fixture()
         #expect(try ids(db, "any == NULL") == [4])
