@@ -1038,14 +1038,28 @@ def mixed_link_json(db: Database, label: str, obj: Object) -> dict[str, Any]:
 
 
 def prepare_mixed(db: Database, prop: Property, value: Any) -> Any:
-    """A mixed value for the JSON layer: Objects as ``$link`` references (anywhere: the engine
-    refuses those inside nested lists and dictionaries with its own message)."""
+    """A mixed value for the JSON layer: an Object as a ``$link`` reference. An Object inside a
+    nested list or dict is refused as the engine refuses it; anything else passes unchanged (the
+    JSON layer reports values nested too deeply or holding themselves)."""
     if isinstance(value, Object):
         return mixed_link_json(db, prop.label, value)
-    if isinstance(value, Mapping):
-        return {key: prepare_mixed(db, prop, item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [prepare_mixed(db, prop, item) for item in value]
+    if not isinstance(value, (Mapping, list, tuple)):
+        return value
+    seen: set[int] = set()
+    pending: list[Any] = [value]
+    while pending:  # iterative: a deep or looped value is the JSON layer's error, not a RecursionError
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        for nested in item.values() if isinstance(item, Mapping) else item:
+            if isinstance(nested, Object):
+                raise NotSupportedError(
+                    f"Property {prop.label}: A link cannot be stored inside a nested list or dictionary of a "
+                    "mixed value."
+                )
+            if isinstance(nested, (Mapping, list, tuple)):
+                pending.append(nested)
     return value
 
 
