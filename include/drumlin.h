@@ -180,6 +180,8 @@ typedef struct drumlin_uuid {
     uint8_t bytes[16];
 } drumlin_uuid;
 
+/* A link property's target, a list/set/dictionary element of objects, or an object held by a
+ * mixed value (any top-level class; in JSON {"$link": {"class": "Dog", "key": 12}}). */
 typedef struct drumlin_link {
     int32_t class_index;    /* see drumlin_class_index() */
     int64_t key;            /* the target's object key */
