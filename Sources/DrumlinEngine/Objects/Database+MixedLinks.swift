@@ -76,7 +76,7 @@ extension Database {
     /// Clears every mixed value linking to `target`'s object `key` (it is being deleted): mixed
     /// properties and dictionary values become null, list and set elements are removed.
     func clearMixedLinks(to target: ClassInfo, _ key: Int64, _ connection: Connection) throws(DrumlinError) {
-        guard !target.mixedLinkHolders.isEmpty else { return }
+        guard try isHeldByMixedValues(target, key, connection) else { return }
         let text = Self.mixedLinkText(target, key)
         for holder in target.mixedLinkHolders {
             switch holder {
@@ -105,6 +105,16 @@ extension Database {
                 }
             }
         }
+    }
+
+    /// Whether any mixed value holds `target`'s object `key`: one statement (an index probe per
+    /// mixed property), so deleting an object no mixed value holds costs little more than before.
+    func isHeldByMixedValues(_ target: ClassInfo, _ key: Int64, _ connection: Connection) throws(DrumlinError) -> Bool {
+        guard let sql = target.mixedLinkProbeSQL else { return false }
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        statement.bind(Self.mixedLinkText(target, key), at: 1)
+        return try statement.step() && statement.int64(0) != 0
     }
 
     private func run(_ sql: String, _ text: String, _ connection: Connection) throws(DrumlinError) {

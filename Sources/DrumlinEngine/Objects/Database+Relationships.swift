@@ -348,9 +348,11 @@ extension Database {
     /// dictionary values become null, list and set entries disappear.
     /// `depth` counts the embedded owners above: stored data is not trusted, and a chain deeper
     /// than `maximumEmbeddedDepth` (or one that owns itself) is `CORRUPT`, not a stack overflow.
-    func deleteObject(_ info: ClassInfo, _ key: Int64, _ connection: Connection, depth: Int = 0) throws(DrumlinError) {
+    /// `heldByMixedValues: false` when the caller just found that no mixed value holds it.
+    func deleteObject(_ info: ClassInfo, _ key: Int64, _ connection: Connection, depth: Int = 0,
+                      heldByMixedValues: Bool = true) throws(DrumlinError) {
         if depth > Self.maximumEmbeddedDepth { throw embeddedChainCorrupt(info, key) }
-        try clearMixedLinks(to: info, key, connection)
+        if heldByMixedValues { try clearMixedLinks(to: info, key, connection) }
         guard info.hasRelationships else {
             let statement = try connection.statement(slot: info.slot(.delete), info.deleteSQL)
             defer { statement.reset() }

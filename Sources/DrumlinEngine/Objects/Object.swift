@@ -132,10 +132,13 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
         try access { (connection) throws(DrumlinError) in
             try database.requireWriteTransaction()
             _ = try database.readable(info)
-            if info.hasRelationships || !info.mixedLinkHolders.isEmpty {
+            // Clearing mixed values that hold the object and deleting it go together.
+            var atomic = info.hasRelationships
+            if !atomic { atomic = try database.isHeldByMixedValues(info, key, connection) }
+            if atomic {
                 try database.atomically(connection) { () throws(DrumlinError) in try database.deleteObject(info, key, connection) }
             } else {
-                try database.deleteObject(info, key, connection)
+                try database.deleteObject(info, key, connection, heldByMixedValues: false)
             }
         }
     }

@@ -187,8 +187,23 @@ final class ClassInfo {
                 }
             }
         }
-        for info in classes where info.schema.kind == .topLevel { info.mixedLinkHolders = holders }
+        let probes = holders.map { holder -> String in
+            switch holder {
+            case .column(let info, let index):
+                let property = info.property(index)
+                return "EXISTS (SELECT 1 FROM \(info.table) WHERE \(quoted(mixedTypeColumn(property))) = 10 AND \(quoted(property.storedName)) = ?1)"
+            case .collection(_, _, let table):
+                return "EXISTS (SELECT 1 FROM \(table.name) WHERE value_type = 10 AND value = ?1)"
+            }
+        }
+        for info in classes where info.schema.kind == .topLevel {
+            info.mixedLinkHolders = holders
+            info.mixedLinkProbeSQL = probes.isEmpty ? nil : "SELECT " + probes.joined(separator: " OR ")
+        }
     }
+
+    /// One statement telling whether any mixed value holds a given object (`?1`: its stored form).
+    private(set) var mixedLinkProbeSQL: String?
 
     /// Where mixed values pointing at this class's objects may be (empty for classes a mixed
     /// value cannot link to, and for schemas without mixed properties).
