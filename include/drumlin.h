@@ -180,6 +180,8 @@ typedef struct drumlin_uuid {
     uint8_t bytes[16];
 } drumlin_uuid;
 
+/* A link property's target, a list/set/dictionary element of objects, or an object held by a
+ * mixed value (any top-level class; in JSON {"$link": {"class": "Dog", "key": 12}}). */
 typedef struct drumlin_link {
     int32_t class_index;    /* see drumlin_class_index() */
     int64_t key;            /* the target's object key */
@@ -753,8 +755,10 @@ int drumlin_object_delete(drumlin_object *object);
 /*---- Links -------------------------------------------------------------------------------------*/
 
 /**
- * The object a to-one link property points at. Returns DRUMLIN_NOT_FOUND (and *out_object = NULL)
- * when the link is null. Release the handle with drumlin_object_release().
+ * The object a to-one link property, or a mixed property holding a link, points at. Returns
+ * DRUMLIN_NOT_FOUND (and *out_object = NULL) when the link (or the mixed value) is null; a mixed
+ * property holding something else is DRUMLIN_ERR_TYPE_MISMATCH. Release the handle with
+ * drumlin_object_release().
  */
 int drumlin_object_get_linked(drumlin_object *object, const char *property_name, drumlin_object **out_object);
 

@@ -185,6 +185,8 @@ private func jsonText(_ accessor: CollectionAccessor) throws(DrumlinError) -> St
 /// Elements print like object properties: links as the target object's JSON when embedded,
 /// else the target's primary key (object key without one).
 private func elementJSON(_ value: Value, _ accessor: CollectionAccessor) throws(DrumlinError) -> String {
+    // A mixed element holding a link prints as {"$link": {"class": ..., "key": ...}}.
+    if accessor.property.type == .mixed { return accessor.object.database.mixedJSON(value) }
     guard case .link(let link) = value, let target = try accessor.object.database.object(link) else { return value.extendedJSON }
     if target.objectSchema.kind == .embedded { return try target.jsonText() }
     return try target.primaryKey.map { $0.extendedJSON } ?? String(target.key)
@@ -522,7 +524,7 @@ public func drumlin_object_get_mixed_json(_ object: OpaquePointer?, _ propertyNa
         let handle = try objectHandle(object)
         guard let outJSON else { throw misuse("out_json must not be NULL.") }
         let value = try handle.object.mixedValue(try string(propertyName, "property_name"), at: try mixedPath(pathJSON))
-        outJSON.pointee = try mallocString(value.extendedJSON)
+        outJSON.pointee = try mallocString(handle.object.database.mixedJSON(value))
         return DRUMLIN_OK
     }
 }
@@ -532,7 +534,7 @@ public func drumlin_object_set_mixed_json(_ object: OpaquePointer?, _ propertyNa
                                         _ valueJSON: UnsafePointer<CChar>?) -> Int32 {
     capi { () throws(DrumlinError) in
         let handle = try objectHandle(object)
-        let value = try Value(extendedJSON: try jsonArgument(valueJSON, "value_json"))
+        let value = try handle.object.database.mixedValue(extendedJSON: try jsonArgument(valueJSON, "value_json"))
         try handle.object.setMixed(try string(propertyName, "property_name"), at: try mixedPath(pathJSON), to: value)
         return DRUMLIN_OK
     }
@@ -543,7 +545,7 @@ public func drumlin_object_append_mixed_json(_ object: OpaquePointer?, _ propert
                                            _ pathJSON: UnsafePointer<CChar>?, _ valueJSON: UnsafePointer<CChar>?) -> Int32 {
     capi { () throws(DrumlinError) in
         let handle = try objectHandle(object)
-        let value = try Value(extendedJSON: try jsonArgument(valueJSON, "value_json"))
+        let value = try handle.object.database.mixedValue(extendedJSON: try jsonArgument(valueJSON, "value_json"))
         try handle.object.appendMixed(try string(propertyName, "property_name"), at: try mixedPath(pathJSON), value)
         return DRUMLIN_OK
     }

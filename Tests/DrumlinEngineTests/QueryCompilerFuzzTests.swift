@@ -24,6 +24,12 @@ import Testing
                  "dict": {"k": 1, "s": [1, 2]}, "list": [1, 2, 3], "mixed": {"x": [1]}, "text": "hello world",
                  "loc": {"type": "Point", "coordinates": [1, 2]}}
                 """)
+            // A mixed value holding a link (and a mixed dictionary holding one).
+            let dog = try db.objects("Dog").object(at: 0)
+            try db.create("Item", json: """
+                {"age": 5, "name": "e", "mixed": {"$link": {"class": "Dog", "key": \(dog.key)}},
+                 "dict": {"d": {"$link": {"class": "Dog", "key": \(dog.key)}}}}
+                """)
         }
         return db
     }
@@ -46,7 +52,8 @@ import Testing
         }
     }
 
-    static let arguments: [Value] = [1, "a", .list([1, 2]), .double(0.5), 2, 3, 4, 5, 6, 7]
+    /// `$9` is a link to a Dog (its class index 1, object key 1).
+    static let arguments: [Value] = [1, "a", .list([1, 2]), .double(0.5), 2, 3, 4, 5, 6, .link(ObjectLink(classIndex: 1, key: 1))]
 
     @Test func generatedQueriesCompileToValidSQL() throws {
         let db = try Self.database()

@@ -155,6 +155,7 @@ import Testing
         "a == null AND b == NIL and c == true && d == FALSE", "link == O5 or t == L1:2 or p == obj('Person', 5)",
         "$K0 == 5 && $K1.name == 'x'", "a - 1 > 0 && a-1 > 0", "f == 2.5f && e == 1E-5", "nom == 'é' && 名前 == 'x'",
         "sort == 1 && distinct == 2 && limit == 3 && in == 4 && text == 5 SORT(sort ASC) LIMIT(0)",
+        "mixed == obj('Item', 1) || mixed != $9 || mixed.name == 'd' || mixed.@type == 'objectlink' || ANY dict.price > 1",
     ]
 
     static let tokens: [String] = [

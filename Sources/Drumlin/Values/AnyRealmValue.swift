@@ -67,7 +67,12 @@ public enum AnyRealmValue: Hashable {
     }
 
     var raw: EValue {
-        get throws {
+        get throws { try raw(in: nil) }
+    }
+
+    /// The engine value; an object must be a managed object of `context` (when given). Embedded,
+    /// asymmetric and deleted objects are refused by the engine when the value is stored.
+    func raw(in context: _RealmContext?) throws -> EValue {
             switch self {
             case .none: return .null
             case .int(let v): return .int(Int64(v))
@@ -82,13 +87,15 @@ public enum AnyRealmValue: Hashable {
             case .uuid(let v): return .uuid(UUIDValue(string: v.uuidString)!)
             case .object(let object):
                 guard let state = object._managedState else {
-                    throw Realm.Error(.notSupported, "A mixed value can link only to a managed object.")
+                    throw Realm.Error(.invalidArgument, "A mixed value can hold only a managed object: add the \(type(of: object)) object to the Realm first.")
+                }
+                if let context, state.context !== context {
+                    throw Realm.Error(.invalidArgument, "A mixed value can hold only an object of its own Realm: the \(type(of: object)) object belongs to another Realm.")
                 }
                 return .link(ObjectLink(classIndex: state.object.classIndex, key: state.object.key))
-            case .list(let items): return .list(try items.map { try $0.raw })
-            case .dictionary(let entries): return .dictionary(try entries.sorted { $0.key < $1.key }.map { ($0.key, try $0.value.raw) })
+            case .list(let items): return .list(try items.map { try $0.raw(in: context) })
+            case .dictionary(let entries): return .dictionary(try entries.sorted { $0.key < $1.key }.map { ($0.key, try $0.value.raw(in: context)) })
             }
-        }
     }
 }
 
@@ -96,7 +103,7 @@ extension AnyRealmValue: RealmCollectionValue {
     public static var _rlmShape: _PropertyShape { _PropertyShape("mixed", optional: true) }
     public static func _rlmDefaultValue() -> AnyRealmValue { .none }
     public static func _rlmFromRaw(_ raw: _RawValue, _ realm: _RealmContext?) -> AnyRealmValue { AnyRealmValue(raw: raw.value, realm) }
-    public func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue { _RawValue(try raw) }
+    public func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue { _RawValue(try raw(in: realm)) }
     public static func _rlmFromAny(_ value: Any?) -> AnyRealmValue? {
         guard let value else { return AnyRealmValue.none }
         if let typed = value as? AnyRealmValue { return typed }

@@ -33,6 +33,48 @@ extension MigrationRun {
                     try connection.execute("UPDATE \(side.name) SET value = \(map("value")) WHERE value IN \(mapped)")
                 }
             }
+            // Mixed values linking to it: '<key>:<class>' texts.
+            let suffix = "':" + target.schema.storedName.replacing("'", with: "''") + "'"
+            for (i, property) in objectSchema.properties.enumerated() where property.type == .mixed {
+                guard let (table, value, type) = mixedColumns(info, i, property) else { continue }
+                try connection.execute("""
+                    UPDATE \(table) SET \(value) = (SELECT new || \(suffix) FROM temp._drumlin_keymap WHERE old || \(suffix) = \(value)) \
+                    WHERE \(type) = 10 AND \(value) IN (SELECT old || \(suffix) FROM temp._drumlin_keymap)
+                    """)
+            }
+        }
+    }
+
+    /// Where a mixed property's values are: its table, value column and type column.
+    private func mixedColumns(_ info: ClassInfo, _ index: Int, _ property: Property) -> (String, String, String)? {
+        if property.isColumn { return (info.table, quoted(property.storedName), quoted(ClassInfo.mixedTypeColumn(property))) }
+        return info.collectionTables[index].map { ($0.name, "value", "value_type") }
+    }
+
+    /// Clears mixed values linking to classes the new schema does not have as top-level classes
+    /// (removed, or made embedded): null in a property or dictionary, removed from a list or set.
+    func clearStaleMixedLinks() throws(DrumlinError) {
+        let valid = schema.objectSchemas.filter { $0.kind == .topLevel }
+            .map { "'" + $0.storedName.replacing("'", with: "''") + "'" }.joined(separator: ", ")
+        for objectSchema in schema.objectSchemas {
+            let info = ClassInfo(index: 0, schema: objectSchema)
+            for (i, property) in objectSchema.properties.enumerated() where property.type == .mixed {
+                guard let (table, value, type) = mixedColumns(info, i, property) else { continue }
+                let stale = "\(type) = 10 AND substr(\(value), instr(\(value), ':') + 1) NOT IN (\(valid))"
+                switch property.collection {
+                case .single, .dictionary:
+                    try connection.execute("UPDATE \(table) SET \(value) = NULL, \(type) = 0 WHERE \(stale)")
+                case .set:
+                    try connection.execute("DELETE FROM \(table) WHERE \(stale)")
+                case .list:
+                    try connection.execute("DELETE FROM \(table) WHERE \(stale)")
+                    try connection.execute("""
+                        UPDATE \(table) SET position = r.n FROM \
+                        (SELECT rowid AS id, row_number() OVER (PARTITION BY owner ORDER BY position) - 1 AS n FROM \(table)) AS r \
+                        WHERE \(table).rowid = r.id AND \(table).position != r.n
+                        """)
+                }
+            }
         }
     }
 

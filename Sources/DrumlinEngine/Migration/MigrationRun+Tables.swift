@@ -121,6 +121,7 @@ extension MigrationRun {
             if info.hasSequenceColumn { try rebuildAroundPrimaryKey(info) }
             for property in objectSchema.properties where property.isColumn {
                 if let sql = info.indexStatement(property) { try connection.execute(sql) }
+                if let sql = info.mixedLinkIndexStatement(property) { try connection.execute(sql) }
                 if property.index == .fullText {
                     for sql in FullText.createStatements(info, property) { try connection.execute(sql) }
                 }
@@ -128,6 +129,7 @@ extension MigrationRun {
             try Storage.storeDefinition(connection, info)
         }
         try checkEmbedded()
+        try clearStaleMixedLinks()
         for old in stored.objectSchemas where kept.contains(old.storedName) {
             for property in old.properties where property.isCollection {
                 try connection.execute("DROP TABLE IF EXISTS \(quoted(oldSideName(old, property)))")

@@ -26,6 +26,8 @@ extension Database {
                 try insertMixedItem(id, position: position, key: entry.key, entry.value, connection)
             }
             return (.int(id), MixedStorage.dictionaryCode)
+        case .link(let link):
+            return (.string(try storedMixedLink(link, connection)), Self.mixedLinkCode)
         default:
             return (value, ValueCodec.typeCode(value))
         }
@@ -41,6 +43,7 @@ extension Database {
 
     private func insertMixedItem(_ collection: Int64, position: Int, key: String?, _ value: Value,
                                  _ connection: Connection) throws(DrumlinError) {
+        if case .link = value { throw Self.nestedLinkRefused() }
         let (stored, code) = try storeMixed(value, connection)
         let statement = try connection.statement(
             "INSERT INTO _drumlin_mixed (collection, position, key, value, value_type) VALUES (?1, ?2, ?3, ?4, ?5)")
@@ -77,7 +80,7 @@ extension Database {
                 children.append((items.count, statement.int64(1), itemCode))
                 items.append((key, .null))
             } else {
-                items.append((key, ValueCodec.readMixed(statement, value: 1, type: 2)))
+                items.append((key, readMixedValue(statement, value: 1, type: 2)))
             }
         }
         statement.reset()

@@ -296,7 +296,7 @@ extension Database {
                     values.append(.null)
                     pending.append((position, (statement.int64(column), code)))
                 } else {
-                    values.append(ValueCodec.readMixed(statement, value: column, type: column + 1))
+                    values.append(readMixedValue(statement, value: column, type: column + 1))
                 }
             } else if trait.type == .object {
                 values.append(ValueCodec.read(statement, column, as: .object, classIndex: info.targets[index]?.index ?? -1))
@@ -344,8 +344,10 @@ extension Database {
         writer.writeByte(UInt8(ascii: "}"))
     }
 
+    /// `exporting`: a link held by a mixed value names a target with a primary key by that key
+    /// (`{"$link": {"class": ..., "primaryKey": ...}}`), which an import finds in the new file.
     func writeJSON(_ info: ClassInfo, _ key: Int64, depth: Int, _ connection: Connection,
-                   to writer: inout JSONWriter, path: Set<Int64> = []) throws(DrumlinError) {
+                   to writer: inout JSONWriter, path: Set<Int64> = [], exporting: Bool = false) throws(DrumlinError) {
         let indices = info.schema.properties.indices.filter { !info.property($0).isComputed }
         let values = try readRow(info, key, connection, indices: indices)
         var path = path
@@ -355,14 +357,21 @@ extension Database {
             if position > 0 { writer.writeByte(UInt8(ascii: ",")) }
             writer.writeString(info.property(index).name)
             writer.writeByte(UInt8(ascii: ":"))
-            try writeJSONValue(values[position], target: info.targets[index], depth: depth, connection, &writer, path)
+            try writeJSONValue(values[position], target: info.targets[index], depth: depth, connection, &writer, path, exporting)
         }
         writer.writeByte(UInt8(ascii: "}"))
     }
 
     private func writeJSONValue(_ value: Value, target: ClassInfo?, depth: Int, _ connection: Connection,
-                                _ writer: inout JSONWriter, _ path: Set<Int64>) throws(DrumlinError) {
+                                _ writer: inout JSONWriter, _ path: Set<Int64>, _ exporting: Bool) throws(DrumlinError) {
         switch value {
+        case .link(let link) where target == nil:
+            // A link held by a mixed value: its class and object key (primary key when exporting).
+            if exporting, classes.indices.contains(link.classIndex), let pk = classes[link.classIndex].primaryKeyIndex {
+                try writeExportedMixedLink(classes[link.classIndex], link.key, pk, connection, to: &writer)
+            } else {
+                writeMixedLinkJSON(link, to: &writer)
+            }
         case .link(let link):
             guard let target = classes.indices.contains(link.classIndex) ? classes[link.classIndex] : target else {
                 writer.writeInt(link.key)
@@ -373,26 +382,27 @@ extension Database {
                 throw embeddedChainCorrupt(target, link.key)
             }
             if target.isEmbedded || (depth > 0 && !onPath) {
-                try writeJSON(target, link.key, depth: target.isEmbedded ? depth : depth - 1, connection, to: &writer, path: path)
+                try writeJSON(target, link.key, depth: target.isEmbedded ? depth : depth - 1, connection, to: &writer, path: path,
+                              exporting: exporting)
             } else if let pk = target.primaryKeyIndex {
                 ExtendedJSON.write(try readRow(target, link.key, connection, indices: [pk])[0], to: &writer)
             } else {
                 writer.writeInt(link.key)
             }
-        case .list(let items) where target != nil:
+        case .list(let items) where target != nil || items.contains(where: { if case .link = $0 { true } else { false } }):
             writer.writeByte(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
-                try writeJSONValue(item, target: target, depth: depth, connection, &writer, path)
+                try writeJSONValue(item, target: target, depth: depth, connection, &writer, path, exporting)
             }
             writer.writeByte(UInt8(ascii: "]"))
-        case .dictionary(let entries) where target != nil:
+        case .dictionary(let entries) where target != nil || entries.contains(where: { if case .link = $0.value { true } else { false } }):
             writer.writeByte(UInt8(ascii: "{"))
             for (i, entry) in entries.enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
                 writer.writeString(entry.key)
                 writer.writeByte(UInt8(ascii: ":"))
-                try writeJSONValue(entry.value, target: target, depth: depth, connection, &writer, path)
+                try writeJSONValue(entry.value, target: target, depth: depth, connection, &writer, path, exporting)
             }
             writer.writeByte(UInt8(ascii: "}"))
         default:

@@ -162,7 +162,7 @@ extension Database {
         let statement = try connection.statement("SELECT 1 FROM \(table.name) WHERE owner = ?1 AND \(elementCondition(table, first: 2))")
         defer { statement.reset() }
         statement.bind(owner, at: 1)
-        try bindElement(table, value, statement, at: 2, (value, ValueCodec.typeCode(value)))
+        try bindElement(table, value, statement, at: 2, comparable(table, value))
         return try statement.step()
     }
 
@@ -175,7 +175,7 @@ extension Database {
         let statement = try connection.statement(sql)
         defer { statement.reset() }
         statement.bind(owner, at: 1)
-        try bindElement(table, value, statement, at: 2, (value, ValueCodec.typeCode(value)))
+        try bindElement(table, value, statement, at: 2, try storedElement(table, value, connection))
         _ = try statement.step()
         return true
     }
@@ -184,7 +184,7 @@ extension Database {
         let statement = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1 AND \(elementCondition(table, first: 2))")
         defer { statement.reset() }
         statement.bind(owner, at: 1)
-        try bindElement(table, value, statement, at: 2, (value, ValueCodec.typeCode(value)))
+        try bindElement(table, value, statement, at: 2, comparable(table, value))
         _ = try statement.step()
         return connection.changes > 0
     }
@@ -291,7 +291,7 @@ extension Database {
                     nested.append((values.count, statement.int64(0), code))
                     values.append(.null)
                 } else {
-                    values.append(ValueCodec.readMixed(statement, value: 0, type: 1))
+                    values.append(readMixedValue(statement, value: 0, type: 1))
                 }
             } else {
                 values.append(ValueCodec.read(statement, 0, as: type, classIndex: targetIndex))
@@ -332,7 +332,7 @@ extension Database {
                 nested = (statement.int64(0), code)
                 value = .null
             } else {
-                value = ValueCodec.readMixed(statement, value: 0, type: 1)
+                value = readMixedValue(statement, value: 0, type: 1)
             }
         } else {
             value = ValueCodec.read(statement, 0, as: info.traits[index].type, classIndex: info.targets[index]?.index ?? -1)
@@ -348,8 +348,11 @@ extension Database {
     /// dictionary values become null, list and set entries disappear.
     /// `depth` counts the embedded owners above: stored data is not trusted, and a chain deeper
     /// than `maximumEmbeddedDepth` (or one that owns itself) is `CORRUPT`, not a stack overflow.
-    func deleteObject(_ info: ClassInfo, _ key: Int64, _ connection: Connection, depth: Int = 0) throws(DrumlinError) {
+    /// `heldByMixedValues: false` when the caller just found that no mixed value holds it.
+    func deleteObject(_ info: ClassInfo, _ key: Int64, _ connection: Connection, depth: Int = 0,
+                      heldByMixedValues: Bool = true) throws(DrumlinError) {
         if depth > Self.maximumEmbeddedDepth { throw embeddedChainCorrupt(info, key) }
+        if heldByMixedValues { try clearMixedLinks(to: info, key, connection) }
         guard info.hasRelationships else {
             let statement = try connection.statement(slot: info.slot(.delete), info.deleteSQL)
             defer { statement.reset() }

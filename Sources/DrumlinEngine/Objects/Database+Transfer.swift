@@ -112,7 +112,7 @@ extension Database {
         while try statement.step() {
             let key = statement.int64(0)
             writer.removeAll()
-            try writeJSON(info, key, depth: 0, connection, to: &writer)
+            try writeJSON(info, key, depth: 0, connection, to: &writer, exporting: true)
             try exporter.write(writer.bytes, header: header.bytes, key: keyed ? key : nil)
         }
     }
@@ -274,6 +274,11 @@ extension Database {
     /// of them points at an object that does not exist yet.
     fileprivate func resolveLinks(_ json: JSON, _ info: ClassInfo, _ index: Int, _ importer: Importer,
                                   _ connection: Connection) throws(DrumlinError) -> JSON? {
+        if info.traits[index].type == .mixed {
+            return try resolveMixedLinks(json, info.traits[index].collection, connection) { (target, old) throws(DrumlinError) -> JSON? in
+                try resolveReference(.int(old), target, importer, connection)
+            }
+        }
         guard let target = info.targets[index] else { return json }
         func resolve(_ element: JSON) throws(DrumlinError) -> JSON? {
             target.isEmbedded ? try resolveEmbedded(element, target, importer, connection)
@@ -474,7 +479,7 @@ private struct Importer {
             position = 0
             while position < members.count {
                 let (name, value) = members[position]
-                if let index = info.propertyIndex(name), info.traits[index].type == .object {
+                if let index = info.propertyIndex(name), info.traits[index].type == .object || info.traits[index].type == .mixed {
                     if let resolved = try db.resolveLinks(value, info, index, self, connection) {
                         members[position].value = resolved
                     } else {
@@ -586,8 +591,8 @@ private struct Importer {
                     let json: JSON
                     do { json = try JSON.parse(row.value) } catch { throw DrumlinError(.internal, error.description) }
                     guard let resolved = try db.resolveLinks(json, info, row.property, self, connection) else {
-                        let target = info.targets[row.property]?.name ?? "?"
-                        throw DrumlinError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[row.property])' links to a '\(target)' that is neither in the file nor in the database: \(row.value)")
+                        let target = info.targets[row.property].map { "a '\($0.name)'" } ?? "an object"
+                        throw DrumlinError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[row.property])' links to \(target) that is neither in the file nor in the database: \(row.value)")
                     }
                     let input = try db.decodeInput(resolved, info, row.property)
                     try db.update(info, row.key, [(row.property, input)], mode: .all, connection)

@@ -128,6 +128,13 @@ extension Database {
                 return .primaryKey(try Self.decodeValue(json, label))
             }
         }
+        if property.type == .mixed, case .object(let members) = json, Self.isLinkJSON(json) {
+            do throws(DrumlinError) {
+                return .value(.link(try linkJSON(members[0].value)))
+            } catch {
+                throw DrumlinError(error.code, "Property \(label): \(error.message)")
+            }
+        }
         let value = try Self.decodeValue(json, label)
         return .value(try Self.coerceScalar(value, property.type, optional: optional, nested: nested, label))
     }
@@ -244,10 +251,14 @@ extension Database {
         }
         switch (type, value) {
         case (.mixed, .link):
-            throw DrumlinError(.notSupported, "Property \(label): mixed values hold scalars and nested collections, not links.")
+            // Checked (a live top-level object) when it is stored.
+            return value
         case (.mixed, .list), (.mixed, .dictionary):
             guard nested else {
                 throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): sets of mixed values hold scalars only, got \(value.typeName).")
+            }
+            if Database.containsLink(value) {
+                throw DrumlinError(.notSupported, "Property \(label): A link cannot be stored inside a nested list or dictionary of a mixed value.")
             }
             return value
         case (.mixed, _): return value

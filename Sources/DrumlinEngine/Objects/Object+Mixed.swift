@@ -138,7 +138,7 @@ extension Database {
             let code = statement.int64(column + 1)
             slot = code == MixedStorage.listCode || code == MixedStorage.dictionaryCode
                 ? .collection(id: statement.int64(column), code: code)
-                : .scalar(ValueCodec.readMixed(statement, value: column, type: column + 1))
+                : .scalar(readMixedValue(statement, value: column, type: column + 1))
             statement.reset()
         } else {
             guard try exists(info, key, connection) else { throw invalidated(info) }
@@ -181,7 +181,7 @@ extension Database {
         if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {
             return .collection(id: statement.int64(0), code: code)
         }
-        return .scalar(ValueCodec.readMixed(statement, value: 0, type: 1))
+        return .scalar(readMixedValue(statement, value: 0, type: 1))
     }
 
     func readMixedSlot(_ slot: MixedSlot, _ connection: Connection) throws(DrumlinError) -> Value {
@@ -197,6 +197,7 @@ extension Database {
         guard case .collection(let id, let code) = parent else {
             throw DrumlinError(.invalidArgument, "The path does not lead to a list or dictionary.")
         }
+        if Self.containsLink(value) { throw Self.nestedLinkRefused() }
         let count = try mixedCount(id, connection)
         var position = Int64(count)
         var key: String?

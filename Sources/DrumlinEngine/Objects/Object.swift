@@ -27,6 +27,8 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     }
     public var objectSchema: ObjectSchema { info.schema }
     public var classIndex: Int { info.index }
+    /// The object as a link value: what a link property, or a mixed value, stores.
+    public var link: Value { .link(ObjectLink(classIndex: info.index, key: key)) }
 
     public static func == (lhs: Object, rhs: Object) -> Bool {
         lhs.database === rhs.database && lhs.info === rhs.info && lhs.key == rhs.key
@@ -130,10 +132,13 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
         try access { (connection) throws(DrumlinError) in
             try database.requireWriteTransaction()
             _ = try database.readable(info)
-            if info.hasRelationships {
+            // Clearing mixed values that hold the object and deleting it go together.
+            var atomic = info.hasRelationships
+            if !atomic { atomic = try database.isHeldByMixedValues(info, key, connection) }
+            if atomic {
                 try database.atomically(connection) { () throws(DrumlinError) in try database.deleteObject(info, key, connection) }
             } else {
-                try database.deleteObject(info, key, connection)
+                try database.deleteObject(info, key, connection, heldByMixedValues: false)
             }
         }
     }
@@ -149,10 +154,18 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
         }
     }
 
-    /// The object a to-one link property points at, or nil.
+    /// The object a to-one link property, or a mixed property holding a link, points at, or nil.
     public func linkedObject(_ name: String) throws(DrumlinError) -> Object? {
         guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
         let property = info.property(index)
+        if property.type == .mixed, property.collection == .single {
+            let value = try value(at: index)
+            switch value {
+            case .link(let link): return try database.object(link)
+            case .null: return nil
+            default: throw DrumlinError(.typeMismatch, "Property '\(info.name).\(property.name)' holds a \(value.typeName), not a link.")
+            }
+        }
         guard property.type == .object, property.collection == .single else {
             throw DrumlinError(.typeMismatch, "Property '\(info.name).\(property.name)' is not a link to one object.")
         }

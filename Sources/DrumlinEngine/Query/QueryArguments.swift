@@ -12,19 +12,33 @@ extension Database {
         return values
     }
 
+    /// Whether `json` is the one-key object `{"$link": ...}`.
+    static func isLinkJSON(_ json: JSON) -> Bool {
+        if case .object(let members) = json, members.count == 1, members[0].key == "$link" { return true }
+        return false
+    }
+
+    /// Decodes the body of `{"$link": {"class": "Dog", "key": 12}}`: the one parser for links
+    /// written as JSON (query arguments, mixed values in payloads and imports).
+    func linkJSON(_ body: JSON) throws(DrumlinError) -> ObjectLink {
+        guard let className = body["class"]?.stringValue, case .int(let key)? = body["key"], body.objectMembers?.count == 2 else {
+            throw DrumlinError(.invalidArgument, "a $link is {\"class\": \"<class name>\", \"key\": <object key>}.")
+        }
+        let info: ClassInfo
+        do throws(DrumlinError) { info = try classInfo(className) } catch {
+            throw DrumlinError(.invalidArgument, error.message)
+        }
+        return ObjectLink(classIndex: info.index, key: key)
+    }
+
     private func queryArgument(_ json: JSON, _ position: Int) throws(DrumlinError) -> Value {
         switch json {
         case .object(let members) where members.count == 1 && members[0].key == "$link":
-            let body = members[0].value
-            guard let className = body["class"]?.stringValue, case .int(let key)? = body["key"],
-                  body.objectMembers?.count == 2 else {
-                throw DrumlinError(.invalidArgument, "Query argument $\(position): a $link is {\"class\": \"<class name>\", \"key\": <object key>}.")
+            do throws(DrumlinError) {
+                return .link(try linkJSON(members[0].value))
+            } catch {
+                throw DrumlinError(error.code, "Query argument $\(position): \(error.message)")
             }
-            let info: ClassInfo
-            do throws(DrumlinError) { info = try classInfo(className) } catch {
-                throw DrumlinError(.invalidArgument, "Query argument $\(position): \(error.message)")
-            }
-            return .link(ObjectLink(classIndex: info.index, key: key))
         case .array(let elements):
             // A list argument (`IN $0`) may hold objects too.
             var values: [Value] = []

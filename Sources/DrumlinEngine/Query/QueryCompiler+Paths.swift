@@ -324,10 +324,43 @@ extension QueryCompiler {
             }
             guard let condition else { continue }
             let scoped = condition.replacing("m.", with: "m.")
-            value = "(SELECT m.value FROM _drumlin_mixed AS m WHERE m.collection = \(collection) AND \(scoped))"
-            type = "(SELECT m.value_type FROM _drumlin_mixed AS m WHERE m.collection = \(collection) AND \(scoped))"
+            let nestedValue = "(SELECT m.value FROM _drumlin_mixed AS m WHERE m.collection = \(collection) AND \(scoped))"
+            let nestedType = "(SELECT m.value_type FROM _drumlin_mixed AS m WHERE m.collection = \(collection) AND \(scoped))"
+            if case .property(let name) = component.kind, let followed = followMixedLink(value, type, name) {
+                // `mixed.name`: a held link is followed to its target's property; a nested
+                // dictionary is looked up by key, as before.
+                value = "(CASE WHEN \(type) = 10 THEN \(followed.value) ELSE \(nestedValue) END)"
+                type = "(CASE WHEN \(type) = 10 THEN \(followed.type) ELSE \(nestedType) END)"
+            } else {
+                value = nestedValue
+                type = nestedType
+            }
         }
         return Operand(sql: value, kind: .mixed(type: type), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
+    }
+
+    /// The value and type of property `name` of the object a mixed link (`value`, stored as
+    /// '<key>:<stored class name>') points at, for every top-level class with a scalar or mixed
+    /// column of that name; nil when no class has one. One step only: the result is a value.
+    mutating func followMixedLink(_ value: String, _ type: String, _ name: String) -> (value: String, type: String)? {
+        var values: [String] = []
+        var types: [String] = []
+        for info in database.classes where info.schema.kind == .topLevel {
+            guard let index = info.propertyIndex(name) else { continue }
+            let property = info.property(index)
+            guard property.isColumn, property.type != .object else { continue }
+            let className = bind(.string(info.schema.storedName))
+            let row = "FROM \(info.table) AS x WHERE x.\(info.keyColumn) = CAST(\(value) AS INTEGER)"
+            let column = "x.\(quoted(property.storedName))"
+            let typeSQL = property.type == .mixed
+                ? "x.\(quoted(ClassInfo.mixedTypeColumn(property)))"
+                : "(CASE WHEN \(column) IS NULL THEN 0 ELSE \(ValueCodec.typeCode(property.type)) END)"
+            values.append("WHEN \(className) THEN (SELECT \(column) \(row))")
+            types.append("WHEN \(className) THEN (SELECT \(typeSQL) \(row))")
+        }
+        guard !values.isEmpty else { return nil }
+        let target = "substr(\(value), instr(\(value), ':') + 1)"
+        return ("(CASE \(target) \(values.joined(separator: " ")) END)", "(CASE \(target) \(types.joined(separator: " ")) END)")
     }
 
     /// `.length` after a string or binary element: the SQL of its length (consuming the

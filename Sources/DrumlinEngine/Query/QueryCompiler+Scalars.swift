@@ -234,6 +234,8 @@ extension QueryCompiler {
                 return op == .equal ? "\(a.sql) IS \(b.sql)" : "\(a.sql) IS NOT \(b.sql)"
             case .link(let otherInfo):
                 throw error("Unsupported comparison between '\(written(a))' (a link to '\(info.name)') and '\(written(b))' (a link to '\(otherInfo.name)')", at: range)
+            case .mixed(let typeSQL):
+                return try mixedComparison(b.sql, typeSQL, op.mirrored, a, ci, range)
             default:
                 throw unsupported(a.kind, b.kind, range)
             }
@@ -357,6 +359,23 @@ extension QueryCompiler {
             case .beginsWith, .endsWith, .contains: return "1"
             default: return "0"
             }
+        case .constant(.link(let link)):
+            // A mixed value holding a link: stored as '<key>:<stored class name>' (type 10).
+            try requireEquality(op, range)
+            let matched: String
+            if database.classes.indices.contains(link.classIndex) {
+                matched = "(\(type) = 10 AND \(value) = \(bind(.string("\(link.key):\(database.classes[link.classIndex].schema.storedName)"))))"
+            } else {
+                matched = "(\(type) = 10 AND CAST(\(value) AS INTEGER) = \(bind(.int(link.key))))"
+            }
+            return op == .notEqual ? "NOT coalesce(\(matched), 0)" : matched
+        case .link(let info):
+            // A link property or obj(…): the same stored form, built from the target's key (an
+            // obj(…) that finds no object matches nothing).
+            try requireEquality(op, range)
+            let storedName = info.schema.storedName.replacing("'", with: "''")
+            let matched = "(\(type) = 10 AND \(value) = (\(other.sql) || ':\(storedName)'))"
+            return op == .notEqual ? "NOT coalesce(\(matched), 0)" : matched
         case .constant(let constant):
             guard let group = Self.group(constant) else { throw unsupported(.mixed(type: typeSQL), other.kind, range) }
             if stringOpCode(op) != nil {
@@ -392,6 +411,12 @@ extension QueryCompiler {
             return op == .notEqual ? "NOT coalesce(\(matched), 0)" : matched
         default:
             throw unsupported(.mixed(type: typeSQL), other.kind, range)
+        }
+    }
+
+    func requireEquality(_ op: Query.ComparisonOperator, _ range: Query.SourceRange) throws(DrumlinError) {
+        guard op == .equal || op == .notEqual else {
+            throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type 'link', only == and != are supported", at: range)
         }
     }
 

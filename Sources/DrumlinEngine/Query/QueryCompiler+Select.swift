@@ -93,7 +93,8 @@ extension QueryCompiler {
         switch operand.kind {
         case .scalar(.decimal128): return "\(operand.sql) COLLATE drumlin_decimal"
         case .scalar, .link, .count: return operand.sql
-        case .mixed(let type): return "\(type) IN (1, 6, 7, 8), (CASE WHEN \(type) = 8 THEN CAST(\(operand.sql) AS REAL) ELSE \(operand.sql) END)"
+        // A held object ('<key>:<class>' text, type 10) never groups with a string of the same text.
+        case .mixed(let type): return "\(type) IN (1, 6, 7, 8), \(type) = 10, (CASE WHEN \(type) = 8 THEN CAST(\(operand.sql) AS REAL) ELSE \(operand.sql) END)"
         default: throw error("Cannot sort or group on '\(name)'", at: keyPath.range)
         }
     }

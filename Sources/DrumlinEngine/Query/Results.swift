@@ -415,15 +415,27 @@ public final class Results: @unchecked Sendable {
             try database.requireWriteTransaction()
             _ = try database.readable(info)
             if !info.hasRelationships {
-                // Nothing else to clean up: one set-based DELETE.
+                // Nothing else to clean up but mixed values linking here: set-based statements.
                 let (rows, parameters, _) = try compile(connection)
-                let statement = try connection.statement(
-                    "DELETE FROM \(info.table) WHERE \(info.keyColumn) IN (SELECT k FROM (\(rows)))")
-                defer { statement.reset() }
-                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
-                _ = try statement.step()
+                var deleted = 0
+                func delete() throws(DrumlinError) {
+                    let statement = try connection.statement(
+                        "DELETE FROM \(info.table) WHERE \(info.keyColumn) IN (SELECT k FROM (\(rows)))")
+                    defer { statement.reset() }
+                    for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                    _ = try statement.step()
+                    deleted = connection.changes
+                }
+                if info.mixedLinkHolders.isEmpty {
+                    try delete()
+                } else {
+                    try database.atomically(connection) { () throws(DrumlinError) in
+                        try database.clearMixedLinks(to: info, keysSQL: "SELECT k FROM (\(rows))", parameters, connection)
+                        try delete()
+                    }
+                }
                 cache = nil
-                return connection.changes
+                return deleted
             }
             let keys = try keys(connection)
             var deleted = 0

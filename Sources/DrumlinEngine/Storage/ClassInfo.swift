@@ -176,7 +176,38 @@ final class ClassInfo {
                 || !info.incoming.isEmpty
             info.geoPointIndices = geoPointIndices(info)
         }
+        // Where a mixed value can hold a link: every class's mixed columns and mixed collections.
+        var holders: [MixedLinkHolder] = []
+        for info in classes {
+            for (index, property) in info.schema.properties.enumerated() where property.type == .mixed {
+                if property.isColumn {
+                    holders.append(.column(info, index))
+                } else if let table = info.collectionTables[index] {
+                    holders.append(.collection(info, index, table))
+                }
+            }
+        }
+        let probes = holders.map { holder -> String in
+            switch holder {
+            case .column(let info, let index):
+                let property = info.property(index)
+                return "EXISTS (SELECT 1 FROM \(info.table) WHERE \(quoted(mixedTypeColumn(property))) = 10 AND \(quoted(property.storedName)) = ?1)"
+            case .collection(_, _, let table):
+                return "EXISTS (SELECT 1 FROM \(table.name) WHERE value_type = 10 AND value = ?1)"
+            }
+        }
+        for info in classes where info.schema.kind == .topLevel {
+            info.mixedLinkHolders = holders
+            info.mixedLinkProbeSQL = probes.isEmpty ? nil : "SELECT " + probes.joined(separator: " OR ")
+        }
     }
+
+    /// One statement telling whether any mixed value holds a given object (`?1`: its stored form).
+    private(set) var mixedLinkProbeSQL: String?
+
+    /// Where mixed values pointing at this class's objects may be (empty for classes a mixed
+    /// value cannot link to, and for schemas without mixed properties).
+    private(set) var mixedLinkHolders: [MixedLinkHolder] = []
 
     var isEmbedded: Bool { schema.kind == .embedded }
 
@@ -195,6 +226,7 @@ final class ClassInfo {
     func unlinkClasses() {
         targets = []
         incoming = []
+        mixedLinkHolders = []
     }
 
     var name: String { schema.name }
@@ -221,6 +253,7 @@ final class ClassInfo {
         var statements = ["CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"]
         for property in schema.properties where property.isColumn {
             if let sql = indexStatement(property) { statements.append(sql) }
+            if let sql = mixedLinkIndexStatement(property) { statements.append(sql) }
         }
         for table in collectionTables.compactMap({ $0 }) { statements.append(contentsOf: table.createStatements) }
         for property in schema.properties where property.index == .fullText && property.isColumn {
@@ -274,5 +307,13 @@ final class ClassInfo {
             return "CREATE INDEX \(indexName(property)) ON \(table) (\(column))"
         }
         return nil
+    }
+
+    /// For a mixed column: a partial index over the rows holding a link (type 10), so deleting
+    /// an object finds the mixed values pointing at it without scanning the table.
+    func mixedLinkIndexStatement(_ property: Property) -> String? {
+        guard property.type == .mixed, property.isColumn else { return nil }
+        let name = quoted(sideName("mlink", table: schema.storedName, column: property.storedName))
+        return "CREATE INDEX IF NOT EXISTS \(name) ON \(table) (\(quoted(property.storedName))) WHERE \(quoted(Self.mixedTypeColumn(property))) = 10"
     }
 }

@@ -52,6 +52,10 @@ struct CollectionTable {
         if (isLink || isIndexed) && kind != .set {
             statements.append("CREATE INDEX \(quoted(rawName + "_value")) ON \(name) (value)")
         }
+        if isMixed {
+            // The elements holding a link (type 10), for clearing them when the target is deleted.
+            statements.append("CREATE INDEX \(quoted(rawName + "_mlink")) ON \(name) (value) WHERE value_type = 10")
+        }
         return statements
     }
 }

@@ -182,6 +182,7 @@ enum SchemaMigration {
                         "ALTER TABLE \(info.table) ADD COLUMN \($0)"
                     }
                     if let index = info.indexStatement(property) { statements.append(index) }
+                    if let index = info.mixedLinkIndexStatement(property) { statements.append(index) }
                     if property.index == .fullText { statements.append(contentsOf: FullText.createStatements(info, property)) }
                 } else if let table = info.collectionTables.first(where: { $0?.rawName == sideName(property.collection.typeWord ?? "", table: info.schema.storedName, column: property.storedName) }) ?? nil {
                     statements = table.createStatements

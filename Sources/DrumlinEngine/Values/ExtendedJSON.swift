@@ -104,6 +104,9 @@ package enum ExtendedJSON {
             var entries: [(key: String, value: Value)] = []
             entries.reserveCapacity(members.count)
             for member in members {
+                if member.key == "$link" && members.count == 1 {
+                    throw DrumlinError(.notSupported, "A link cannot be stored inside a nested list or dictionary of a mixed value.")
+                }
                 if member.key.hasPrefix("$") {
                     // Only the Extended JSON forms ({"$oid": ...}, ...) may use such keys: a
                     // dictionary holding one could not be read back as a dictionary.

@@ -39,7 +39,7 @@ from ._errors import (
 from ._handle import Handle
 from .notifications import NotificationToken
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
-from .object import Object, fill_value, prepare_link
+from .object import Object, fill_link, fill_value, mixed_from_json, mixed_link_object, prepare_link, prepare_mixed
 from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
 from .values import check_mixed_keys, ejson_dumps, ejson_loads
 
@@ -175,7 +175,20 @@ class _Collection(Handle):
             value = prepare_link(self._drumlin_owner._drumlin_db, self._drumlin_prop, value)
         elif self._drumlin_prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
             check_mixed_keys(value, self._drumlin_prop.label)
+            value = prepare_mixed(self._drumlin_owner._drumlin_db, self._drumlin_prop, value)
         return ejson_dumps(value).encode("utf-8")
+
+    def _drumlin_mixed_values(self, values: Any) -> Any:
+        """Values read as JSON, with the links a mixed collection holds as Objects."""
+        if self._drumlin_prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
+            return values
+        return mixed_from_json(self._drumlin_owner._drumlin_db, values)
+
+    def _drumlin_plain(self, value: Any) -> Any:
+        """``value`` as plain JSON for a rewrite (Objects in a mixed collection as ``$link``)."""
+        if self._drumlin_prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
+            value = prepare_mixed(self._drumlin_owner._drumlin_db, self._drumlin_prop, value)
+        return _plain(value)
 
     def _drumlin_fill(self, value: Any, out: _ffi.drumlin_value) -> None:
         fill_value(self._drumlin_owner._drumlin_db, value, self._drumlin_prop, out)
@@ -189,7 +202,7 @@ class _Collection(Handle):
             _ffi.drumlin_object_get_mixed_json(
                 handle, self._drumlin_prop.cname, ejson_dumps([step]).encode("utf-8"), byref(out)
             )
-        return ejson_loads(take_string(out))
+        return self._drumlin_mixed_values(ejson_loads(take_string(out)))
 
     def _drumlin_objects(self, refs: list[Any]) -> list[Any]:
         """Objects for references as the engine's JSON prints them (primary keys, or object keys
@@ -332,13 +345,17 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
             reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
             if reader is not None:
                 return reader(value.as_)
+        if kind == _ffi.DRUMLIN_TYPE_LINK:  # a mixed element holding an object
+            db = self._drumlin_owner._drumlin_db
+            return mixed_link_object(db, value.as_.link.class_index, value.as_.link.key)
         return self._drumlin_nested(position)
 
     def _drumlin_snapshot(self) -> list[Any]:
         values: list[Any] = self._drumlin_json()
         target = self._drumlin_target
         if target is None:
-            return values
+            mixed: list[Any] = self._drumlin_mixed_values(values)
+            return mixed
         if target.is_embedded:  # printed as nested objects, without a key: read each
             return [self._drumlin_get(i) for i in range(len(values))]
         return self._drumlin_objects(values)
@@ -418,6 +435,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
             owner_handle = owner._ptr()
             path = ejson_dumps([position]).encode("utf-8")
             check_mixed_keys(value, self._drumlin_prop.label)
+            value = prepare_mixed(owner._drumlin_db, self._drumlin_prop, value)
             with owner._drumlin_lock:
                 _ffi.drumlin_object_set_mixed_json(
                     owner_handle, self._drumlin_prop.cname, path, ejson_dumps(value).encode("utf-8")
@@ -559,7 +577,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         if not items:
             return
         if self._drumlin_target is None:
-            self._drumlin_rewrite(self._drumlin_raw() + _plain(items))
+            self._drumlin_rewrite(self._drumlin_raw() + self._drumlin_plain(items))
         else:
             self._drumlin_insert_all(len(self), items)
 
@@ -610,7 +628,8 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
     def _drumlin_snapshot(self) -> list[Any]:
         values: list[Any] = self._drumlin_json()
         if self._drumlin_target is None:
-            return values
+            mixed: list[Any] = self._drumlin_mixed_values(values)
+            return mixed
         return self._drumlin_objects(values)
 
     def __iter__(self) -> Iterator[Any]:
@@ -634,6 +653,11 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
             return cvalue
         if isinstance(value, NESTED_TYPES):
             return None
+        if isinstance(value, Object):  # a set of mixed values may hold objects
+            if value._drumlin_values is not None or value._drumlin_db is not self._drumlin_owner._drumlin_db:
+                return None
+            fill_link(self._drumlin_owner._drumlin_db, value, cvalue)
+            return cvalue
         try:
             to_value(value, self._drumlin_prop, cvalue)
         except (TypeMismatchError, InvalidArgumentError):
@@ -692,7 +716,7 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
             for value in items:
                 if isinstance(value, NESTED_TYPES):
                     self._drumlin_add_now(value)  # raises: sets of mixed values hold scalars only
-            self._drumlin_rewrite(self._drumlin_raw() + _plain(items))
+            self._drumlin_rewrite(self._drumlin_raw() + self._drumlin_plain(items))
             return
         db = self._drumlin_owner._drumlin_db
         added: list[Any] = []

@@ -19,7 +19,8 @@ from ._errors import (
 )
 from ._marshal import READERS, SCALAR_LIMIT
 from ._schema import encode_name
-from .collection import _Collection, _plain
+from .collection import _Collection
+from .object import mixed_link_object
 
 __all__ = ["Dictionary"]
 
@@ -93,13 +94,19 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
             if not found.value:
                 return False, None
             kind = value.type
-            if kind == _ffi.DRUMLIN_TYPE_LINK and target is not None:
+            mixed_link: tuple[int, int] | None = None
+            if kind == _ffi.DRUMLIN_TYPE_LINK and target is None:  # a mixed value holding an object
+                mixed_link = (value.as_.link.class_index, value.as_.link.key)
+                link_key = None
+            elif kind == _ffi.DRUMLIN_TYPE_LINK and target is not None:
                 link_key = value.as_.link.key
             else:
                 reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
                 if reader is not None:
                     return True, reader(value.as_)
                 link_key = None
+        if mixed_link is not None:
+            return True, mixed_link_object(self._drumlin_owner._drumlin_db, *mixed_link)
         if link_key is not None:
             assert target is not None
             db = self._drumlin_owner._drumlin_db
@@ -120,7 +127,8 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
         entries: dict[str, Any] = self._drumlin_json()
         target = self._drumlin_target
         if target is None:
-            return entries
+            mixed: dict[str, Any] = self._drumlin_mixed_values(entries)
+            return mixed
         pk = target.primary_key
         if target.is_embedded or (pk is not None and pk.is_optional):
             # Embedded objects print without a key; a null primary key prints like a null link.
@@ -176,7 +184,7 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
             return
         raw = self._drumlin_raw()
         for key, value in pairs:
-            raw[key] = _plain(value)
+            raw[key] = self._drumlin_plain(value)
         self._drumlin_rewrite(raw)
 
     def _drumlin_erase_now(self, key: object) -> bool:

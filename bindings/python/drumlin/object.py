@@ -19,7 +19,7 @@ import marshal
 import sys
 import threading
 from collections.abc import Iterable, Mapping
-from ctypes import byref, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
+from ctypes import byref, c_char_p, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union, cast
 
@@ -296,6 +296,8 @@ class Object(Handle):
                 reader = READERS[kind]
                 if reader is not None:
                     return reader(value.as_)
+        if kind == _ffi.DRUMLIN_TYPE_LINK:  # a mixed property holding an object
+            return mixed_link_object(self._drumlin_db, value.as_.link.class_index, value.as_.link.key)
         return self._drumlin_read_nested(handle, prop)
 
     def _drumlin_read_nested(self, handle: Any, prop: Property) -> Any:
@@ -867,6 +869,11 @@ def check_values(values: object, what: str) -> Mapping[str, Any]:
 def fill_link(db: Database, obj: Object, out: _ffi.drumlin_value) -> None:
     """``out`` = a typed link to ``obj``. The engine checks the class, that the target is not an
     embedded object owned elsewhere, and that it still exists."""
+    if obj._drumlin_values is not None:
+        raise InvalidArgumentError(
+            f"The {type(obj).__name__} object is not stored in a database yet: add it first (db.add), "
+            "then link it"
+        )
     if obj._drumlin_db is not db:
         raise InvalidArgumentError(
             f"The {obj._drumlin_class.name} object belongs to another database: link objects of the same "
@@ -924,15 +931,18 @@ def prepare_value(db: Database, prop: Property, value: Any) -> Any:
         raise InvalidArgumentError(f"Cannot modify read-only property {prop.label}.")
     if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
         check_mixed_keys(value, prop.label)
+        if prop.collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY and isinstance(value, Mapping):
+            return {key: prepare_mixed(db, prop, item) for key, item in value.items()}
+        if prop.collection != _ffi.DRUMLIN_COLLECTION_NONE and not isinstance(
+            value, (str, bytes, bytearray, memoryview, Mapping)
+        ) and isinstance(value, Iterable):
+            return [prepare_mixed(db, prop, item) for item in value]
+        return prepare_mixed(db, prop, value)
     collection = prop.collection
     if collection == _ffi.DRUMLIN_COLLECTION_NONE:
         if prop.is_link:
             return prepare_link(db, prop, value)
         if isinstance(value, Object):
-            if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
-                raise NotSupportedError(
-                    f"Property {prop.label}: mixed values hold scalars and nested collections, not links."
-                )
             raise TypeMismatchError(
                 f"Type mismatch for property {prop.label}: expected {prop.type_name}, got link."
             )
@@ -990,6 +1000,83 @@ def link_reference(db: Database, prop: Property, obj: Object) -> Any:
     if info.primary_key is not None:
         return obj.primary_key
     return obj._drumlin_object_key()
+
+
+# ---- Links held by mixed values -------------------------------------------------------------------
+
+
+def class_at(db: Database, class_index: int) -> ClassInfo:
+    """The class with index ``class_index`` in the database's schema."""
+    name = c_char_p()
+    _ffi.drumlin_class_name(db._ptr(), class_index, byref(name))
+    return db._class((name.value or b"").decode("utf-8"))
+
+
+def mixed_link_object(db: Database, class_index: int, key: int) -> Object:
+    """The object a mixed value's link (class index, object key) points at."""
+    obj: Object = class_at(db, class_index).object_type._drumlin_keyed(db, key)  # type: ignore[attr-defined]
+    return obj
+
+
+def mixed_link_json(db: Database, label: str, obj: Object) -> dict[str, Any]:
+    """``{"$link": {"class": ..., "key": ...}}`` for an object a mixed value is to hold. The
+    engine refuses embedded and asymmetric classes and deleted objects."""
+    if obj._drumlin_values is not None:
+        raise InvalidArgumentError(
+            f"Property {label}: the {type(obj).__name__} object is not stored in a database yet: add it "
+            "first (db.add), then store it in a mixed value"
+        )
+    info = obj._drumlin_class
+    if obj._drumlin_db is not db:
+        raise InvalidArgumentError(
+            f"Property {label}: the {info.name} object belongs to another database: a mixed value can "
+            "only hold objects of its own database"
+        )
+    obj._ptr()  # a closed accessor is a MisuseError
+    key = obj._drumlin_object_key()
+    if key is None:
+        raise MisuseError("This object is closed.")
+    return {"$link": {"class": info.name, "key": key}}
+
+
+def prepare_mixed(db: Database, prop: Property, value: Any) -> Any:
+    """A mixed value for the JSON layer: an Object as a ``$link`` reference. An Object inside a
+    nested list or dict is refused as the engine refuses it; anything else passes unchanged (the
+    JSON layer reports values nested too deeply or holding themselves)."""
+    if isinstance(value, Object):
+        return mixed_link_json(db, prop.label, value)
+    if not isinstance(value, (Mapping, list, tuple)):
+        return value
+    seen: set[int] = set()
+    pending: list[Any] = [value]
+    while pending:  # iterative: a deep or looped value is the JSON layer's error, not a RecursionError
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        for nested in item.values() if isinstance(item, Mapping) else item:
+            if isinstance(nested, Object):
+                raise NotSupportedError(
+                    f"Property {prop.label}: A link cannot be stored inside a nested list or dictionary of a "
+                    "mixed value."
+                )
+            if isinstance(nested, (Mapping, list, tuple)):
+                pending.append(nested)
+    return value
+
+
+def mixed_from_json(db: Database, value: Any) -> Any:
+    """A mixed value read as JSON, with ``{"$link": {"class": ..., "key": ...}}`` as the Object."""
+    if isinstance(value, dict):
+        if len(value) == 1 and "$link" in value:
+            body = value["$link"]
+            if isinstance(body, dict) and isinstance(body.get("class"), str) and isinstance(body.get("key"), int):
+                obj: Object = db._class(body["class"]).object_type._drumlin_keyed(db, body["key"])  # type: ignore[attr-defined]
+                return obj
+        return {key: mixed_from_json(db, item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [mixed_from_json(db, item) for item in value]
+    return value
 
 
 def _is_mixed_collection(prop: Property) -> bool:

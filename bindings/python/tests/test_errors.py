@@ -338,18 +338,18 @@ def test_limit_error_for_mixed_values_nested_too_deeply(open_db: OpenDb) -> None
     )
 
 
-def test_not_supported_error_for_a_link_in_a_mixed_property(open_db: OpenDb) -> None:
+def test_not_supported_error_for_a_link_inside_a_nested_mixed_collection(open_db: OpenDb) -> None:
     # Reading a collection property used to raise NotSupportedError; it is a drumlin.List now
-    # (test_collections.py). Mixed values still cannot hold links.
+    # (test_collections.py). A mixed property may hold an object, but not inside a nested list.
     db = open_db([{"name": "Post", "properties": {"title": "string", "extra": "mixed", "tags": "string[]"}}])
     with db.write():
         post = db.create("Post", {"title": "Hi", "tags": ["a", "b"]})
         other = db.create("Post", {"title": "Other"})
         with pytest.raises(drumlin.NotSupportedError) as caught:
-            post.update({"extra": other, "tags": []})
+            post.update({"extra": [other], "tags": []})
     assert caught.value.code == 17
     assert caught.value.message == (
-        "Property 'Post.extra': mixed values hold scalars and nested collections, not links."
+        "Property 'Post.extra': A link cannot be stored inside a nested list or dictionary of a mixed value."
     )
     assert post.to_dict() == {"title": "Hi", "extra": None, "tags": ["a", "b"]}
 
