@@ -109,7 +109,7 @@ PYTHON_OUTPUT: dict[str, list[str]] = {
         "Request for argument at index 1 but only 1 argument is provided: $1 is missing (at position 8)",
         "12 Attempting to create an object of type 'Person' with an existing primary key value '1'.",   # Errors
         "{'_id': {'$oid': '65f1c0ffee0123456789abcd'}, 'name': 'Ann', 'joined': {'$date': '2024-03-18T13:50:58.402979Z'}}",
-        "597 of 597 bytes",                                                              # Export, import
+        "688 of 688 bytes",                                                              # Export, import
     ],
     "docs/migrations.md": ["migrating from 1 to 2", "{'id': 1, 'full_name': 'Ann Lee', 'age': 31}",
                            "kept version 2: not today"],
