@@ -17,6 +17,8 @@ LIB := $(RELEASE_DIR)/libdrumlin.so
 CMAKE_BUILD := build
 CMAKE_CONFIGURE := cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DDRUMLIN_SWIFTPM_SCRATCH=$(CURDIR)/.build
 DEMO_DIR := $(CURDIR)/build/demo
+# Parallel jobs for ctest and the packaging tests: every core.
+JOBS := $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all deps deps-wheel lib test test-swift test-c test-python test-packaging stress sanitize demo wheel install clean \
         bench bench-build bench-scale bench-transfer
@@ -40,6 +42,9 @@ deps:
 	fi
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest || \
 	  { echo "pytest is missing; run: $(PYTHON) -m pip install pytest"; exit 1; }
+	@# pytest-xdist: test-packaging runs its tests (a Python suite per Python version) on every core
+	@$(PYTHON) -c "import xdist" 2>/dev/null || $(PYTHON) -m pip install -q pytest-xdist || \
+	  echo "pytest-xdist is missing (test-packaging runs on one core); run: $(PYTHON) -m pip install pytest-xdist"
 	@# mypy, pyright: bindings/python/tests/test_typing.py type-checks the package, examples and docs (skipped without them)
 	@$(PYTHON) -c "import mypy" 2>/dev/null || $(PYTHON) -m pip install -q mypy || \
 	  echo "mypy is missing (the type-checking tests will be skipped); run: $(PYTHON) -m pip install mypy"
@@ -73,7 +78,7 @@ test-swift: deps
 test-c: lib
 	$(CMAKE_CONFIGURE) >/dev/null
 	cmake --build $(CMAKE_BUILD)
-	cd $(CMAKE_BUILD) && ctest --output-on-failure
+	cd $(CMAKE_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-python: lib
 	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) -m pytest -q bindings/python/tests
@@ -82,7 +87,8 @@ test-python: lib
 # projects, a rebuild from changed sources; each with the Swift toolchain hidden (Tests/packaging).
 # Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
 test-packaging: wheel test-c
-	$(PYTHON) -m pytest -q Tests/packaging --wheel-dir dist --cmake-build $(CMAKE_BUILD)
+	$(PYTHON) -m pytest -q $$($(PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)") Tests/packaging \
+	  --wheel-dir dist --cmake-build $(CMAKE_BUILD)
 
 # The reliability suite at length (not part of `make test`, which runs it briefly): 500 rounds of
 # SIGKILL of 4 writers at once, a minute of each fuzz harness, the racing-process tests.
