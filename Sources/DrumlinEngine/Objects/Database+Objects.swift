@@ -139,13 +139,27 @@ extension Database {
 
     /// The number of objects of a class. The corresponding C function is `drumlin_count`.
     public func count(_ className: String) throws(DrumlinError) -> Int {
-        try serialized { (connection) throws(DrumlinError) in
-            let info = try readableClass(className)
-            let statement = try connection.statement(slot: info.slot(.count), info.countSQL)
-            defer { statement.reset() }
-            _ = try statement.step()
-            return Int(statement.int64(0))
-        }
+        try serialized { (connection) throws(DrumlinError) in try storedCount(try readableClass(className), connection) }
+    }
+
+    /// `SELECT count(*)` of a class's table, which SQLite answers from its smallest index.
+    func storedCount(_ info: ClassInfo, _ connection: Connection) throws(DrumlinError) -> Int {
+        let statement = try connection.statement(slot: info.slot(.count), info.countSQL)
+        defer { statement.reset() }
+        _ = try statement.step()
+        return Int(statement.int64(0))
+    }
+
+    /// A read of every object of a class, begun in the state `token`, found `read` rows: when
+    /// the class's count (from an index) says otherwise and nothing was committed since, the file
+    /// is damaged (an index and the table disagree), and the read would return a wrong number of
+    /// objects: CORRUPT instead.
+    func checkWholeClassRead(_ info: ClassInfo, _ read: Int, since token: DatabaseStateToken?,
+                             _ connection: Connection) throws(DrumlinError) {
+        guard let token else { return }
+        let counted = try storedCount(info, connection)
+        guard counted != read, try stateToken(connection) == token else { return }
+        throw DrumlinError(.corrupt, "The file is damaged: '\(info.name)' has \(counted) objects by the count of the file and \(read) rows in its table (an index and the table disagree). Run check() for the details, and restore the file from a backup.")
     }
 
     /// Deletes an object (inside a write transaction).

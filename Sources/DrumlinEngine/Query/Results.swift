@@ -50,6 +50,13 @@ public final class Results: @unchecked Sendable {
 
     public var className: String { info.name }
 
+    /// Every object of the class, with nothing filtered out (reads of it are checked against the
+    /// class's count: see `Database.checkWholeClassRead`).
+    var isWholeClass: Bool {
+        guard case .all = base, owner == nil else { return false }
+        return steps.isEmpty
+    }
+
     func adding(_ newSteps: [Step]) -> Results {
         Results(database: database, info: info, base: base, steps: steps + newSteps, owner: owner)
     }
@@ -217,6 +224,7 @@ public final class Results: @unchecked Sendable {
         try database.timedQuery(queryDescription) { () throws(DrumlinError) in
             while try statement.step() { keys.append(statement.int64(0)) }
         }
+        if isWholeClass { try database.checkWholeClassRead(info, keys.count, since: token, connection) }
         if let token { cache = (token, keys) }
         return keys
     }
@@ -312,6 +320,8 @@ public final class Results: @unchecked Sendable {
             }
             if !info.hasRelationships, owner == nil, info.inRow(indices), start == 0 || continued != nil {
                 let statement: Statement
+                // The state a read of every object began in, to check its rows against the count.
+                let begun = isWholeClass ? (continued != nil ? continued?.begun : try database.stateToken(connection)) : nil
                 if let continued {
                     statement = continued.statement
                 } else {
@@ -332,9 +342,10 @@ public final class Results: @unchecked Sendable {
                 }
                 if rows == maxRows {
                     database.parkedRows = ParkedRows(results: self, statement: statement, position: start + rows,
-                                                     version: database.readVersion)
+                                                     version: database.readVersion, begun: begun)
                 } else {
                     statement.reset()
+                    if isWholeClass { try database.checkWholeClassRead(info, start + rows, since: begun, connection) }
                 }
                 return rows
             }
@@ -597,11 +608,14 @@ final class ParkedRows {
     let statement: Statement
     let position: Int
     var version: UInt64
+    /// The state the read began in, for a read of every object (see `Database.checkWholeClassRead`).
+    let begun: DatabaseStateToken?
 
-    init(results: Results, statement: Statement, position: Int, version: UInt64) {
+    init(results: Results, statement: Statement, position: Int, version: UInt64, begun: DatabaseStateToken?) {
         self.results = results
         self.statement = statement
         self.position = position
         self.version = version
+        self.begun = begun
     }
 }

@@ -144,6 +144,43 @@ def test_a_table_dropped_while_open_is_corrupt_not_internal(tmp_path: Path) -> N
 # ---- check() lists every broken invariant ----------------------------------------------------
 
 
+def test_a_read_of_every_object_that_disagrees_with_the_count_is_corrupt(tmp_path: Path) -> None:
+    # An index with an entry for an object whose row is gone: SQLite counts the class from the
+    # index (50), its table holds 49 rows. Reads of every object say so instead of returning 49.
+    path = tmp_path / "items.drumlin"
+    schema = [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "name": {"type": "string", "indexed": True}}}]
+    db = drumlin.open(path, schema)
+    with db.write():
+        for i in range(50):
+            db.create("Item", {"id": i, "name": f"n{i % 5}"})
+    db.close()
+    connection = sqlite3.connect(path)
+    index = connection.execute("SELECT type, name, tbl_name, rootpage, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Item'").fetchone()
+    connection.execute("PRAGMA writable_schema = ON")
+    connection.execute("DELETE FROM sqlite_master WHERE name = ?", (index[1],))
+    connection.commit()
+    connection.close()
+    run_sql(path, 'DELETE FROM "Item" WHERE id = 7')
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA writable_schema = ON")
+    connection.execute("INSERT INTO sqlite_master VALUES (?, ?, ?, ?, ?)", index)
+    connection.commit()
+    connection.close()
+
+    db = drumlin.open(path, schema)
+    message = r"The file is damaged: 'Item' has 50 objects by the count of the file and 49 rows in its table"
+    with pytest.raises(drumlin.CorruptError, match=message):
+        len(db.objects("Item"))
+    with pytest.raises(drumlin.CorruptError, match=message):
+        list(db.objects("Item"))
+    with pytest.raises(drumlin.CorruptError, match=message):
+        [item.name for item in db.objects("Item")]
+    # A filtered read reads the rows it names: the damaged entry is SQLite's to report.
+    assert db.count("Item", "id < 5") == 5
+    assert any("Item" in problem for problem in db.check())
+    db.close()
+
+
 def test_check_reports_every_broken_invariant(tmp_path: Path) -> None:
     path = people_file(tmp_path)
     run_sql(
