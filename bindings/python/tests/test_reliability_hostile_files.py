@@ -124,3 +124,36 @@ def test_a_10k_deep_list_argument_is_a_limit_error_everywhere() -> None:
         assert db.count("Note") == 0
     finally:
         db.close()
+
+
+def test_a_stale_wal_of_another_database_gives_no_crash_and_no_internal(tmp_path: Path) -> None:
+    # A -wal left by another database (copied beside this file): SQLite replays any well-formed
+    # log, so what reads back is documented as undetected (docs/reliability.md); it must still
+    # give data or a drumlin error, in a child process that survives the read.
+    mine = note_file(tmp_path, "mine")
+    other_dir = tmp_path / "other"
+    other_dir.mkdir()
+    other = note_file(other_dir, "theirs")
+    # Take the other file's log while a connection holds it open (closing would checkpoint it).
+    code = (
+        "import shutil, sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1])\n"
+        "c.execute('PRAGMA wal_autocheckpoint = 0')\n"
+        "c.executescript(\"UPDATE Note SET anything = 'changed'; INSERT INTO Note (id, _drumlin_seq, anything, _drumlin_type_anything) SELECT 2, 99, 'x', 3;\")\n"
+        "shutil.copy(sys.argv[1] + '-wal', sys.argv[2])\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(other), f"{mine}-wal"], check=True, capture_output=True)
+    assert Path(f"{mine}-wal").stat().st_size > 0
+    reader = (
+        "import sys, drumlin\n"
+        "try:\n"
+        "    db = drumlin.open(sys.argv[1])\n"
+        "    print('read', sorted(n.id for n in db.objects('Note')), db.check() == [] or 'problems')\n"
+        "except drumlin.InternalError as e:\n"
+        "    print('INTERNAL', e)\n"
+        "except drumlin.DrumlinError as e:\n"
+        "    print('error', type(e).__name__)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", reader, str(mine)], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith(("read", "error")), ran.stdout
