@@ -132,4 +132,12 @@ import Testing
         #expect(message("age IN 3").hasPrefix("The keypath following 'IN' must contain a list. Found '3'"))
         #expect(message("scores == scores").hasPrefix("Comparison between two lists is not supported"))
     }
+
+    /// Two constants are compared in SQL; a dictionary argument among them is a query error, not
+    /// a value bound to SQL (found by the query fuzz under `make sanitize`: it was INTERNAL).
+    @Test func aListOrDictionaryArgumentComparedWithAConstantIsAQueryError() {
+        #expect(message("$0 == 1", [.dictionary([("x", .int(1))])]) == "Unsupported comparison between type 'dictionary' and type 'int' (at position 1)")
+        #expect(message("$0 != $1", [.int(1), .dictionary([])]) == "Unsupported comparison between type 'int' and type 'dictionary' (at position 1)")
+        #expect(message("$0 == 1", [.int(1)]) == "no error")
+    }
 }

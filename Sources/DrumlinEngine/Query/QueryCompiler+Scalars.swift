@@ -173,7 +173,12 @@ extension QueryCompiler {
         let range = a.range.union(b.range)
 
         if case .constant(let left) = a.kind, case .constant(let right) = b.kind {
-            // Two constants: compare them in SQL like anything else.
+            // Two constants: compare them in SQL like anything else; a list or dictionary (an
+            // argument) is not a value SQL compares.
+            for value in [left, right] {
+                if case .list = value { throw error("Unsupported comparison between type '\(left.typeName)' and type '\(right.typeName)'", at: range) }
+                if case .dictionary = value { throw error("Unsupported comparison between type '\(left.typeName)' and type '\(right.typeName)'", at: range) }
+            }
             if left.isNull || right.isNull, op == .beginsWith || op == .endsWith || op == .contains || op == .like { return "0" }
             return sqlComparison(try literal(left, for: nil), op, try literal(right, for: nil), exactNumbers: false, text: true, ci: ci,
                                  nullsEqual: true)

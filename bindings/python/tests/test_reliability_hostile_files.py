@@ -145,7 +145,9 @@ def test_a_stale_wal_of_another_database_gives_no_crash_and_no_internal(tmp_path
     subprocess.run([sys.executable, "-c", code, str(other), f"{mine}-wal"], check=True, capture_output=True)
     assert Path(f"{mine}-wal").stat().st_size > 0
     reader = (
-        "import sys, drumlin\n"
+        "import sys\n"
+        "sys.path.insert(0, sys.argv[2])\n"
+        "import drumlin\n"
         "try:\n"
         "    db = drumlin.open(sys.argv[1])\n"
         "    print('read', sorted(n.id for n in db.objects('Note')), db.check() == [] or 'problems')\n"
@@ -154,6 +156,7 @@ def test_a_stale_wal_of_another_database_gives_no_crash_and_no_internal(tmp_path
         "except drumlin.DrumlinError as e:\n"
         "    print('error', type(e).__name__)\n"
     )
-    ran = subprocess.run([sys.executable, "-c", reader, str(mine)], capture_output=True, text=True)
+    package = str(Path(drumlin.__file__).resolve().parents[1])  # the package this suite runs
+    ran = subprocess.run([sys.executable, "-c", reader, str(mine), package], capture_output=True, text=True)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.startswith(("read", "error")), ran.stdout
