@@ -39,7 +39,15 @@ from ._errors import (
 from ._handle import Handle
 from .notifications import NotificationToken
 from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
-from .object import Object, fill_link, fill_value, mixed_from_json, mixed_link_object, prepare_link, prepare_mixed
+from .object import (
+    Object,
+    fill_link,
+    fill_value,
+    mixed_from_json,
+    mixed_link_object,
+    prepare_link,
+    prepare_mixed,
+)
 from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
 from .values import check_mixed_keys, ejson_dumps, ejson_loads
 

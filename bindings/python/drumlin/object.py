@@ -1070,8 +1070,10 @@ def mixed_from_json(db: Database, value: Any) -> Any:
     if isinstance(value, dict):
         if len(value) == 1 and "$link" in value:
             body = value["$link"]
-            if isinstance(body, dict) and isinstance(body.get("class"), str) and isinstance(body.get("key"), int):
-                obj: Object = db._class(body["class"]).object_type._drumlin_keyed(db, body["key"])  # type: ignore[attr-defined]
+            key = body.get("key") if isinstance(body, dict) else None
+            if isinstance(body, dict) and isinstance(body.get("class"), str) and isinstance(key, int):
+                object_type: Any = db._class(body["class"]).object_type
+                obj: Object = object_type._drumlin_keyed(db, body["key"])
                 return obj
         return {key: mixed_from_json(db, item) for key, item in value.items()}
     if isinstance(value, list):
