@@ -950,6 +950,10 @@ def prepare_value(db: Database, prop: Property, value: Any) -> Any:
     if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
         if not isinstance(value, Mapping):
             return value
+        for key in value:
+            if not isinstance(key, str):
+                what = type(key).__name__
+                raise TypeMismatchError(f"Property {prop.label}: dictionary keys are strings, not {what}.")
         if prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT:
             return {key: prepare_link(db, prop, item) for key, item in value.items()}
         return dict(value.items())

@@ -361,7 +361,8 @@ def _replace_non_finite(value: Any) -> Any:
 def check_mixed_keys(value: Any, label: str) -> None:
     """Refuses a dict inside a mixed value with a key starting with ``$``: the JSON layer would
     read ``{"$oid": ...}`` back as an ObjectId, ``{"$date": ...}`` as a datetime, and so on, so
-    such a dict could not stay a dict. Dictionary properties refuse these keys the same way."""
+    such a dict could not stay a dict. Dictionary properties refuse these keys the same way. Keys
+    are strings: JSON would turn ``1`` into ``"1"``, so another type is refused, not converted."""
     if not isinstance(value, (dict, list, tuple)):
         return
     seen: set[int] = set()
@@ -373,7 +374,12 @@ def check_mixed_keys(value: Any, label: str) -> None:
         seen.add(id(item))
         if isinstance(item, dict):
             for key, nested in item.items():
-                if isinstance(key, str) and key.startswith("$"):
+                if not isinstance(key, str):
+                    raise TypeMismatchError(
+                        f"Property {label}: the keys of a dictionary in a mixed value are strings, "
+                        f"not {type(key).__name__} ({key!r})."
+                    )
+                if key.startswith("$"):
                     raise InvalidArgumentError(
                         f"Property {label}: invalid key '{key}' in a dictionary of a mixed value: keys cannot "
                         "start with '$' (such an object would read back as an Extended JSON value)."

@@ -301,3 +301,28 @@ def test_number_conversions_that_would_change_the_value_are_refused(open_db: Ope
             db.create("K", {"id": 2, "n": 2**53 + 1})
     assert (k.f, k.n) == (16777216.0, float(2**53))
     assert db.get("K", 2) is None
+
+
+def test_dictionary_keys_that_are_not_strings_are_refused_not_converted() -> None:
+    # JSON would store {1: 2} as {"1": 2}, and the value would read back changed (issue #19).
+    db = drumlin.open(":memory:", [{"name": "P", "primaryKey": "id",
+                                    "properties": {"id": "int", "m": "mixed", "d": "int{}", "md": "mixed{}"}}])
+    payloads: list[tuple[dict[str, Any], str]] = [
+        ({"id": 1, "m": {"a": {1: 2}}}, "Property 'P.m': the keys of a dictionary in a mixed value are strings, not int (1)."),
+        ({"id": 2, "m": [{True: 1}]}, "Property 'P.m': the keys of a dictionary in a mixed value are strings, not bool (True)."),
+        ({"id": 3, "md": {"k": {2.5: 3}}}, "Property 'P.md': the keys of a dictionary in a mixed value are strings, not float (2.5)."),
+        ({"id": 4, "d": {1: 2}}, "Property 'P.d': dictionary keys are strings, not int."),
+    ]
+    for payload, message in payloads:
+        with pytest.raises(drumlin.TypeMismatchError) as raised, db.write():
+            db.create("P", payload)
+        assert str(raised.value) == message
+        with pytest.raises(drumlin.TypeMismatchError), db.write():
+            db.create_many("P", [payload])
+    assert db.count("P") == 0
+    with db.write():
+        p = db.create("P", {"id": 5, "m": {"a": {"1": 2}}})
+        with pytest.raises(drumlin.TypeMismatchError, match="not int"):
+            p.m = {"a": {1: 2}}
+    assert p.m == {"a": {"1": 2}}
+    db.close()
