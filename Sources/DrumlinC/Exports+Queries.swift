@@ -140,7 +140,9 @@ public func drumlin_results_distinct(_ results: OpaquePointer?, _ keyPaths: Unsa
 
 @_cdecl("drumlin_results_limit")
 public func drumlin_results_limit(_ results: OpaquePointer?, _ limit: Int, _ outResults: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    derive(results, outResults) { (base) throws(DrumlinError) in try base.limit(limit) }
+    // The C argument is a size_t: a value past Int.max (SIZE_MAX among them) arrives negative
+    // here, and is a limit larger than any result, not an error.
+    derive(results, outResults) { (base) throws(DrumlinError) in try base.limit(limit < 0 ? Int.max : limit) }
 }
 
 @_cdecl("drumlin_results_snapshot")

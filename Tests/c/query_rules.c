@@ -3,7 +3,7 @@
  * quantified constant lists, null rules, numeric strings, a 50,000-term OR chain, and the
  * QUERY errors for a quantifier without a list and infinity against an int property; .length in
  * lists, arithmetic on a list, obj() in a list, and object arguments ({"$link": ...}) of the right
- * and the wrong class.
+ * and the wrong class; LIMIT(SIZE_MAX) and an empty DISTINCT.
  */
 #include "check.h"
 
@@ -95,6 +95,24 @@ int main(void) {
              DRUMLIN_ERR_INVALID_ARGUMENT);
     drumlin_object_release(rex);
     drumlin_object_release(person);
+
+    /* LIMIT takes any size_t: SIZE_MAX limits nothing (it was refused as "-1"); DISTINCT needs a
+     * key path. */
+    drumlin_results *all = NULL, *limited = NULL, *distinct = NULL;
+    size_t rows = 0;
+    REQUIRE(drumlin_query(db, "Person", "TRUEPREDICATE", NULL, &all) == DRUMLIN_OK);
+    CHECK_RC(drumlin_results_limit(all, SIZE_MAX, &limited), DRUMLIN_OK);
+    CHECK_RC(drumlin_results_count(limited, &rows), DRUMLIN_OK);
+    CHECK(rows == 3);
+    drumlin_results_release(limited);
+    limited = NULL;
+    CHECK_RC(drumlin_results_limit(all, 2, &limited), DRUMLIN_OK);
+    CHECK_RC(drumlin_results_count(limited, &rows), DRUMLIN_OK);
+    CHECK(rows == 2);
+    drumlin_results_release(limited);
+    CHECK_RC(drumlin_results_distinct(all, "", &distinct), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK(distinct == NULL);
+    drumlin_results_release(all);
 
     drumlin_close(db);
     return check_report("query_rules");

@@ -126,6 +126,9 @@ public final class Results: @unchecked Sendable {
 
     /// The first object of each distinct combination of the key paths.
     public func distinct(_ keyPaths: [String]) throws(DrumlinError) -> Results {
+        guard !keyPaths.isEmpty else {
+            throw DrumlinError(.invalidArgument, "DISTINCT takes at least one key path, such as 'age' or 'dog.name'.")
+        }
         var paths: [Query.KeyPath] = []
         for keyPath in keyPaths {
             guard let parsed = try QueryParser.parseSortDescriptor(keyPath).first else { throw DrumlinError(.query, "Empty key path.") }

@@ -181,3 +181,12 @@ def test_read_only_opens_a_file_on_read_only_media(tmp_path: Path) -> None:
         "count 1",
         f"Cannot open '{mount}/a.drumlin' for writing: read-only file system. Open it read-only to read it.",
     ]
+
+
+def test_a_lone_surrogate_in_a_path_or_a_schema_is_a_drumlin_error() -> None:
+    # Python strings may hold lone surrogates, which have no UTF-8 form: an error of the library,
+    # not UnicodeEncodeError (issue #19).
+    with pytest.raises(drumlin.InvalidArgumentError, match="path is not valid UTF-8"):
+        drumlin.open("/tmp/\udcff.drumlin")
+    with pytest.raises(drumlin.SchemaValidationError, match="unpaired surrogate"):
+        drumlin.open(":memory:", [{"name": "P\udcff", "properties": {"a": "int"}}])
