@@ -9,6 +9,8 @@ final class ManagedState {
     private var resolved: EObject?
     /// For objects written by a bulk add: the primary key, until the engine object is needed.
     private let primaryKey: EValue?
+    /// For objects read by primary key: the object key, until the engine object is needed.
+    private let key: Int64?
     var row: [EValue] = []
     var rowVersion: UInt64 = .max
 
@@ -17,6 +19,15 @@ final class ManagedState {
         self.handleClass = handleClass
         resolved = object
         primaryKey = nil
+        key = nil
+    }
+
+    /// An object whose row was just read, known by its object key until first used.
+    init(context: _RealmContext, handleClass: HandleClass, key: Int64) {
+        self.context = context
+        self.handleClass = handleClass
+        primaryKey = nil
+        self.key = key
     }
 
     /// An object written by a bulk add, known by its primary key until first used.
@@ -24,12 +35,18 @@ final class ManagedState {
         self.context = context
         self.handleClass = handleClass
         self.primaryKey = primaryKey
+        key = nil
     }
 
     /// The engine object (found by primary key the first time for objects of a bulk add).
     var object: EObject {
         if let resolved { return resolved }
         do {
+            if let key {
+                let found = try context.database.object(classIndex: handleClass.engineClassIndex, readKey: key)
+                resolved = found
+                return found
+            }
             guard let primaryKey, let found = try context.database.object(handleClass.meta.name, primaryKey: primaryKey) else {
                 _fatal(Realm.Error(.invalidatedObject, "Object has been deleted or invalidated."))
             }

@@ -7,6 +7,16 @@ public struct _RawValue {
     init(_ value: EValue) { self.value = value }
 }
 
+/// A value as a row read hands it over: numbers unboxed, text borrowed from the row (valid only
+/// during the call that receives it). Implementation detail of `@Persisted`.
+public struct _RawItem {
+    var item: BorrowedValue
+    init(_ item: BorrowedValue) { self.item = item }
+    init(_ value: EValue) { item = .value(value) }
+    /// The owned form (text checked as UTF-8).
+    func raw() throws -> _RawValue { _RawValue(try item.value()) }
+}
+
 /// Where a property's type sits in the schema: the type word of the JSON schema, the linked
 /// class, optionality and collection kind. Implementation detail of `@Persisted`.
 public struct _PropertyShape {
@@ -38,6 +48,11 @@ public protocol _Persistable {
     static func _rlmFromRaw(_ raw: _RawValue, _ realm: _RealmContext?) -> Self
     /// Converts a stored value, nil when it does not convert (`FailableCustomPersistable`).
     static func _rlmFromRawIfPossible(_ raw: _RawValue, _ realm: _RealmContext?) -> Self?
+    /// Converts a value as a row read hands it over (what a managed object's storages are loaded
+    /// from); the plain types read it without making an owned engine value first.
+    static func _rlmFromItem(_ item: _RawItem, _ realm: _RealmContext?) throws -> Self
+    /// `_rlmFromItem`, nil when the value does not convert (`FailableCustomPersistable`).
+    static func _rlmFromItemIfPossible(_ item: _RawItem, _ realm: _RealmContext?) throws -> Self?
     /// Converts a value given as `Any` (`init(value:)`, `create(_:value:)`, subscripts): the type
     /// itself, or a form that converts without loss (an `Int` for a `Double`, a dictionary for an
     /// object, an array for a list).
@@ -90,6 +105,14 @@ extension _Persistable {
         _rlmFromRaw(raw, realm)
     }
 
+    public static func _rlmFromItem(_ item: _RawItem, _ realm: _RealmContext?) throws -> Self {
+        _rlmFromRaw(try item.raw(), realm)
+    }
+
+    public static func _rlmFromItemIfPossible(_ item: _RawItem, _ realm: _RealmContext?) throws -> Self? {
+        try _rlmFromItem(item, realm)
+    }
+
     public static func _rlmGet(_ object: ObjectBase, _ position: Int) -> Self {
         _rlmFromRaw(object._rowValue(position), object._context)
     }
@@ -115,6 +138,10 @@ extension Bool: _PersistablePrimitive {
         if case .bool(let b) = raw.value { return b }
         return false
     }
+    public static func _rlmFromItem(_ item: _RawItem, _ realm: _RealmContext?) throws -> Bool {
+        if case .bool(let b) = item.item { return b }
+        return _rlmFromRaw(try item.raw(), realm)
+    }
     public func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue { _RawValue(.bool(self)) }
 }
 
@@ -131,6 +158,10 @@ extension _PersistableInteger {
         case .double(let d): return Self(exactly: d) ?? 0
         default: return 0
         }
+    }
+    public static func _rlmFromItem(_ item: _RawItem, _ realm: _RealmContext?) throws -> Self {
+        if case .int(let i) = item.item { return Self(truncatingIfNeeded: i) }
+        return _rlmFromRaw(try item.raw(), realm)
     }
     public func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue { _RawValue(.int(Int64(self))) }
 }
@@ -166,6 +197,10 @@ extension Double: _PersistablePrimitive {
         default: return 0
         }
     }
+    public static func _rlmFromItem(_ item: _RawItem, _ realm: _RealmContext?) throws -> Double {
+        if case .double(let d) = item.item { return d }
+        return _rlmFromRaw(try item.raw(), realm)
+    }
     public func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue { _RawValue(.double(self)) }
 }
 
@@ -175,6 +210,15 @@ extension String: _PersistablePrimitive {
     public static func _rlmFromRaw(_ raw: _RawValue, _ realm: _RealmContext?) -> String {
         if case .string(let s) = raw.value { return s }
         return ""
+    }
+    public static func _rlmFromItem(_ item: _RawItem, _ realm: _RealmContext?) throws -> String {
+        if case .text(let bytes) = item.item {
+            guard let text = UTF8Text.string(bytes.bindMemory(to: UInt8.self)) else {
+                throw Realm.Error(.invalidArgument, "A string is not valid UTF-8.")
+            }
+            return text
+        }
+        return _rlmFromRaw(try item.raw(), realm)
     }
     public func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue { _RawValue(.string(self)) }
 }
@@ -269,6 +313,12 @@ extension Optional: _Persistable where Wrapped: _Persistable {
         if case .null = raw.value { return nil }
         return Wrapped._rlmFromRawIfPossible(raw, realm)
     }
+    public static func _rlmFromItem(_ item: _RawItem, _ realm: _RealmContext?) throws -> Wrapped? {
+        switch item.item {
+        case .null, .value(.null): return nil
+        default: return try Wrapped._rlmFromItemIfPossible(item, realm)
+        }
+    }
     public static func _rlmSet(_ object: ObjectBase, _ position: Int, _ value: Wrapped?) throws {
         guard let value else { return try object._setRowValue(position, _RawValue(.null)) }
         try Wrapped._rlmSet(object, position, value)
@@ -334,6 +384,9 @@ extension FailableCustomPersistable {
     }
     public static func _rlmFromRawIfPossible(_ raw: _RawValue, _ realm: _RealmContext?) -> Self? {
         Self(persistedValue: PersistedType._rlmFromRaw(raw, realm))
+    }
+    public static func _rlmFromItemIfPossible(_ item: _RawItem, _ realm: _RealmContext?) throws -> Self? {
+        Self(persistedValue: try PersistedType._rlmFromItem(item, realm))
     }
     public static func _rlmFromRaw(_ raw: _RawValue, _ realm: _RealmContext?) -> Self {
         let stored = PersistedType._rlmFromRaw(raw, realm)

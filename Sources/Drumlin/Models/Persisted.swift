@@ -104,9 +104,10 @@ public struct Persisted<Value: _Persistable> {
                 return _StorageAccess(
                     value: { _storage(of: $0, at: offset).pointee._current },
                     raw: { try _storage(of: $0, at: offset).pointee._current._rlmToRaw(nil) },
-                    load: Value._rlmCacheable ? { object, raw, context, version in
+                    offset: offset, valueType: Value.self,
+                    load: Value._rlmCacheable ? { object, item, context, version in
                         let storage = _storage(of: object, at: offset)
-                        storage.pointee.value = Value._rlmFromRaw(raw, context)
+                        storage.pointee.value = try Value._rlmFromItem(item, context)
                         storage.pointee.cacheVersion = version
                     } : nil
                 )
@@ -114,7 +115,7 @@ public struct Persisted<Value: _Persistable> {
             return _StorageAccess(
                 value: { unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current },
                 raw: { try unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current._rlmToRaw(nil) },
-                load: nil
+                offset: nil, valueType: Value.self, load: nil
             )
         }
     }
@@ -223,13 +224,20 @@ public struct _StorageAccess: @unchecked Sendable {
     @usableFromInline let raw: (ObjectBase) throws -> _RawValue
     /// Keeps a managed object's value read from its row in the storage, marked with the handle's
     /// version (nil for types whose values are not kept: links, collections, mixed values).
-    @usableFromInline let load: ((ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)?
+    @usableFromInline let load: ((ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)?
+    /// The storage's offset in the instance (nil when only its key path reaches it), and the
+    /// property's Swift type: with both, the common types are loaded without a closure call.
+    @usableFromInline let offset: Int?
+    @usableFromInline let valueType: Any.Type
 
     @inlinable
     public init(value: @escaping (ObjectBase) -> Any, raw: @escaping (ObjectBase) throws -> _RawValue,
-                load: ((ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)?) {
+                offset: Int?, valueType: Any.Type,
+                load: ((ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)?) {
         self.value = value
         self.raw = raw
+        self.offset = offset
+        self.valueType = valueType
         self.load = load
     }
 }

@@ -236,25 +236,40 @@ public struct Realm: @unchecked Sendable, Equatable {
             }
             // The common key types go straight to the engine, which checks them against the class.
             let keyValue: EValue
-            switch key {
-            case let int as Int: keyValue = .int(Int64(int))
-            case let string as String: keyValue = .string(string)
-            case let id as ObjectId: keyValue = .objectId(id.raw)
-            default: keyValue = try handleClass.meta.properties[pkPosition].accessor.primaryKeyRaw(key)
+            if KeyType.self == Int.self {
+                keyValue = .int(Int64(unsafeBitCast(key, to: Int.self)))
+            } else {
+                switch key {
+                case let string as String: keyValue = .string(string)
+                case let id as ObjectId: keyValue = .objectId(id.raw)
+                default: keyValue = try handleClass.meta.properties[pkPosition].accessor.primaryKeyRaw(key)
+                }
             }
             // A class whose row values all go into storages is read straight into them, in one
             // pass over the row.
-            if let loaders = handleClass.slotLoaders {
+            if let (loads, loaders) = handleClass.slotLoaders {
                 var found: Element?
                 let context = self.context
+                var failure: (any Swift.Error)?
                 _ = try context.database.visitObjectRow(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,
                                                         propertyIndices: handleClass.rowEngineIndices) { (row) throws(EError) in
                     // The row is of this class: a primary key lookup does not look into subclasses.
-                    let instance = context.wrap(row.object, of: handleClass, as: type, row: nil)
+                    let instance = context.managedInstance(of: handleClass, as: type,
+                                                           ManagedState(context: context, handleClass: handleClass, key: row.key))
                     let version = context.version
-                    try row.forEach { (slot, value) throws(EError) in loaders[slot](instance, _RawValue(try value.value()), context, version) }
+                    try row.forEach { (slot, value) throws(EError) in
+                        guard failure == nil else { return }
+                        do {
+                            if try !loads[slot].store(value, into: instance, version: version) {
+                                try loaders[slot](instance, _RawItem(value), context, version)
+                            }
+                        } catch {
+                            failure = error
+                        }
+                    }
                     found = instance
                 }
+                if let failure { throw failure }
                 return found
             }
             guard let (object, row) = try context.database.objectValues(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,

@@ -15,14 +15,14 @@ final class HandleClass: @unchecked Sendable {
     /// For each position, its slot in the row (-1 for collections and backlinks).
     let rowSlot: [Int]
     /// (slot, load) of the row values kept in storages, once the class knows every storage.
-    private var loadersCache: [(slot: Int, load: (ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)]?
+    private var loadersCache: [(slot: Int, load: (ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)]?
 
     /// How a wrapped object's row values go into its storages (nil while some storage of the
     /// class was never accessed).
-    var loaders: [(slot: Int, load: (ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)]? {
+    var loaders: [(slot: Int, load: (ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)]? {
         if let loadersCache { return loadersCache }
         let accesses = meta.accesses
-        var result: [(slot: Int, load: (ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)] = []
+        var result: [(slot: Int, load: (ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)] = []
         for (position, slot) in rowSlot.enumerated() where slot >= 0 {
             guard let access = accesses[position] else { return nil }
             if let load = access.load { result.append((slot, load)) }
@@ -31,17 +31,24 @@ final class HandleClass: @unchecked Sendable {
         return result
     }
 
-    /// The loader of each row value by its slot, when every row value goes into a storage (so a
-    /// row read goes straight into a new object's storages, in one pass over the row).
-    private var slotLoadersCache: [(ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void]?
+    /// The loader of each row value by its slot, and how each is stored without it, when every
+    /// row value goes into a storage (so a row read goes straight into a new object's storages,
+    /// in one pass over the row).
+    private var slotLoadersCache: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])?
 
-    var slotLoaders: [(ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void]? {
+    var slotLoaders: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])? {
         if let slotLoadersCache { return slotLoadersCache }
-        guard let loaders, loaders.count == rowEngineIndices.count else { return nil }
-        var bySlot = [((ObjectBase, _RawValue, _RealmContext?, UInt64) -> Void)?](repeating: nil, count: loaders.count)
-        for (slot, load) in loaders { bySlot[slot] = load }
-        let result = bySlot.compactMap { $0 }
-        guard result.count == loaders.count else { return nil }
+        guard loaders != nil else { return nil }
+        let accesses = meta.accesses
+        var loads = [SlotLoad?](repeating: nil, count: rowEngineIndices.count)
+        var bySlot = [((ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)?](repeating: nil, count: rowEngineIndices.count)
+        for (position, slot) in rowSlot.enumerated() where slot >= 0 {
+            guard let access = accesses[position], let load = access.load else { return nil }
+            bySlot[slot] = load
+            loads[slot] = SlotLoad(access)
+        }
+        guard bySlot.allSatisfy({ $0 != nil }) else { return nil }
+        let result = (loads: loads.map { $0! }, loaders: bySlot.map { $0! })
         slotLoadersCache = result
         return result
     }
@@ -88,7 +95,12 @@ public final class _RealmContext: @unchecked Sendable {
     /// managed objects read (rows, storages) are valid while it stays.
     let counter = _VersionCounter()
     var version: UInt64 { counter.value }
-    private var classes: [ObjectIdentifier: HandleClass] = [:]
+    private var classes: [ObjectIdentifier: HandleClass] = [:] {
+        didSet { classList = classes.map { ($0.key, $0.value) } }
+    }
+    /// `classes` as a list: a short scan by identity, cheaper than hashing for the few classes of
+    /// a schema, on every object read.
+    @exclusivity(unchecked) private var classList: [(ObjectIdentifier, HandleClass)] = []
     /// By the engine's class index (small and dense): an array read, on every object made.
     private var classesByEngineIndex: [HandleClass?] = []
     private var schemaTypes: [ObjectBase.Type]
@@ -175,7 +187,8 @@ public final class _RealmContext: @unchecked Sendable {
     /// The class as this database sees it. Without `objectTypes`, a class first used after the
     /// database was opened is added by reopening it (outside a write transaction).
     func handleClass(_ type: ObjectBase.Type) throws -> HandleClass {
-        if let known = classes[ObjectIdentifier(type)] { return known }
+        let identity = ObjectIdentifier(type)
+        for (known, handleClass) in classList where known == identity { return handleClass }
         let name = type.className()
         if configuration.objectTypes != nil || database.isInWriteTransaction {
             throw Realm.Error(.noSuchClass, "Object type '\(name)' is not managed by the Realm. Add it to Realm.Configuration.objectTypes"
@@ -212,6 +225,27 @@ public final class _RealmContext: @unchecked Sendable {
 
     /// `wrap` for a caller that has the object's class at hand.
     func wrap<T: ObjectBase>(_ object: EObject, of handleClass: HandleClass, as type: T.Type, row: [EValue]? = nil) -> T {
+        let state = ManagedState(context: self, handleClass: handleClass, object: object)
+        if let row {
+            state.row = row
+            state.rowVersion = version
+        }
+        let instance = managedInstance(of: handleClass, as: type, state)
+        // Values read with the row go into the storages, so that the first reads are field reads.
+        if let row, let loaders = handleClass.loaders {
+            let version = version
+            do {
+                for loader in loaders { try loader.load(instance, _RawItem(row[loader.slot]), self, version) }
+            } catch {
+                _fatal(Realm.Error(error))
+            }
+        }
+        return instance
+    }
+
+    /// A new instance of `type` (or, for a subclass's row, of the row's class) made managed by
+    /// `state`.
+    func managedInstance<T: ObjectBase>(of handleClass: HandleClass, as type: T.Type, _ state: ManagedState) -> T {
         let instance: T
         if handleClass.meta.type == type {
             instance = type.init()
@@ -220,18 +254,8 @@ public final class _RealmContext: @unchecked Sendable {
         } else {
             instance = type.init()
         }
-        let state = ManagedState(context: self, handleClass: handleClass, object: object)
-        if let row {
-            state.row = row
-            state.rowVersion = version
-        }
         instance._managedState = state
         instance._metaCache = handleClass.meta
-        // Values read with the row go into the storages, so that the first reads are field reads.
-        if let row, let loaders = handleClass.loaders {
-            let version = version
-            for loader in loaders { loader.load(instance, _RawValue(row[loader.slot]), self, version) }
-        }
         return instance
     }
 
