@@ -38,7 +38,7 @@ from ._errors import (
 )
 from ._handle import Handle
 from .notifications import NotificationToken
-from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
+from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from .object import (
     Object,
     fill_link,

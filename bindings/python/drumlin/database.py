@@ -30,7 +30,7 @@ from ._fastread import DATA_OFFSET, DRUMLIN_TYPE_INT, Reader, arena, find_marsha
 from ._fastread import query_dicts as fast_query_dicts
 from ._fastread import reader as new_reader
 from ._handle import Handle
-from ._marshal import take_string, to_value
+from ._convert import take_string, to_value
 from ._schema import ClassInfo, Property, encode_name
 from .collection import List, Set
 from .dictionary import Dictionary

@@ -17,7 +17,7 @@ from . import _ffi
 from ._errors import (
     TypeMismatchError,
 )
-from ._marshal import READERS, SCALAR_LIMIT
+from ._convert import READERS, SCALAR_LIMIT
 from ._schema import encode_name
 from .collection import _Collection
 from .object import mixed_link_object

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import _ffi
 from ._errors import DrumlinError
-from ._marshal import take_string
+from ._convert import take_string
 from ._schema import encode_name
 from .values import ejson_loads
 

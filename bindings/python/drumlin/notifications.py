@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import _ffi
-from ._marshal import SCALAR_LIMIT, from_value
+from ._convert import SCALAR_LIMIT, from_value
 
 if TYPE_CHECKING:
     from .database import Database

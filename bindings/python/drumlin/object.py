@@ -34,7 +34,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._handle import Handle
-from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
+from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._rows import NO_ROW, read_row
 from ._schema import Property, encode_name
 from .notifications import NotificationToken, ObjectChange

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Uni
 from . import _ffi, notifications
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
 from ._handle import Handle
-from ._marshal import from_value, take_string
+from ._convert import from_value, take_string
 from ._schema import encode_name
 from .geo import GeoShape
 from ._rows import results_rows

@@ -32,7 +32,7 @@ STACK = [
     "values",
     "geo",
     "_schema",
-    "_marshal",
+    "_convert",
     "_fastread",
     "_rows",
     "notifications",
