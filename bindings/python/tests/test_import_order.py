@@ -27,6 +27,7 @@ STACK = [
     "_version",
     "_constants",
     "_errors",
+    "_library",
     "_ffi",
     "_handle",
     "values",
