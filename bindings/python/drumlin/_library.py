@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from . import _errors
-
 from ._constants import DRUMLIN_NOT_FOUND
 from ._version import ABI_VERSION as ABI_VERSION  # the ABI this package speaks (from drumlin.h)
 
