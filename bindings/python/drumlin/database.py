@@ -18,7 +18,9 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, TypeVar, Union, overload
 
 from . import _ffi, notifications
+from ._accessors import make_object_type
 from ._constants import DRUMLIN_NOT_FOUND
+from ._convert import take_string, to_value
 from ._errors import (
     DrumlinError,
     InvalidArgumentError,
@@ -26,29 +28,26 @@ from ._errors import (
     TransactionError,
     TypeMismatchError,
 )
-from ._fastread import DATA_OFFSET, DRUMLIN_TYPE_INT, Reader, arena, find_marshal, put_int_key
+from ._fastread import (
+    DATA_OFFSET,
+    DRUMLIN_TYPE_INT,
+    NO_LOCK,
+    Reader,
+    arena,
+    find_marshal,
+    put_int_key,
+    read_packed,
+)
 from ._fastread import query_dicts as fast_query_dicts
 from ._fastread import reader as new_reader
 from ._handle import Handle
-from ._convert import take_string, to_value
-from ._schema import ClassInfo, Property, encode_name
-from .collection import List, Set
-from .dictionary import Dictionary
+from ._payload import check_values, fill_value, prepare_values, typed_value
+from ._rows import RowAccess, find_row
+from ._schema import ClassInfo, encode_name
 from .migration import Migration, MigrationCallback
 from .model import ModelInfo, collect_schema, ensure_resolved
-from ._rows import RowAccess, find_row
-from .object import (
-    NO_LOCK,
-    Object,
-    object_from_row,
-    check_values,
-    fill_value,
-    make_object_type,
-    prepare_values,
-    read_packed,
-    typed_value,
-)
 from .notifications import NotificationToken
+from .object import Object, object_from_row
 from .projection import Projection
 from .results import Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
@@ -415,25 +414,6 @@ class Database(Handle):
             info.object_type = make_object_type(info, cls)
         self._classes[cls] = info
         return info
-
-    # An object reads its collections and backlinks through its database: the live List, Set,
-    # Dictionary and Results are above the object module in the package's import order.
-
-    def _relation(self, obj: Object, prop: Property) -> Any:
-        """A live List, Set or Dictionary for a collection property of ``obj``, or a live Results
-        for a linkingObjects property."""
-        collection = prop.collection
-        if collection == _ffi.DRUMLIN_COLLECTION_LIST:
-            return List(obj, prop)
-        if collection == _ffi.DRUMLIN_COLLECTION_SET:
-            return Set(obj, prop)
-        if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
-            return Dictionary(obj, prop)
-        return self._backlinks(obj, prop.cname, self._class(prop.object_type))
-
-    def _backlinks(self, obj: Object, path: bytes, origin: ClassInfo) -> Results[Any]:
-        """The objects of ``origin`` that link to ``obj`` through ``path``, as a live Results."""
-        return Results._backlinks(obj, path, origin)
 
     @staticmethod
     def _model_values(info: ClassInfo, values: Mapping[str, Any], *, fill: bool) -> Mapping[str, Any]:

@@ -21,8 +21,10 @@ import drumlin
 
 PACKAGE = Path(drumlin.__file__).resolve().parent
 
-# Bottom first: the generated modules, errors, the C functions, values, the schema as the library
-# reports it, notifications, model declarations, objects, results, collections, the database, then the front ends.
+# Bottom first: the generated modules, errors, the library and its C functions, values, the schema as
+# the library reports it, rows, notifications, model declarations, objects, values for writes,
+# results, collections, the property accessors (which hand out results and collections), the
+# database, then the front ends.
 STACK = [
     "_version",
     "_constants",
@@ -39,10 +41,12 @@ STACK = [
     "notifications",
     "model",
     "object",
+    "_payload",
     "projection",
     "results",
     "collection",
     "dictionary",
+    "_accessors",
     "migration",
     "database",
     "cli",
