@@ -24,7 +24,7 @@ PACKAGE = Path(drumlin.__file__).resolve().parent
 # Bottom first: the generated modules, errors, the library and its C functions, values, the schema as
 # the library reports it, rows, notifications, model declarations, objects, values for writes,
 # results, collections, the property accessors (which hand out results and collections), the
-# database, then the front ends.
+# open handle (lifetime, classes, transactions), the database's verbs, then the front ends.
 STACK = [
     "_version",
     "_constants",
@@ -48,6 +48,7 @@ STACK = [
     "dictionary",
     "_accessors",
     "migration",
+    "_connection",
     "database",
     "cli",
     "__init__",
