@@ -243,8 +243,10 @@ def accessor_for(prop: Property, info: ClassInfo) -> Accessor:
 def write(obj: Object, prop: Property, value: Any) -> None:
     """Write ``value`` to ``prop`` of ``obj``: inside this thread's ``write()``, or refused as the
     engine refuses a write outside one."""
-    handle = obj._drumlin_h if obj._drumlin_key is not None else obj._ptr()
-    if handle is None and not prop.scalar:
+    handle = obj._drumlin_h
+    # An object read as a row has no handle: a plain value is written by object key, anything
+    # else through the handle (a nested list or dict in a mixed property included).
+    if handle is None and (obj._drumlin_key is None or not prop.scalar or isinstance(value, NESTED_TYPES)):
         handle = obj._ptr()
     db = obj._drumlin_db
     if db._writer != _get_ident():

@@ -119,6 +119,22 @@ def test_no_module_imports_a_module_above_it_or_inside_a_function() -> None:
     assert problems == []
 
 
+def test_no_module_imports_anything_inside_a_function() -> None:
+    # Not the standard library's modules either: every import of the package is at its top, where
+    # the stack above can see it.
+    problems = []
+    for module in STACK:
+        tree = ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                problems.extend(
+                    f"{module}.py:{node.lineno} imports inside {getattr(function, 'name', 'a lambda')}"
+                    for node in ast.walk(function)
+                    if isinstance(node, (ast.Import, ast.ImportFrom))
+                )
+    assert problems == []
+
+
 _IMPORT_ALONE = """
 import importlib, json, sys, types
 package = types.ModuleType("drumlin")  # the package without its __init__, which imports everything
