@@ -1,15 +1,16 @@
 """``drumlin.Object``: a live accessor for one stored object.
 
-Each class of a database gets a generated subclass of :class:`Object` (named after the class) whose
-attributes are :class:`~drumlin._schema.Property` descriptors, so ``person.name`` is one typed C call
-by pre-resolved index. ``person["name"]`` does the same for any name, including names that collide
-with :class:`Object`'s own methods.
+Each class of a database gets a generated subclass of :class:`Object` (named after the class, or of
+the model class) whose attributes are property descriptors made once from the schema (see
+``_accessors``): ``person.name`` reads the object's kept row while the database's read version
+holds, and one call by object key writes it. ``person["name"]`` does the same for any name,
+including names that collide with :class:`Object`'s own methods.
 
 Links read as :class:`Object` (or None), collections as live :class:`~drumlin.List`,
 :class:`~drumlin.Set` and :class:`~drumlin.Dictionary` views, linkingObjects as
-:class:`~drumlin.Results`. Writes take Python values: an :class:`Object` in a link position travels as
-a typed ``DRUMLIN_TYPE_LINK`` value, and payloads holding nested values go through the engine's JSON
-layer, with the Objects inside them encoded as references (:func:`prepare_values`).
+:class:`~drumlin.Results`. Writes take Python values (``_payload``): an :class:`Object` in a link
+position travels as a typed ``DRUMLIN_TYPE_LINK`` value, and payloads holding nested values go
+through the engine's JSON layer, with the Objects inside them encoded as references.
 """
 
 from __future__ import annotations
