@@ -1,4 +1,4 @@
-"""The fast paths of ``Database.get_dict`` and ``Database.query_dicts``.
+"""The fast paths of ``Database.get_dict`` and ``Database.query_dicts``, and packed reads.
 
 A read of whole objects of a class of plain properties is one C call (``drumlin_object_find_marshal``
 or ``drumlin_query_marshal``) and one ``marshal.loads``. What is left to make it fast is the Python
@@ -14,19 +14,24 @@ around the call, which costs more than the call itself when done the general way
 - rows become dicts through a function generated per class (``{'id': r[0], ...}``), faster than
   ``dict(zip(names, row))`` (docs/performance.md has the measurements).
 
+:func:`read_packed` reads chosen properties of one object or of results the same way, into a
+per-thread scratch area, for ``to_dict()``, ``to_dicts()`` and the general path of ``get_dict``.
+
 Anything the fast path does not take (a key of another type, an int beyond int64, a result larger
 than the arena) goes back to the general path, which reports errors the usual way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import struct
 import threading
-from ctypes import addressof, c_size_t, c_void_p, cast, create_string_buffer
+from ctypes import addressof, byref, c_size_t, c_void_p, cast, create_string_buffer
 from marshal import loads
 from typing import Any, Callable, NamedTuple
 
 from . import _ffi
+from ._constants import DRUMLIN_NOT_FOUND
 from ._schema import ClassInfo
 
 # Arena layout: the key (a drumlin_value: int type, then the 8-byte-aligned union), the size cell,
@@ -138,3 +143,44 @@ def reader(handle: Any, info: ClassInfo) -> Reader:
         int_key,
         info,
     )
+
+
+# ---- Packed reads of chosen properties ----------------------------------------------------------
+
+# Per-thread scratch for packed reads: (buffer, its memoryview, size cell, byref(size cell)).
+_scratch = threading.local()
+_SCRATCH_KEPT = 1 << 20
+
+
+def _packed_scratch(capacity: int) -> tuple[Any, memoryview, c_size_t, Any]:
+    current = getattr(_scratch, "area", None)
+    if current is not None and len(current[0]) >= capacity:
+        return current  # type: ignore[no-any-return]
+    buffer = create_string_buffer(max(capacity, 4096))
+    size = c_size_t()
+    area = (buffer, memoryview(buffer), size, byref(size))
+    if capacity <= _SCRATCH_KEPT:  # a one-off large read does not stay allocated
+        _scratch.area = area
+    return area
+
+
+# For packed reads that borrow nothing from a handle (results, and the db-level reads): no lock.
+NO_LOCK = contextlib.nullcontext()
+
+
+def read_packed(function: Any, lock: Any, *args: Any) -> Any:
+    """One packed read: ``function(*args, buffer, capacity, size_ref)`` (``drumlin_object_get_marshal``,
+    ``drumlin_results_get_marshal``, ``drumlin_object_find_marshal``, ``drumlin_query_marshal``) into
+    the per-thread scratch area, grown and read again while the result does not fit; the value
+    decoded from Python's marshal format, or None when the call reports DRUMLIN_NOT_FOUND."""
+    buffer, view, size, size_ref = _packed_scratch(0)
+    with lock:
+        if function(*args, buffer, len(buffer), size_ref) == DRUMLIN_NOT_FOUND:
+            return None
+        needed = size.value
+        while needed > len(buffer):  # a large result: grow the scratch area and read again
+            buffer, view, size, size_ref = _packed_scratch(needed)
+            if function(*args, buffer, len(buffer), size_ref) == DRUMLIN_NOT_FOUND:
+                return None  # deleted by another handle in between
+            needed = size.value
+        return loads(view[:needed])

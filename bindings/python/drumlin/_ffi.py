@@ -1,9 +1,10 @@
-"""Loads libdrumlin and declares its C functions; nothing else lives here.
+"""Declares libdrumlin's types and C functions; nothing else lives here.
 
-Every function of include/drumlin.h appears once, under its C name, with its prototype as a comment.
-Functions returning a status get ``errcheck=_check``: ``DRUMLIN_OK`` and ``DRUMLIN_NOT_FOUND`` pass
-through as the call's result, any other status raises the matching exception from ``_errors``
-with the thread's last error message.
+Every function of include/drumlin.h appears once, under its C name, with its prototype as a comment,
+in the header's order and sections. The library itself is loaded and checked by ``_library``; the
+"Library" section's functions are declared there (reading the last error message is part of
+turning a status into an exception) and re-exported here with the loaded library, so
+``_ffi.<name>`` reaches every function of the header.
 
 ctypes rules followed here:
 
@@ -13,18 +14,10 @@ ctypes rules followed here:
   are ``c_char_p``: ctypes copies them into ``bytes``.
 - Handles are pointers to distinct opaque structures, so passing a database where an object is
   expected fails in Python, before the call.
-
-The library is found via ``DRUMLIN_LIBRARY``, then the copy bundled inside the package, then the
-repository's build trees (when the package runs from a source checkout), then the system search
-path. Its ``drumlin_abi_version()`` must equal :data:`ABI_VERSION`, else importing fails.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import os
-import sys
 from ctypes import (
     CFUNCTYPE,
     POINTER,
@@ -41,119 +34,26 @@ from ctypes import (
     c_uint64,
     c_void_p,
 )
-from pathlib import Path
-from typing import Any
-
-from . import _errors
 
 # The header's integer constants, generated from it by tools/gen-python-constants.py, re-exported
 # beside the functions that take and return them: _ffi.DRUMLIN_TYPE_INT is DRUMLIN_TYPE_INT.
 from ._constants import *  # noqa: F403
-from ._constants import DRUMLIN_NOT_FOUND
-from ._version import ABI_VERSION as ABI_VERSION  # the ABI this package speaks (from drumlin.h)
+from ._library import ABI_VERSION as ABI_VERSION  # the ABI this package speaks (from drumlin.h)
+from ._library import LIBRARY_PATH as LIBRARY_PATH
+from ._library import _check as _check
+from ._library import _check_abi as _check_abi
+from ._library import _check_not_null as _check_not_null
+from ._library import _fn as _fn
+from ._library import _raise as _raise
+from ._library import drumlin_abi_version as drumlin_abi_version
+from ._library import drumlin_free as drumlin_free
+from ._library import drumlin_last_error_code as drumlin_last_error_code
+from ._library import drumlin_last_error_message as drumlin_last_error_message
+from ._library import drumlin_status_name as drumlin_status_name
+from ._library import drumlin_version as drumlin_version
+from ._library import lib as lib
 
-_LIBRARY_FILE = {"darwin": "libdrumlin.dylib", "win32": "drumlin.dll"}.get(sys.platform, "libdrumlin.so")
-
-# ---- Finding and loading the library -------------------------------------------------------------
-
-
-def _candidates() -> list[Path]:
-    """Where to look, in order, when ``DRUMLIN_LIBRARY`` is not set."""
-    here = Path(__file__).resolve().parent
-    found = [here / _LIBRARY_FILE]
-    # bindings/python/drumlin -> the repository root, when running from a checkout.
-    root = here.parent.parent.parent
-    if (root / "include" / "drumlin.h").is_file():
-        for build in (".build/release", ".build/debug", "build"):
-            found.append(root / build / _LIBRARY_FILE)
-    return found
-
-
-def _load() -> tuple[ctypes.CDLL, str]:
-    explicit = os.environ.get("DRUMLIN_LIBRARY")
-    if explicit:
-        # An explicit choice is honoured or reported, never silently replaced by another copy.
-        try:
-            return ctypes.CDLL(explicit), explicit
-        except OSError as error:
-            raise ImportError(f"drumlin: cannot load DRUMLIN_LIBRARY={explicit!r}: {error}") from None
-    tried = []
-    for path in _candidates():
-        if path.is_file():
-            try:
-                return ctypes.CDLL(str(path)), str(path)
-            except OSError as error:
-                tried.append(f"{path} ({error})")
-        else:
-            tried.append(str(path))
-    system = ctypes.util.find_library("drumlin")
-    if system:
-        try:
-            return ctypes.CDLL(system), system
-        except OSError as error:
-            tried.append(f"{system} ({error})")
-    raise ImportError(
-        "drumlin: libdrumlin not found. Set DRUMLIN_LIBRARY to the path of "
-        f"{_LIBRARY_FILE}, install the package with `pip install ./bindings/python`, or build it "
-        "with `tools/build-library.sh` in the repository. Tried: " + ", ".join(tried or ["nothing"])
-    )
-
-
-lib, LIBRARY_PATH = _load()
-
-
-def _check_abi() -> None:
-    # Checked before anything else is declared, so an old library fails here with a clear message
-    # rather than on a missing symbol.
-    try:
-        abi_version = lib.drumlin_abi_version
-    except AttributeError:
-        raise ImportError(f"drumlin: {LIBRARY_PATH} is not libdrumlin (no drumlin_abi_version)") from None
-    abi_version.argtypes = []
-    abi_version.restype = c_int
-    found = abi_version()
-    if found != ABI_VERSION:
-        raise ImportError(
-            f"drumlin: {LIBRARY_PATH} has ABI version {found}, but this drumlin package needs ABI "
-            f"version {ABI_VERSION}; use a matching libdrumlin (set DRUMLIN_LIBRARY) or reinstall "
-            "the package"
-        )
-
-
-_check_abi()
-
-# ---- Status checking ---------------------------------------------------------------------------
-
-
-def _raise(status: int) -> None:
-    """Raise the exception for a failed ``status``, with this thread's last error message."""
-    raw = drumlin_last_error_message()
-    message = raw.decode("utf-8", "replace") if raw else ""
-    raise _errors.error_for(status, message)
-
-
-def _check(status: int, func: Any, args: Any) -> int:
-    if status > DRUMLIN_NOT_FOUND:
-        _raise(status)
-    return status
-
-
-def _check_not_null(result: Any, func: Any, args: Any) -> Any:
-    if not result:
-        raise MemoryError(f"{func.__name__} returned NULL")
-    return result
-
-
-def _fn(name: str, argtypes: list[Any], restype: Any = c_int, errcheck: Any = _check) -> Any:
-    func = getattr(lib, name)
-    func.argtypes = argtypes
-    func.restype = restype
-    if errcheck is not None:
-        func.errcheck = errcheck
-    return func
-
-
-# ---- Constants: the header's, from _constants (imported above) ------------------------------------
+# ---- Callback types ------------------------------------------------------------------------------
 
 # typedef void (*drumlin_log_fn)(void *userdata, int level, const char *message);
 drumlin_log_fn = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
@@ -272,21 +172,6 @@ class drumlin_property_info(Structure):
 
 
 drumlin_value_p = POINTER(drumlin_value)
-
-# ---- Library -----------------------------------------------------------------------------------
-
-# const char *drumlin_version(void);   -- cannot fail
-drumlin_version = _fn("drumlin_version", [], c_char_p, None)
-# int drumlin_abi_version(void);   -- cannot fail
-drumlin_abi_version = _fn("drumlin_abi_version", [], c_int, None)
-# int drumlin_last_error_code(void);   -- cannot fail
-drumlin_last_error_code = _fn("drumlin_last_error_code", [], c_int, None)
-# const char *drumlin_last_error_message(void);   -- cannot fail; borrowed, copied by ctypes
-drumlin_last_error_message = _fn("drumlin_last_error_message", [], c_char_p, None)
-# const char *drumlin_status_name(int status);   -- cannot fail, static
-drumlin_status_name = _fn("drumlin_status_name", [c_int], c_char_p, None)
-# void drumlin_free(void *ptr);
-drumlin_free = _fn("drumlin_free", [c_void_p], None, None)
 
 # ---- Options -----------------------------------------------------------------------------------
 

@@ -26,8 +26,8 @@ from uuid import UUID
 
 from . import _ffi
 from ._constants import DRUMLIN_NOT_FOUND
+from ._convert import shortest_float32
 from ._fastread import DATA_OFFSET, DRUMLIN_TYPE_INT, _new_arena, arena, put_int_key
-from ._marshal import shortest_float32
 from .values import ObjectId, bid_to_decimal, timestamp_to_datetime
 
 if TYPE_CHECKING:

@@ -1,8 +1,8 @@
 """What the package caches about each class: read once per database handle through the
 introspection calls (the schema of a handle never changes while it is open).
 
-A :class:`Property` is also the attribute descriptor that makes ``obj.name`` read the property by
-its pre-resolved index: one C call per read, no name lookup and no JSON.
+A :class:`Property` describes one property (its index, types, flags); the descriptors that read
+and write it as ``obj.name`` are made from it in ``_accessors``.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from . import _ffi
 from ._errors import InvalidArgumentError, TypeMismatchError
 
 if TYPE_CHECKING:
+    from ._rows import RowAccess
     from .database import Database
     from .object import Object
-    from ._rows import RowAccess
 
 DEAD = c_uint64(0)
-"""The version cell of properties that are never read from a kept row, and of every property once
-its database is closed: 0, which no object keeps (the engine's read version starts at 1; an
-object without a row keeps -1), so their reads always take the call (see _rows)."""
+"""The version cell of the row accessors of a class once its database is closed: 0, which no object
+keeps (the engine's read version starts at 1; an object without a row keeps -1), so their reads
+always take the call, which reports the closed database (see _rows)."""
 
 _TYPE_NAMES = {
     _ffi.DRUMLIN_PROPERTY_BOOL: "bool",
@@ -60,7 +60,7 @@ def encode_name(name: object, what: str) -> bytes:
 
 
 class Property:
-    """One property of a class, and the descriptor behind ``obj.<name>`` reads."""
+    """One property of a class as one database handle reports it."""
 
     __slots__ = (
         "class_name",
@@ -75,7 +75,6 @@ class Property:
         "scalar",
         "stored_name",
         "type",
-        "version",
     )
 
     def __init__(self, class_name: str, index: int, info: _ffi.drumlin_property_info) -> None:
@@ -99,9 +98,6 @@ class Property:
         )
         # Stored in the object's row (drumlin.h, "Whole rows"): kept by the objects read.
         self.in_row: bool = (self.scalar and self.type != _ffi.DRUMLIN_PROPERTY_MIXED) or self.is_link
-        # The database's read version while a kept row may answer reads of this property
-        # (_rows.DEAD otherwise: links and the properties outside the row always take the call).
-        self.version: Any = DEAD
 
     @property
     def is_optional(self) -> bool:
@@ -139,19 +135,6 @@ class Property:
             return "link"
         return self.type_name
 
-    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
-        # The hot path of every attribute read: the kept row, while the read version is unchanged.
-        if obj is not None and obj._drumlin_seen == self.version.value:
-            return obj._drumlin_row[self.index]  # type: ignore[index]
-        if obj is None:
-            return self
-        return obj._drumlin_read(self)
-
-    def __set__(self, obj: Object, value: Any) -> None:
-        # Assignments go through Object.__setattr__; defining __set__ makes this a data
-        # descriptor, which Python finds before looking in an instance __dict__ (model classes).
-        obj._drumlin_write(self, value)
-
     def __repr__(self) -> str:
         return f"<drumlin property {self.class_name}.{self.name}: {self.type_name}>"
 
@@ -183,6 +166,7 @@ class ClassInfo:
         "packable",
         "primary_key",
         "properties",
+        "row_readers",
         "rows",
         "scalar_only",
     )
@@ -221,22 +205,21 @@ class ClassInfo:
         self.all_indices = (c_int32 * len(properties))(*range(len(properties)))
         self.model = None
         self.rows: RowAccess | None = None  # set by the database (attach_rows)
+        # The accessors reading the kept row (_accessors.ScalarAccessor), of every Object subclass
+        # made for this class: their version cell is DEAD once the database closes.
+        self.row_readers: list[Any] = []
 
     def attach_rows(self, rows: RowAccess) -> None:
         """Let objects of this class keep their rows, revalidated against ``rows.version`` (the
-        database's read version cell)."""
+        database's read version cell), which the row accessors made from now on read."""
         self.rows = rows
-        version = rows.version
-        for prop in self.properties:
-            if prop.in_row and not prop.is_link:
-                prop.version = version
 
     def detach_rows(self) -> None:
         """The database closed: every read takes the call (which reports the closed database)."""
         if self.rows is not None:
             self.rows.version = DEAD
-        for prop in self.properties:
-            prop.version = DEAD
+        for reader in self.row_readers:
+            reader.version = DEAD
 
     @property
     def is_asymmetric(self) -> bool:

@@ -32,22 +32,15 @@ from ctypes import byref, c_int, c_size_t, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, overload
 
 from . import _ffi, notifications
+from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import (
     InvalidArgumentError,
     TypeMismatchError,
 )
 from ._handle import Handle
+from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
 from .notifications import NotificationToken
-from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
-from .object import (
-    Object,
-    fill_link,
-    fill_value,
-    mixed_from_json,
-    mixed_link_object,
-    prepare_link,
-    prepare_mixed,
-)
+from .object import Object, mixed_from_json, mixed_link_object
 from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
 from .values import check_mixed_keys, ejson_dumps, ejson_loads
 

@@ -2,53 +2,52 @@
 
 from __future__ import annotations
 
-import atexit
-import copy
-import gc
-import itertools
-import logging
 import marshal
 import os
 import struct
 import threading
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
-from operator import itemgetter
+from ctypes import byref, c_int32, c_int64, c_uint64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, TypeVar, Union, overload
 
-from . import _ffi, notifications
+from . import _ffi
+from ._connection import (
+    LOG_TO_PYTHON,
+    NO_FREE,
+    SYNCHRONOUS,
+    Connection,
+    encode_path,
+    encode_schema,
+    flag,
+    milliseconds,
+    open_databases,
+)
 from ._constants import DRUMLIN_NOT_FOUND
+from ._convert import take_string, to_value
 from ._errors import (
     DrumlinError,
     InvalidArgumentError,
-    MisuseError,
-    TransactionError,
     TypeMismatchError,
 )
-from ._fastread import DATA_OFFSET, DRUMLIN_TYPE_INT, Reader, arena, find_marshal, put_int_key
+from ._fastread import (
+    DATA_OFFSET,
+    DRUMLIN_TYPE_INT,
+    NO_LOCK,
+    Reader,
+    arena,
+    find_marshal,
+    put_int_key,
+    read_packed,
+)
 from ._fastread import query_dicts as fast_query_dicts
 from ._fastread import reader as new_reader
-from ._handle import Handle
-from ._marshal import take_string, to_value
-from ._schema import ClassInfo, Property, encode_name
-from .collection import List, Set
-from .dictionary import Dictionary
+from ._payload import check_values, fill_value, pack_rows, prepare_values, typed_value
+from ._rows import find_row
+from ._schema import ClassInfo, encode_name
 from .migration import Migration, MigrationCallback
-from .model import ModelInfo, collect_schema, ensure_resolved
-from ._rows import RowAccess, find_row
-from .object import (
-    NO_LOCK,
-    Object,
-    object_from_row,
-    check_values,
-    fill_value,
-    make_object_type,
-    prepare_values,
-    read_packed,
-    typed_value,
-)
+from .model import collect_schema
 from .notifications import NotificationToken
+from .object import Object, object_from_row
 from .projection import Projection
 from .results import Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
@@ -77,50 +76,10 @@ _UPDATE_MODES = {
     "all": _ffi.DRUMLIN_UPDATE_ALL,
 }
 
-# Databases still open at interpreter exit are closed while the library is fully usable.
-_open_databases: weakref.WeakSet[Database] = weakref.WeakSet()
-
 # Query strings as the C API takes them (encode_query), by text: most programs run a few queries
 # many times. Emptied when full.
 _query_texts: dict[str, bytes] = {}
 _QUERY_TEXTS_KEPT = 256
-
-
-# What the engine reports (opens, migrations, slow queries, failed calls) goes to the `drumlin`
-# logger. A library does not configure logging: the NullHandler keeps Python's last-resort handler
-# from printing these records when the application has not set logging up.
-logger = logging.getLogger("drumlin")
-logger.addHandler(logging.NullHandler())
-
-
-def _log(userdata: Any, level: int, message: bytes) -> None:
-    try:
-        if logger.isEnabledFor(level):
-            logger.log(level, message.decode("utf-8", "replace"))
-    except Exception:  # an exception must not cross back into C
-        pass
-
-
-# One C function pointer for every database, alive as long as the module.
-_log_to_python = _ffi.drumlin_log_fn(_log)
-
-
-_NO_FREE = _ffi.drumlin_free_fn()
-
-
-_SYNCHRONOUS: dict[str, int] = {"normal": _ffi.DRUMLIN_SYNCHRONOUS_NORMAL, "full": _ffi.DRUMLIN_SYNCHRONOUS_FULL}
-
-
-def _seconds(value: object, name: str, *, allow_none: bool = False) -> int:
-    """A duration in seconds (int or float) as whole milliseconds for the C API; -1 for None."""
-    if value is None and allow_none:
-        return -1
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        expected = "a number of seconds or None" if allow_none else "a number of seconds"
-        raise TypeMismatchError(f"{name} must be {expected}, not {type(value).__name__}")
-    if not value >= 0 or value > INT64_MAX / 1000:
-        raise InvalidArgumentError(f"{name} must be between 0 and {INT64_MAX // 1000} seconds, not {value!r}")
-    return round(value * 1000)
 
 
 class _Progress:
@@ -145,55 +104,11 @@ class _Progress:
             raise self.error
 
 
-@atexit.register
-def _close_all_at_exit() -> None:
-    for db in list(_open_databases):
-        try:
-            db._close_at_exit()
-        except Exception:
-            pass
-
-
 def _update_mode(update: object) -> int:
     try:
         return _UPDATE_MODES[update]  # type: ignore[index]
     except (KeyError, TypeError):
         raise InvalidArgumentError(f"update must be None, 'modified' or 'all', not {update!r}") from None
-
-
-def _flag(value: object, name: str) -> int:
-    if not isinstance(value, bool):
-        raise TypeMismatchError(f"{name} must be True or False, not {type(value).__name__}")
-    return 1 if value else 0
-
-
-def _encode_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> bytes:
-    try:
-        raw = os.fsencode(path)
-    except TypeError:
-        raise TypeMismatchError(f"path must be a str or os.PathLike, not {type(path).__name__}") from None
-    if b"\0" in raw:
-        raise InvalidArgumentError(f"path cannot contain NUL characters: {path!r}")
-    return raw
-
-
-def _encode_schema(schema: object) -> bytes:
-    if isinstance(schema, (list, tuple)) and any(isinstance(entry, type) for entry in schema):
-        schema = collect_schema(list(schema))[0]
-    if isinstance(schema, str):
-        text = schema
-    elif isinstance(schema, bytes):
-        return schema
-    elif isinstance(schema, (list, tuple)):
-        text = ejson_dumps(list(schema))
-    else:
-        raise TypeMismatchError(
-            "schema must be a list of object schemas and model classes, or a JSON string, not "
-            f"{type(schema).__name__}"
-        )
-    if "\0" in text:
-        raise InvalidArgumentError("schema cannot contain NUL characters")
-    return text.encode("utf-8")
 
 
 class WriteTransaction:
@@ -215,26 +130,14 @@ class WriteTransaction:
         self._db._end_write(commit=exc_type is None, without_notifying=self._without_notifying)
 
 
-class Database(Handle):
+class Database(Connection):
     """An open Drumlin database. Create it with :func:`drumlin.open`.
 
     A database can be shared by threads. It has one write transaction at a time: ``write()`` on a
     second thread waits until the first thread's ``write()`` block ends.
     """
 
-    __slots__ = (
-        "_classes",
-        "_models",
-        "_object_lock",
-        "_path",
-        "_readers",
-        "_schema",
-        "_version",
-        "_write_lock",
-        "_writer",
-    )
-
-    _kind = "database"
+    __slots__ = ()
 
     def __init__(
         self,
@@ -259,21 +162,21 @@ class Database(Handle):
             for cls in classes:
                 self._models[cls.__name__] = cls
             schema = entries
-        raw_path = _encode_path(path)
-        raw_schema = None if schema is None else _encode_schema(schema)
-        busy_ms = _seconds(busy_timeout, "busy_timeout")
-        sync_mode = _SYNCHRONOUS.get(synchronous) if isinstance(synchronous, str) else None
+        raw_path = encode_path(path)
+        raw_schema = None if schema is None else encode_schema(schema)
+        busy_ms = milliseconds(busy_timeout, "busy_timeout")
+        sync_mode = SYNCHRONOUS.get(synchronous) if isinstance(synchronous, str) else None
         if sync_mode is None:
             raise InvalidArgumentError(f"synchronous must be 'normal' or 'full', not {synchronous!r}")
-        slow_ms = _seconds(slow_query_threshold, "slow_query_threshold", allow_none=True)
+        slow_ms = milliseconds(slow_query_threshold, "slow_query_threshold", allow_none=True)
         if isinstance(schema_version, bool) or not isinstance(schema_version, int):
             raise TypeMismatchError(f"schema_version must be an int, not {type(schema_version).__name__}")
         if not 0 <= schema_version <= 2 * INT64_MAX + 1:
             raise InvalidArgumentError(f"schema_version must be between 0 and 2**64-1, not {schema_version}")
         flags = (
-            _flag(read_only, "read_only"),
-            _flag(delete_if_migration_needed, "delete_if_migration_needed"),
-            _flag(in_memory, "in_memory"),
+            flag(read_only, "read_only"),
+            flag(delete_if_migration_needed, "delete_if_migration_needed"),
+            flag(in_memory, "in_memory"),
         )
         self._path = os.fsdecode(raw_path)
         self._write_lock = threading.RLock()
@@ -305,9 +208,9 @@ class Database(Handle):
             _ffi.drumlin_options_set_synchronous(options, sync_mode)
             _ffi.drumlin_options_set_quick_check(options, 1 if quick_check else 0)
             _ffi.drumlin_options_set_slow_query_threshold(options, slow_ms)
-            _ffi.drumlin_options_set_logger(options, _log_to_python, None, _NO_FREE)
+            _ffi.drumlin_options_set_logger(options, LOG_TO_PYTHON, None, NO_FREE)
             if migrate is not None:
-                _ffi.drumlin_options_set_migration(options, migrate.pointer, None, _NO_FREE)
+                _ffi.drumlin_options_set_migration(options, migrate.pointer, None, NO_FREE)
             handle = _ffi.drumlin_db_p()
             try:
                 _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
@@ -323,124 +226,7 @@ class Database(Handle):
         address = c_void_p()
         _ffi.drumlin_db_read_version(handle, byref(address))
         self._version = c_uint64.from_address(address.value)  # type: ignore[arg-type]
-        _open_databases.add(self)
-
-    # ---- Lifetime ------------------------------------------------------------------------------
-
-    def _release(self, handle: Any) -> None:
-        self._readers.clear()
-        for info in self._classes.values():
-            info.detach_rows()  # the version word is freed with the handle
-        _ffi.drumlin_close(handle)
-
-    def close(self) -> None:
-        """Close the database. An open write transaction is rolled back; objects read from it
-        raise :class:`MisuseError` from now on. Calling it again does nothing.
-
-        If another thread is inside ``write()``, this waits for its block to end."""
-        if self._drumlin_h is None:
-            return
-        with self._write_lock:
-            super().close()
-
-    def _close_at_exit(self) -> None:
-        # Never wait at exit: a daemon thread may be stuck inside write() forever.
-        if self._write_lock.acquire(blocking=False):
-            try:
-                super().close()
-            finally:
-                self._write_lock.release()
-
-    @property
-    def path(self) -> str:
-        """The path the database was opened with."""
-        return self._path
-
-    def __repr__(self) -> str:
-        state = "closed" if self._drumlin_h is None else "open"
-        return f"<drumlin.Database {self._path!r} ({state})>"
-
-    # ---- Schema --------------------------------------------------------------------------------
-
-    @property
-    def schema(self) -> list[dict[str, Any]]:
-        """The schema in normalized long form: a list of object schemas (a fresh copy)."""
-        handle = self._ptr()
-        if self._schema is None:
-            out = c_void_p()
-            _ffi.drumlin_schema_json(handle, byref(out))
-            schema: list[dict[str, Any]] = ejson_loads(take_string(out))
-            self._schema = schema
-            return copy.deepcopy(schema)
-        return copy.deepcopy(self._schema)
-
-    @property
-    def schema_version(self) -> int:
-        """The schema version stored in the file."""
-        version = c_uint64()
-        _ffi.drumlin_schema_version(self._ptr(), byref(version))
-        return version.value
-
-    def _class(self, class_name: str | type[Any]) -> ClassInfo:
-        info = self._classes.get(class_name) if type(class_name) is str else None
-        if info is None:
-            if isinstance(class_name, type):
-                return self._model_class(class_name)
-            handle = self._ptr()
-            info = ClassInfo(handle, encode_name(class_name, "class"))
-            info.attach_rows(RowAccess(handle, info, self._version))
-            model = self._models.get(info.name)
-            info.model = model
-            info.object_type = make_object_type(info, model)
-            existing = self._classes.setdefault(info.name, info)
-            self._classes[class_name] = existing
-            info = existing
-        return info
-
-    def _model_class(self, cls: type[Any]) -> ClassInfo:
-        """The class of a model class (registered with this database on first use: its objects
-        become its instances) or of a projection class's model."""
-        if issubclass(cls, Projection):
-            cls = cls._drumlin_projected_class()
-        model: ModelInfo | None = getattr(cls, "_drumlin_model", None)
-        if model is None:
-            raise TypeMismatchError(
-                f"class names are strings or model classes (drumlin.Object subclasses), not {cls.__name__}"
-            )
-        ensure_resolved(model)
-        info = self._class(model.name)
-        if info.model is not cls:
-            self._models[model.name] = cls
-            info.model = cls
-            info.object_type = make_object_type(info, cls)
-        self._classes[cls] = info
-        return info
-
-    # An object reads its collections and backlinks through its database: the live List, Set,
-    # Dictionary and Results are above the object module in the package's import order.
-
-    def _relation(self, obj: Object, prop: Property) -> Any:
-        """A live List, Set or Dictionary for a collection property of ``obj``, or a live Results
-        for a linkingObjects property."""
-        collection = prop.collection
-        if collection == _ffi.DRUMLIN_COLLECTION_LIST:
-            return List(obj, prop)
-        if collection == _ffi.DRUMLIN_COLLECTION_SET:
-            return Set(obj, prop)
-        if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
-            return Dictionary(obj, prop)
-        return self._backlinks(obj, prop.cname, self._class(prop.object_type))
-
-    def _backlinks(self, obj: Object, path: bytes, origin: ClassInfo) -> Results[Any]:
-        """The objects of ``origin`` that link to ``obj`` through ``path``, as a live Results."""
-        return Results._backlinks(obj, path, origin)
-
-    @staticmethod
-    def _model_values(info: ClassInfo, values: Mapping[str, Any], *, fill: bool) -> Mapping[str, Any]:
-        model = info.model._drumlin_model if info.model is not None else None
-        if model is None or not isinstance(values, Mapping):
-            return values
-        return model.store_values(values, fill=fill)
+        open_databases.add(self)
 
     # ---- Transactions --------------------------------------------------------------------------
 
@@ -455,90 +241,6 @@ class Database(Handle):
         ``write()`` waits until the current write transaction ends.
         """
         return WriteTransaction(self, without_notifying)
-
-    @property
-    def is_in_write(self) -> bool:
-        """True while a write transaction is open on this database (on any thread)."""
-        out = c_int()
-        _ffi.drumlin_is_in_write(self._ptr(), byref(out))
-        return bool(out.value)
-
-    def _begin_write(self) -> None:
-        self._ptr()
-        if notifications.is_delivering(self):
-            raise TransactionError(
-                "Cannot begin a write transaction from inside a notification callback: "
-                "write after the callback returns."
-            )
-        if self._writer == _get_ident():
-            raise TransactionError(
-                "Cannot begin a write transaction: this thread is already inside db.write() on "
-                "this database (write() does not nest)."
-            )
-        self._write_lock.acquire()
-        try:
-            _ffi.drumlin_begin_write(self._ptr())  # the database may have closed while we waited
-        except BaseException:
-            self._write_lock.release()
-            raise
-        self._writer = _get_ident()
-
-    def refresh(self) -> bool:
-        """Deliver to this database's observers what other ``Database`` objects, threads and
-        processes committed since the last delivery (on this thread). Returns whether the file
-        changed. Inside ``write()`` or a notification callback it does nothing and returns False."""
-        return notifications.refresh(self)
-
-    def has_changes(self) -> bool:
-        """Whether another connection committed since this database last refreshed or delivered
-        notifications: one cheap check, for an event loop that polls before ``refresh()``."""
-        return notifications.has_changes(self)
-
-    def _end_write(self, commit: bool, without_notifying: Sequence[NotificationToken] = ()) -> None:
-        try:
-            handle = self._drumlin_h
-            if handle is None:
-                if commit:
-                    raise MisuseError(
-                        "The database was closed inside write(): the transaction was rolled back."
-                    )
-                return
-            if commit:
-                try:
-                    if without_notifying:
-                        notifications.commit_without_notifying(handle, without_notifying)
-                    else:
-                        _ffi.drumlin_commit(handle)
-                except BaseException:
-                    try:
-                        _ffi.drumlin_rollback(handle)
-                    except DrumlinError:
-                        pass
-                    raise
-            else:
-                try:
-                    _ffi.drumlin_rollback(handle)
-                except DrumlinError:
-                    pass  # the exception leaving the block is the one to report
-        finally:
-            self._writer = None
-            self._write_lock.release()
-
-    def _outside_write(self, operation: Callable[..., _T], *args: Any) -> _T:
-        """Run a write that was called outside this thread's ``write()`` block.
-
-        If another thread holds the write transaction, the write must not slip into it: refuse.
-        Otherwise no transaction can start while we hold the lock, and the engine itself refuses
-        the write with DRUMLIN_ERR_WRONG_TRANSACTION_STATE (or DRUMLIN_ERR_READ_ONLY)."""
-        if not self._write_lock.acquire(blocking=False):
-            raise TransactionError(
-                "Cannot modify managed objects outside of a write transaction (another thread "
-                "holds this database's write transaction; use `with db.write():` on this thread)."
-            )
-        try:
-            return operation(*args)
-        finally:
-            self._write_lock.release()
 
     # ---- Objects -------------------------------------------------------------------------------
 
@@ -627,7 +329,7 @@ class Database(Handle):
             model = info.model._drumlin_model
             if model.codecs or (model.factories and update is None):
                 rows = [self._model_values(info, row, fill=update is None) for row in rows]
-        packed = _pack_rows(info, rows)
+        packed = pack_rows(info, rows)
         if packed is not None:
             indices, data = packed
             handle = self._ptr()
@@ -849,7 +551,7 @@ class Database(Handle):
         count = c_int64()
         try:
             _ffi.drumlin_export_ndjson(
-                self._ptr(), cname, _encode_path(path), callback.pointer, None, byref(count)
+                self._ptr(), cname, encode_path(path), callback.pointer, None, byref(count)
             )
         finally:
             callback.reraise()
@@ -879,7 +581,7 @@ class Database(Handle):
         if not 0 <= batch <= INT64_MAX:
             raise InvalidArgumentError(f"batch must not be negative, got {batch}")
         cname = None if class_name is None else encode_name(class_name, "class")
-        raw_path = _encode_path(path)
+        raw_path = encode_path(path)
         callback = _Progress(progress)
         count = c_int64()
 
@@ -1064,50 +766,3 @@ def open(
         slow_query_threshold=slow_query_threshold,
         migration=migration,
     )
-
-
-# Types the packed bulk path carries as they are (Python's marshal format); anything else
-# (datetime, Decimal, UUID, ObjectId, links, collections) goes through Extended JSON.
-_PACKABLE = frozenset({type(None), bool, int, float, str, bytes})
-
-
-def _pack_rows(info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
-    """Rows as one ``marshal`` blob of tuples plus the property indexes, or None when the batch
-    needs the general JSON path (mixed key sets, unknown names, or values of other types)."""
-    if not rows or not info.scalar_only or not isinstance(rows[0], dict):
-        return None
-    keys = tuple(rows[0])
-    width = len(keys)
-    if width == 0 or any(name not in info.by_name for name in keys):
-        return None
-    if not all(type(row) is dict and len(row) == width for row in rows):
-        return None
-    # One short-lived tuple per row: with the cyclic collector on, a large batch triggers
-    # collections that walk every live object (the caller's dicts included), ~10% of the packing
-    # time and most of its variance. The tuples hold no cycles and are freed before it is back on.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _pack_tuples(info, rows, keys)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _pack_tuples(info: ClassInfo, rows: list[Any], keys: tuple[str, ...]) -> tuple[Any, bytes] | None:
-    width = len(keys)
-    try:
-        tuples = list(map(itemgetter(*keys), rows)) if width > 1 else [(row[keys[0]],) for row in rows]
-    except KeyError:
-        return None
-    # Containers are values of a mixed property (the JSON path stores them); elsewhere the engine
-    # refuses them naming the property, so only classes with a mixed property check types here.
-    # Other objects (datetime, Decimal, ...) are not marshallable: dumps() raises ValueError.
-    if info.has_mixed and not set(map(type, itertools.chain.from_iterable(tuples))) <= _PACKABLE:
-        return None
-    indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
-    try:
-        # Version 2: no reference table, so cheaper to write than 4; the engine reads 2 to 4.
-        return indices, marshal.dumps(tuples, 2)
-    except ValueError:
-        return None

@@ -14,10 +14,10 @@ from ctypes import byref, c_int
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from . import _ffi
+from ._convert import READERS, SCALAR_LIMIT
 from ._errors import (
     TypeMismatchError,
 )
-from ._marshal import READERS, SCALAR_LIMIT
 from ._schema import encode_name
 from .collection import _Collection
 from .object import mixed_link_object

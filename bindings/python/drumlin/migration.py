@@ -21,8 +21,8 @@ from ctypes import byref, c_int, c_uint64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import _ffi
+from ._convert import take_string
 from ._errors import DrumlinError
-from ._marshal import take_string
 from ._schema import encode_name
 from .values import ejson_loads
 

@@ -27,19 +27,20 @@ import decimal
 import enum
 import pathlib
 import sys
+import types
 import typing
 import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, TypeVar, Union
+from typing import Any, Callable, ClassVar, Optional, TypeVar, Union
 
 from .values import ObjectId
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["linking_objects", "persisted"]
 
 _T = TypeVar("_T")
+
+# The type of ``int | None`` (Python 3.10 and later).
+_UNION_TYPE: Any = getattr(types, "UnionType", None)
 
 
 class _Missing:
@@ -184,7 +185,7 @@ class Field:
 class _Unmanaged:
     """The class-level descriptor of a persisted property: reads and writes the values of an
     object that is not in a database yet (managed objects read through the database's own
-    descriptors, see ``object.make_object_type``)."""
+    descriptors, see ``_accessors.make_object_type``)."""
 
     __slots__ = ("field",)
 
@@ -206,7 +207,14 @@ class _Unmanaged:
             ) from None
 
     def __set__(self, obj: Any, value: Any) -> None:
-        obj.__setattr__(self.field.name, value)
+        values = obj._drumlin_values
+        name = self.field.name
+        if values is None:  # managed, but the database's schema has no such property
+            obj[name] = value  # the engine's NoSuchPropertyError
+        elif self.field.kind == "backlink":
+            raise AttributeError(f"'{type(obj).__name__}.{name}' is computed (linkingObjects)")
+        else:
+            values[name] = value
 
     def __repr__(self) -> str:
         return f"<drumlin property {self.field.owner.__name__}.{self.field.name}>"
@@ -445,8 +453,7 @@ class _Resolver:
 
 
 def _is_union_type(origin: Any) -> bool:
-    union_type = getattr(__import__("types"), "UnionType", None)
-    return union_type is not None and origin is union_type
+    return _UNION_TYPE is not None and origin is _UNION_TYPE
 
 
 class ModelInfo:

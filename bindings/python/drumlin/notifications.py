@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import _ffi
-from ._marshal import SCALAR_LIMIT, from_value
+from ._convert import SCALAR_LIMIT, from_value
 
 if TYPE_CHECKING:
+    from ._connection import Connection
     from .database import Database
 
 
@@ -129,7 +130,7 @@ _DELIVER = _ffi.drumlin_changes_fn(_deliver)
 _FREE = _ffi.drumlin_free_fn(_free)
 
 
-def is_delivering(db: Database) -> bool:
+def is_delivering(db: Connection) -> bool:
     """Whether this thread is inside a callback of ``db``'s observers."""
     return getattr(_delivering, "db", None) is db
 
@@ -225,13 +226,13 @@ def object_change(changes: Any) -> ObjectChange:
     return ObjectChange(False, names, old_values, new_values)
 
 
-def refresh(db: Database) -> bool:
+def refresh(db: Connection) -> bool:
     changed = c_int()
     _ffi.drumlin_refresh(db._ptr(), byref(changed))
     return bool(changed.value)
 
 
-def has_changes(db: Database) -> bool:
+def has_changes(db: Connection) -> bool:
     changed = c_int()
     _ffi.drumlin_has_changes(db._ptr(), byref(changed))
     return bool(changed.value)

@@ -1,44 +1,43 @@
 """``drumlin.Object``: a live accessor for one stored object.
 
-Each class of a database gets a generated subclass of :class:`Object` (named after the class) whose
-attributes are :class:`~drumlin._schema.Property` descriptors, so ``person.name`` is one typed C call
-by pre-resolved index. ``person["name"]`` does the same for any name, including names that collide
-with :class:`Object`'s own methods.
+Each class of a database gets a generated subclass of :class:`Object` (named after the class, or of
+the model class) whose attributes are property descriptors made once from the schema (see
+``_accessors``): ``person.name`` reads the object's kept row while the database's read version
+holds, and one call by object key writes it. ``person["name"]`` does the same for any name,
+including names that collide with :class:`Object`'s own methods.
 
 Links read as :class:`Object` (or None), collections as live :class:`~drumlin.List`,
 :class:`~drumlin.Set` and :class:`~drumlin.Dictionary` views, linkingObjects as
-:class:`~drumlin.Results`. Writes take Python values: an :class:`Object` in a link position travels as
-a typed ``DRUMLIN_TYPE_LINK`` value, and payloads holding nested values go through the engine's JSON
-layer, with the Objects inside them encoded as references (:func:`prepare_values`).
+:class:`~drumlin.Results`. Writes take Python values (``_payload``): an :class:`Object` in a link
+position travels as a typed ``DRUMLIN_TYPE_LINK`` value, and payloads holding nested values go
+through the engine's JSON layer, with the Objects inside them encoded as references.
 """
 
 from __future__ import annotations
 
-import contextlib
-import marshal
 import sys
 import threading
 from collections.abc import Iterable, Mapping
-from ctypes import byref, c_char_p, c_int, c_int32, c_int64, c_size_t, c_void_p, create_string_buffer
+from ctypes import byref, c_char_p, c_int, c_int64, c_void_p
 from json import loads as _json_loads
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
 from . import _ffi, notifications
 from ._constants import DRUMLIN_NOT_FOUND
+from ._convert import READERS, SCALAR_LIMIT, take_string
 from ._errors import (
     DrumlinError,
     InvalidArgumentError,
     InvalidatedObjectError,
     MisuseError,
-    NotSupportedError,
     TypeMismatchError,
 )
+from ._fastread import read_packed
 from ._handle import Handle
-from ._marshal import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._rows import NO_ROW, read_row
 from ._schema import Property, encode_name
-from .notifications import NotificationToken, ObjectChange
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
+from .notifications import NotificationToken, ObjectChange
 from .values import check_mixed_keys, ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
@@ -56,6 +55,7 @@ else:  # type checkers read typing_extensions' declaration; at run time it only 
 
 
 if TYPE_CHECKING:
+    from ._accessors import Accessors
     from ._schema import ClassInfo
     from .database import Database
     from .results import Results
@@ -67,48 +67,6 @@ MixedPath = Union[list[PathStep], tuple[PathStep, ...], PathStep]
 _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 _get_at = _ffi.drumlin_object_get_at
-_set_by_key = _ffi.drumlin_object_set_by_key
-# Python types that to_value writes as one plain drumlin_value.
-_PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
-
-
-# Per-thread scratch for packed reads: (buffer, its memoryview, size cell, byref(size cell)).
-_scratch = threading.local()
-_SCRATCH_KEPT = 1 << 20
-
-
-def _packed_scratch(capacity: int) -> tuple[Any, memoryview, c_size_t, Any]:
-    current = getattr(_scratch, "area", None)
-    if current is not None and len(current[0]) >= capacity:
-        return current  # type: ignore[no-any-return]
-    buffer = create_string_buffer(max(capacity, 4096))
-    size = c_size_t()
-    area = (buffer, memoryview(buffer), size, byref(size))
-    if capacity <= _SCRATCH_KEPT:  # a one-off large read does not stay allocated
-        _scratch.area = area
-    return area
-
-
-# For packed reads that borrow nothing from a handle (results, and the db-level reads): no lock.
-NO_LOCK = contextlib.nullcontext()
-
-
-def read_packed(function: Any, lock: Any, *args: Any) -> Any:
-    """One packed read: ``function(*args, buffer, capacity, size_ref)`` (``drumlin_object_get_marshal``,
-    ``drumlin_results_get_marshal``, ``drumlin_object_find_marshal``, ``drumlin_query_marshal``) into
-    the per-thread scratch area, grown and read again while the result does not fit; the value
-    decoded from Python's marshal format, or None when the call reports DRUMLIN_NOT_FOUND."""
-    buffer, view, size, size_ref = _packed_scratch(0)
-    with lock:
-        if function(*args, buffer, len(buffer), size_ref) == DRUMLIN_NOT_FOUND:
-            return None
-        needed = size.value
-        while needed > len(buffer):  # a large result: grow the scratch area and read again
-            buffer, view, size, size_ref = _packed_scratch(needed)
-            if function(*args, buffer, len(buffer), size_ref) == DRUMLIN_NOT_FOUND:
-                return None  # deleted by another handle in between
-            needed = size.value
-        return marshal.loads(view[:needed])
 
 
 @dataclass_transform(kw_only_default=True, field_specifiers=(persisted, linking_objects))
@@ -137,6 +95,11 @@ class Object(Handle):
     # The model class's declaration (None for the classes made from a schema alone).
     _drumlin_model: ClassVar[ModelInfo | None] = None
     _drumlin_kind: ClassVar[str] = "object"
+    # The accessors of the class made for one database's schema (see _accessors): the descriptor
+    # of every property by name, and the writes and reads that need modules above this one.
+    _drumlin_accessors: ClassVar[Accessors]
+    # Attribute assignments that are persisted properties: their descriptors' __set__, by name.
+    _drumlin_setters: ClassVar[dict[str, Callable[[Any, Any], None]]] = {}
     _drumlin_db: Database
     _drumlin_lock: threading.Lock
     _drumlin_key: int | None
@@ -192,6 +155,12 @@ class Object(Handle):
         local_names = dict(frame.f_locals) if frame.f_code.co_name != "<module>" else None
         fields = model_fields(cls, local_names)
         cls._drumlin_model = ModelInfo(cls, fields, kind=cls._drumlin_kind, map_to=map_to)
+        # A new object's values are written through the model's own descriptors (model._Unmanaged).
+        cls._drumlin_setters = {
+            name: descriptor.__set__
+            for name in fields
+            if hasattr(descriptor := _class_attribute(cls, name), "__set__")
+        }
 
     @property
     def is_managed(self) -> bool:
@@ -278,51 +247,9 @@ class Object(Handle):
         return row
 
     def _drumlin_read(self, prop: Property) -> Any:
-        if prop.in_row:
-            value = self._drumlin_current_row()[prop.index]
-            if prop.is_link and value is not None:
-                return self._drumlin_db._class(prop.object_type).object_type._drumlin_keyed(  # type: ignore[attr-defined]
-                    self._drumlin_db, value[2]
-                )
-            return value
-        if not prop.scalar:
-            return self._drumlin_read_relation(prop)
-        handle = self._ptr()
-        value = _drumlin_value()
-        with self._drumlin_lock:
-            _get_at(handle, prop.index, value)
-            kind = value.type
-            if 0 <= kind < SCALAR_LIMIT:
-                reader = READERS[kind]
-                if reader is not None:
-                    return reader(value.as_)
-        if kind == _ffi.DRUMLIN_TYPE_LINK:  # a mixed property holding an object
-            return mixed_link_object(self._drumlin_db, value.as_.link.class_index, value.as_.link.key)
-        return self._drumlin_read_nested(handle, prop)
-
-    def _drumlin_read_nested(self, handle: Any, prop: Property) -> Any:
-        """A nested list or dictionary in a mixed property, as a plain Python value (a snapshot)."""
-        if prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
-            raise DrumlinError(f"libdrumlin returned a non-scalar value for property {prop.label}")
-        out = c_void_p()
-        with self._drumlin_lock:
-            _ffi.drumlin_object_get_mixed_json(handle, prop.cname, b"[]", byref(out))
-        return ejson_loads(take_string(out))
-
-    def _drumlin_read_relation(self, prop: Property) -> Any:
-        """A link (Object or None), a collection (a live List, Set or Dictionary) or a
-        linkingObjects property (a live Results)."""
-        db = self._drumlin_db
-        if prop.collection != _ffi.DRUMLIN_COLLECTION_NONE or prop.is_backlink:
-            return db._relation(self, prop)  # a live collection: the types are above this module
-        target = db._class(prop.object_type)
-        handle = self._ptr()
-        out = _ffi.drumlin_object_p()
-        with self._drumlin_lock:
-            status = _ffi.drumlin_object_get_linked(handle, prop.cname, byref(out))
-        if status == DRUMLIN_NOT_FOUND:
-            return None
-        return target.object_type(db, out)
+        """The value of ``prop`` through its accessor: ``obj["name"]``, stored (mapTo) names, and the
+        primary key read the property as ``obj.name`` does, without a model's transform."""
+        return self._drumlin_accessors.by_name[prop.name].__get__(self, None)
 
     def _drumlin_json(self, depth: int = 0) -> dict[str, Any]:
         handle = self._ptr()
@@ -356,67 +283,47 @@ class Object(Handle):
             return self._drumlin_read(prop)
 
     def __getitem__(self, name: str) -> Any:
-        prop = self._drumlin_class.by_name.get(name) if type(name) is str else None
-        if prop is None:
-            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
-        return self._drumlin_read(prop)
+        return self._drumlin_read(self._drumlin_property(name))
 
     # ---- Writing -------------------------------------------------------------------------------
 
     def __setattr__(self, name: str, value: Any) -> None:
+        # A persisted property: its descriptor's __set__ (an attribute assignment only reaches a
+        # data descriptor by itself when the class has no __setattr__, and this one must see the
+        # other names: they are the engine's NoSuchPropertyError, not new instance attributes).
+        setter = self._drumlin_setters.get(name)
+        if setter is not None:
+            setter(self, value)
+        else:
+            self._drumlin_set_other(name, value)
+
+    def _drumlin_set_other(self, name: str, value: Any) -> None:
+        """An assignment to a name that is not a persisted property's attribute: a stored (mapTo)
+        name, a name shadowed by Object's own attributes, a model's plain Python attribute, or an
+        unknown name."""
         model = self._drumlin_model
         if model is None:
-            # The common write: a plain value to a property of the row, inside this thread's write().
-            prop = self._drumlin_class.by_name.get(name)
-            kind = type(value)
-            if (
-                prop is not None
-                and prop.in_row
-                and not prop.is_link
-                and kind in _PLAIN_WRITES
-                and name not in _OBJECT_ATTRIBUTES
-            ):
-                key = self._drumlin_key
-                db = self._drumlin_db
-                if key is not None and db._writer == _get_ident() and db._drumlin_h is not None:
-                    cvalue = _drumlin_value()
-                    to_value(value, prop, cvalue)
-                    _set_by_key(db._drumlin_h, self._drumlin_class.index, key, prop.index, cvalue)
-                    return
-        if model is not None:
-            self._drumlin_model_setattr(model, name, value)
+            if name in _OBJECT_ATTRIBUTES or name.startswith("_drumlin_"):
+                raise AttributeError(
+                    f"'{name}' is an attribute of drumlin.Object, not a property: assign a property of "
+                    f"that name with obj[{name!r}] = value"
+                )
+            self[name] = value
             return
-        if name in _OBJECT_ATTRIBUTES or name.startswith("_drumlin_"):
-            raise AttributeError(
-                f"'{name}' is an attribute of drumlin.Object, not a property: assign a property of "
-                f"that name with obj[{name!r}] = value"
-            )
-        prop = self._drumlin_class.by_name.get(name)
-        if prop is None:
-            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
-        self._drumlin_write(prop, value)
-
-    def _drumlin_model_setattr(self, model: ModelInfo, name: str, value: Any) -> None:
         field = model.fields.get(name)
         values = self._drumlin_values
-        if field is not None:
-            if values is not None:  # not stored yet
-                if field.kind == "backlink":
-                    raise AttributeError(f"'{type(self).__name__}.{name}' is computed (linkingObjects)")
-                values[name] = value
+        if field is not None:  # a declared property the database's schema does not have
+            if values is not None:
+                model_setter = _class_attribute(type(self), name)
+                model_setter.__set__(self, value)
                 return
-            codec = field.codec
-            if codec is not None:
-                value = codec.store(value)
-            self._drumlin_write(self._drumlin_property(name), value)
+            self[name] = value  # NoSuchPropertyError
             return
         declared = _class_attribute(type(self), name)
-        if isinstance(declared, Property):  # a property of the database's schema
-            self._drumlin_write(declared, value)
-        elif declared is not _NOT_DECLARED and not name.startswith("_drumlin_"):
+        if declared is not _NOT_DECLARED and not name.startswith("_drumlin_"):
             object.__setattr__(self, name, value)  # @property setters, ignored attributes
         elif values is None:
-            self._drumlin_write(self._drumlin_property(name), value)  # stored names, or the error
+            self[name] = value  # stored names, or the error
         else:
             raise AttributeError(
                 f"'{type(self).__name__}' object has no property {name!r} (ignored attributes "
@@ -424,48 +331,11 @@ class Object(Handle):
             )
 
     def __setitem__(self, name: str, value: Any) -> None:
-        prop = self._drumlin_class.by_name.get(name) if type(name) is str else None
-        if prop is None:
-            prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
-        self._drumlin_write(prop, value)
+        prop = self._drumlin_property(name)
+        self._drumlin_accessors.by_name[prop.name].__set__(self, value)
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError("properties cannot be deleted: assign None, or delete the object")
-
-    def _drumlin_write(self, prop: Property, value: Any) -> None:
-        handle = self._drumlin_h if self._drumlin_key is not None else self._ptr()
-        if handle is None and not prop.scalar:
-            handle = self._ptr()
-        db = self._drumlin_db
-        if db._writer != _get_ident():
-            db._outside_write(self._drumlin_write_now, handle, prop, value)
-        else:
-            self._drumlin_write_now(handle, prop, value)
-
-    def _drumlin_write_now(self, handle: Any, prop: Property, value: Any) -> None:
-        db = self._drumlin_db
-        if prop.scalar:
-            if not isinstance(value, NESTED_TYPES):
-                cvalue = _drumlin_value()
-                fill_value(db, value, prop, cvalue)
-                key = self._drumlin_key
-                if key is None:
-                    key = self._drumlin_object_key()
-                # One call by object key: a plain column is one cached UPDATE in the engine.
-                _set_by_key(db._ptr(), self._drumlin_class.index, key, prop.index, cvalue)
-                return
-        elif getattr(value, "_drumlin_prop", None) is prop and value._drumlin_owner == self:
-            return  # a live view assigned to its own property (`ann.dogs += [rex]`): nothing to do
-        elif prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_values is None)):
-            cvalue = _drumlin_value()
-            fill_value(db, value, prop, cvalue)
-            with self._drumlin_lock:
-                _ffi.drumlin_object_set_at(handle, prop.index, cvalue)
-            return
-        # Nested values, collections, nested objects and primary-key references travel as JSON.
-        payload = ejson_dumps({prop.name: prepare_value(db, prop, value)}).encode("utf-8")
-        with self._drumlin_lock:
-            _ffi.drumlin_object_update_json(handle, payload)
 
     def update(self, values: Mapping[str, Any]) -> None:
         """Write several properties at once, all or nothing (inside ``db.write()``)."""
@@ -473,32 +343,11 @@ class Object(Handle):
             raise TypeMismatchError(f"update() takes a dict, not {type(values).__name__}")
         handle = self._ptr()
         db = self._drumlin_db
+        update = self._drumlin_accessors.update
         if db._writer != _get_ident():
-            db._outside_write(self._update_now, handle, values)
+            db._outside_write(update, self, handle, values)
         else:
-            self._update_now(handle, values)
-
-    def _update_now(self, handle: Any, values: Mapping[str, Any]) -> None:
-        info = self._drumlin_class
-        count = len(values)
-        indices = (c_int32 * count)()
-        cvalues = (_drumlin_value * count)()
-        db = self._drumlin_db
-        db_handle = db._ptr()
-        for i, (name, value) in enumerate(values.items()):
-            prop = info.by_name.get(name) if type(name) is str else None
-            if prop is None:
-                prop = info.resolve(db_handle, name)
-            if not typed_value(prop, value):
-                # Nested values only travel as JSON: send the whole update that way, in one call.
-                payload = ejson_dumps(prepare_values(db, info, values)).encode("utf-8")
-                with self._drumlin_lock:
-                    _ffi.drumlin_object_update_json(handle, payload)
-                return
-            indices[i] = prop.index
-            fill_value(db, value, prop, cvalues[i])
-        with self._drumlin_lock:
-            _ffi.drumlin_object_set_values(handle, count, indices, cvalues)
+            update(self, handle, values)
 
     # ---- Nested mixed values -------------------------------------------------------------------
 
@@ -582,7 +431,7 @@ class Object(Handle):
         if type(property_name) is not str:
             raise TypeMismatchError(f"property names are strings, not {type(property_name).__name__}")
         path = encode_name(f"@links.{origin.name}.{property_name}", "property")
-        return self._drumlin_db._backlinks(self, path, origin)
+        return self._drumlin_accessors.backlinks(self, path, origin)
 
     # ---- Whole object --------------------------------------------------------------------------
 
@@ -758,27 +607,7 @@ def _class_attribute(cls: type, name: str) -> Any:
     return _NOT_DECLARED
 
 
-class TransformedProperty:
-    """The descriptor of a model property with a persisted-value transform (an Enum stored as
-    its value, a path as a string, a dataclass as an embedded object)."""
-
-    __slots__ = ("load", "prop", "store")
-
-    def __init__(self, prop: Property, load: Callable[[Any], Any], store: Callable[[Any], Any]) -> None:
-        self.prop = prop
-        self.load = load
-        self.store = store
-
-    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
-        if obj is None:
-            return self
-        return self.load(obj._drumlin_read(self.prop))
-
-    def __set__(self, obj: Object, value: Any) -> None:
-        obj._drumlin_write(self.prop, self.store(value))
-
-
-def _managed_init(self: Object, db: Database, handle: Any) -> None:
+def managed_init(self: Object, db: Database, handle: Any) -> None:
     self._drumlin_attach(db, handle)
 
 
@@ -812,7 +641,7 @@ def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], versi
     return obj
 
 
-def _keyed(cls: type[Object], db: Database, key: int) -> Any:
+def keyed_object(cls: type[Object], db: Database, key: int) -> Any:
     """A managed object of ``cls`` known by its object key only: its row is read on first use."""
     obj = _new_object(cls)
     _set_handle(obj, None)
@@ -823,187 +652,6 @@ def _keyed(cls: type[Object], db: Database, key: int) -> Any:
     _set_row(obj, None)
     _set_seen(obj, NO_ROW)
     return obj
-
-
-def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Callable[[Database, Any], Object]:
-    """The Object subclass for one class of one database: a descriptor per property. With a model
-    class, a subclass of it (so objects are instances of the model class) whose descriptors read
-    the database; properties the model declares otherwise (methods, ``@property``) stay its own."""
-    namespace: dict[str, Any] = {
-        "__slots__": (),
-        "_drumlin_class": info,
-        "__module__": "drumlin",
-        "__init__": _managed_init,
-        "_drumlin_keyed": classmethod(_keyed),
-    }
-    fields = model._drumlin_model.fields if model is not None and model._drumlin_model else {}
-    for prop in info.properties:
-        name = prop.name
-        if not name.isidentifier() or name.startswith("__") or name in _OBJECT_ATTRIBUTES:
-            continue
-        field = fields.get(name)
-        if field is not None and field.codec is not None:
-            namespace[name] = TransformedProperty(prop, field.codec.load, field.codec.store)
-        elif field is not None or model is None or _class_attribute(model, name) is _NOT_DECLARED:
-            namespace[name] = prop
-    if model is None:
-        made: type[Object] = type(info.name, (Object,), namespace)
-    else:
-        namespace["__module__"] = model.__module__
-        namespace["__qualname__"] = model.__qualname__
-        made = type(model.__name__, (model,), namespace)
-    return cast("Callable[[Database, Any], Object]", made)
-
-
-def check_values(values: object, what: str) -> Mapping[str, Any]:
-    if values is None:
-        return {}
-    if not isinstance(values, Mapping):
-        raise TypeMismatchError(f"{what} takes a dict of property values, not {type(values).__name__}")
-    return values
-
-
-# ---- Values for writes --------------------------------------------------------------------------
-
-
-def fill_link(db: Database, obj: Object, out: _ffi.drumlin_value) -> None:
-    """``out`` = a typed link to ``obj``. The engine checks the class, that the target is not an
-    embedded object owned elsewhere, and that it still exists."""
-    if obj._drumlin_values is not None:
-        raise InvalidArgumentError(
-            f"The {type(obj).__name__} object is not stored in a database yet: add it first (db.add), "
-            "then link it"
-        )
-    if obj._drumlin_db is not db:
-        raise InvalidArgumentError(
-            f"The {obj._drumlin_class.name} object belongs to another database: link objects of the same "
-            "database, or give a dict to copy it"
-        )
-    obj._ptr()
-    key = obj._drumlin_object_key()
-    if key is None:
-        raise MisuseError("This object is closed.")
-    out.type = _ffi.DRUMLIN_TYPE_LINK
-    link = out.as_.link
-    link.class_index = obj._drumlin_class.index
-    link.key = key
-
-
-def fill_value(db: Database, value: Any, prop: Property | None, out: _ffi.drumlin_value) -> None:
-    """``out`` = ``value`` for a typed call: an Object as a link, anything else via to_value."""
-    if isinstance(value, Object):
-        fill_link(db, value, out)
-    else:
-        to_value(value, prop, out)
-
-
-def typed_value(prop: Property, value: Any) -> bool:
-    """Whether ``value`` can be written to ``prop`` with one typed ``drumlin_value``, rather than
-    through the JSON layer."""
-    if prop.scalar:
-        return not isinstance(value, NESTED_TYPES)
-    return prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_values is None))
-
-
-def prepare_values(db: Database, info: ClassInfo, values: Mapping[str, Any]) -> dict[str, Any]:
-    """A payload for the JSON layer: the same keys, with every value in a link position turned
-    into what the engine's JSON expects (see :func:`prepare_value`)."""
-    result: dict[str, Any] = {}
-    by_name = info.by_name
-    for name, value in values.items():
-        prop = by_name.get(name) if type(name) is str else None
-        # Unknown names go through unchanged: the engine refuses them with its own message.
-        result[name] = value if prop is None else prepare_value(db, prop, value)
-    return result
-
-
-def prepare_value(db: Database, prop: Property, value: Any) -> Any:
-    """One property's value for the JSON layer.
-
-    - a link, or an element of a collection of objects: an :class:`Object` becomes a reference
-      (its primary key, or its object key when its class has none), a dict a nested payload
-      (created, or upserted in the update modes), None stays None, and anything else is taken as
-      the primary key of an existing object;
-    - a list or set property takes any iterable (a Python ``set``, a drumlin collection...), a
-      dictionary property any mapping: both are copied into a list or dict first.
-    """
-    if prop.is_backlink:
-        raise InvalidArgumentError(f"Cannot modify read-only property {prop.label}.")
-    if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
-        check_mixed_keys(value, prop.label)
-        if prop.collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY and isinstance(value, Mapping):
-            return {key: prepare_mixed(db, prop, item) for key, item in value.items()}
-        if prop.collection != _ffi.DRUMLIN_COLLECTION_NONE and not isinstance(
-            value, (str, bytes, bytearray, memoryview, Mapping)
-        ) and isinstance(value, Iterable):
-            return [prepare_mixed(db, prop, item) for item in value]
-        return prepare_mixed(db, prop, value)
-    collection = prop.collection
-    if collection == _ffi.DRUMLIN_COLLECTION_NONE:
-        if prop.is_link:
-            return prepare_link(db, prop, value)
-        if isinstance(value, Object):
-            raise TypeMismatchError(
-                f"Type mismatch for property {prop.label}: expected {prop.type_name}, got link."
-            )
-        return value
-    if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
-        if not isinstance(value, Mapping):
-            return value
-        for key in value:
-            if not isinstance(key, str):
-                what = type(key).__name__
-                raise TypeMismatchError(f"Property {prop.label}: dictionary keys are strings, not {what}.")
-        if prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT:
-            return {key: prepare_link(db, prop, item) for key, item in value.items()}
-        return dict(value.items())
-    if isinstance(value, (str, bytes, bytearray, memoryview, Mapping)) or not isinstance(value, Iterable):
-        return value  # not a collection: the engine reports the mismatch
-    items = list(value)
-    if prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT:
-        return [prepare_link(db, prop, item) for item in items]
-    return items
-
-
-def prepare_link(db: Database, prop: Property, value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, Object):
-        model = value._drumlin_model
-        if value._drumlin_values is not None and model is not None:  # not stored yet: a new object
-            return prepare_values(db, db._class(prop.object_type), model.store_values(value._drumlin_values, fill=False))
-        return link_reference(db, prop, value)
-    if isinstance(value, Mapping):
-        return prepare_values(db, db._class(prop.object_type), value)
-    return value
-
-
-def link_reference(db: Database, prop: Property, obj: Object) -> Any:
-    """How the engine's JSON names an existing object in a link position."""
-    info = obj._drumlin_class
-    if obj._drumlin_db is not db:
-        raise InvalidArgumentError(
-            f"The {info.name} object belongs to another database: link objects of the same "
-            "database, or give a dict to copy it"
-        )
-    if info.name != prop.object_type:
-        raise TypeMismatchError(
-            f"Type mismatch for property {prop.label}: expected an object of type "
-            f"'{prop.object_type}', got '{info.name}'."
-        )
-    if info.is_embedded:
-        raise InvalidArgumentError(
-            f"Cannot link {prop.label} to an existing embedded object of type '{info.name}': "
-            "embedded objects have exactly one owner. Assign a new object (a dict) instead."
-        )
-    if not obj.is_valid:
-        obj._ptr()  # a closed accessor is a MisuseError
-        raise InvalidatedObjectError(
-            f"The object of type '{info.name}' assigned to {prop.label} has been deleted."
-        )
-    if info.primary_key is not None:
-        return obj.primary_key
-    return obj._drumlin_object_key()
 
 
 # ---- Links held by mixed values -------------------------------------------------------------------
@@ -1020,53 +668,6 @@ def mixed_link_object(db: Database, class_index: int, key: int) -> Object:
     """The object a mixed value's link (class index, object key) points at."""
     obj: Object = class_at(db, class_index).object_type._drumlin_keyed(db, key)  # type: ignore[attr-defined]
     return obj
-
-
-def mixed_link_json(db: Database, label: str, obj: Object) -> dict[str, Any]:
-    """``{"$link": {"class": ..., "key": ...}}`` for an object a mixed value is to hold. The
-    engine refuses embedded and asymmetric classes and deleted objects."""
-    if obj._drumlin_values is not None:
-        raise InvalidArgumentError(
-            f"Property {label}: the {type(obj).__name__} object is not stored in a database yet: add it "
-            "first (db.add), then store it in a mixed value"
-        )
-    info = obj._drumlin_class
-    if obj._drumlin_db is not db:
-        raise InvalidArgumentError(
-            f"Property {label}: the {info.name} object belongs to another database: a mixed value can "
-            "only hold objects of its own database"
-        )
-    obj._ptr()  # a closed accessor is a MisuseError
-    key = obj._drumlin_object_key()
-    if key is None:
-        raise MisuseError("This object is closed.")
-    return {"$link": {"class": info.name, "key": key}}
-
-
-def prepare_mixed(db: Database, prop: Property, value: Any) -> Any:
-    """A mixed value for the JSON layer: an Object as a ``$link`` reference. An Object inside a
-    nested list or dict is refused as the engine refuses it; anything else passes unchanged (the
-    JSON layer reports values nested too deeply or holding themselves)."""
-    if isinstance(value, Object):
-        return mixed_link_json(db, prop.label, value)
-    if not isinstance(value, (Mapping, list, tuple)):
-        return value
-    seen: set[int] = set()
-    pending: list[Any] = [value]
-    while pending:  # iterative: a deep or looped value is the JSON layer's error, not a RecursionError
-        item = pending.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        for nested in item.values() if isinstance(item, Mapping) else item:
-            if isinstance(nested, Object):
-                raise NotSupportedError(
-                    f"Property {prop.label}: A link cannot be stored inside a nested list or dictionary of a "
-                    "mixed value."
-                )
-            if isinstance(nested, (Mapping, list, tuple)):
-                pending.append(nested)
-    return value
 
 
 def mixed_from_json(db: Database, value: Any) -> Any:

@@ -27,14 +27,15 @@ from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
 
 from . import _ffi, notifications
+from ._convert import from_value, take_string
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
+from ._fastread import NO_LOCK, read_packed
 from ._handle import Handle
-from ._marshal import from_value, take_string
+from ._rows import results_rows
 from ._schema import encode_name
 from .geo import GeoShape
-from ._rows import results_rows
 from .notifications import CollectionChange, NotificationToken
-from .object import NO_LOCK, Object, object_from_row, read_packed
+from .object import Object, object_from_row
 from .values import check_int64, ejson_dumps, ejson_loads
 
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).

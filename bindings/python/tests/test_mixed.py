@@ -97,6 +97,18 @@ def test_nested_values_read_as_plain_python_values(note: drumlin.Object) -> None
     assert note.anything == value
 
 
+def test_a_nested_value_is_written_to_an_object_read_as_a_row(db: drumlin.Database) -> None:
+    # Objects from db.objects()/db.get() have no handle until a call needs one: a nested value
+    # assigned to one was a MisuseError ("The object handle is NULL.").
+    with db.write():
+        db.create("Note", {"title": "t"})
+    (note,) = list(db.objects("Note"))
+    with db.write():
+        note.anything = {"floors": [1, 2]}
+        note.anything = [{"a": 1}]
+    assert note.anything == [{"a": 1}]
+
+
 @pytest.mark.parametrize("make", [nested, nested_dicts], ids=["lists", "dicts"])
 def test_one_hundred_levels_round_trip(db: drumlin.Database, make: Any) -> None:
     deep = make(100)

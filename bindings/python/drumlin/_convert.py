@@ -1,4 +1,7 @@
-"""Python values <-> ``drumlin_value`` (the typed layer's tagged union).
+"""Conversion of Python values to and from ``drumlin_value`` (the typed layer's tagged union).
+
+(The package's other crossing, whole rows in Python's ``marshal`` format, is ``_rows`` and
+``_fastread``: "marshal" names that wire format only.)
 
 Writing picks the C type from the Python type alone and lets the engine convert or refuse it,
 exactly as it does for JSON payloads (``3`` for a ``double`` property is widened, ``"3"`` for an
@@ -219,7 +222,7 @@ READERS: tuple[Callable[[_ffi._drumlin_value_union], Any] | None, ...] = (
     _read_double,  # DRUMLIN_TYPE_DOUBLE
     _read_decimal,  # DRUMLIN_TYPE_DECIMAL128
     _read_object_id,  # DRUMLIN_TYPE_OBJECT_ID
-    None,  # DRUMLIN_TYPE_LINK: links are read as Objects (see Object._drumlin_read_relation)
+    None,  # DRUMLIN_TYPE_LINK: links are read as Objects (see _accessors.LinkAccessor)
     _read_uuid,  # DRUMLIN_TYPE_UUID
 )
 """Readers indexed by ``drumlin_value.type``. LINK, LIST and DICTIONARY have none: a nested list or

@@ -1,0 +1,363 @@
+"""Property accessors: the descriptors that read and write an object's persisted properties.
+
+Each class of a database gets a generated subclass of :class:`~drumlin.Object` (of the model class,
+when there is one) made once from the schema by :func:`make_object_type`, with one data descriptor
+per property. The descriptor's class is the kind of access, chosen once from the property:
+
+- :class:`ScalarAccessor`: a value kept in the object's row (see ``_rows``): the read is a version
+  compare and a tuple index while the database's read version holds; the write one typed call;
+- :class:`MixedAccessor`: a mixed value, read by one typed call (a nested list or dictionary as
+  JSON, an object it holds as that Object);
+- :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``;
+- :class:`ListAccessor`, :class:`SetAccessor`, :class:`DictionaryAccessor`: a live view;
+- :class:`BacklinksAccessor`: a linkingObjects property, a live :class:`~drumlin.Results`;
+- :class:`TransformedAccessor`: a model's persisted-value transform around one of the above.
+
+``obj.name`` and ``obj.name = value`` reach them as descriptors; ``obj["name"]``, stored (mapTo)
+names and ``update()`` through the class's :class:`Accessors`. This module sits above the
+collections and results, so an object reaches its live views without importing upwards.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from ctypes import byref, c_int32, c_void_p
+from typing import TYPE_CHECKING, Any, Callable, cast
+
+from . import _ffi
+from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
+from ._errors import DrumlinError
+from ._payload import fill_value, prepare_value, prepare_values, typed_value
+from ._schema import DEAD, ClassInfo, Property
+from .collection import List, Set
+from .dictionary import Dictionary
+from .object import (
+    _NOT_DECLARED,
+    _OBJECT_ATTRIBUTES,
+    Object,
+    _class_attribute,
+    keyed_object,
+    managed_init,
+    mixed_link_object,
+)
+from .results import Results
+from .values import ejson_dumps, ejson_loads
+
+if TYPE_CHECKING:
+    from .database import Database
+
+_get_ident = threading.get_ident
+_drumlin_value = _ffi.drumlin_value
+_get_at = _ffi.drumlin_object_get_at
+_set_by_key = _ffi.drumlin_object_set_by_key
+# Python types that to_value writes as one plain drumlin_value.
+_PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
+
+
+class Accessor:
+    """The descriptor of one property of one generated class."""
+
+    __slots__ = ("index", "prop")
+
+    def __init__(self, prop: Property) -> None:
+        self.prop = prop
+        self.index = prop.index
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        return self.read(obj)
+
+    def __set__(self, obj: Object, value: Any) -> None:
+        write(obj, self.prop, value)
+
+    def read(self, obj: Object) -> Any:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        prop = self.prop
+        return f"<drumlin {type(self).__name__} {prop.class_name}.{prop.name}: {prop.kind_name}>"
+
+
+class ScalarAccessor(Accessor):
+    """A value kept in the object's row: a number, string, binary, date, decimal, ObjectId, UUID."""
+
+    __slots__ = ("class_index", "version")
+
+    def __init__(self, prop: Property, info: ClassInfo) -> None:
+        super().__init__(prop)
+        self.class_index = info.index
+        # The database's read version while the kept row answers reads (DEAD once it is closed).
+        self.version = info.rows.version if info.rows is not None else DEAD
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        # The hot path of every attribute read: the kept row, while the read version is unchanged.
+        if obj is not None and obj._drumlin_seen == self.version.value:
+            return obj._drumlin_row[self.index]  # type: ignore[index]
+        if obj is None:
+            return self
+        return obj._drumlin_current_row()[self.index]
+
+    def read(self, obj: Object) -> Any:
+        return obj._drumlin_current_row()[self.index]
+
+    def __set__(self, obj: Object, value: Any) -> None:
+        # The common write: a plain value, inside this thread's write(), is one call by object key.
+        key = obj._drumlin_key
+        db = obj._drumlin_db
+        if key is not None and type(value) in _PLAIN_WRITES and db._writer == _get_ident():
+            handle = db._drumlin_h
+            if handle is not None:
+                cvalue = _drumlin_value()
+                to_value(value, self.prop, cvalue)
+                _set_by_key(handle, self.class_index, key, self.index, cvalue)
+                return
+        write(obj, self.prop, value)
+
+
+class MixedAccessor(Accessor):
+    """A mixed property: one typed call per read (not kept in the row)."""
+
+    __slots__ = ()
+
+    def read(self, obj: Object) -> Any:
+        prop = self.prop
+        handle = obj._ptr()
+        value = _drumlin_value()
+        with obj._drumlin_lock:
+            _get_at(handle, self.index, value)
+            kind = value.type
+            if 0 <= kind < SCALAR_LIMIT:
+                reader = READERS[kind]
+                if reader is not None:
+                    return reader(value.as_)
+        if kind == _ffi.DRUMLIN_TYPE_LINK:  # an object held by the mixed value
+            return mixed_link_object(obj._drumlin_db, value.as_.link.class_index, value.as_.link.key)
+        if prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
+            raise DrumlinError(f"libdrumlin returned a non-scalar value for property {prop.label}")
+        # A nested list or dictionary, as a plain Python value (a snapshot).
+        out = c_void_p()
+        with obj._drumlin_lock:
+            _ffi.drumlin_object_get_mixed_json(handle, prop.cname, b"[]", byref(out))
+        return ejson_loads(take_string(out))
+
+
+class LinkAccessor(Accessor):
+    """A to-one link: the target's class and object key are kept in the row."""
+
+    __slots__ = ()
+
+    def read(self, obj: Object) -> Any:
+        value = obj._drumlin_current_row()[self.index]
+        if value is None:
+            return None
+        db = obj._drumlin_db
+        return db._class(self.prop.object_type).object_type._drumlin_keyed(db, value[2])  # type: ignore[attr-defined]
+
+
+class ListAccessor(Accessor):
+    """A list property: a live :class:`~drumlin.List`."""
+
+    __slots__ = ()
+
+    def read(self, obj: Object) -> List[Any]:
+        return List(obj, self.prop)
+
+
+class SetAccessor(Accessor):
+    """A set property: a live :class:`~drumlin.Set`."""
+
+    __slots__ = ()
+
+    def read(self, obj: Object) -> Set[Any]:
+        return Set(obj, self.prop)
+
+
+class DictionaryAccessor(Accessor):
+    """A dictionary property: a live :class:`~drumlin.Dictionary`."""
+
+    __slots__ = ()
+
+    def read(self, obj: Object) -> Dictionary[Any]:
+        return Dictionary(obj, self.prop)
+
+
+class BacklinksAccessor(Accessor):
+    """A linkingObjects property: the objects linking here, as a live :class:`~drumlin.Results`;
+    read-only (the write is the engine's message, through the JSON layer's check)."""
+
+    __slots__ = ()
+
+    def read(self, obj: Object) -> Any:
+        prop = self.prop
+        return Results._backlinks(obj, prop.cname, obj._drumlin_db._class(prop.object_type))
+
+
+class TransformedAccessor:
+    """A model property with a persisted-value transform (an Enum stored as its value, a path as
+    a string, a dataclass as an embedded object) around the property's own accessor."""
+
+    __slots__ = ("accessor", "load", "store")
+
+    def __init__(self, accessor: Accessor, load: Callable[[Any], Any], store: Callable[[Any], Any]) -> None:
+        self.accessor = accessor
+        self.load = load
+        self.store = store
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        return self.load(self.accessor.__get__(obj, owner))
+
+    def __set__(self, obj: Object, value: Any) -> None:
+        self.accessor.__set__(obj, self.store(value))
+
+    def __repr__(self) -> str:
+        return f"<drumlin {type(self).__name__} of {self.accessor!r}>"
+
+
+def accessor_for(prop: Property, info: ClassInfo) -> Accessor:
+    """The accessor of one property, by the kind of access it needs."""
+    collection = prop.collection
+    if collection == _ffi.DRUMLIN_COLLECTION_LIST:
+        return ListAccessor(prop)
+    if collection == _ffi.DRUMLIN_COLLECTION_SET:
+        return SetAccessor(prop)
+    if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+        return DictionaryAccessor(prop)
+    if prop.is_backlink:
+        return BacklinksAccessor(prop)
+    if prop.is_link:
+        return LinkAccessor(prop)
+    if prop.in_row:
+        accessor = ScalarAccessor(prop, info)
+        info.row_readers.append(accessor)
+        return accessor
+    return MixedAccessor(prop)
+
+
+# ---- Writes -------------------------------------------------------------------------------------
+
+
+def write(obj: Object, prop: Property, value: Any) -> None:
+    """Write ``value`` to ``prop`` of ``obj``: inside this thread's ``write()``, or refused as the
+    engine refuses a write outside one."""
+    handle = obj._drumlin_h
+    # An object read as a row has no handle: a plain value is written by object key, anything
+    # else through the handle (a nested list or dict in a mixed property included).
+    if handle is None and (obj._drumlin_key is None or not prop.scalar or isinstance(value, NESTED_TYPES)):
+        handle = obj._ptr()
+    db = obj._drumlin_db
+    if db._writer != _get_ident():
+        db._outside_write(_write_now, obj, handle, prop, value)
+    else:
+        _write_now(obj, handle, prop, value)
+
+
+def _write_now(obj: Object, handle: Any, prop: Property, value: Any) -> None:
+    db = obj._drumlin_db
+    if prop.scalar:
+        if not isinstance(value, NESTED_TYPES):
+            cvalue = _drumlin_value()
+            fill_value(db, value, prop, cvalue)
+            key = obj._drumlin_key
+            if key is None:
+                key = obj._drumlin_object_key()
+            # One call by object key: a plain column is one cached UPDATE in the engine.
+            _set_by_key(db._ptr(), obj._drumlin_class.index, key, prop.index, cvalue)
+            return
+    elif getattr(value, "_drumlin_prop", None) is prop and value._drumlin_owner == obj:
+        return  # a live view assigned to its own property (`ann.dogs += [rex]`): nothing to do
+    elif prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_values is None)):
+        cvalue = _drumlin_value()
+        fill_value(db, value, prop, cvalue)
+        with obj._drumlin_lock:
+            _ffi.drumlin_object_set_at(handle, prop.index, cvalue)
+        return
+    # Nested values, collections, nested objects and primary-key references travel as JSON.
+    payload = ejson_dumps({prop.name: prepare_value(db, prop, value)}).encode("utf-8")
+    with obj._drumlin_lock:
+        _ffi.drumlin_object_update_json(handle, payload)
+
+
+class Accessors:
+    """The accessors of one generated class: each property's by name (``obj["name"]``, stored
+    names, the primary key), and what ``Object`` does through them that needs the modules above it
+    (several writes at once, backlinks by name)."""
+
+    __slots__ = ("by_name",)
+
+    def __init__(self, by_name: dict[str, Accessor]) -> None:
+        self.by_name = by_name
+
+    @staticmethod
+    def update(obj: Object, handle: Any, values: Mapping[str, Any]) -> None:
+        """Several properties in one call, all or nothing (``Object.update``)."""
+        info = obj._drumlin_class
+        count = len(values)
+        indices = (c_int32 * count)()
+        cvalues = (_drumlin_value * count)()
+        db = obj._drumlin_db
+        db_handle = db._ptr()
+        for i, (name, value) in enumerate(values.items()):
+            prop = info.by_name.get(name) if type(name) is str else None
+            if prop is None:
+                prop = info.resolve(db_handle, name)
+            if not typed_value(prop, value):
+                # Nested values only travel as JSON: send the whole update that way, in one call.
+                payload = ejson_dumps(prepare_values(db, info, values)).encode("utf-8")
+                with obj._drumlin_lock:
+                    _ffi.drumlin_object_update_json(handle, payload)
+                return
+            indices[i] = prop.index
+            fill_value(db, value, prop, cvalues[i])
+        with obj._drumlin_lock:
+            _ffi.drumlin_object_set_values(handle, count, indices, cvalues)
+
+    @staticmethod
+    def backlinks(obj: Object, path: bytes, origin: ClassInfo) -> Results[Any]:
+        """The objects of ``origin`` that link to ``obj`` through ``path`` (``@links.Class.prop``)."""
+        return Results._backlinks(obj, path, origin)
+
+
+def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Callable[[Database, Any], Object]:
+    """The Object subclass for one class of one database: a descriptor per property. With a model
+    class, a subclass of it (so objects are instances of the model class) whose descriptors read
+    the database; properties the model declares otherwise (methods, ``@property``) stay its own.
+    Names that are not identifiers, or that belong to Object itself, are read and written as
+    ``obj["name"]`` only."""
+    fields = model._drumlin_model.fields if model is not None and model._drumlin_model else {}
+    by_name: dict[str, Accessor] = {}
+    setters: dict[str, Callable[[Any, Any], None]] = {}
+    namespace: dict[str, Any] = {
+        "__slots__": (),
+        "_drumlin_class": info,
+        "_drumlin_accessors": Accessors(by_name),
+        "_drumlin_setters": setters,
+        "__module__": "drumlin",
+        "__init__": managed_init,
+        "_drumlin_keyed": classmethod(keyed_object),
+    }
+    for prop in info.properties:
+        name = prop.name
+        accessor = by_name[name] = accessor_for(prop, info)
+        if not name.isidentifier() or name.startswith("__") or name in _OBJECT_ATTRIBUTES:
+            continue
+        field = fields.get(name)
+        descriptor: Accessor | TransformedAccessor
+        if field is not None and field.codec is not None:
+            descriptor = TransformedAccessor(accessor, field.codec.load, field.codec.store)
+        elif field is not None or model is None or _class_attribute(model, name) is _NOT_DECLARED:
+            descriptor = accessor
+        else:
+            continue
+        namespace[name] = descriptor
+        setters[name] = descriptor.__set__
+    if model is None:
+        made: type[Object] = type(info.name, (Object,), namespace)
+    else:
+        namespace["__module__"] = model.__module__
+        namespace["__qualname__"] = model.__qualname__
+        made = type(model.__name__, (model,), namespace)
+    return cast("Callable[[Database, Any], Object]", made)

@@ -1,0 +1,279 @@
+"""Python values as the engine takes them in writes.
+
+A write of one value travels as a typed ``drumlin_value`` when it can (:func:`typed_value`,
+:func:`fill_value`: an :class:`~drumlin.Object` in a link position is a ``DRUMLIN_TYPE_LINK``);
+payloads holding nested values go through the engine's JSON layer, with the Objects inside them
+encoded as references (:func:`prepare_values`) and the Objects held by mixed values as ``$link``
+(:func:`prepare_mixed`). Used by the property accessors, the collections and the database's
+create verbs alike.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import marshal
+from collections.abc import Iterable, Mapping
+from ctypes import c_int32
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from . import _ffi
+from ._convert import NESTED_TYPES, to_value
+from ._errors import (
+    InvalidArgumentError,
+    InvalidatedObjectError,
+    MisuseError,
+    NotSupportedError,
+    TypeMismatchError,
+)
+from .object import Object
+from .values import check_mixed_keys
+
+if TYPE_CHECKING:
+    from ._schema import ClassInfo, Property
+    from .database import Database
+
+
+def check_values(values: object, what: str) -> Mapping[str, Any]:
+    if values is None:
+        return {}
+    if not isinstance(values, Mapping):
+        raise TypeMismatchError(f"{what} takes a dict of property values, not {type(values).__name__}")
+    return values
+
+
+def fill_link(db: Database, obj: Object, out: _ffi.drumlin_value) -> None:
+    """``out`` = a typed link to ``obj``. The engine checks the class, that the target is not an
+    embedded object owned elsewhere, and that it still exists."""
+    if obj._drumlin_values is not None:
+        raise InvalidArgumentError(
+            f"The {type(obj).__name__} object is not stored in a database yet: add it first (db.add), "
+            "then link it"
+        )
+    if obj._drumlin_db is not db:
+        raise InvalidArgumentError(
+            f"The {obj._drumlin_class.name} object belongs to another database: link objects of the same "
+            "database, or give a dict to copy it"
+        )
+    obj._ptr()
+    key = obj._drumlin_object_key()
+    if key is None:
+        raise MisuseError("This object is closed.")
+    out.type = _ffi.DRUMLIN_TYPE_LINK
+    link = out.as_.link
+    link.class_index = obj._drumlin_class.index
+    link.key = key
+
+
+def fill_value(db: Database, value: Any, prop: Property | None, out: _ffi.drumlin_value) -> None:
+    """``out`` = ``value`` for a typed call: an Object as a link, anything else via to_value."""
+    if isinstance(value, Object):
+        fill_link(db, value, out)
+    else:
+        to_value(value, prop, out)
+
+
+def typed_value(prop: Property, value: Any) -> bool:
+    """Whether ``value`` can be written to ``prop`` with one typed ``drumlin_value``, rather than
+    through the JSON layer."""
+    if prop.scalar:
+        return not isinstance(value, NESTED_TYPES)
+    return prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_values is None))
+
+
+def prepare_values(db: Database, info: ClassInfo, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A payload for the JSON layer: the same keys, with every value in a link position turned
+    into what the engine's JSON expects (see :func:`prepare_value`)."""
+    result: dict[str, Any] = {}
+    by_name = info.by_name
+    for name, value in values.items():
+        prop = by_name.get(name) if type(name) is str else None
+        # Unknown names go through unchanged: the engine refuses them with its own message.
+        result[name] = value if prop is None else prepare_value(db, prop, value)
+    return result
+
+
+def prepare_value(db: Database, prop: Property, value: Any) -> Any:
+    """One property's value for the JSON layer.
+
+    - a link, or an element of a collection of objects: an :class:`Object` becomes a reference
+      (its primary key, or its object key when its class has none), a dict a nested payload
+      (created, or upserted in the update modes), None stays None, and anything else is taken as
+      the primary key of an existing object;
+    - a list or set property takes any iterable (a Python ``set``, a drumlin collection...), a
+      dictionary property any mapping: both are copied into a list or dict first.
+    """
+    if prop.is_backlink:
+        raise InvalidArgumentError(f"Cannot modify read-only property {prop.label}.")
+    if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
+        check_mixed_keys(value, prop.label)
+        if prop.collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY and isinstance(value, Mapping):
+            return {key: prepare_mixed(db, prop, item) for key, item in value.items()}
+        if prop.collection != _ffi.DRUMLIN_COLLECTION_NONE and not isinstance(
+            value, (str, bytes, bytearray, memoryview, Mapping)
+        ) and isinstance(value, Iterable):
+            return [prepare_mixed(db, prop, item) for item in value]
+        return prepare_mixed(db, prop, value)
+    collection = prop.collection
+    if collection == _ffi.DRUMLIN_COLLECTION_NONE:
+        if prop.is_link:
+            return prepare_link(db, prop, value)
+        if isinstance(value, Object):
+            raise TypeMismatchError(
+                f"Type mismatch for property {prop.label}: expected {prop.type_name}, got link."
+            )
+        return value
+    if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+        if not isinstance(value, Mapping):
+            return value
+        for key in value:
+            if not isinstance(key, str):
+                what = type(key).__name__
+                raise TypeMismatchError(f"Property {prop.label}: dictionary keys are strings, not {what}.")
+        if prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT:
+            return {key: prepare_link(db, prop, item) for key, item in value.items()}
+        return dict(value.items())
+    if isinstance(value, (str, bytes, bytearray, memoryview, Mapping)) or not isinstance(value, Iterable):
+        return value  # not a collection: the engine reports the mismatch
+    items = list(value)
+    if prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT:
+        return [prepare_link(db, prop, item) for item in items]
+    return items
+
+
+def prepare_link(db: Database, prop: Property, value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Object):
+        model = value._drumlin_model
+        if value._drumlin_values is not None and model is not None:  # not stored yet: a new object
+            return prepare_values(db, db._class(prop.object_type), model.store_values(value._drumlin_values, fill=False))
+        return link_reference(db, prop, value)
+    if isinstance(value, Mapping):
+        return prepare_values(db, db._class(prop.object_type), value)
+    return value
+
+
+def link_reference(db: Database, prop: Property, obj: Object) -> Any:
+    """How the engine's JSON names an existing object in a link position."""
+    info = obj._drumlin_class
+    if obj._drumlin_db is not db:
+        raise InvalidArgumentError(
+            f"The {info.name} object belongs to another database: link objects of the same "
+            "database, or give a dict to copy it"
+        )
+    if info.name != prop.object_type:
+        raise TypeMismatchError(
+            f"Type mismatch for property {prop.label}: expected an object of type "
+            f"'{prop.object_type}', got '{info.name}'."
+        )
+    if info.is_embedded:
+        raise InvalidArgumentError(
+            f"Cannot link {prop.label} to an existing embedded object of type '{info.name}': "
+            "embedded objects have exactly one owner. Assign a new object (a dict) instead."
+        )
+    if not obj.is_valid:
+        obj._ptr()  # a closed accessor is a MisuseError
+        raise InvalidatedObjectError(
+            f"The object of type '{info.name}' assigned to {prop.label} has been deleted."
+        )
+    if info.primary_key is not None:
+        return obj.primary_key
+    return obj._drumlin_object_key()
+
+
+def mixed_link_json(db: Database, label: str, obj: Object) -> dict[str, Any]:
+    """``{"$link": {"class": ..., "key": ...}}`` for an object a mixed value is to hold. The
+    engine refuses embedded and asymmetric classes and deleted objects."""
+    if obj._drumlin_values is not None:
+        raise InvalidArgumentError(
+            f"Property {label}: the {type(obj).__name__} object is not stored in a database yet: add it "
+            "first (db.add), then store it in a mixed value"
+        )
+    info = obj._drumlin_class
+    if obj._drumlin_db is not db:
+        raise InvalidArgumentError(
+            f"Property {label}: the {info.name} object belongs to another database: a mixed value can "
+            "only hold objects of its own database"
+        )
+    obj._ptr()  # a closed accessor is a MisuseError
+    key = obj._drumlin_object_key()
+    if key is None:
+        raise MisuseError("This object is closed.")
+    return {"$link": {"class": info.name, "key": key}}
+
+
+def prepare_mixed(db: Database, prop: Property, value: Any) -> Any:
+    """A mixed value for the JSON layer: an Object as a ``$link`` reference. An Object inside a
+    nested list or dict is refused as the engine refuses it; anything else passes unchanged (the
+    JSON layer reports values nested too deeply or holding themselves)."""
+    if isinstance(value, Object):
+        return mixed_link_json(db, prop.label, value)
+    if not isinstance(value, (Mapping, list, tuple)):
+        return value
+    seen: set[int] = set()
+    pending: list[Any] = [value]
+    while pending:  # iterative: a deep or looped value is the JSON layer's error, not a RecursionError
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        for nested in item.values() if isinstance(item, Mapping) else item:
+            if isinstance(nested, Object):
+                raise NotSupportedError(
+                    f"Property {prop.label}: A link cannot be stored inside a nested list or dictionary of a "
+                    "mixed value."
+                )
+            if isinstance(nested, (Mapping, list, tuple)):
+                pending.append(nested)
+    return value
+
+
+# ---- Rows for create_many --------------------------------------------------------------------------
+
+# Types the packed bulk path carries as they are (Python's marshal format); anything else
+# (datetime, Decimal, UUID, ObjectId, links, collections) goes through Extended JSON.
+_PACKABLE = frozenset({type(None), bool, int, float, str, bytes})
+
+
+def pack_rows(info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
+    """Rows as one ``marshal`` blob of tuples plus the property indexes, or None when the batch
+    needs the general JSON path (mixed key sets, unknown names, or values of other types)."""
+    if not rows or not info.scalar_only or not isinstance(rows[0], dict):
+        return None
+    keys = tuple(rows[0])
+    width = len(keys)
+    if width == 0 or any(name not in info.by_name for name in keys):
+        return None
+    if not all(type(row) is dict and len(row) == width for row in rows):
+        return None
+    # One short-lived tuple per row: with the cyclic collector on, a large batch triggers
+    # collections that walk every live object (the caller's dicts included), ~10% of the packing
+    # time and most of its variance. The tuples hold no cycles and are freed before it is back on.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return pack_tuples(info, rows, keys)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def pack_tuples(info: ClassInfo, rows: list[Any], keys: tuple[str, ...]) -> tuple[Any, bytes] | None:
+    width = len(keys)
+    try:
+        tuples = list(map(itemgetter(*keys), rows)) if width > 1 else [(row[keys[0]],) for row in rows]
+    except KeyError:
+        return None
+    # Containers are values of a mixed property (the JSON path stores them); elsewhere the engine
+    # refuses them naming the property, so only classes with a mixed property check types here.
+    # Other objects (datetime, Decimal, ...) are not marshallable: dumps() raises ValueError.
+    if info.has_mixed and not set(map(type, itertools.chain.from_iterable(tuples))) <= _PACKABLE:
+        return None
+    indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
+    try:
+        # Version 2: no reference table, so cheaper to write than 4; the engine reads 2 to 4.
+        return indices, marshal.dumps(tuples, 2)
+    except ValueError:
+        return None
