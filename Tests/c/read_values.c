@@ -1,7 +1,10 @@
 /*
- * fast_read.c — drumlin_object_find_values: reads the row in place and lends strings from a per-handle arena.
+ * read_values.c — values read by property index without an object handle per object:
+ * drumlin_object_find_values reads the row in place and lends strings from a per-handle arena;
+ * drumlin_object_find_marshal and drumlin_query_marshal read packed; drumlin_results_get_values
+ * reads results a page at a time.
  */
-#include "fast_paths.h"
+#include "typed_fixtures.h"
 
 /*---- drumlin_object_find_values ------------------------------------------------------------------*/
 
@@ -509,5 +512,5 @@ int main(void) {
     test_query_marshal_repeated();
     test_per_thread_memos();
     test_results_get_values();
-    return check_report("fast_read");
+    return check_report("read_values");
 }
