@@ -929,6 +929,8 @@ int drumlin_query_rows(drumlin_db *db, int32_t class_index, const char *query, c
 int drumlin_object_set_by_key(drumlin_db *db, int32_t class_index, int64_t key, int32_t property_index,
                             const drumlin_value *value);
 
+/*---- Queries -----------------------------------------------------------------------------------*/
+
 /**
  * Live results of a query over a class (`query` NULL: every object, in creation order). Results
  * re-evaluate after every change; release with drumlin_results_release().

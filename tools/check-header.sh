@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks that Sources/DrumlinC/HeaderCheck.swift covers every function declared in include/drumlin.h,
-# so the compile-time signature check cannot silently miss a new declaration.
+# so the compile-time signature check cannot silently miss a new declaration; then that each export
+# sits in the Swift file of its header section (tools/check-export-sections.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 declared=$(grep -oE '\b(drumlin_[a-z0-9_]+)\(' include/drumlin.h | tr -d '(' | grep -v '^drumlin_[a-z_]*_fn$' | sort -u)
@@ -13,3 +14,4 @@ if [ -n "$missing$extra" ]; then
     exit 1
 fi
 echo "header check covers $(echo "$declared" | wc -l) functions"
+${PYTHON:-python3} tools/check-export-sections.py

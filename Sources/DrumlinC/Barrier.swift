@@ -279,3 +279,33 @@ func optionsHandle(_ pointer: OpaquePointer?) throws(DrumlinError) -> OptionsHan
     guard let pointer else { throw misuse("The options handle is NULL.") }
     return Unmanaged<OptionsHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
 }
+
+// MARK: - Shared by several sections: collection handles, callback options
+
+func openCollection<T: CollectionAccessor>(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
+                                           _ out: UnsafeMutablePointer<OpaquePointer?>?,
+                                           _ make: (Object, String) throws(DrumlinError) -> T) -> Int32 {
+    capi { () throws(DrumlinError) in
+        out?.pointee = nil
+        let handle = try objectHandle(object)
+        guard let out else { throw misuse("The out handle must not be NULL.") }
+        out.pointee = retained(CollectionHandle(try make(handle.object, try string(propertyName, "property_name"))))
+        return DRUMLIN_OK
+    }
+}
+
+/// Sets a callback option. `install` returns whether a sink now owns the userdata (it frees it
+/// when released); otherwise, or when the options handle is bad, `free_userdata` runs now:
+/// exactly once either way.
+func setCallbackOption(_ options: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ freeUserdata: drumlin_free_fn?,
+                       install: (OptionsHandle) -> Bool) throws(DrumlinError) -> Int32 {
+    let handle: OptionsHandle
+    do throws(DrumlinError) {
+        handle = try optionsHandle(options)
+    } catch {
+        freeUserdata?(userdata)
+        throw error
+    }
+    if !install(handle) { freeUserdata?(userdata) }
+    return DRUMLIN_OK
+}

@@ -249,3 +249,83 @@ func packedOutput(_ count: Int, _ buffer: UnsafeMutableRawPointer?, _ capacity: 
 func finishPacked(_ writer: MarshalWriter, _ outSize: UnsafeMutablePointer<Int>) {
     outSize.pointee = writer.count
 }
+
+// MARK: - Arguments and collection JSON, shared by several sections
+
+func updateMode(_ raw: Int32) throws(DrumlinError) -> UpdateMode {
+    guard let mode = UpdateMode(rawValue: raw) else {
+        throw DrumlinError(.invalidArgument, "update_mode must be DRUMLIN_UPDATE_NEVER, _MODIFIED or _ALL, got \(raw).")
+    }
+    return mode
+}
+
+/// Parses a JSON argument straight from the caller's bytes.
+func jsonArgument(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(DrumlinError) -> JSON {
+    guard let pointer else { throw misuse("\(name) must not be NULL.") }
+    do {
+        return try JSON.parse(cString: pointer)
+    } catch {
+        throw DrumlinError(error.isNestingLimit ? .limit : .invalidArgument, "\(name): \(error.description)")
+    }
+}
+
+/// Query arguments: a JSON array (NULL for none).
+func queryArguments(_ db: Database, _ argsJSON: UnsafePointer<CChar>?) throws(DrumlinError) -> [Value] {
+    guard argsJSON != nil else { return [] }
+    guard case .array(let items) = try jsonArgument(argsJSON, "args_json") else {
+        throw DrumlinError(.invalidArgument, "args_json must be a JSON array of the query's arguments.")
+    }
+    return try db.queryArguments(extendedJSON: items)
+}
+
+func results(_ db: Database, _ className: UnsafePointer<CChar>?, _ query: UnsafePointer<CChar>?,
+             _ argsJSON: UnsafePointer<CChar>?) throws(DrumlinError) -> Results {
+    let all = try db.objects(try string(className, "class_name"))
+    guard query != nil else {
+        if argsJSON != nil { _ = try queryArguments(db, argsJSON) }
+        return all
+    }
+    return try all.filter(try string(query, "query"), try queryArguments(db, argsJSON))
+}
+
+func objectSchema(_ db: Database, _ className: UnsafePointer<CChar>?) throws(DrumlinError) -> ObjectSchema {
+    let index = try db.classIndex(try string(className, "class_name"))
+    return db.schema.objectSchemas[index]
+}
+
+func required<T>(_ pointer: UnsafePointer<T>?, _ name: String) throws(DrumlinError) -> T {
+    guard let pointer else { throw misuse("\(name) must not be NULL.") }
+    return pointer.pointee
+}
+
+func jsonText(_ accessor: CollectionAccessor) throws(DrumlinError) -> String {
+    var writer = JSONWriter()
+    if let map = accessor as? Map {
+        writer.writeByte(UInt8(ascii: "{"))
+        for (i, entry) in try map.entries.enumerated() {
+            if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+            writer.writeString(entry.key)
+            writer.writeByte(UInt8(ascii: ":"))
+            writer.writeRaw(try elementJSON(entry.value, accessor))
+        }
+        writer.writeByte(UInt8(ascii: "}"))
+    } else {
+        writer.writeByte(UInt8(ascii: "["))
+        for (i, value) in try accessor.values.enumerated() {
+            if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
+            writer.writeRaw(try elementJSON(value, accessor))
+        }
+        writer.writeByte(UInt8(ascii: "]"))
+    }
+    return writer.string
+}
+
+/// Elements print like object properties: links as the target object's JSON when embedded,
+/// else the target's primary key (object key without one).
+func elementJSON(_ value: Value, _ accessor: CollectionAccessor) throws(DrumlinError) -> String {
+    // A mixed element holding a link prints as {"$link": {"class": ..., "key": ...}}.
+    if accessor.property.type == .mixed { return accessor.object.database.mixedJSON(value) }
+    guard case .link(let link) = value, let target = try accessor.object.database.object(link) else { return value.extendedJSON }
+    if target.objectSchema.kind == .embedded { return try target.jsonText() }
+    return try target.primaryKey.map { $0.extendedJSON } ?? String(target.key)
+}

@@ -1,10 +1,7 @@
 import DrumlinEngine
 import CDrumlinHeader
 
-func objectSchema(_ db: Database, _ className: UnsafePointer<CChar>?) throws(DrumlinError) -> ObjectSchema {
-    let index = try db.classIndex(try string(className, "class_name"))
-    return db.schema.objectSchemas[index]
-}
+// The exports of drumlin.h's section "Introspection".
 
 @_cdecl("drumlin_class_count")
 public func drumlin_class_count(_ db: OpaquePointer?, _ outCount: UnsafeMutablePointer<Int32>?) -> Int32 {

@@ -4,6 +4,8 @@ import CDrumlinHeader
 import Glibc
 #endif
 
+// The exports of drumlin.h's section "Notifications".
+
 /// A C callback and its userdata: `free_userdata` runs once, when the engine lets go of the
 /// observer (token released, database closed).
 final class ChangeSink: @unchecked Sendable {

@@ -1,6 +1,8 @@
 import DrumlinEngine
 import CDrumlinHeader
 
+// The exports of drumlin.h's section "Objects (typed layer)".
+
 @_cdecl("drumlin_object_create")
 public func drumlin_object_create(_ db: OpaquePointer?, _ className: UnsafePointer<CChar>?, _ count: Int,
                                 _ propertyIndices: UnsafePointer<Int32>?, _ values: UnsafePointer<drumlin_value>?,

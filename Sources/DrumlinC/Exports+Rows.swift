@@ -1,6 +1,8 @@
 import DrumlinEngine
 import CDrumlinHeader
 
+// The exports of drumlin.h's section "Whole rows and the read version".
+
 // Whole rows, packed, for bindings that keep an object's row and revalidate it against the
 // database's read version (drumlin_db_read_version): one crossing per object or per page of
 // results, and one per attribute write.
@@ -130,8 +132,6 @@ public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32,
         return DRUMLIN_OK
     }
 }
-
-// MARK: Packing
 
 /// One object as a tuple of `width + 1` items: every property by index (the row properties'
 /// values, None for the others: collections, backlinks, mixed values) then the object key.

@@ -451,6 +451,111 @@ static void test_nested_mixed(void) {
     drumlin_object_release(ann);
 }
 
+/* A JSON result of a call, copied and freed; NULL when the call fails. The caller frees it. */
+static char *json_of(int rc, char *json) {
+    char *copy = rc == DRUMLIN_OK && json ? strdup(json) : NULL;
+    drumlin_free(json);
+    return copy;
+}
+
+#define CHECK_JSON_RESULT(call_with_out, want)                                                    \
+    do {                                                                                          \
+        char *out_ = NULL;                                                                        \
+        int rc_ = (call_with_out);                                                                \
+        char *got_ = json_of(rc_, out_);                                                          \
+        CHECK_STR(got_, want);                                                                    \
+        free(got_);                                                                               \
+    } while (0)
+
+/* One object's list, set, dictionary, backlinks, embedded link and nested mixed value, each
+ * through its own handle; the wrong kind of handle is MISUSE, not a crash. */
+static void test_every_collection_of_one_object(void) {
+    static const char *schema =
+        "[{\"name\": \"Person\", \"primaryKey\": \"id\", \"properties\": {\"id\": \"int\", \"dogs\": \"Dog[]\","
+        "   \"tags\": \"string<>\", \"byName\": \"Dog{}\", \"home\": \"Address\", \"extra\": \"mixed\"}},"
+        " {\"name\": \"Dog\", \"primaryKey\": \"name\", \"properties\": {\"name\": \"string\","
+        "   \"owners\": {\"type\": \"linkingObjects\", \"objectType\": \"Person\", \"property\": \"dogs\"}}},"
+        " {\"name\": \"Address\", \"embedded\": true, \"properties\": {\"street\": \"string\"}}]";
+    drumlin_db *own = NULL;
+    drumlin_object *owner = NULL, *rex = NULL, *home = NULL;
+    drumlin_list *dogs = NULL;
+    drumlin_set *tags = NULL;
+    drumlin_dict *by_name = NULL;
+    drumlin_results *owners = NULL, *by_links = NULL;
+    drumlin_value pk = int_value(1), x = string_value("x"), key, value;
+    size_t size = 0, count = 0;
+    int inserted = -1, found = 0;
+
+    REQUIRE_OK(drumlin_open(":memory:", schema, NULL, &own));
+    REQUIRE_OK(drumlin_begin_write(own));
+    CHECK_OK(drumlin_create_json(own, "Person",
+                                 "{\"id\": 1, \"dogs\": [{\"name\": \"Rex\"}], \"home\": {\"street\": \"S\"},"
+                                 " \"extra\": {\"a\": [1]}}",
+                                 DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_object_find(own, "Person", &pk, &owner));
+
+    REQUIRE_OK(drumlin_object_get_list(owner, "dogs", &dogs));
+    CHECK_OK(drumlin_list_insert_json(dogs, 1, "{\"name\": \"Bo\"}"));
+    CHECK_OK(drumlin_list_insert_json(dogs, 0, "\"Bo\""));
+    CHECK_RC(drumlin_list_insert_json(dogs, 9, "\"Bo\""), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_OK(drumlin_list_size(dogs, &size));
+    CHECK(size == 3);
+    CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Rex\",\"Bo\"]");
+    REQUIRE_OK(drumlin_list_get_object(dogs, 1, &rex));
+    CHECK_OK(drumlin_object_get_backlinks(rex, "owners", &owners));
+    CHECK_OK(drumlin_results_count(owners, &count));
+    CHECK(count == 1);
+    CHECK_OK(drumlin_object_get_backlinks(rex, "@links.Person.dogs", &by_links));
+    drumlin_results_release(by_links);
+    CHECK_RC(drumlin_object_get_backlinks(rex, "@links.Person.tags", &by_links), DRUMLIN_ERR_NO_SUCH_PROPERTY);
+    CHECK_OK(drumlin_list_erase(dogs, 0));
+    CHECK_OK(drumlin_list_move(dogs, 0, 1));
+    CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Rex\"]");
+
+    REQUIRE_OK(drumlin_object_get_set(owner, "tags", &tags));
+    CHECK_OK(drumlin_set_insert(tags, &x, &inserted));
+    CHECK(inserted == 1);
+    CHECK_OK(drumlin_set_insert(tags, &x, &inserted));
+    CHECK(inserted == 0);
+    CHECK_OK(drumlin_set_find(tags, &x, &found));
+    CHECK(found == 1);
+    /* The wrong kind of handle is misuse, not a crash. */
+    CHECK_RC(drumlin_list_size((drumlin_list *)tags, &size), DRUMLIN_ERR_MISUSE);
+
+    REQUIRE_OK(drumlin_object_get_dict(owner, "byName", &by_name));
+    CHECK_OK(drumlin_dict_insert_json(by_name, "r", "\"Rex\""));
+    CHECK_RC(drumlin_dict_insert_json(by_name, "a.b", "\"Rex\""), DRUMLIN_ERR_INVALID_ARGUMENT);
+    memset(&key, 0, sizeof key);
+    memset(&value, 0, sizeof value);
+    CHECK_OK(drumlin_dict_get(by_name, 0, &key, &value));
+    CHECK(key.type == DRUMLIN_TYPE_STRING);
+    if (key.type == DRUMLIN_TYPE_STRING) CHECK_BYTES(key.as.string.data, key.as.string.size, "r", 1);
+    CHECK(value.type == DRUMLIN_TYPE_LINK);
+
+    CHECK_OK(drumlin_object_get_linked(owner, "home", &home));
+    CHECK_RC(drumlin_object_set_link(owner, "home", home), DRUMLIN_ERR_INVALID_ARGUMENT); /* embedded: one owner */
+    drumlin_object_release(home);
+
+    CHECK_OK(drumlin_object_append_mixed_json(owner, "extra", "[\"a\"]", "2"));
+    CHECK_OK(drumlin_object_set_mixed_json(owner, "extra", "[\"b\"]", "{\"c\": null}"));
+    CHECK_JSON_RESULT(drumlin_object_get_mixed_json(owner, "extra", "[]", &out_), "{\"a\":[1,2],\"b\":{\"c\":null}}");
+    CHECK_OK(drumlin_object_remove_mixed(owner, "extra", "[\"a\", 0]"));
+    CHECK_RC(drumlin_object_remove_mixed(owner, "extra", "[true]"), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_JSON_RESULT(drumlin_object_to_json_depth(owner, 1, &out_),
+                      "{\"id\":1,\"dogs\":[{\"name\":\"Bo\"},{\"name\":\"Rex\"}],\"tags\":[\"x\"],"
+                      "\"byName\":{\"r\":{\"name\":\"Rex\"}},\"home\":{\"street\":\"S\"},"
+                      "\"extra\":{\"a\":[2],\"b\":{\"c\":null}}}");
+    CHECK_OK(drumlin_commit(own));
+
+    drumlin_dict_release(by_name);
+    drumlin_set_release(tags);
+    drumlin_results_release(owners);
+    drumlin_object_release(rex);
+    drumlin_list_release(dogs);
+    drumlin_object_release(owner);
+    CHECK_OK(drumlin_close(own));
+}
+
 int main(void) {
     char dir[2048], path[4096];
     test_dir_make(dir, sizeof dir, "collections");
@@ -462,6 +567,7 @@ int main(void) {
     test_sets();
     test_dictionaries();
     test_nested_mixed();
+    test_every_collection_of_one_object();
 
     CHECK_OK(drumlin_close(db));
     test_dir_remove(dir);

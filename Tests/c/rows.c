@@ -2,7 +2,7 @@
  * rows.c — whole-row reads and the read version: drumlin_db_read_version, drumlin_object_find_row,
  * drumlin_object_read_row, drumlin_results_get_rows, drumlin_query_rows, drumlin_object_set_by_key.
  */
-#include "fast_paths.h"
+#include "typed_fixtures.h"
 
 static int32_t class_index(drumlin_db *db, const char *name) {
     int32_t index = -1;

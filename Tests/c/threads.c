@@ -21,7 +21,7 @@
 #define READERS 4
 #define READS 200
 #define SEEDED 20
-#define ERROR_THREADS 8
+#define ERROR_THREADS 10
 
 static const char *SCHEMA =
     "[{\"name\": \"Person\", \"primaryKey\": \"_id\", \"properties\": {"
@@ -176,6 +176,19 @@ static struct outcome provoke(int which, drumlin_db *own_db) {
     case 6:
         CHECK_OK(drumlin_get_json(shared_db, "Person", "1", &json));
         break; /* success: DRUMLIN_OK and "" */
+    case 8: {
+        /* On the shared handle, at the same time as thread 9: each thread keeps its own outcome. */
+        int64_t count = 0;
+        drumlin_count(shared_db, "Nobody8", NULL, NULL, &count);
+        o.code = DRUMLIN_ERR_NO_SUCH_CLASS;
+        o.message = "Object type 'Nobody8' is not in the schema.";
+        break;
+    }
+    case 9:
+        drumlin_commit(shared_db);
+        o.code = DRUMLIN_ERR_WRONG_TRANSACTION_STATE;
+        o.message = NULL;
+        break;
     default:
         CHECK_RC(drumlin_get_json(shared_db, "Person", "-42", &json), DRUMLIN_NOT_FOUND);
         break; /* DRUMLIN_NOT_FOUND sets no error */

@@ -483,7 +483,7 @@ enum SchemaFixture {
     /// Every complete schema in the user guide parses, or, when a `text` block follows it, fails
     /// with exactly that message.
     @Test func schemaGuideExamplesBehaveAsDocumented() throws {
-        let guidePath = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3)
+        let guidePath = String(#filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(4)
             .joined(separator: "/")) + "/docs/schema.md"
         let guide = try #require(Self.readFile(guidePath), "cannot read \(guidePath)")
         let blocks = Self.fencedBlocks(guide)

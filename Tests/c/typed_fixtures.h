@@ -1,10 +1,10 @@
 /*
- * fast_paths.h — fixtures shared by the fast-path tests (fast_create.c, fast_update.c,
- * fast_read.c): the schema, value constructors and row helpers. Every test opens its own
- * :memory: database.
+ * typed_fixtures.h — fixtures shared by the tests of typed values by property index
+ * (batch_create.c, update_by_key.c, read_values.c, rows.c): the schema, value constructors and row
+ * helpers. Every test opens its own :memory: database.
  */
-#ifndef DRUMLIN_TEST_FAST_PATHS_H
-#define DRUMLIN_TEST_FAST_PATHS_H
+#ifndef DRUMLIN_TEST_TYPED_FIXTURES_H
+#define DRUMLIN_TEST_TYPED_FIXTURES_H
 
 #include "check.h"
 

@@ -1,7 +1,8 @@
 /*
- * fast_update.c — drumlin_object_update_values: one UPDATE by primary key for plain columns, the general path otherwise; NOT_FOUND writes nothing.
+ * update_by_key.c — drumlin_object_update_values: an object updated by primary key, one UPDATE for
+ * plain columns, the general path otherwise; NOT_FOUND writes nothing.
  */
-#include "fast_paths.h"
+#include "typed_fixtures.h"
 
 /*---- drumlin_object_update_values ----------------------------------------------------------------*/
 
@@ -345,8 +346,8 @@ static void test_update_values_full_text(void) {
     CHECK_OK(drumlin_close(db));
 }
 
-/* Live results follow writes made through the fast paths, before and after commit. */
-static void test_live_results_follow_fast_paths(void) {
+/* Live results follow batch creates and updates by key, before and after commit. */
+static void test_live_results_follow_batch_creates_and_updates_by_key(void) {
     drumlin_db *db = fresh();
     int32_t idx[3] = {prop(db, "Plain", "id"), prop(db, "Plain", "name"), prop(db, "Plain", "age")};
     int32_t age = idx[2];
@@ -406,7 +407,7 @@ int main(void) {
     test_update_values_primary_key();
     test_update_values_errors_leave_object_unchanged();
     test_update_values_full_text();
-    test_live_results_follow_fast_paths();
+    test_live_results_follow_batch_creates_and_updates_by_key();
     test_update_values_null_primary_key();
-    return check_report("fast_update");
+    return check_report("update_by_key");
 }

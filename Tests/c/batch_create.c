@@ -1,7 +1,8 @@
 /*
- * fast_create.c — drumlin_create_many_values: multi-row INSERT batches for plain columns, the general path otherwise; all or nothing, errors name the element.
+ * batch_create.c — drumlin_create_many_values: many objects in one call, as multi-row INSERT
+ * batches for plain columns, the general path otherwise; all or nothing, errors name the element.
  */
-#include "fast_paths.h"
+#include "typed_fixtures.h"
 
 /*---- drumlin_create_many_values ------------------------------------------------------------------*/
 
@@ -536,5 +537,5 @@ int main(void) {
     test_create_many_upserts();
     test_create_many_arguments();
     test_second_null_primary_key();
-    return check_report("fast_create");
+    return check_report("batch_create");
 }

@@ -1,7 +1,10 @@
 /*
- * fast_read.c — drumlin_object_find_values: reads the row in place and lends strings from a per-handle arena.
+ * read_values.c — values read by property index without an object handle per object:
+ * drumlin_object_find_values reads the row in place and lends strings from a per-handle arena;
+ * drumlin_object_find_marshal and drumlin_query_marshal read packed; drumlin_results_get_values
+ * reads results a page at a time.
  */
-#include "fast_paths.h"
+#include "typed_fixtures.h"
 
 /*---- drumlin_object_find_values ------------------------------------------------------------------*/
 
@@ -500,6 +503,34 @@ static void test_results_get_values(void) {
     CHECK_OK(drumlin_close(db));
 }
 
+/* A whole object in one call by property index: columns read in place, a list through the object
+ * (which is then handed back), NOT_FOUND handing back nothing, an unknown index refused. */
+static void test_find_values_reads_a_whole_object_in_one_call(void) {
+    static const char *schema =
+        "[{\"name\": \"P\", \"primaryKey\": \"id\", \"properties\": {\"id\": \"int\", \"name\": \"string\","
+        " \"tags\": \"string[]\"}}]";
+    drumlin_db *db = NULL;
+    drumlin_value pk = v_int(7), out[2];
+    drumlin_object *object = NULL;
+    const int32_t name_then_id[2] = {1, 0}, tags[1] = {2}, unknown[1] = {9};
+    REQUIRE_OK(drumlin_open(":memory:", schema, NULL, &db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_create_json(db, "P", "{\"id\": 7, \"name\": \"Zo\xc3\xab\", \"tags\": [\"a\"]}",
+                                 DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_object_find_values(db, "P", &pk, 2, name_then_id, out, NULL));
+    CHECK_VSTR(out[0], "Zo\xc3\xab");
+    CHECK(out[1].as.integer == 7);
+    CHECK_OK(drumlin_object_find_values(db, "P", &pk, 1, tags, out, &object)); /* a list: through the object */
+    CHECK(object != NULL);
+    drumlin_object_release(object);
+    pk = v_int(8);
+    CHECK_RC(drumlin_object_find_values(db, "P", &pk, 2, name_then_id, out, &object), DRUMLIN_NOT_FOUND);
+    CHECK(object == NULL);
+    CHECK_RC(drumlin_object_find_values(db, "P", &pk, 1, unknown, out, NULL), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_OK(drumlin_close(db));
+}
+
 int main(void) {
     test_find_values_long_strings();
     test_find_values_borrowed_by_object();
@@ -509,5 +540,6 @@ int main(void) {
     test_query_marshal_repeated();
     test_per_thread_memos();
     test_results_get_values();
-    return check_report("fast_read");
+    test_find_values_reads_a_whole_object_in_one_call();
+    return check_report("read_values");
 }

@@ -4,6 +4,8 @@ import CDrumlinHeader
 import Glibc
 #endif
 
+// The exports of drumlin.h's section "Migrations".
+
 /// A C migration callback and its userdata: the userdata is freed when the last options or
 /// database holding the callback lets go of it.
 final class MigrationSink: @unchecked Sendable {

@@ -4,6 +4,8 @@ import CDrumlinHeader
 import Glibc
 #endif
 
+// The exports of drumlin.h's section "Export, import and maintenance".
+
 /// A C progress callback as the engine's closure: non-zero from C cancels.
 private func progressClosure(_ progress: drumlin_progress_fn?, _ userdata: UnsafeMutableRawPointer?) -> Database.TransferProgress? {
     guard let progress else { return nil }
