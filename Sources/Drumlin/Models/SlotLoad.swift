@@ -72,3 +72,27 @@ enum SlotLoad {
         storage.pointee.cacheVersion = version
     }
 }
+
+extension SlotLoad {
+    /// The current value of `object`'s storage in the form a bulk insert binds without
+    /// converting (nil for `.general`: the caller converts through the storage's `raw` closure).
+    /// For an unmanaged object (`add` reads its storages).
+    @inline(__always)
+    func item(of object: ObjectBase) -> BorrowedValue? {
+        switch self {
+        case .int(let offset): return .int(Int64(Persisted<Int>._storage(of: object, at: offset).pointee._current))
+        case .bool(let offset): return .bool(Persisted<Bool>._storage(of: object, at: offset).pointee._current)
+        case .double(let offset): return .double(Persisted<Double>._storage(of: object, at: offset).pointee._current)
+        case .string(let offset): return .value(.string(Persisted<String>._storage(of: object, at: offset).pointee._current))
+        case .optionalInt(let offset):
+            return Persisted<Int?>._storage(of: object, at: offset).pointee._current.map { .int(Int64($0)) } ?? .null
+        case .optionalBool(let offset):
+            return Persisted<Bool?>._storage(of: object, at: offset).pointee._current.map { .bool($0) } ?? .null
+        case .optionalDouble(let offset):
+            return Persisted<Double?>._storage(of: object, at: offset).pointee._current.map { .double($0) } ?? .null
+        case .optionalString(let offset):
+            return Persisted<String?>._storage(of: object, at: offset).pointee._current.map { .value(.string($0)) } ?? .null
+        case .general: return nil
+        }
+    }
+}

@@ -385,6 +385,7 @@ public final class _RealmContext: @unchecked Sendable {
         let meta = handleClass.meta
         let accesses = meta.accesses.map { $0! }
         let positions = meta.properties.indices.filter { meta.properties[$0].shape.type != "linkingObjects" }
+        let loads = positions.map { SlotLoad(accesses[$0]) }
         let pkColumn = positions.firstIndex(of: meta.primaryKeyPosition!)!
         let objects = Array(objects)
         var primaryKeys: [EValue] = []
@@ -395,14 +396,18 @@ public final class _RealmContext: @unchecked Sendable {
                                     rows: objects.count, update: update.engineMode) { (row, out) throws(EError) in
                 let object = objects[row]
                 for (column, position) in positions.enumerated() {
-                    let value: EValue
-                    do {
-                        value = try accesses[position].raw(object).value
-                    } catch {
-                        throw EError(.typeMismatch, Realm.Error(error).message)
+                    let item: BorrowedValue
+                    if let typed = loads[column].item(of: object) {
+                        item = typed
+                    } else {
+                        do {
+                            item = .value(try accesses[position].raw(object).value)
+                        } catch {
+                            throw EError(.typeMismatch, Realm.Error(error).message)
+                        }
                     }
-                    out[column] = .value(value)
-                    if column == pkColumn { primaryKeys.append(value) }
+                    out[column] = item
+                    if column == pkColumn { primaryKeys.append(try item.value()) }
                 }
             }
         } catch {

@@ -306,6 +306,8 @@ extension Database {
             sqlite3_bind_text64(statement.handle, parameter, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
                                 csqlite_transient(), UInt8(SQLITE_UTF8))
         case (.data, .bytes(let bytes)): statement.bind(bytes: bytes, at: parameter)
+        // A Swift string is valid UTF-8 already: bound from its own storage.
+        case (.string, .value(.string(let text))): statement.bind(text, at: parameter)
         case (_, .value(let value)):
             let coerced = try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false, label())
             try ValueCodec.bind(coerced, to: statement, at: parameter)
