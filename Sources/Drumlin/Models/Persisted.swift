@@ -14,16 +14,40 @@
 /// collection). Once the object is managed, reads and writes go to the database.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
+    // The fields are ordered so that the small ones fill the padding after `value`: every model
+    // instance holds one storage per property (an `Int` property's storage is 32 bytes).
+
     /// The unmanaged value; nil until first read when the property was declared without one.
     @usableFromInline var value: Value?
-    var options: _PersistedOptions
+    /// `primaryKey:` and `indexed:` (see `_PersistedOptions`).
+    @usableFromInline var flags: UInt8 = 0
+    /// Marks this storage while schema discovery maps a key path to a property.
+    @usableFromInline var tagged = false
     /// The property's position in its class (memoized on first access), -1 before.
-    @usableFromInline var position = -1
+    @usableFromInline var storedPosition: Int32 = -1
+    /// `originProperty:` of a `LinkingObjects` property (nil for every other property).
+    @usableFromInline var origin: _OriginProperty?
     /// For a managed object: the handle's version when `value` was read from the database (never
     /// a version for unmanaged values).
     @usableFromInline var cacheVersion = UInt64.max
-    /// Marks this storage while schema discovery maps a key path to a property.
-    @usableFromInline var tagged = false
+
+    /// The property's position in its class (memoized on first access), -1 before.
+    @usableFromInline var position: Int {
+        @inline(__always) get { Int(storedPosition) }
+        @inline(__always) set { storedPosition = Int32(truncatingIfNeeded: newValue) }
+    }
+
+    /// The flags given to `@Persisted(...)`.
+    var options: _PersistedOptions {
+        _PersistedOptions(primaryKey: flags & 1 != 0, indexed: flags & 2 != 0, originProperty: origin?.name)
+    }
+
+    @inlinable
+    init(value: Value?, primaryKey: Bool = false, indexed: Bool = false, originProperty: String? = nil) {
+        self.value = value
+        flags = (primaryKey ? 1 : 0) | (indexed ? 2 : 0)
+        origin = originProperty.map(_OriginProperty.init)
+    }
 
     @available(*, unavailable, message: "@Persisted can only be used as a property on an Object, EmbeddedObject or AsymmetricObject")
     public var wrappedValue: Value {
@@ -33,12 +57,11 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// A property whose value starts at its type's zero value.
-    public init() { options = _PersistedOptions() }
+    @inlinable public init() {}
 
     /// A property with an initial value (the default of unmanaged objects).
-    public init(wrappedValue value: Value) {
+    @inlinable public init(wrappedValue value: Value) {
         self.value = value
-        options = _PersistedOptions()
     }
 
     // Inlinable, so that the model's module specializes it and reads the storage directly (the
@@ -244,6 +267,13 @@ public struct _StorageAccess: @unchecked Sendable {
 
 extension Persisted: @unchecked Sendable where Value: Sendable {}
 
+/// The name given as `@Persisted(originProperty:)`, out of line: only backlink properties have one.
+@usableFromInline
+final class _OriginProperty: @unchecked Sendable {
+    let name: String
+    @usableFromInline init(_ name: String) { self.name = name }
+}
+
 /// The flags given to `@Persisted(...)`.
 public struct _PersistedOptions {
     var primaryKey = false
@@ -254,31 +284,29 @@ public struct _PersistedOptions {
 extension Persisted where Value: _PersistablePrimitive {
     /// `@Persisted(primaryKey: true) var _id: ObjectId`: the class's primary key (int, string,
     /// ObjectId or UUID, optional or not).
-    public init(primaryKey: Bool) {
-        options = _PersistedOptions(primaryKey: primaryKey)
+    @inlinable public init(primaryKey: Bool) {
+        self.init(value: nil, primaryKey: primaryKey)
     }
 
-    public init(wrappedValue value: Value, primaryKey: Bool) {
-        self.value = value
-        options = _PersistedOptions(primaryKey: primaryKey)
+    @inlinable public init(wrappedValue value: Value, primaryKey: Bool) {
+        self.init(value: value, primaryKey: primaryKey)
     }
 
     /// `@Persisted(indexed: true) var name = ""`: a general index for faster equality queries.
-    public init(indexed: Bool) {
-        options = _PersistedOptions(indexed: indexed)
+    @inlinable public init(indexed: Bool) {
+        self.init(value: nil, indexed: indexed)
     }
 
-    public init(wrappedValue value: Value, indexed: Bool) {
-        self.value = value
-        options = _PersistedOptions(indexed: indexed)
+    @inlinable public init(wrappedValue value: Value, indexed: Bool) {
+        self.init(value: value, indexed: indexed)
     }
 }
 
 extension Persisted {
     /// `@Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>`: the objects whose
     /// `dogs` property links to this one (computed, read-only).
-    public init<Element: ObjectBase>(originProperty: String) where Value == LinkingObjects<Element> {
-        options = _PersistedOptions(originProperty: originProperty)
+    @inlinable public init<Element: ObjectBase>(originProperty: String) where Value == LinkingObjects<Element> {
+        self.init(value: nil, originProperty: originProperty)
     }
 }
 

@@ -1,0 +1,103 @@
+import Drumlin
+import Foundation
+import Testing
+
+/// Every common property type, required and optional, plus types that take the general route.
+final class ReadSample: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var count = 0
+    @Persisted var flag = false
+    @Persisted var ratio = 0.0
+    @Persisted var label = ""
+    @Persisted var maybeCount: Int?
+    @Persisted var maybeFlag: Bool?
+    @Persisted var maybeRatio: Double?
+    @Persisted var maybeLabel: String?
+    @Persisted var small: Int8 = 0
+    @Persisted var stamp = Date(timeIntervalSince1970: 0)
+    @Persisted var amount: Decimal128?
+}
+
+private func sampleRealm(_ name: String = #function) throws -> Realm {
+    try Realm(configuration: Realm.Configuration(inMemoryIdentifier: name + "\(UInt64.random(in: 0 ... .max))",
+                                                 objectTypes: [ReadSample.self]))
+}
+
+private func sample(_ id: Int, filled: Bool) -> ReadSample {
+    let object = ReadSample()
+    object.id = id
+    object.count = -id
+    object.flag = id % 2 == 1
+    object.ratio = Double(id) / 4
+    object.label = "label \(id) — ü"
+    if filled {
+        object.maybeCount = id * 10
+        object.maybeFlag = false
+        object.maybeRatio = 0.5
+        object.maybeLabel = "a longer text than fifteen bytes \(id)"
+    }
+    object.small = -8
+    object.stamp = Date(timeIntervalSince1970: 1_700_000_000.25)
+    object.amount = filled ? try! Decimal128(string: "1.5") : nil
+    return object
+}
+
+/// Reads by primary key (the row goes straight into the storages), and adds in bulk (the storages
+/// go straight into the insert), for every common type and for the general route.
+@Suite struct ManagedReadTests {
+    @Test func storagesStaySmall() {
+        // One storage per property in every model instance.
+        #expect(MemoryLayout<Persisted<Int>>.size <= 32)
+        #expect(MemoryLayout<Persisted<String>>.size <= 40)
+    }
+
+    @Test func everyTypeReadsBackByPrimaryKey() throws {
+        let realm = try sampleRealm()
+        try realm.write { realm.add([sample(1, filled: true), sample(2, filled: false)]) }
+        let full = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 1))
+        #expect(full.count == -1 && full.flag && full.ratio == 0.25 && full.label == "label 1 — ü")
+        #expect(full.maybeCount == 10 && full.maybeFlag == false && full.maybeRatio == 0.5)
+        #expect(full.maybeLabel == "a longer text than fifteen bytes 1")
+        #expect(full.small == -8 && full.stamp == Date(timeIntervalSince1970: 1_700_000_000.25))
+        #expect(try full.amount == Decimal128(string: "1.5"))
+        let empty = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 2))
+        #expect(empty.maybeCount == nil && empty.maybeFlag == nil && empty.maybeRatio == nil && empty.maybeLabel == nil)
+        #expect(empty.amount == nil && !empty.flag)
+        #expect(realm.object(ofType: ReadSample.self, forPrimaryKey: 3) == nil)
+    }
+
+    @Test func doublesKeepTheirBits() throws {
+        let realm = try sampleRealm()
+        let object = sample(1, filled: true)
+        object.ratio = -0.0
+        object.maybeRatio = .nan
+        try realm.write { realm.add([object]) }
+        let read = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 1))
+        #expect(read.ratio == 0 && read.ratio.sign == .minus)
+        #expect(read.maybeRatio?.isNaN == true)
+    }
+
+    @Test func aReadObjectSeesLaterWritesAndItsDeletion() throws {
+        let realm = try sampleRealm()
+        try realm.write { realm.add([sample(1, filled: true)]) }
+        let read = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 1))
+        let again = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 1))
+        #expect(read.isSameObject(as: again))
+        try realm.write { again.label = "changed"; again.maybeCount = nil }
+        #expect(read.label == "changed" && read.maybeCount == nil)
+        try realm.write { realm.delete(realm.objects(ReadSample.self)) }
+        #expect(read.isInvalidated)
+        #expect(again.isInvalidated)
+    }
+
+    @Test func anAddedObjectIsManagedWithItsValues() throws {
+        let realm = try sampleRealm()
+        let objects = (1 ... 100).map { sample($0, filled: $0 % 3 == 0) }
+        try realm.write { realm.add(objects) }
+        #expect(objects.allSatisfy { $0.realm != nil })
+        #expect(realm.objects(ReadSample.self).count == 100)
+        #expect(realm.objects(ReadSample.self).filter("maybeLabel == nil").count == 67)
+        #expect(realm.objects(ReadSample.self).where { $0.maybeCount == 30 }.first?.label == "label 3 — ü")
+        #expect(realm.objects(ReadSample.self).sum(ofProperty: "count") as Int == -5050)
+    }
+}
