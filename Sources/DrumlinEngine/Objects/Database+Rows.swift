@@ -40,7 +40,7 @@ extension Database {
             }
             // Properties stored outside the row (collections, backlinks, nested mixed) need more
             // reads: take the general path for them.
-            if !info.inRow(propertyIndices) {
+            if !info.allInRow(propertyIndices) {
                 guard let key = try findKey(info, primaryKey, connection) else { return false }
                 let values = try readRow(info, key, connection, indices: propertyIndices)
                 try body(ObjectRow(database: self, info: info, key: key, source: .values(values), indices: propertyIndices))

@@ -52,6 +52,15 @@ final class ClassInfo {
     /// Whether these properties are all read from the row itself (no collection, backlink or
     /// nested mixed value, which need more reads).
     func inRow(_ indices: [Int]) -> Bool { indices.allSatisfy { traits[$0].isColumn && traits[$0].type != .mixed } }
+    /// `inRow`, remembering the answer for the last array asked about (a face asks with the same
+    /// array on every read of a class; comparing it with itself is one identity check).
+    func allInRow(_ indices: [Int]) -> Bool {
+        if let last = lastInRow, last.indices == indices { return last.answer }
+        let answer = inRow(indices)
+        lastInRow = (indices, answer)
+        return answer
+    }
+    @exclusivity(unchecked) private var lastInRow: (indices: [Int], answer: Bool)?
     func updateByPrimaryKeySlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + schema.properties.count + propertyIndex }
     /// The public name as a C string, to find classes by name without allocating.
     let nameBytes: [UInt8]
