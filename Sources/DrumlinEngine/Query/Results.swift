@@ -222,7 +222,7 @@ public final class Results: @unchecked Sendable {
         }
         let statement = try connection.statement(sql)
         defer { statement.reset() }
-        for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+        try statement.bind(parameters)
         var keys: [Int64] = []
         try database.timedQuery(queryDescription) { () throws(DrumlinError) in
             while try statement.step() { keys.append(statement.int64(0)) }
@@ -277,7 +277,7 @@ public final class Results: @unchecked Sendable {
                 // Every property is a column: read all rows in the query itself.
                 let (statement, parameters) = try rowsStatement(connection)
                 defer { statement.reset() }
-                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                try statement.bind(parameters)
                 var first = true
                 while try statement.step() {
                     if !first { writer.writeByte(UInt8(ascii: ",")) }
@@ -330,7 +330,7 @@ public final class Results: @unchecked Sendable {
                 } else {
                     let (fresh, parameters) = try rowsStatement(connection)
                     statement = fresh
-                    for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                    try statement.bind(parameters)
                 }
                 var rows = 0
                 do throws(DrumlinError) {
@@ -386,7 +386,7 @@ public final class Results: @unchecked Sendable {
                 // Decimals are added and compared exactly in Swift, not through doubles.
                 let statement = try connection.statement("SELECT \(column) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k WHERE \(column) IS NOT NULL")
                 defer { statement.reset() }
-                for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
+                try statement.bind(compiler.parameters)
                 var values: [Decimal128] = []
                 while try statement.step() { if let d = Decimal128(string: statement.string(0)) { values.append(d) } }
                 return DecimalArithmetic.aggregate(op, values)
@@ -397,7 +397,7 @@ public final class Results: @unchecked Sendable {
             let sql = "SELECT \(function) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k"
             let statement = try connection.statement(sql)
             defer { statement.reset() }
-            for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
+            try statement.bind(compiler.parameters)
             let hasRow: Bool
             do throws(DrumlinError) {
                 hasRow = try statement.step()
@@ -436,7 +436,7 @@ public final class Results: @unchecked Sendable {
                     let statement = try connection.statement(
                         "DELETE FROM \(info.table) WHERE \(info.keyColumn) IN (SELECT k FROM (\(rows)))")
                     defer { statement.reset() }
-                    for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                    try statement.bind(parameters)
                     _ = try statement.step()
                     deleted = connection.changes
                 }
@@ -492,7 +492,7 @@ extension Database {
             let (rows, parameters, _) = try results.compile(connection)
             let statement = try connection.statement("EXPLAIN QUERY PLAN SELECT k FROM (\(rows)) ORDER BY o")
             defer { statement.reset() }
-            for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            try statement.bind(parameters)
             var lines: [String] = []
             while try statement.step() { lines.append(statement.string(3)) }
             return lines
