@@ -259,7 +259,7 @@ extension Database {
         func run(_ sql: String, _ body: ((Statement) throws(DrumlinError) -> Void)? = nil) throws(DrumlinError) {
             let statement = try connection.statement(sql)
             defer { statement.reset() }
-            for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            try statement.bind(parameters)
             if let body { try body(statement) } else { _ = try statement.step() }
         }
         for holder in target.mixedLinkHolders {

@@ -15,6 +15,7 @@ extension QueryCompiler {
                 result = Operand(sql: "", kind: .constantList(items, nil), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
             } else {
                 result = constant(value)
+                result.origin = index
             }
             result.argumentIndex = index
             return result
@@ -47,7 +48,9 @@ extension QueryCompiler {
                 }
             }
             var list = Operand(sql: "", kind: .constantList(values, quantifier), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
-            if hasLookups { list.elements = operands }
+            // Elements that are lookups or arguments are walked as they are (an argument's
+            // parameter records it).
+            if hasLookups || operands.contains(where: { $0.origin != nil }) { list.elements = operands }
             return list
         case .aggregate(let keyPath, let op, let property, let quantifier):
             return try aggregate(keyPath, op, property, quantifier, object, range)
@@ -86,25 +89,45 @@ extension QueryCompiler {
             return constant(.link(ObjectLink(classIndex: -1, key: key)))
         case .objectArgumentReference(let className, let index):
             let primaryKey = try argument(index, at: range)
-            return try operand(Query.Expression(.objectReference(className: className, primaryKey: primaryKey), range: range), object)
+            return try objectReference(className, primaryKey, origin: index, range)
         case .objectReference(let className, let primaryKey):
-            guard let info = try? database.classInfo(className) else { throw error("No object type '\(className)'", at: range) }
-            guard let pkIndex = info.primaryKeyIndex else { throw error("'\(className)' has no primary key, so obj('\(className)', ...) cannot find an object", at: range) }
-            let property = info.property(pkIndex)
-            let converted: Value
-            do throws(DrumlinError) {
-                converted = try Database.coerceScalar(primaryKey, property.type, optional: property.isOptional, nested: false,
-                                                      Label(className: info.name, propertyName: property.name))
-            } catch {
-                throw self.error("obj('\(className)', \(primaryKey.extendedJSON)): \(error.message)", at: range)
-            }
-            let lookup = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bind(converted)))"
-            var reference = Operand(sql: lookup, kind: .link(info), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
-            reference.isLookup = true
-            return reference
+            return try objectReference(className, primaryKey, origin: nil, range)
         case .geoBox, .geoCircle, .geoPolygon:
             throw error("A geo shape can only be used with GEOWITHIN", at: range)
         }
+    }
+
+    /// `obj('Class', key)`: the object with that primary key, looked up when the query runs.
+    /// `origin` is the argument the key is, if any.
+    mutating func objectReference(_ className: String, _ primaryKey: Value, origin: Int?,
+                                  _ range: Query.SourceRange) throws(DrumlinError) -> Operand {
+        guard let info = try? database.classInfo(className) else { throw error("No object type '\(className)'", at: range) }
+        guard let pkIndex = info.primaryKeyIndex else { throw error("'\(className)' has no primary key, so obj('\(className)', ...) cannot find an object", at: range) }
+        let property = info.property(pkIndex)
+        let converted: Value
+        do throws(DrumlinError) {
+            converted = try Database.coerceScalar(primaryKey, property.type, optional: property.isOptional, nested: false,
+                                                  Label(className: info.name, propertyName: property.name))
+        } catch {
+            throw self.error("obj('\(className)', \(primaryKey.extendedJSON)): \(error.message)", at: range)
+        }
+        let lookup = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bindPrimaryKey(converted, property, origin: origin)))"
+        var reference = Operand(sql: lookup, kind: .link(info), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+        reference.isLookup = true
+        return reference
+    }
+
+    /// Binds a primary key converted for `property` (`Database.coerceScalar`): as its argument
+    /// `origin` when the conversion keeps every value of the argument's type as it is (an int for
+    /// an int key, a string for a string key), else as the converted value.
+    mutating func bindPrimaryKey(_ converted: Value, _ property: Property, origin: Int?) -> String {
+        if let origin {
+            switch (arguments[origin], property.type) {
+            case (.int, .int), (.string, .string): return bind(.argument(origin))
+            default: break
+            }
+        }
+        return bind(converted)
     }
 
     /// The SQL of a single numeric operand (for arithmetic).
@@ -116,7 +139,7 @@ extension QueryCompiler {
         case .mixed(let type): return "(CASE WHEN \(type) IN (1, 6, 7) THEN \(operand.sql) WHEN \(type) = 8 THEN CAST(\(operand.sql) AS REAL) END)"
         case .constant(let value):
             switch value {
-            case .int, .double, .float: return try literal(value, for: .double)
+            case .int, .double, .float: return try literal(value, for: .double, origin: operand.origin)
             case .decimal(let d): return bind(.double(d.doubleValue))
             default: break
             }
@@ -158,8 +181,8 @@ extension QueryCompiler {
             if lhs.source != nil, lhs.quantifier != .allElements {
                 throw error("Only 'ALL' supported for operator 'BETWEEN' when applied to lists.", at: comparison.range)
             }
-            let low = constantOperand(bounds[0], rhs.range)
-            let high = constantOperand(bounds[1], rhs.range)
+            let ends = listElements(rhs, bounds)
+            let low = ends[0], high = ends[1]
             return try quantified(lhs) { (compiler, element) throws(DrumlinError) in
                 "(\(try compiler.scalarComparison(element, .greaterOrEqual, low, false))) AND (\(try compiler.scalarComparison(element, .lessOrEqual, high, false)))"
             }
@@ -193,7 +216,7 @@ extension QueryCompiler {
         // `x IN $0` (`x == ANY {…}`, `x == NONE {…}`) with many numbers or strings: one IN over a
         // JSON array, which SQLite compiles in linear time (an OR of the comparisons in quadratic).
         if op == .equal, !ci, lhs.source == nil, !isMany(lhs), case .constantList(let items, let quantifier) = rhs.kind,
-           items.count >= 16, rhs.elements == nil, quantifier != .allElements,
+           items.count >= 16, !rhs.hasLookups, quantifier != .allElements,
            let test = try equalityList(lhs, listElements(rhs, items), mixedTypes: Set(items.compactMap(Self.group)).count > 1) {
             return quantifier == .noElement ? "(NOT coalesce(\(test), 0))" : "(\(test))"
         }

@@ -135,10 +135,10 @@ extension QueryCompiler {
                             break   // the length of each value (below), as Realm reads `.length`
                         case .property(let key), .key(let key): keySQL = bind(.string(key))
                         case .argument(let i):
-                            guard case .string(let key) = try argument(i, at: next.range) else {
+                            guard case .string = try argument(i, at: next.range) else {
                                 throw error("A dictionary key argument must be a string", at: next.range)
                             }
-                            keySQL = bind(.string(key))
+                            keySQL = bind(.argument(i))
                         case .keys:
                             components = components.dropFirst()
                             addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)", order: "\(element).key")
@@ -290,8 +290,8 @@ extension QueryCompiler {
             case .key(let key), .property(let key): condition = "m.key = \(bind(.string(key))) AND \(type) = 13"
             case .argument(let i):
                 switch try argument(i, at: component.range) {
-                case .int(let index): condition = "m.position = \(bind(.int(index))) AND \(type) = 12"
-                case .string(let key): condition = "m.key = \(bind(.string(key))) AND \(type) = 13"
+                case .int: condition = "m.position = \(bind(.argument(i))) AND \(type) = 12"
+                case .string: condition = "m.key = \(bind(.argument(i))) AND \(type) = 13"
                 default: throw error("A mixed path argument must be an int or a string", at: component.range)
                 }
             case .keys where components.isEmpty:
@@ -378,10 +378,11 @@ extension QueryCompiler {
     }
 
     /// Replaces `$K0` key-path arguments by the path they hold.
-    func expandArguments(_ keyPath: Query.KeyPath) throws(DrumlinError) -> [Query.PathComponent] {
+    mutating func expandArguments(_ keyPath: Query.KeyPath) throws(DrumlinError) -> [Query.PathComponent] {
         var result: [Query.PathComponent] = []
         for component in keyPath.components {
             guard case .keyPathArgument(let i) = component.kind else { result.append(component); continue }
+            isValueDependent = true   // the path it holds is compiled
             guard case .string(let path) = try argument(i, at: component.range) else {
                 throw error("A key path argument ($K\(i)) must be a string", at: component.range)
             }

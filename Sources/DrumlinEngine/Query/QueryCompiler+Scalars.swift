@@ -49,7 +49,8 @@ extension QueryCompiler {
     }
 
     /// A constant as the value stored in a column (dates as nanoseconds, bools as 0/1, ...).
-    mutating func literal(_ value: Value, for type: PropertyType?) throws(DrumlinError) -> String {
+    /// `origin` is the argument `value` is, as passed, if any: the parameter then records it.
+    mutating func literal(_ value: Value, for type: PropertyType?, origin: Int?) throws(DrumlinError) -> String {
         switch value {
         case .bool(let b): return bind(.int(b ? 1 : 0))
         case .date(let t):
@@ -58,11 +59,14 @@ extension QueryCompiler {
         case .decimal(let d): return bind(.string(d.description))
         case .float(let f): return bind(.double(Double(f)))
         // A float property holds single-precision values: compare with the constant rounded the same way.
-        case .double(let d) where type == .float: return bind(.double(Double(Float(d))))
-        case .int(let i) where type == .float: return bind(.double(Double(Float(i))))
+        case .double where type == .float, .int where type == .float:
+            if let origin { return bind(.argumentAsFloat(origin)) }
+            return bind(QueryTemplate.Parameter.roundedToFloat(value))
         case .data(let bytes) where type == .string: return bind(.string(String(decoding: bytes, as: UTF8.self)))
         case .link(let link): return bind(.int(link.key))
-        default: return bind(value)
+        default:
+            if let origin { return bind(.argument(origin)) }
+            return bind(value)
         }
     }
 
@@ -167,7 +171,7 @@ extension QueryCompiler {
         var a = lhs, b = rhs, op = op
         if stringOpCode(op) != nil, case .constant(let value) = a.kind, !isConstant(b) {
             // `'abc' CONTAINS name`: the constant is the text searched, so the sides stay.
-            return try constantStringOperation(value, op, b, ci, a.range.union(b.range))
+            return try constantStringOperation(value, origin: a.origin, op, b, ci, a.range.union(b.range))
         }
         if case .constant = a.kind, !isConstant(b) { swap(&a, &b); op = op.mirrored }
         let range = a.range.union(b.range)
@@ -180,7 +184,8 @@ extension QueryCompiler {
                 if case .dictionary = value { throw error("Unsupported comparison between type '\(left.typeName)' and type '\(right.typeName)'", at: range) }
             }
             if left.isNull || right.isNull, op == .beginsWith || op == .endsWith || op == .contains || op == .like { return "0" }
-            return sqlComparison(try literal(left, for: nil), op, try literal(right, for: nil), exactNumbers: false, text: true, ci: ci,
+            return sqlComparison(try literal(left, for: nil, origin: a.origin), op, try literal(right, for: nil, origin: b.origin),
+                                 exactNumbers: false, text: true, ci: ci,
                                  nullsEqual: true)
         }
 
@@ -197,6 +202,8 @@ extension QueryCompiler {
             guard case .constant(.string(let name)) = b.kind else {
                 throw error("@type must be compared with a type name such as 'int' or 'string'", at: range)
             }
+            // The name's type codes are written into the SQL.
+            dependsOnValue(of: b)
             guard let codes = Self.typeCodes(named: name) else { throw error("Unknown type name '\(name)' for @type", at: b.range) }
             switch op {
             case .equal, .in: return "coalesce(\(typeSQL), 0) IN (\(codes))"
@@ -230,7 +237,7 @@ extension QueryCompiler {
                 } catch {
                     throw self.error("Cannot compare '\(info.name)' links with \(pk.extendedJSON): \(error.message)", at: range)
                 }
-                other = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bind(converted)))"
+                other = "(SELECT x.\(info.keyColumn) FROM \(info.table) AS x WHERE x.\(quoted(property.storedName)) = \(bindPrimaryKey(converted, property, origin: b.origin)))"
             case .link(let otherInfo) where otherInfo === info && (a.isLookup || b.isLookup):
                 // obj(…) with no such object matches nothing (a null link included).
                 other = b.sql
@@ -268,10 +275,14 @@ extension QueryCompiler {
                 }
             case .constant(var value):
                 var literalText = b.literal
+                var origin = b.origin
                 if group == .numeric, case .string(let string) = value {
+                    // Read as a number or refused, by what the string holds.
+                    dependsOnValue(of: b)
                     if let number = Self.numericString(string, as: type == .int || type == .float || type == .double || type == .decimal128 ? type : .int) {
                         value = number
                         literalText = nil
+                        origin = nil
                     }
                 }
                 if group == .data, case .string(let string) = value, let index = b.argumentIndex {
@@ -284,8 +295,10 @@ extension QueryCompiler {
                     case .float(let x): d = Double(x)
                     default: d = nil
                     }
+                    if let d, !d.isFinite { dependsOnValue(of: b) }
                     if let d, d.isNaN { throw error("NaN not supported for int (property '\(written(a))')", at: range) }
                     if let d, d.isInfinite { throw error("Infinity not supported for int (property '\(written(a))')", at: range) }
+                    if d != nil, let origin { requirements.append(.finite(origin)) }
                 }
                 let valueGroup: Group? = {
                     if case .data = value, group == .string { return .string }
@@ -301,7 +314,7 @@ extension QueryCompiler {
                 } else if case .string(let string) = value, group == .data {
                     bound = bind(.data(Array(string.utf8)))
                 } else {
-                    bound = try literal(value, for: type)
+                    bound = try literal(value, for: type, origin: origin)
                 }
                 return sqlComparison(a.sql, op, bound, exactNumbers: exact, text: group == .string, ci: ci)
             case .scalar(let otherType):
@@ -323,7 +336,7 @@ extension QueryCompiler {
 
     /// `<constant> BEGINSWITH|ENDSWITH|CONTAINS|LIKE <expression>`: the constant is searched for the
     /// expression's value. A null constant matches nothing.
-    mutating func constantStringOperation(_ value: Value, _ op: Query.ComparisonOperator, _ other: Operand, _ ci: Bool,
+    mutating func constantStringOperation(_ value: Value, origin: Int?, _ op: Query.ComparisonOperator, _ other: Operand, _ ci: Bool,
                                           _ range: Query.SourceRange) throws(DrumlinError) -> String {
         guard let code = stringOpCode(op) else { return "0" }
         if value.isNull { return "0" }
@@ -336,10 +349,11 @@ extension QueryCompiler {
             var constant = value
             if type == .string, case .data(let bytes) = value { constant = .string(String(decoding: bytes, as: UTF8.self)) }
             if type == .data, case .string(let s) = value { constant = .data(Array(s.utf8)) }
-            return "(\(other.sql) IS NOT NULL AND drumlin_strop(\(code), \(bind(constant)), \(other.sql), \(ci ? 1 : 0)) = 1)"
+            let bound = constant == value ? try literal(value, for: nil, origin: origin) : bind(constant)
+            return "(\(other.sql) IS NOT NULL AND drumlin_strop(\(code), \(bound), \(other.sql), \(ci ? 1 : 0)) = 1)"
         case .mixed(let typeSQL):
             let code3or4 = constantGroup == .string ? 3 : 4
-            return "(coalesce(\(typeSQL), 0) = \(code3or4) AND drumlin_strop(\(code), \(bind(value)), \(other.sql), \(ci ? 1 : 0)) = 1)"
+            return "(coalesce(\(typeSQL), 0) = \(code3or4) AND drumlin_strop(\(code), \(try literal(value, for: nil, origin: origin)), \(other.sql), \(ci ? 1 : 0)) = 1)"
         case .scalar(let type):
             throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(type.rawValue)', right side must be a string or binary type", at: range)
         default:
@@ -388,16 +402,16 @@ extension QueryCompiler {
                     throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(constant.typeName)', right side must be a string or binary type", at: range)
                 }
                 // Strings match strings and bytes match bytes, as in Realm.
-                return "(\(type) = \(group == .string ? 3 : 4) AND \(sqlComparison(value, op, try literal(constant, for: nil), exactNumbers: false, text: true, ci: ci)))"
+                return "(\(type) = \(group == .string ? 3 : 4) AND \(sqlComparison(value, op, try literal(constant, for: nil, origin: other.origin), exactNumbers: false, text: true, ci: ci)))"
             }
             let comparison: String
             if group == .numeric {
                 let bound: String
-                if case .decimal(let d) = constant { bound = bind(.string(d.description)) } else { bound = try literal(constant, for: nil) }
+                if case .decimal(let d) = constant { bound = bind(.string(d.description)) } else { bound = try literal(constant, for: nil, origin: other.origin) }
                 comparison = sqlComparison("(CASE WHEN \(type) = 8 THEN \(value) ELSE drumlin_num(\(value)) END)", op, bound,
                                            exactNumbers: true, text: false, ci: false)
             } else {
-                comparison = sqlComparison(value, op, try literal(constant, for: nil), exactNumbers: false, text: group == .string, ci: ci)
+                comparison = sqlComparison(value, op, try literal(constant, for: nil, origin: other.origin), exactNumbers: false, text: group == .string, ci: ci)
             }
             if op == .notEqual { return "NOT coalesce((\(type) IN (\(Self.typeCodes(group))) AND \(comparison.dropNot)), 0)" }
             return "(\(type) IN (\(Self.typeCodes(group))) AND \(comparison))"

@@ -149,10 +149,13 @@ extension QueryCompiler {
             throw error("Column has no fulltext index: '\(text.utf8Slice(keyPath.range))' is not a full-text indexed string property", at: comparison.lhs.range)
         }
         let search: String
-        switch try operand(comparison.rhs, object).kind {
+        let rhs = try operand(comparison.rhs, object)
+        switch rhs.kind {
         case .constant(.string(let s)): search = s
         default: throw error("TEXT needs a string on the right", at: comparison.rhs.range)
         }
+        // The search is compiled into FTS5 phrases.
+        dependsOnValue(of: rhs)
         let (include, exclude) = try Self.ftsTerms(search, error: { error($0, at: comparison.rhs.range) })
         let table = quoted(FullText.tableName(owner.info, property))
         var conditions: [String] = []
@@ -213,6 +216,7 @@ extension QueryCompiler {
             switch coordinate.kind {
             case .number(let d): return d
             case .argument(let i):
+                isValueDependent = true   // checked, then written into the shape's JSON
                 switch try argument(i, at: coordinate.range) {
                 case .int(let v): return Double(v)
                 case .double(let v): return v
@@ -248,6 +252,7 @@ extension QueryCompiler {
             }
             return "{\"polygon\":[\(ringTexts.joined(separator: ","))]}"
         case .argument(let i):
+            isValueDependent = true   // checked, then bound as the shape's JSON
             let value = try argument(i, at: range)
             guard case .string(let shape) = value, let parsed = GeoShape(text: shape) else {
                 throw error("A geo shape argument must be a shape such as {\"box\": [[lon, lat], [lon, lat]]}, {\"circle\": [[lon, lat], radians]} or {\"polygon\": [[[lon, lat], ...]]}", at: range)

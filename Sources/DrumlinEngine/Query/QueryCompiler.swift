@@ -1,5 +1,7 @@
 /// Compiles a parsed query against one class into SQL. Every value is a bound parameter and every
 /// identifier is quoted; the only text spliced into SQL is Drumlin's own (aliases, type codes).
+/// Each parameter is recorded with where its value comes from (`QueryTemplate.Parameter`), so a
+/// compile that looked at its arguments' types only is a template for other arguments.
 ///
 /// Semantics follow Realm: a to-many path compared with a value means ANY element unless `ALL` or
 /// `NONE` is written; a constant list on the right means ANY of its elements; `ALL` over an empty
@@ -11,8 +13,23 @@ struct QueryCompiler {
     let connection: Connection
     let root: ClassInfo
     var text: String
-    var arguments: [Value]
+    /// The arguments of the step being compiled (each filter of a chain has its own).
+    var arguments: [Value] {
+        didSet { argumentsSet += 1 }
+    }
+    /// Counts changes of `arguments`, so `$0` of one step never shares the parameter of another's.
+    private var argumentsSet = 0
+    /// The parameters bound so far (`?1`, `?2`, …) for these arguments, and where each comes from.
     var parameters: [Value] = []
+    var sources: [QueryTemplate.Parameter] = []
+    /// Set when the SQL or a parameter depends on an argument's value, not only its type, in a
+    /// way `sources` does not record: the compile is then no template.
+    var isValueDependent = false
+    /// What a template of this compile needs of other arguments (`QueryTemplate.Requirement`).
+    var requirements: [QueryTemplate.Requirement] = []
+    /// Per argument: reads of its value not yet bound as a recorded parameter. A read that never
+    /// ends in one went into the SQL some other way, so the compile is no template.
+    private var unboundReads: [Int] = []
     /// Set by `rows` when the result is a single filter over every object of the root class: the
     /// WHERE condition, so the rows can be read straight from the table.
     var plainCondition: String?
@@ -90,14 +107,20 @@ struct QueryCompiler {
         var property: Property?
         /// A constant's source text, so numbers compared with decimal128 convert exactly.
         var literal: String? = nil
-        /// Set when the constant is the argument `$n`.
+        /// Set when the constant is the argument `$n` or one of its elements (for messages).
         var argumentIndex: Int? = nil
+        /// Set when the constant's value is argument `$n` itself, as passed: binding it records
+        /// the argument as the parameter's source.
+        var origin: Int? = nil
         /// For a constant list holding `obj(…)` elements: one operand per element (the objects
         /// are looked up when the query runs), walked instead of the values.
         var elements: [Operand]? = nil
         /// Set for `obj(…)`: a lookup that is null when no object has the key, which then
         /// matches nothing (not even a null link).
         var isLookup = false
+
+        /// A constant list holding `obj(…)` lookups.
+        var hasLookups: Bool { elements?.contains(where: \.isLookup) ?? false }
     }
 
     mutating func alias(_ prefix: String = "a") -> String {
@@ -105,30 +128,66 @@ struct QueryCompiler {
         return "\(prefix)\(aliasCounter)"
     }
 
-    /// Adds a bound parameter and returns its placeholder. Past SQLite's limit on parameters (a
-    /// query of 50,000 OR'ed terms), numbers, strings and bytes are written into the SQL as
-    /// literals instead (quoted, so no text of the query ever becomes SQL).
+    /// Adds a bound parameter of the query's own value and returns its placeholder.
     mutating func bind(_ value: Value) -> String {
+        bind(value, .value(value))
+    }
+
+    /// Adds a bound parameter taken from an argument and returns its placeholder: the argument
+    /// as passed or converted as `source` records it.
+    mutating func bind(_ source: QueryTemplate.Parameter) -> String {
+        bind(source.value(arguments), source)
+    }
+
+    /// Adds `value`, which comes from `source`, as a bound parameter and returns its placeholder.
+    /// Past SQLite's limit on parameters (a query of 50,000 OR'ed terms), numbers, strings and
+    /// bytes are written into the SQL as literals instead (quoted, so no text of the query ever
+    /// becomes SQL).
+    private mutating func bind(_ value: Value, _ source: QueryTemplate.Parameter) -> String {
+        let argument: Int?
+        switch source {
+        case .value: argument = nil
+        case .argument(let index), .argumentAsFloat(let index): argument = index
+        }
+        if let argument, argument < unboundReads.count { unboundReads[argument] -= 1 }
         if collecting {
             parameters.append(value)
+            sources.append(source)
             return "?\(parameters.count)"
         }
-        // One parameter per distinct number or string: SQLite's cost grows with their count.
+        // One parameter per distinct number or string, or per argument: SQLite's cost grows with
+        // their count. (An argument never shares a literal's parameter: another call's differs.)
         let key: String?
-        switch value {
-        case .int(let i): key = "i\(i)"
-        case .string(let s): key = "s" + s
-        case .double(let d): key = "d\(d.bitPattern)"
-        default: key = nil
+        switch source {
+        case .argument(let index): key = "a\(argumentsSet):\(index)"
+        case .argumentAsFloat(let index): key = "f\(argumentsSet):\(index)"
+        case .value(.int(let i)): key = "i\(i)"
+        case .value(.string(let s)): key = "s" + s
+        case .value(.double(let d)): key = "d\(d.bitPattern)"
+        case .value: key = nil
         }
         if let key, let index = boundIndex[key] { return "?\(index)" }
         // Past a thousand parameters integers are written as literals (SQLite's cost per
         // numbered parameter grows with their count); past its limit, strings and bytes too.
-        if parameters.count >= 1000, case .int(let i) = value { return "\(i)" }
-        if parameters.count >= parameterLimit, let literal = Self.sqlLiteral(value) { return literal }
+        if parameters.count >= 1000, case .int(let i) = value {
+            if argument != nil { isValueDependent = true }
+            return "\(i)"
+        }
+        if parameters.count >= parameterLimit, let literal = Self.sqlLiteral(value) {
+            if argument != nil { isValueDependent = true }
+            return literal
+        }
         parameters.append(value)
+        sources.append(source)
         if let key { boundIndex[key] = parameters.count }
         return "?\(parameters.count)"
+    }
+
+    /// The template of this compile, whose rows SQL is `sql`, or nil when it depends on more than
+    /// its arguments' types.
+    func template(_ sql: String) -> QueryTemplate? {
+        guard !isValueDependent, unboundReads.allSatisfy({ $0 == 0 }) else { return nil }
+        return QueryTemplate(sql: sql, parameters: sources, requirements: requirements, condition: plainCondition)
     }
 
     /// The most parameters a statement may have on this connection, less a margin for the
@@ -175,11 +234,25 @@ struct QueryCompiler {
         }
     }
 
-    func argument(_ index: Int, at range: Query.SourceRange) throws(DrumlinError) -> Value {
+    /// The value of argument `index`. Every read of a value other than null is expected to end
+    /// in a parameter bound from the argument (`bind(_:)` with its source); one that does not
+    /// makes the compile no template.
+    mutating func argument(_ index: Int, at range: Query.SourceRange) throws(DrumlinError) -> Value {
         guard index >= 0, index < arguments.count else {
             throw error("Request for argument at index \(index) but only \(arguments.count) argument\(arguments.count == 1 ? " is" : "s are") provided: $\(index) is missing", at: range)
         }
-        return arguments[index]
+        let value = arguments[index]
+        if !value.isNull {
+            if unboundReads.count < arguments.count { unboundReads += repeatElement(0, count: arguments.count - unboundReads.count) }
+            unboundReads[index] += 1
+        }
+        return value
+    }
+
+    /// Records that the SQL about to be made depends on the value of `operand`, when that is an
+    /// argument: the compile is then no template.
+    mutating func dependsOnValue(of operand: Operand) {
+        if operand.origin != nil || operand.argumentIndex != nil { isValueDependent = true }
     }
 
     // MARK: Entry points
@@ -265,12 +338,17 @@ struct QueryCompiler {
         guard lhs.source == nil, case .scalar(let type) = lhs.kind,
               [.int, .bool, .string, .date, .double, .float].contains(type) else { return nil }
         let saved = parameters.count
+        let savedReads = unboundReads
         collecting = true
         // An error is the general path's to report (or to treat as a mismatch of a mixed list).
         let split = try? constantValues(lhs, constants, mixedTypes: mixedTypes)
         collecting = false
         parameters.removeLast(parameters.count - saved)
+        unboundReads = savedReads
+        sources.removeLast(sources.count - saved)
         guard let (values, others) = split, others.count <= 16 else { return nil }
+        // The constants' values are bound as one JSON array, not one parameter each.
+        for constant in constants { dependsOnValue(of: constant) }
         let list = bind(.string(Self.jsonText(values)))
         var parts = ["\(lhs.sql) IN (SELECT value FROM json_each(\(list)))"]
         for index in others { parts.append("coalesce((\(try scalarComparison(lhs, .equal, constants[index], false))), 0)") }

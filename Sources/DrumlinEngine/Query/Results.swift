@@ -19,14 +19,6 @@ public final class Results: @unchecked Sendable {
     enum Step {
         case filter(Query.Predicate, text: String, arguments: [Value])
         case postfix(Query.PostfixClause, text: String, arguments: [Value])
-
-        /// The same step with other arguments.
-        func with(_ arguments: [Value]) -> Step {
-            switch self {
-            case .filter(let predicate, let text, _): .filter(predicate, text: text, arguments: arguments)
-            case .postfix(let clause, let text, _): .postfix(clause, text: text, arguments: arguments)
-            }
-        }
     }
 
     let base: Base
@@ -35,7 +27,7 @@ public final class Results: @unchecked Sendable {
     let owner: (ClassInfo, Int64)?
     private var cache: (token: DatabaseStateToken, keys: [Int64])?
     /// The compiled SQL: it depends only on the query and the schema, so it is compiled once.
-    private var compiled: QueryTemplate.Compiled?
+    private var compiled: Compiled?
     private var rowsText: String?
     /// The compiled form shared with other results of the same query text and argument types.
     private var template: QueryTemplate?
@@ -64,43 +56,45 @@ public final class Results: @unchecked Sendable {
     // MARK: Refining
 
     /// Objects matching a Realm Query Language predicate (which may end in SORT, DISTINCT, LIMIT).
+    /// Parsed and compiled at once, in one call on the database: errors are reported now, not at
+    /// the first read.
     public func filter(_ query: String, _ arguments: [Value] = []) throws(DrumlinError) -> Results {
-        let parsed = try database.parsed(query)
-        var newSteps: [Step] = [.filter(parsed.predicate, text: query, arguments: arguments)]
-        for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
-        let refined = adding(newSteps)
-        if case .all = base, steps.isEmpty, owner == nil {
-            try refined.compileShared(query, arguments)
-        } else {
-            try refined.validate()   // report errors now, not at the first read
+        try database.serialized { (connection) throws(DrumlinError) -> Results in
+            let parsed = try database.parsed(query)
+            var newSteps: [Step] = [.filter(parsed.predicate, text: query, arguments: arguments)]
+            for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
+            let refined = adding(newSteps)
+            if case .all = base, steps.isEmpty, owner == nil {
+                try refined.compileShared(query, arguments, connection)
+            } else {
+                _ = try refined.compile(connection)
+            }
+            return refined
         }
-        return refined
     }
 
     /// Compiles a query over every object of the class through the database's templates: a text
     /// seen before with arguments of the same types is bound without compiling (`QueryTemplate`).
-    private func compileShared(_ text: String, _ arguments: [Value]) throws(DrumlinError) {
-        try database.serialized { (connection) throws(DrumlinError) in
-            guard let signature = QueryTemplate.signature(arguments) else {
-                _ = try compile(connection)
-                return
-            }
-            let key = QueryTemplate.Key(classIndex: info.index, text: text, signature: signature)
-            switch database.queryTemplates[key] {
-            case .template(let shared)?:
-                template = shared
-                compiled = (shared.sql, shared.bind(arguments), shared.condition)
-            case .uncacheable?:
-                _ = try compile(connection)
-            case nil:
-                let first = try compile(connection)
-                let certified = QueryTemplate.certify(first, arguments: arguments) { (probe) throws(DrumlinError) in
-                    try compileSteps(connection, steps.map { $0.with(probe) })
-                }
-                if database.queryTemplates.count >= Database.parsedQueryLimit { database.queryTemplates.removeAll(keepingCapacity: true) }
-                database.queryTemplates[key] = certified.map { .template($0) } ?? .uncacheable
-                template = certified
-            }
+    private func compileShared(_ text: String, _ arguments: [Value], _ connection: Connection) throws(DrumlinError) {
+        guard let signature = QueryTemplate.signature(arguments) else {
+            _ = try compile(connection)
+            return
+        }
+        let key = QueryTemplate.Key(classIndex: info.index, text: text, signature: signature)
+        switch database.queryTemplates[key] {
+        case .template(let shared)? where shared.accepts(arguments):
+            template = shared
+            compiled = (shared.sql, Array(shared.values(arguments)), shared.condition)
+        case .template?, .uncacheable?:
+            _ = try compile(connection)
+        case nil:
+            var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
+            let rows = try compiler.rows(base, steps)
+            compiled = (rows, compiler.parameters, compiler.plainCondition)
+            let made = compiler.template(rows)
+            if database.queryTemplates.count >= Database.parsedQueryLimit { database.queryTemplates.removeAll(keepingCapacity: true) }
+            database.queryTemplates[key] = made.map { .template($0) } ?? .uncacheable
+            template = made
         }
     }
 
@@ -196,17 +190,16 @@ public final class Results: @unchecked Sendable {
         return (statement, parameters)
     }
 
-    func compile(_ connection: Connection) throws(DrumlinError) -> QueryTemplate.Compiled {
-        if let compiled { return compiled }
-        let result = try compileSteps(connection, steps)
-        compiled = result
-        return result
-    }
+    /// A compiled result: the rows SQL, its parameters, and the plain-filter condition if any.
+    typealias Compiled = (sql: String, parameters: [Value], condition: String?)
 
-    private func compileSteps(_ connection: Connection, _ steps: [Step]) throws(DrumlinError) -> QueryTemplate.Compiled {
+    func compile(_ connection: Connection) throws(DrumlinError) -> Compiled {
+        if let compiled { return compiled }
         var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
         let rows = try compiler.rows(base, steps)
-        return (rows, compiler.parameters, compiler.plainCondition)
+        let result = (rows, compiler.parameters, compiler.plainCondition)
+        compiled = result
+        return result
     }
 
     func keys(_ connection: Connection) throws(DrumlinError) -> [Int64] {
@@ -222,7 +215,7 @@ public final class Results: @unchecked Sendable {
         }
         let statement = try connection.statement(sql)
         defer { statement.reset() }
-        for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+        try statement.bind(parameters)
         var keys: [Int64] = []
         try database.timedQuery(queryDescription) { () throws(DrumlinError) in
             while try statement.step() { keys.append(statement.int64(0)) }
@@ -277,7 +270,7 @@ public final class Results: @unchecked Sendable {
                 // Every property is a column: read all rows in the query itself.
                 let (statement, parameters) = try rowsStatement(connection)
                 defer { statement.reset() }
-                for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                try statement.bind(parameters)
                 var first = true
                 while try statement.step() {
                     if !first { writer.writeByte(UInt8(ascii: ",")) }
@@ -330,7 +323,7 @@ public final class Results: @unchecked Sendable {
                 } else {
                     let (fresh, parameters) = try rowsStatement(connection)
                     statement = fresh
-                    for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                    try statement.bind(parameters)
                 }
                 var rows = 0
                 do throws(DrumlinError) {
@@ -386,7 +379,7 @@ public final class Results: @unchecked Sendable {
                 // Decimals are added and compared exactly in Swift, not through doubles.
                 let statement = try connection.statement("SELECT \(column) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k WHERE \(column) IS NOT NULL")
                 defer { statement.reset() }
-                for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
+                try statement.bind(compiler.parameters)
                 var values: [Decimal128] = []
                 while try statement.step() { if let d = Decimal128(string: statement.string(0)) { values.append(d) } }
                 return DecimalArithmetic.aggregate(op, values)
@@ -397,7 +390,7 @@ public final class Results: @unchecked Sendable {
             let sql = "SELECT \(function) FROM (\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k"
             let statement = try connection.statement(sql)
             defer { statement.reset() }
-            for (i, parameter) in compiler.parameters.enumerated() { try ValueCodec.bind(parameter, to: statement, at: Int32(i + 1)) }
+            try statement.bind(compiler.parameters)
             let hasRow: Bool
             do throws(DrumlinError) {
                 hasRow = try statement.step()
@@ -436,7 +429,7 @@ public final class Results: @unchecked Sendable {
                     let statement = try connection.statement(
                         "DELETE FROM \(info.table) WHERE \(info.keyColumn) IN (SELECT k FROM (\(rows)))")
                     defer { statement.reset() }
-                    for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+                    try statement.bind(parameters)
                     _ = try statement.step()
                     deleted = connection.changes
                 }
@@ -492,7 +485,7 @@ extension Database {
             let (rows, parameters, _) = try results.compile(connection)
             let statement = try connection.statement("EXPLAIN QUERY PLAN SELECT k FROM (\(rows)) ORDER BY o")
             defer { statement.reset() }
-            for (i, value) in parameters.enumerated() { try ValueCodec.bind(value, to: statement, at: Int32(i + 1)) }
+            try statement.bind(parameters)
             var lines: [String] = []
             while try statement.step() { lines.append(statement.string(3)) }
             return lines
@@ -521,9 +514,9 @@ extension Database {
         return Results(database: self, info: info, base: .all)
     }
 
-    /// The parse of a query text, from the cache when it was seen before.
+    /// The parse of a query text, from the cache when it was seen before (inside `serialized`).
     func parsed(_ text: String) throws(DrumlinError) -> Query {
-        if let cached = try serialized({ (_) throws(DrumlinError) in parsedQueries[text] }) { return cached }
+        if let cached = parsedQueries[text] { return cached }
         let query: Query
         do throws(DrumlinError) {
             query = try QueryParser.parse(text)
@@ -531,10 +524,8 @@ extension Database {
             log(.error, error.message)
             throw error
         }
-        try serialized { (_) throws(DrumlinError) in
-            if parsedQueries.count >= Self.parsedQueryLimit { parsedQueries.removeAll(keepingCapacity: true) }
-            parsedQueries[text] = query
-        }
+        if parsedQueries.count >= Self.parsedQueryLimit { parsedQueries.removeAll(keepingCapacity: true) }
+        parsedQueries[text] = query
         return query
     }
 
@@ -559,9 +550,10 @@ extension Database {
             let info = try classInfo(index: classIndex)
             for index in propertyIndices { try checkIndex(info, index) }
             guard !info.hasRelationships, info.inRow(propertyIndices) else { return false }
+            guard template.accepts(arguments) else { return false }
             statement.reset()
             defer { statement.reset() }
-            try template.bind(arguments, to: statement)
+            try statement.bind(template.values(arguments))
             while try statement.step() {
                 try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
                                    indices: propertyIndices))

@@ -66,6 +66,15 @@ final class Statement {
         bytes.withUnsafeBytes { bind(bytes: $0, at: index) }
     }
 
+    /// Binds `parameters` to `?1`, `?2`, … in order: the one loop binding a query's parameters.
+    func bind<Parameters: Sequence<Value>>(_ parameters: Parameters) throws(DrumlinError) {
+        var index: Int32 = 1
+        for value in parameters {
+            try ValueCodec.bind(value, to: self, at: index)
+            index += 1
+        }
+    }
+
     /// Steps once: true when a row is available, false when the statement is done.
     @inline(__always) func step() throws(DrumlinError) -> Bool {
         stepped = true
