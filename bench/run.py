@@ -46,6 +46,9 @@ C_TARGETS = {"insert": 0.8, "get": 0.8, "update": 0.7, "delete": 0.7}
 PY_TARGETS = {"insert": 1.2, "get": 1.0, "lookup": 1.0}
 # The Swift model API against raw SQLite C (issue #13): bulk add and get + read every property.
 SWIFT_TARGETS = {"insert": 0.8, "get": 0.8}
+# The realistic Task workload (issue #20 item 4) runs at half of N (the issue measured 50k tasks).
+TASK_STEPS = [("insert", "insert (one write; owner an existing object)"), ("get", "get by primary key, every property"),
+              ("iterate", "iterate done == false, read 3 properties"), ("update", "set done on every task (one write)")]
 SCALE_STEPS = ["insert", "get", "lookup"]
 SCALE_LIMIT = 1.5     # per-op time at 1M within 1.5x of that at 10k
 MEMORY_LIMIT = 2.0    # a bulk insert peaks below 2x the size of its input data
@@ -396,6 +399,47 @@ def collect(args, n: int, steps: list[str], py_systems: list[str], python: str, 
     return res
 
 
+def task_n(n: int) -> int:
+    return max(1000, n // 2)
+
+
+def task_section(args, python: str, n: int) -> tuple[list[str], list[str]]:
+    """The Task workload: bench/task_api.py (Python against sqlite3, its own markdown table) and the
+    Swift harness's `--workload task` (absolute rates: no raw C peer for this schema).
+    Returns the report's lines and the failures."""
+    env = dict(os.environ)
+    env.setdefault("DRUMLIN_LIBRARY", os.path.join(ROOT, ".build", "release", "libdrumlin.so"))
+    tn = task_n(n)
+    out, failed = [], []
+    log(f"== Task workload, Python (bench/task_api.py), N={n_label(tn)}, {args.runs} runs ==")
+    proc = subprocess.run([python, os.path.join(HERE, "task_api.py"), "--n", str(tn), "--runs", str(args.runs)],
+                          env=env, stdout=subprocess.PIPE, text=True)
+    if proc.returncode:
+        failed.append(f"bench/task_api.py exited with status {proc.returncode}")
+    out.append(proc.stdout.replace("## Python object API", "## Task workload: Python object API", 1).rstrip())
+    out.append("")
+    if getattr(args, "swift_harness", None):
+        log(f"== Task workload, Swift harness, N={n_label(tn)}, {args.runs} runs ==")
+        lines, rc = run_lines([args.swift_harness, "--workload", "task", "--n", str(tn), "--runs", str(args.runs)], env)
+        if rc:
+            failed.append(f"Swift harness (--workload task) exited with status {rc}")
+        rows = []
+        for step, label in TASK_STEPS:
+            found = [ln for ln in lines if ln.get("system") == "swift-task" and ln.get("step") == step]
+            rates = [ln["ops"] / ln["seconds"] for ln in found if ln.get("seconds")]
+            rate = statistics.median(rates) if rates else None
+            rows.append([label, fmt_rate(rate) if rate is not None else "missing",
+                         found[0].get("how", "") if found else ""])
+        out.append(f"## Task workload: Swift model API (N = {n_label(tn)} tasks, median of {args.runs})")
+        out.append("")
+        out.append("No raw SQLite C peer for this schema yet: absolute rates only (the Python table above has "
+                   "the ratios to a hand-written sqlite3 schema).")
+        out.append("")
+        out.append(table(["step", "Drumlin Swift (model API)", "how"], rows))
+        out.append("")
+    return out, failed
+
+
 def write_report(name: str, text: str) -> str:
     os.makedirs(RESULTS, exist_ok=True)
     path = os.path.join(RESULTS, name)
@@ -425,6 +469,8 @@ def main_default(args, python: str, skip_reason: str | None, t_start: float) -> 
     st, sv = swift_table(res)
     mt = mem_table(res)
     mem_line, mem_ok = memory_verdict(res)
+    task_lines, task_failed = task_section(args, sys.executable, n)
+    res.failed.extend(task_failed)
     verdicts = cv + pv + (sv if args.swift_harness else [])
     out = []
     out.append(f"# Drumlin benchmark — N = {n_label(n)} Person objects, median of {args.runs} runs")
@@ -449,6 +495,7 @@ def main_default(args, python: str, skip_reason: str | None, t_start: float) -> 
         out.append("")
         out.append(st)
         out.append("")
+    out.extend(task_lines)
     out.append("## Memory (median over runs; RSS from /proc/self/statm and getrusage ru_maxrss)")
     out.append("")
     out.append(mt)

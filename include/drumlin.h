@@ -559,8 +559,15 @@ int drumlin_create_many_values(drumlin_db *db, const char *class_name, size_t pr
  * Create many objects from a packed batch, all or nothing (inside a write transaction): the fast
  * path for bindings. `data` is Python's `marshal` serialization (format version 2 to 4) of a list
  * of tuples; each tuple holds `property_count` values for the properties `property_indices`
- * (see drumlin_property_index()), in that order. Values may be None, bool, int (64-bit), float, str
- * and bytes; use drumlin_create_many_json() for other types. `data` is copied as needed.
+ * (see drumlin_property_index()), in that order. Values may be None, bool, int (64-bit), float, str,
+ * bytes, lists (a list or set property, a list in a mixed value), dicts with str keys (a
+ * dictionary, a nested object's properties, a dictionary in a mixed value) and tagged tuples for
+ * the other types, as the row reads write them: (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds),
+ * (DRUMLIN_TYPE_DECIMAL128, low, high) or (DRUMLIN_TYPE_DECIMAL128, text), (DRUMLIN_TYPE_OBJECT_ID,
+ * 12 bytes), (DRUMLIN_TYPE_UUID, 16 bytes), (DRUMLIN_TYPE_FLOAT, number) and (DRUMLIN_TYPE_LINK,
+ * class index, object key). A row means what the same object means to drumlin_create_many_json()
+ * (in a link position a dict is a nested object, another scalar a primary key), with the same
+ * checks and messages; an error names the element: "Element 12: ...". `data` is copied as needed.
  * *out_count (may be NULL) receives the number of objects created or updated.
  */
 int drumlin_create_many_marshal(drumlin_db *db, const char *class_name, size_t property_count,

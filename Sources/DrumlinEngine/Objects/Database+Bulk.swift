@@ -58,9 +58,31 @@ extension Database {
         }
     }
 
+    /// Whether values of a type bind straight into a column from a `BorrowedValue` (converted by
+    /// `bind`, with `coerceScalar`'s rules, when they are not plain).
+    static func isColumnScalarType(_ type: PropertyType) -> Bool {
+        switch type {
+        case .bool, .int, .float, .double, .string, .data, .date, .decimal128, .objectId, .uuid: true
+        default: false
+        }
+    }
+
+    /// Whether rows of these properties go into multi-row `INSERT`s bound straight from the given
+    /// values: a class without links, collections or embedded objects, given only scalar columns
+    /// (an optional primary key needs the one-null check of `create`).
+    static func isBatchable(_ info: ClassInfo, _ propertyIndices: [Int]) -> Bool {
+        !info.hasRelationships && !info.hasOptionalPrimaryKey
+            && propertyIndices.allSatisfy { info.traits[$0].isColumn && isColumnScalarType(info.traits[$0].type) }
+    }
+
     /// Creates objects from `data`: Python's `marshal` serialization of a list of tuples, each
-    /// holding the values of `propertyIndices` in that order (None, bool, int, float, str, bytes).
-    /// All or nothing; returns how many objects were created or updated.
+    /// holding the values of `propertyIndices` in that order. Values are None, bool, int, float,
+    /// str, bytes, and (see `MarshalReader`) tagged tuples for dates, decimals, ObjectIds, UUIDs,
+    /// floats and links to existing objects, lists and sets, and dicts. Rows mean what the same
+    /// objects mean as JSON (`createMany(_:jsonBytes:)`): a dict in a link position is a nested
+    /// object, another scalar a primary key; the same checks, the same messages. Classes of
+    /// scalar columns take multi-row `INSERT`s; others are created one element at a time in this
+    /// one call. All or nothing; returns how many objects were created or updated.
     /// The corresponding C function is `drumlin_create_many_marshal`.
     @discardableResult
     public func createMany(classIndex: Int, propertyIndices: [Int], marshal data: UnsafeRawBufferPointer,
@@ -75,21 +97,58 @@ extension Database {
             }
         }
         if rows == 0 { try checkEnd(reader) }
-        return try createMany(classIndex: classIndex, propertyIndices: propertyIndices, rows: rows, update: mode) {
-            (row, out) throws(DrumlinError) in
-            let count = try reader.containerLength()
-            guard count == out.count else { throw DrumlinError(.invalidArgument, "Expected \(out.count) values, got \(count).") }
-            for position in 0..<count {
-                do throws(DrumlinError) {
-                    out[position] = try reader.item()
-                } catch where error.code == .typeMismatch {
-                    // A list, dict, ... where a scalar belongs: name the property, as the JSON path does.
-                    let index = propertyIndices[position]
-                    throw DrumlinError(.typeMismatch, "Type mismatch for property '\(info.name).\(info.propertyNames[index])': "
-                                     + "expected \(info.traits[index].type.rawValue), got \(error.message).")
-                }
+        /// The value at `position` of the row being read; errors name the property as the JSON path does.
+        func item(_ position: Int) throws(DrumlinError) -> BorrowedValue {
+            do throws(DrumlinError) {
+                return try reader.item()
+            } catch where error.code == .typeMismatch {
+                // A Python value of a kind no property takes: name the property, as the JSON path does.
+                let index = propertyIndices[position]
+                throw DrumlinError(.typeMismatch, "Type mismatch for property '\(info.name).\(info.propertyNames[index])': "
+                                 + "expected \(info.traits[index].type.rawValue), got \(error.message).")
             }
-            if row == rows - 1 { try checkEnd(reader) }
+        }
+        if !(propertyIndices.allSatisfy { info.traits.indices.contains($0) }) || Self.isBatchable(info, propertyIndices) {
+            return try createMany(classIndex: classIndex, propertyIndices: propertyIndices, rows: rows, update: mode) {
+                (row, out) throws(DrumlinError) in
+                let count = try reader.containerLength()
+                guard count == out.count else { throw DrumlinError(.invalidArgument, "Expected \(out.count) values, got \(count).") }
+                for position in 0..<count { out[position] = try item(position) }
+                if row == rows - 1 { try checkEnd(reader) }
+            }
+        }
+        // Links, collections, embedded objects, mixed values: each element decoded into inputs
+        // and created as `create` does, in this one call.
+        return try serialized { (connection) throws(DrumlinError) -> Int in
+            try checkWritable(info, mode: mode)
+            try checkWriteIndices(info, propertyIndices)
+            return try atomically(connection) { () throws(DrumlinError) -> Int in
+                var given: [(Int, Input)] = []
+                given.reserveCapacity(propertyIndices.count)
+                for row in 0..<rows {
+                    do throws(DrumlinError) {
+                        let count = try reader.containerLength()
+                        guard count == propertyIndices.count else {
+                            throw DrumlinError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
+                        }
+                        given.removeAll(keepingCapacity: true)
+                        for (position, index) in propertyIndices.enumerated() {
+                            let value: Value
+                            do throws(DrumlinError) {
+                                value = try item(position).value()
+                            } catch where error.code == .invalidArgument && !error.message.hasPrefix("Invalid marshal data") {
+                                throw DrumlinError(error.code, "Property '\(info.name).\(info.propertyNames[index])': \(error.message)")
+                            }
+                            given.append((index, try payloadInput(value, info, index)))
+                        }
+                        if row == rows - 1 { try checkEnd(reader) }
+                        _ = try create(info, given, mode: mode, connection)
+                    } catch {
+                        throw DrumlinError(error.code, "Element \(row): \(error.message)", sqliteCode: error.sqliteCode)
+                    }
+                }
+                return rows
+            }
         }
     }
 
@@ -108,8 +167,7 @@ extension Database {
             try checkWritable(info, mode: mode)
             try checkWriteIndices(info, propertyIndices)
             // An optional primary key needs the one-null check of `create`: no batches for it.
-            let plain = !info.hasRelationships && !info.hasOptionalPrimaryKey
-                && propertyIndices.allSatisfy { info.traits[$0].isColumn && Self.isPlainType(info.traits[$0].type) }
+            let plain = Self.isBatchable(info, propertyIndices)
             let direct = plain && mode == .never
             // Upserts of plain columns given with the primary key try the update straight from the
             // borrowed values; only rows that must be created take the general path.

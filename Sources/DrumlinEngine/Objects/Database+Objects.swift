@@ -525,7 +525,7 @@ extension Database {
         statement.reset()
         if info.hasCollections {
             for index in traits.indices where traits[index].collection != .single {
-                if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, connection) }
+                if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
             }
         }
         if info.geoPointIndices != nil { try validateGeoPoint(info, key, connection) }

@@ -32,6 +32,11 @@ extension Database {
             let nested = try decodePayload(target, json)
             let key = try create(target, nested, mode: target.isEmbedded ? .never : mode, connection)
             return .link(ObjectLink(classIndex: target.index, key: key))
+        case .objectValues(let entries):
+            guard let target = info.targets[index] else { throw DrumlinError(.internal, "No target class for \(label).") }
+            let nested = try decodePayload(target, values: entries)
+            let key = try create(target, nested, mode: target.isEmbedded ? .never : mode, connection)
+            return .link(ObjectLink(classIndex: target.index, key: key))
         case .primaryKey(let pk):
             guard let target = info.targets[index] else { throw DrumlinError(.internal, "No target class for \(label).") }
             if target.isEmbedded {
@@ -64,12 +69,13 @@ extension Database {
     }
 
     /// Appends the elements of an input to a collection (which the caller has cleared if needed).
+    /// `isEmpty`: the caller knows the collection is empty (its object was just created).
     func writeCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ input: Input, mode: UpdateMode,
-                         _ connection: Connection) throws(DrumlinError) {
+                         isEmpty: Bool = false, _ connection: Connection) throws(DrumlinError) {
         let table = try collectionTable(info, index)
         switch (table.kind, input) {
         case (.list, .elements(let elements)):
-            let start = try collectionCount(table, owner, connection)
+            let start = isEmpty ? 0 : try collectionCount(table, owner, connection)
             for (offset, element) in elements.enumerated() {
                 let value = try resolve(element, info, index, mode: mode, connection)
                 try insertListElement(table, owner, position: start + offset, value, connection)

@@ -6,6 +6,8 @@ indirect enum Input {
     /// A nested object payload: created, or upserted in the update modes when its type has a
     /// primary key. For an embedded type, always a new embedded object.
     case object(JSON)
+    /// The same as `object`, from a payload of values (the packed bulk path).
+    case objectValues([(key: String, value: Value)])
     /// An existing object by primary key (by object key for types without one).
     case primaryKey(Value)
     /// The elements of a list or set.
@@ -16,7 +18,7 @@ indirect enum Input {
     var hasNestedWrites: Bool {
         switch self {
         case .value(let value): if case .list = value { return true }; if case .dictionary = value { return true }; return false
-        case .object, .primaryKey, .elements, .entries: return true
+        case .object, .objectValues, .primaryKey, .elements, .entries: return true
         }
     }
 }

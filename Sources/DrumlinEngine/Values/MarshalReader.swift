@@ -2,8 +2,12 @@ import CSQLite
 
 /// Reads the subset of Python's `marshal` format (versions 2-4) that a batch of rows needs: a list
 /// or tuple of tuples holding None, booleans, ints, floats, str and bytes, with the format's back
-/// references. It lets a Python caller hand over a whole batch from one `marshal.dumps` (C code in
-/// the interpreter) instead of building JSON; docs/performance.md has the measurements.
+/// references, and nested values: lists (a list or set, or a list in a mixed value), dicts
+/// with str keys (a dictionary, a nested object's properties, or a dictionary in a mixed value) and
+/// tagged tuples `(DRUMLIN_TYPE_*, payload...)` for the types marshal has none for, as the read path
+/// writes them (see `tagged`). It lets a Python caller hand over a whole batch from one
+/// `marshal.dumps` (C code in the interpreter) instead of building JSON; docs/performance.md has the
+/// measurements.
 struct MarshalReader {
     typealias Item = BorrowedValue
 
@@ -114,6 +118,16 @@ struct MarshalReader {
                 throw fail("a back reference to \(index) is not a scalar")
             }
             return referenced
+        case UInt8(ascii: "["):
+            let n = Int(try int32())
+            guard n >= 0 else { throw fail("negative length") }
+            item = .value(.list(try elements(n)))
+        case UInt8(ascii: "("), UInt8(ascii: ")"):
+            let n = code & 0x7F == UInt8(ascii: ")") ? Int(try byte()) : Int(try int32())
+            guard n >= 0 else { throw fail("negative length") }
+            item = .value(try tagged(try elements(n)))
+        case UInt8(ascii: "{"):
+            item = .value(try dictionary())
         default:
             if let name = Self.containerNames[code & 0x7F] {
                 // A Python value of another kind: a type error for the property (see createMany).
@@ -123,5 +137,68 @@ struct MarshalReader {
         }
         if slot >= 0 { references[slot] = item }
         return item
+    }
+
+    /// `n` nested values, owned (their text copied): nested values outlive the row's buffer slots.
+    private mutating func elements(_ n: Int) throws(DrumlinError) -> [Value] {
+        var values: [Value] = []
+        values.reserveCapacity(Swift.min(n, 1024))
+        for _ in 0..<n { values.append(try item().value()) }
+        return values
+    }
+
+    /// A dict's entries (marshal: key, value pairs up to a '0'), keys str.
+    private mutating func dictionary() throws(DrumlinError) -> Value {
+        var entries: [(key: String, value: Value)] = []
+        while true {
+            guard offset < count else { throw fail("unexpected end") }
+            if base.load(fromByteOffset: offset, as: UInt8.self) == UInt8(ascii: "0") {
+                offset += 1
+                return .dictionary(entries)
+            }
+            guard case .string(let key) = try item().value() else {
+                throw DrumlinError(.typeMismatch, "a dict whose keys are not all str")
+            }
+            entries.append((key, try item().value()))
+        }
+    }
+
+    /// A tagged value: `(DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds)`, `(DRUMLIN_TYPE_DECIMAL128,
+    /// low, high)` (the BID words, as unsigned or signed 64-bit ints) or `(DRUMLIN_TYPE_DECIMAL128,
+    /// text)`, `(DRUMLIN_TYPE_OBJECT_ID, 12 bytes)`, `(DRUMLIN_TYPE_UUID, 16 bytes)`,
+    /// `(DRUMLIN_TYPE_FLOAT, number)` and `(DRUMLIN_TYPE_LINK, class index, object key)`. Any other
+    /// tuple is a type error naming it a tuple, as before tags existed.
+    private func tagged(_ items: [Value]) throws(DrumlinError) -> Value {
+        guard case .int(let tag)? = items.first else { throw DrumlinError(.typeMismatch, "tuple") }
+        switch (tag, items.count) {
+        case (5, 3):  // DRUMLIN_TYPE_TIMESTAMP
+            guard case .int(let seconds) = items[1], case .int(let nanoseconds) = items[2],
+                  let nanos = Int32(exactly: nanoseconds) else { break }
+            return .date(Timestamp(seconds: seconds, nanoseconds: nanos))
+        case (8, 3):  // DRUMLIN_TYPE_DECIMAL128, BID words
+            guard case .int(let low) = items[1], case .int(let high) = items[2] else { break }
+            return .decimal(Decimal128(high: UInt64(bitPattern: high), low: UInt64(bitPattern: low)))
+        case (8, 2):  // DRUMLIN_TYPE_DECIMAL128, text
+            guard case .string(let text) = items[1] else { break }
+            guard let decimal = Decimal128(string: text) else {
+                throw DrumlinError(.invalidArgument, "'\(text)' is not a decimal128 value (at most 34 significant digits).")
+            }
+            return .decimal(decimal)
+        case (9, 2):  // DRUMLIN_TYPE_OBJECT_ID
+            guard case .data(let bytes) = items[1], let id = ObjectId(bytes: bytes) else { break }
+            return .objectId(id)
+        case (11, 2):  // DRUMLIN_TYPE_UUID
+            guard case .data(let bytes) = items[1], let uuid = UUIDValue(bytes: bytes) else { break }
+            return .uuid(uuid)
+        case (6, 2):  // DRUMLIN_TYPE_FLOAT
+            if case .double(let d) = items[1] { return .float(Float(d)) }
+            if case .int(let i) = items[1] { return .float(Float(i)) }
+        case (10, 3):  // DRUMLIN_TYPE_LINK
+            guard case .int(let classIndex) = items[1], case .int(let key) = items[2] else { break }
+            return .link(ObjectLink(classIndex: Int(classIndex), key: key))
+        default:
+            break
+        }
+        throw DrumlinError(.typeMismatch, "tuple")
     }
 }

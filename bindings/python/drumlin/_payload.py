@@ -10,13 +10,15 @@ create verbs alike.
 
 from __future__ import annotations
 
+import decimal
 import gc
-import itertools
 import marshal
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from ctypes import c_int32
 from operator import itemgetter
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from . import _ffi
 from ._convert import NESTED_TYPES, to_value
@@ -28,7 +30,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from .object import Object
-from .values import check_mixed_keys
+from .values import ObjectId, check_mixed_keys, datetime_to_timestamp
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo, Property
@@ -232,15 +234,161 @@ def prepare_mixed(db: Database, prop: Property, value: Any) -> Any:
 
 # ---- Rows for create_many --------------------------------------------------------------------------
 
-# Types the packed bulk path carries as they are (Python's marshal format); anything else
-# (datetime, Decimal, UUID, ObjectId, links, collections) goes through Extended JSON.
+# Types the packed bulk path carries as they are (Python's marshal format). Dates, decimals,
+# ObjectIds, UUIDs and links travel as tagged tuples ``(DRUMLIN_TYPE_*, payload...)`` (the read
+# path's format, drumlin.h), collections as lists and dicts, nested objects as dicts: the engine
+# walks them (``drumlin_create_many_marshal``) with the checks and messages of its JSON path.
 _PACKABLE = frozenset({type(None), bool, int, float, str, bytes})
+_PLAIN_ELEMENT_TYPES = frozenset(
+    {
+        _ffi.DRUMLIN_PROPERTY_BOOL,
+        _ffi.DRUMLIN_PROPERTY_INT,
+        _ffi.DRUMLIN_PROPERTY_FLOAT,
+        _ffi.DRUMLIN_PROPERTY_DOUBLE,
+        _ffi.DRUMLIN_PROPERTY_STRING,
+        _ffi.DRUMLIN_PROPERTY_DATA,
+    }
+)
 
 
-def pack_rows(info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
+class _Unpackable(Exception):
+    """A value the packed path does not carry: the batch takes the JSON path, which reports it."""
+
+
+def _tag(value: Any) -> Any:
+    """A scalar as the packed path carries it: marshal's own types as they are, the others tagged."""
+    kind = type(value)
+    if kind in _PACKABLE:
+        return value
+    if kind is datetime:
+        seconds, nanoseconds = datetime_to_timestamp(value)
+        return (_ffi.DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds)
+    if kind is decimal.Decimal:
+        return (_ffi.DRUMLIN_TYPE_DECIMAL128, "NaN" if value.is_nan() else str(value))
+    if kind is ObjectId:
+        return (_ffi.DRUMLIN_TYPE_OBJECT_ID, value.bytes)
+    if kind is UUID:
+        return (_ffi.DRUMLIN_TYPE_UUID, value.bytes)
+    raise _Unpackable
+
+
+def _link_tag(db: Database, prop: Property, obj: Object) -> tuple[int, int, int]:
+    link_reference(db, prop, obj)  # the JSON path's checks and messages
+    key = obj._drumlin_object_key()
+    if key is None:
+        raise MisuseError("This object is closed.")
+    return (_ffi.DRUMLIN_TYPE_LINK, obj._drumlin_class.index, key)
+
+
+def _encode_link(db: Database, prop: Property, value: Any) -> Any:
+    """A link position: an Object as a tagged link, a dict (or a model object not stored yet) as
+    the nested object's packed properties, anything else as a primary key."""
+    if isinstance(value, Object):
+        model = value._drumlin_model
+        if value._drumlin_values is not None and model is not None:
+            value = model.store_values(value._drumlin_values, fill=False)
+        else:
+            return _link_tag(db, prop, value)
+    if isinstance(value, Mapping):
+        return _encode_payload(db, db._class(prop.object_type), value)
+    return _tag(value)
+
+
+def _encode_payload(db: Database, info: ClassInfo, values: Mapping[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    by_name = info.by_name
+    for name, value in values.items():
+        prop = by_name.get(name) if type(name) is str else None
+        if prop is None:
+            raise _Unpackable  # the engine's message for an unknown name comes from the JSON path
+        result[name] = _encoder(db, prop)(value)
+    return result
+
+
+def _encode_mixed(db: Database, prop: Property, value: Any) -> Any:
+    kind = type(value)
+    if kind in _PACKABLE:
+        return value
+    if isinstance(value, Object):
+        link = mixed_link_json(db, prop.label, value)["$link"]
+        return (_ffi.DRUMLIN_TYPE_LINK, value._drumlin_class.index, link["key"])
+    if isinstance(value, (Mapping, list, tuple)):
+        prepare_mixed(db, prop, value)  # refuses Objects nested inside, as the JSON path does
+        return _encode_nested(value, 0)
+    return _tag(value)
+
+
+def _encode_nested(value: Any, depth: int) -> Any:
+    if depth > 100:
+        raise _Unpackable  # the JSON layer reports the nesting limit (or a value holding itself)
+    if isinstance(value, Mapping):
+        return {key: _encode_nested(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_encode_nested(item, depth + 1) for item in value]
+    return _tag(value)
+
+
+def _encoder(db: Database, prop: Property) -> Callable[[Any], Any]:
+    """The function turning a value of ``prop`` into what the packed path carries."""
+    if prop.is_backlink:
+        raise _Unpackable
+    kind = prop.type
+    collection = prop.collection
+    if kind == _ffi.DRUMLIN_PROPERTY_MIXED:
+        def mixed(value: Any) -> Any:
+            if type(value) in _PACKABLE:
+                return value
+            check_mixed_keys(value, prop.label)
+            if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY and isinstance(value, Mapping):
+                return {key: _encode_mixed(db, prop, item) for key, item in value.items()}
+            if collection != _ffi.DRUMLIN_COLLECTION_NONE and not isinstance(
+                value, (str, bytes, bytearray, memoryview, Mapping)
+            ) and isinstance(value, Iterable):
+                return [_encode_mixed(db, prop, item) for item in value]
+            return _encode_mixed(db, prop, value)
+
+        return mixed
+    def link(value: Any) -> Any:
+        return None if value is None else _encode_link(db, prop, value)
+
+    element: Callable[[Any], Any] | None
+    if kind == _ffi.DRUMLIN_PROPERTY_OBJECT:
+        element = link
+    elif kind in _PLAIN_ELEMENT_TYPES:
+        element = None
+    else:
+        element = _tag
+    if collection == _ffi.DRUMLIN_COLLECTION_NONE:
+        return element or _tag
+    if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+        def dictionary(value: Any) -> Any:
+            if not isinstance(value, Mapping):
+                return _tag(value)
+            for key in value:
+                if not isinstance(key, str):
+                    what = type(key).__name__
+                    raise TypeMismatchError(f"Property {prop.label}: dictionary keys are strings, not {what}.")
+            if element is None:
+                return dict(value.items())
+            return {key: element(item) for key, item in value.items()}
+
+        return dictionary
+
+    def elements(value: Any) -> Any:
+        if type(value) is list and element is None:
+            return value
+        if isinstance(value, (str, bytes, bytearray, memoryview, Mapping)) or not isinstance(value, Iterable):
+            return _tag(value)  # not a collection: the engine reports the mismatch
+        return list(value) if element is None else [element(item) for item in value]
+
+    return elements
+
+
+def pack_rows(db: Database, info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
     """Rows as one ``marshal`` blob of tuples plus the property indexes, or None when the batch
-    needs the general JSON path (mixed key sets, unknown names, or values of other types)."""
-    if not rows or not info.scalar_only or not isinstance(rows[0], dict):
+    needs the general JSON path (mixed key sets, unknown names, or values the packed path does
+    not carry)."""
+    if not rows or not isinstance(rows[0], dict):
         return None
     keys = tuple(rows[0])
     width = len(keys)
@@ -254,24 +402,30 @@ def pack_rows(info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return pack_tuples(info, rows, keys)
+        return pack_tuples(db, info, rows, keys)
+    except _Unpackable:
+        return None
     finally:
         if collecting:
             gc.enable()
 
 
-def pack_tuples(info: ClassInfo, rows: list[Any], keys: tuple[str, ...]) -> tuple[Any, bytes] | None:
+def pack_tuples(db: Database, info: ClassInfo, rows: list[Any], keys: tuple[str, ...]) -> tuple[Any, bytes] | None:
     width = len(keys)
     try:
         tuples = list(map(itemgetter(*keys), rows)) if width > 1 else [(row[keys[0]],) for row in rows]
     except KeyError:
         return None
-    # Containers are values of a mixed property (the JSON path stores them); elsewhere the engine
-    # refuses them naming the property, so only classes with a mixed property check types here.
-    # Other objects (datetime, Decimal, ...) are not marshallable: dumps() raises ValueError.
-    if info.has_mixed and not set(map(type, itertools.chain.from_iterable(tuples))) <= _PACKABLE:
-        return None
-    indices = (c_int32 * width)(*(info.by_name[name].index for name in keys))
+    props = [info.by_name[name] for name in keys]
+    if not info.scalar_only or any(p.type not in _PLAIN_ELEMENT_TYPES for p in props):
+        # Encode the columns that need it (column by column: one map per property).
+        encoders = [(position, _encoder(db, p)) for position, p in enumerate(props)
+                    if not (p.scalar and p.type in _PLAIN_ELEMENT_TYPES)]
+        columns = list(zip(*tuples))
+        for position, encode in encoders:
+            columns[position] = tuple(map(encode, columns[position]))
+        tuples = list(zip(*columns))
+    indices = (c_int32 * width)(*(p.index for p in props))
     try:
         # Version 2: no reference table, so cheaper to write than 4; the engine reads 2 to 4.
         return indices, marshal.dumps(tuples, 2)

@@ -329,7 +329,7 @@ class Database(Connection):
             model = info.model._drumlin_model
             if model.codecs or (model.factories and update is None):
                 rows = [self._model_values(info, row, fill=update is None) for row in rows]
-        packed = pack_rows(info, rows)
+        packed = pack_rows(self, info, rows)
         if packed is not None:
             indices, data = packed
             handle = self._ptr()

@@ -5,6 +5,7 @@
 // checks what each step read against the generator, untimed, and exits 1 on a wrong answer.
 //
 //   drumlin-bench-swift --n 100000 [--runs 3] [--dir DIR] [--steps insert,get,lookup,range,update,delete]
+//   drumlin-bench-swift --workload task --n 50000 [--runs 3]   (TaskWorkload.swift: the realistic schema)
 //
 // --steps runs only those steps (as the C harness's option; for profiling one step): the insert
 // always runs, since every other step reads what it wrote.
@@ -49,12 +50,14 @@ var runs = 3
 var dir = NSTemporaryDirectory()
 let allSteps = ["insert", "get", "lookup", "range", "update", "delete"]
 var steps = Set(allSteps)
+var workload = "person"
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--n": n = Int(arguments.next() ?? "") ?? n
     case "--runs": runs = Int(arguments.next() ?? "") ?? runs
     case "--dir": dir = arguments.next() ?? dir
+    case "--workload": workload = arguments.next() ?? workload
     case "--steps":
         steps = Set((arguments.next() ?? "").split(separator: ",").map(String.init))
         if let unknown = steps.first(where: { !allSteps.contains($0) }) { fail("unknown step \(unknown)") }
@@ -62,6 +65,11 @@ while let argument = arguments.next() {
     }
 }
 guard n >= 1000 else { fail("need --n >= 1000") }
+if workload == "task" {
+    try runTaskWorkload(n: n, runs: runs, dir: dir)
+    exit(0)
+}
+guard workload == "person" else { fail("unknown workload \(workload) (person or task)") }
 
 var getSum = 0
 var rangeRows = 0

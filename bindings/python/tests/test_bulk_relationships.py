@@ -1,0 +1,156 @@
+"""create_many of classes with links, collections, embedded objects, dates, decimals and mixed
+values takes the packed path (one call, the engine walks the nested values) and behaves exactly
+like creating each object with create(): the same objects, the same error messages, all or
+nothing."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+import drumlin
+from drumlin import _ffi
+
+SCHEMA = [
+    {"name": "User", "primaryKey": "id", "properties": {"id": "int", "name": "string"}},
+    {
+        "name": "Task",
+        "primaryKey": "id",
+        "properties": {
+            "id": "int",
+            "title": "string",
+            "due": "date",
+            "estimate": "decimal128?",
+            "extra": "mixed",
+            "owner": "User",
+            "tags": "string[]",
+            "labels": "string<>",
+            "scores": "int{}",
+            "watchers": "User[]",
+            "ref": "uuid?",
+            "location": "Location",
+        },
+    },
+    {"name": "Location", "embedded": True, "properties": {"city": "string", "floor": "int"}},
+]
+DUE = datetime(2025, 3, 1, 12, 30, 15, 123456, tzinfo=timezone.utc)
+
+
+def task(i: int, **changes: Any) -> dict[str, Any]:
+    values = {
+        "id": i,
+        "title": f"t{i}",
+        "due": DUE,
+        "estimate": Decimal("1.25") if i % 2 else None,
+        "extra": [1, "two", {"three": 3.0}] if i == 1 else i,
+        "owner": 1,
+        "tags": ["a", "b"],
+        "labels": {"x"},
+        "scores": {"k": i},
+        "watchers": [1, 2],
+        "ref": UUID(int=i),
+        "location": {"city": "Oslo", "floor": i},
+    }
+    values.update(changes)
+    return values
+
+
+@pytest.fixture
+def db(tmp_path: Any) -> Any:
+    database = drumlin.open(str(tmp_path / "bulk.drumlin"), schema=SCHEMA)
+    with database.write():
+        database.create_many("User", [{"id": 1, "name": "ann"}, {"id": 2, "name": "bo"}])
+    yield database
+    database.close()
+
+
+def calls_to(monkeypatch: Any, name: str) -> list[Any]:
+    seen: list[Any] = []
+    original = getattr(_ffi, name)
+
+    def spy(*args: Any) -> Any:
+        seen.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(_ffi, name, spy)
+    return seen
+
+
+def test_realistic_objects_take_one_packed_call_and_read_back_as_created(db: Any, monkeypatch: Any) -> None:
+    packed = calls_to(monkeypatch, "drumlin_create_many_marshal")
+    json_calls = calls_to(monkeypatch, "drumlin_create_many_json")
+    rows = [task(i) for i in range(1, 5)]
+    with db.write():
+        assert db.create_many("Task", rows) == 4
+    assert len(packed) == 1 and not json_calls
+    first = db.get("Task", 1)
+    assert first.due == DUE
+    assert first.estimate == Decimal("1.25") and db.get("Task", 2).estimate is None
+    assert first.extra == [1, "two", {"three": 3.0}]
+    assert first.owner.name == "ann"
+    assert list(first.tags) == ["a", "b"] and set(first.labels) == {"x"}
+    assert dict(first.scores) == {"k": 1}
+    assert [w.name for w in first.watchers] == ["ann", "bo"]
+    assert first.ref == UUID(int=1)
+    assert (first.location.city, first.location.floor) == ("Oslo", 1)
+
+
+def test_links_given_as_objects_or_primary_keys_store_the_same(db: Any) -> None:
+    ann, bo = db.get("User", 1), db.get("User", 2)
+    with db.write():
+        db.create_many("Task", [task(1, owner=ann, watchers=[bo, 1]), task(2, owner=2, watchers=(u for u in [ann]))])
+    assert db.get("Task", 1).owner == ann
+    assert [w.id for w in db.get("Task", 1).watchers] == [2, 1]
+    assert db.get("Task", 2).owner == bo and [w.id for w in db.get("Task", 2).watchers] == [1]
+
+
+def test_nested_new_object_in_a_link_is_created(db: Any) -> None:
+    with db.write():
+        db.create_many("Task", [task(1, owner={"id": 7, "name": "new"})])
+    assert db.get("User", 7).name == "new"
+
+
+def error_of(db: Any, create: Any) -> tuple[type, str]:
+    with pytest.raises(drumlin.DrumlinError) as raised:
+        with db.write():
+            create()
+    return type(raised.value), str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"tags": ["a", 2]},                              # wrong type in a list
+        {"owner": 99},                                   # missing link target
+        {"watchers": [1, 42]},                           # missing target in a list of links
+        {"location": {"city": "Oslo", "floor": "x"}},    # bad embedded value
+        {"location": {"city": "Oslo", "room": 1}},       # unknown embedded property
+        {"due": "2025-01-01"},                           # a string for a date
+        {"scores": {"a.b": 1}},                          # a dictionary key the engine refuses
+        {"extra": [[1], {"k": None}], "tags": "ab"},     # a string for a list
+        {"id": 1},                                       # duplicate primary key
+    ],
+)
+def test_a_bad_element_fails_with_the_message_of_create_and_writes_nothing(db: Any, bad: dict[str, Any]) -> None:
+    with db.write():
+        db.create("Task", task(1))
+    rows = [task(2), task(3, **bad)]
+    kind, message = error_of(db, lambda: db.create_many("Task", rows))
+    single_kind, single = error_of(db, lambda: db.create("Task", rows[1]))
+    assert kind is single_kind
+    assert message == f"Element 1: {single}"
+    assert db.count("Task") == 1
+    assert db.get("Task", 2) is None
+
+
+def test_a_failing_batch_leaves_nested_objects_uncreated(db: Any) -> None:
+    rows = [task(1, owner={"id": 8, "name": "eight"}), task(2, tags=[None])]
+    with pytest.raises(drumlin.DrumlinError):
+        with db.write():
+            db.create_many("Task", rows)
+    assert db.get("User", 8) is None
+    assert db.count("Task") == 0
