@@ -295,8 +295,12 @@ extension ObjectBase {
         set { _overrides = newValue }
     }
 
+    /// The unmanaged value of the property at `position`: through the storage's known reader,
+    /// or by reflection for a storage the class has not seen accessed yet.
     final func _unmanagedValue(_ position: Int) -> Any {
         if let value = _overrides?[position] { return value }
+        let accesses = _meta.accesses
+        if position < accesses.count, let reader = accesses[position] { return reader.value(self) }
         return ClassMeta.storages(of: self)[position].1.anyCurrent
     }
 

@@ -353,18 +353,24 @@ public final class _RealmContext: @unchecked Sendable {
         while start < objects.count {
             let first = objects[start]
             let type = Swift.type(of: first)
-            var end = start
-            while end < objects.count, Swift.type(of: objects[end]) == type, objects[end]._managedState == nil,
-                  objects[end]._overrides == nil {
-                end += 1
+            // A run of unmanaged objects of one class goes in one bulk insert when the class
+            // allows it; the class is asked first, so objects of other classes are added one by
+            // one without scanning the rest of the array for each (which was quadratic).
+            if first._managedState == nil, first._overrides == nil, start + 1 < objects.count,
+               Swift.type(of: objects[start + 1]) == type, let handleClass = try bulkClass(type) {
+                var end = start
+                while end < objects.count, Swift.type(of: objects[end]) == type, objects[end]._managedState == nil,
+                      objects[end]._overrides == nil {
+                    end += 1
+                }
+                if end - start >= 2 {
+                    try addBulk(objects[start ..< end], handleClass, update: update)
+                    start = end
+                    continue
+                }
             }
-            if end - start >= 2, let handleClass = try bulkClass(type) {
-                try addBulk(objects[start ..< end], handleClass, update: update)
-                start = end
-            } else {
-                try add(first, update: update)
-                start += 1
-            }
+            try add(first, update: update)
+            start += 1
         }
     }
 
@@ -445,13 +451,15 @@ public final class _RealmContext: @unchecked Sendable {
     func fillEmbedded(_ value: ObjectBase, _ create: ([(key: String, value: EJSON)]) throws -> EObject) throws {
         let handleClass = try handleClass(type(of: value))
         let meta = handleClass.meta
-        let storages = ClassMeta.storages(of: value)
+        // Storages are read through the readers the class knows, by reflection only when some
+        // storage of the class was never accessed.
+        let readers = meta.accesses
+        let storages = readers.contains(where: { $0 == nil }) ? ClassMeta.storages(of: value) : nil
         var members: [(key: String, value: EJSON)] = []
         var deferred: [(Int, Any)] = []
-        for (position, (_, storage)) in storages.enumerated() {
-            let property = meta.properties[position]
+        for (position, property) in meta.properties.enumerated() {
             if property.shape.type == "linkingObjects" { continue }
-            let item = value._overrides?[position] ?? storage.anyCurrent
+            let item = value._overrides?[position] ?? storages?[position].1.anyCurrent ?? readers[position]!.value(value)
             // Values and collections of values go in the object as it is created (its checks, such
             // as a GeoJSON point's coordinates, see them together); links follow.
             if property.shape.type != "object" && property.shape.type != "mixed" {
