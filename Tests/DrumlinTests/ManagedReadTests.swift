@@ -101,3 +101,34 @@ private func sample(_ id: Int, filled: Bool) -> ReadSample {
         #expect(realm.objects(ReadSample.self).sum(ofProperty: "count") as Int == -5050)
     }
 }
+
+final class Tagged: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var tags: List<String>
+    @Persisted var numbers: MutableSet<Int>
+}
+
+@Suite struct CollectionIterationTests {
+    @Test func listsAndSetsIterateTheirElementsInOrder() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "iteration\(UInt64.random(in: 0 ... .max))",
+                                                                 objectTypes: [Tagged.self]))
+        let object = Tagged()
+        object.id = 1
+        object.tags.append(objectsIn: ["b", "a", "c"])
+        object.numbers.insert(objectsIn: [3, 1, 2])
+        #expect(Array(object.tags) == ["b", "a", "c"])
+        try realm.write { realm.add(object) }
+        let read = try #require(realm.object(ofType: Tagged.self, forPrimaryKey: 1))
+        var seen: [String] = []
+        for tag in read.tags { seen.append(tag) }
+        #expect(seen == ["b", "a", "c"])
+        #expect(read.tags.map { $0.uppercased() } == ["B", "A", "C"])
+        #expect(Set(read.numbers) == [1, 2, 3])
+        try realm.write { read.tags.remove(at: 1); read.tags.append("d") }
+        #expect(Array(read.tags) == ["b", "c", "d"])
+        let empty = Tagged()
+        empty.id = 2
+        try realm.write { realm.add(empty) }
+        #expect(Array(try #require(realm.object(ofType: Tagged.self, forPrimaryKey: 2)).tags).isEmpty)
+    }
+}

@@ -61,6 +61,21 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         set { replace(index: position, object: newValue) }
     }
 
+    /// Iterates over the elements as they are when iteration starts, read in one call (not a
+    /// count and a read per element).
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        switch storage {
+        case .unmanaged(let items): return items.makeIterator()
+        case .managed:
+            let (_, list, context) = managed!
+            do {
+                return try list.values.map { Element._rlmFromRaw(_RawValue($0), context) }.makeIterator()
+            } catch {
+                _fatal(Realm.Error(error))
+            }
+        }
+    }
+
     public var description: String { "List<\(Element.self)> [" + map { "\($0)" }.joined(separator: ", ") + "]" }
 
     // MARK: Mutation

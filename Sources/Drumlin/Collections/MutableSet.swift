@@ -44,6 +44,21 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         }
     }
 
+    /// Iterates over the elements as they are when iteration starts, read in one call (not a
+    /// count and a read per element).
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        switch storage {
+        case .unmanaged(let items): return items.makeIterator()
+        case .managed:
+            let (set, context) = managed!
+            do {
+                return try set.values.map { Element._rlmFromRaw(_RawValue($0), context) }.makeIterator()
+            } catch {
+                _fatal(Realm.Error(error))
+            }
+        }
+    }
+
     public var description: String { "MutableSet<\(Element.self)> {" + map { "\($0)" }.joined(separator: ", ") + "}" }
 
     public func contains(_ element: Element) -> Bool {

@@ -145,6 +145,10 @@ final class ClassMeta: @unchecked Sendable {
         identities = .allocate(capacity: identityCapacity)
     }
 
+    /// Grows whenever the class learns a storage's key path: what was worked out from the known
+    /// storages stays right while it stays.
+    var knownKeyPathCount: Int { identityCount.load(ordering: .acquiring) }
+
     func knownPosition(_ keyPath: AnyKeyPath) -> Int {
         let identity = ObjectIdentifier(keyPath)
         let count = identityCount.load(ordering: .acquiring)

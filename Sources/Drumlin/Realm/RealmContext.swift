@@ -16,15 +16,22 @@ final class HandleClass: @unchecked Sendable {
     let rowSlot: [Int]
     /// (slot, load) of the row values kept in storages, once the class knows every storage.
     private var loadersCache: [(slot: Int, load: (ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)]?
+    private var loadersMissedAt = -1
 
     /// How a wrapped object's row values go into its storages (nil while some storage of the
     /// class was never accessed).
     var loaders: [(slot: Int, load: (ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)]? {
         if let loadersCache { return loadersCache }
+        // Not worked out again until the class learns another storage.
+        let known = meta.knownKeyPathCount
+        if known == loadersMissedAt { return nil }
         let accesses = meta.accesses
         var result: [(slot: Int, load: (ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)] = []
         for (position, slot) in rowSlot.enumerated() where slot >= 0 {
-            guard let access = accesses[position] else { return nil }
+            guard let access = accesses[position] else {
+                loadersMissedAt = known
+                return nil
+            }
             if let load = access.load { result.append((slot, load)) }
         }
         loadersCache = result
@@ -35,19 +42,27 @@ final class HandleClass: @unchecked Sendable {
     /// row value goes into a storage (so a row read goes straight into a new object's storages,
     /// in one pass over the row).
     private var slotLoadersCache: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])?
+    /// Set once the class is known to have a row value that no storage keeps (a link, a mixed
+    /// value): the answer is then nil for good, and is not worked out again on every read.
+    private var hasRowValuesNotKept = false
 
     var slotLoaders: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])? {
         if let slotLoadersCache { return slotLoadersCache }
+        if hasRowValuesNotKept { return nil }
         guard loaders != nil else { return nil }
         let accesses = meta.accesses
         var loads = [SlotLoad?](repeating: nil, count: rowEngineIndices.count)
         var bySlot = [((ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)?](repeating: nil, count: rowEngineIndices.count)
         for (position, slot) in rowSlot.enumerated() where slot >= 0 {
-            guard let access = accesses[position], let load = access.load else { return nil }
+            // Every storage is known here (`loaders` is not nil); a storage without a loader
+            // holds a value that is not kept.
+            guard let access = accesses[position], let load = access.load else {
+                hasRowValuesNotKept = true
+                return nil
+            }
             bySlot[slot] = load
             loads[slot] = SlotLoad(access)
         }
-        guard bySlot.allSatisfy({ $0 != nil }) else { return nil }
         let result = (loads: loads.map { $0! }, loaders: bySlot.map { $0! })
         slotLoadersCache = result
         return result
