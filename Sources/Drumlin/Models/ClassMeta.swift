@@ -63,12 +63,13 @@ final class ClassMeta: @unchecked Sendable {
 
     /// Records a class whose instance is being created; returns its metadata once discovered.
     static func register(_ type: ObjectBase.Type) -> ClassMeta? {
+        // A discovered class first: that is every instance made after the first few.
+        let key = ObjectIdentifier(type)
+        if let meta = discoveredMeta(key) { return meta }
         // The base classes and dynamic objects are not model classes.
         if type == DynamicObject.self || type == Object.self || type == EmbeddedObject.self || type == AsymmetricObject.self {
             return nil
         }
-        let key = ObjectIdentifier(type)
-        if let meta = discoveredMeta(key) { return meta }
         _ = registered.withLock { $0.updateValue(type, forKey: key) }
         return nil
     }

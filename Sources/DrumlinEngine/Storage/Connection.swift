@@ -15,6 +15,14 @@ final class Connection {
     private var statements: [String: Statement] = [:]
     private var slots: [Statement?] = []
 
+    /// Runs once, before the process's first connection: SQLite's memory statistics off, as
+    /// SQLite recommends for speed (they take a global mutex on every allocation and free: about
+    /// ten per read of an object). Only when Drumlin is the first to initialize SQLite in the
+    /// process; otherwise SQLite keeps the settings it started with (see docs/performance.md).
+    private static let configureSQLite: Void = {
+        _ = csqlite_memstatus_off()
+    }()
+
     /// The busy timeout in milliseconds, for messages about waits that ran out.
     let busyTimeout: Int32
 
@@ -26,6 +34,7 @@ final class Connection {
         // A library built with SQLITE_USE_URI reads any name starting `file:` as a URI: "./" keeps
         // it a (relative) file name.
         let name = !uri && path.hasPrefix("file:") ? "./" + path : path
+        _ = Self.configureSQLite
         let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
