@@ -126,6 +126,8 @@ final class Tagged: Object {
         #expect(Set(read.numbers) == [1, 2, 3])
         try realm.write { read.tags.remove(at: 1); read.tags.append("d") }
         #expect(Array(read.tags) == ["b", "c", "d"])
+        try realm.write { read.tags.append(objectsIn: ["e", "f", "g"]) }
+        #expect(Array(read.tags) == ["b", "c", "d", "e", "f", "g"])
         let empty = Tagged()
         empty.id = 2
         try realm.write { realm.add(empty) }

@@ -83,7 +83,16 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public func append(_ element: Element) { insert(element, at: count) }
 
     public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
-        for element in Array(elements) { append(element) }
+        let items = Array(elements)
+        // Values and links of a managed list go to the database in one call; embedded objects
+        // are created one by one.
+        guard case .managed = storage, items.count > 1, !items.contains(where: { ElementWriter.isEmbedded($0) != nil }) else {
+            for element in items { append(element) }
+            return
+        }
+        mutate { _ in } managed: { list, context in
+            try list.append(contentsOf: items.map { try ElementWriter.raw($0, context) })
+        }
     }
 
     public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element { append(objectsIn: elements) }

@@ -132,6 +132,19 @@ public final class List: CollectionAccessor, @unchecked Sendable {
         try insert(value, at: Int.max)
     }
 
+    /// Appends `values` in one call, all or nothing (one count and one savepoint for all of
+    /// them, not one per element).
+    public func append(contentsOf values: [Value]) throws(DrumlinError) {
+        guard !values.isEmpty else { return }
+        try access(writing: true) { (connection) throws(DrumlinError) in
+            var position = try database.collectionCount(table, object.key, connection)
+            for value in values {
+                try insert(try element(value, connection), position, connection)
+                position += 1
+            }
+        }
+    }
+
     /// Inserts at `index` (`Int.max` appends).
     public func insert(_ value: Value, at index: Int) throws(DrumlinError) {
         try access(writing: true) { (connection) throws(DrumlinError) in

@@ -386,3 +386,29 @@ let petsSchema = """
         expectError(.invalidArgument, "Index 5 is out of bounds for a set of size 2.") { _ = try p.mutableSet("tags").value(at: 5) }
     }
 }
+
+@Suite struct ListAppendTests {
+    @Test func manyValuesAppendInOrderAllOrNothing() throws {
+        let db = try Database(path: ":memory:", schemaJSON: petsSchema)
+        try db.write {
+            try db.create("Dog", json: #"{"name": "Rex"}"#)
+            try db.create("Dog", json: #"{"name": "Bo"}"#)
+            try db.create("Person", json: #"{"id": 1, "name": "Ann", "dogs": ["Bo"], "scores": [0.5]}"#)
+        }
+        let ann = try #require(try db.object("Person", primaryKey: 1))
+        let rex = try #require(try db.object("Dog", primaryKey: .string("Rex")))
+        try db.write {
+            try ann.list("scores").append(contentsOf: [.double(1.5), .null, .int(2)])
+            try ann.list("dogs").append(contentsOf: [rex.link, rex.link])
+        }
+        #expect(try ann.list("scores").values == [.double(0.5), .double(1.5), .null, .double(2)])
+        #expect(try ann.list("dogs").count == 3)
+        // A bad element anywhere: nothing of the call is appended.
+        try db.write {
+            expectError(.typeMismatch) { try ann.list("scores").append(contentsOf: [.double(3), .string("x")]) }
+        }
+        #expect(try ann.list("scores").count == 4)
+        try db.write { try ann.list("scores").append(contentsOf: []) }
+        #expect(try ann.list("scores").count == 4)
+    }
+}
