@@ -528,6 +528,9 @@ int drumlin_is_in_write(drumlin_db *db, int *out_in_write);
  * @param object_json  A JSON object: property name -> value (Extended JSON for special types).
  *                     Missing properties take their default, else null if optional, else the
  *                     call fails with DRUMLIN_ERR_MISSING_VALUE. Unknown keys are an error.
+ *                     Where a link goes, a JSON object is a new object, a scalar the primary
+ *                     key of an existing one, and {"$link": {"class": "Dog", "key": <object
+ *                     key>}} an existing object, checked as a DRUMLIN_TYPE_LINK value is.
  * @param update_mode  DRUMLIN_UPDATE_NEVER, DRUMLIN_UPDATE_MODIFIED or DRUMLIN_UPDATE_ALL.
  * @param out_json     May be NULL. Receives the stored object as JSON; free with drumlin_free().
  * @return DRUMLIN_OK or an error; on error nothing was written.

@@ -63,6 +63,8 @@ public class CollectionAccessor: @unchecked Sendable {
         switch json {
         case .null:
             return try element(.null, connection)
+        case .object(let members) where Database.isLinkJSON(json):
+            input = .value(.link(try database.linkJSON(members[0].value)))
         case .object where (try ExtendedJSON.wrapped(json)) == nil:
             input = .object(json)
         default:
