@@ -1005,12 +1005,19 @@ int drumlin_list_insert(drumlin_list *list, size_t index, const drumlin_value *v
 
 /**
  * Insert a value given as JSON at `index`: for lists of objects, a JSON object creates a new
- * (embedded, or linked) object; a bare scalar is the primary key of an existing one.
+ * (embedded, or linked) object; a bare scalar is the primary key of an existing one, and
+ * {"$link": {"class": ..., "key": ...}} an existing one by object key.
  */
 int drumlin_list_insert_json(drumlin_list *list, size_t index, const char *value_json);
 
 /** Replace the element at `index` (a replaced embedded object is deleted). */
 int drumlin_list_set(drumlin_list *list, size_t index, const drumlin_value *value);
+
+/**
+ * Replace the element at `index` with a value given as JSON (as drumlin_list_insert_json() takes
+ * it); on error the list is unchanged. value_json is copied.
+ */
+int drumlin_list_set_json(drumlin_list *list, size_t index, const char *value_json);
 
 /** Move the element at `from` so that it ends up at `to`. */
 int drumlin_list_move(drumlin_list *list, size_t from, size_t to);
@@ -1045,6 +1052,14 @@ int drumlin_set_find(drumlin_set *set, const drumlin_value *value, int *out_foun
 
 /** Insert `value`; *out_inserted (may be NULL) = 0 when it was already there. */
 int drumlin_set_insert(drumlin_set *set, const drumlin_value *value, int *out_inserted);
+
+/**
+ * Insert a value given as JSON: for sets of objects, a JSON object creates a new object, a bare
+ * scalar is the primary key of an existing one and {"$link": {"class": ..., "key": ...}} an
+ * existing one by object key. *out_inserted (may be NULL) = 0 when it was already there.
+ * value_json is copied.
+ */
+int drumlin_set_insert_json(drumlin_set *set, const char *value_json, int *out_inserted);
 
 /** Remove `value`; *out_erased (may be NULL) = 0 when it was not there. */
 int drumlin_set_erase(drumlin_set *set, const drumlin_value *value, int *out_erased);

@@ -511,12 +511,22 @@ static void test_every_collection_of_one_object(void) {
     CHECK_OK(drumlin_list_erase(dogs, 0));
     CHECK_OK(drumlin_list_move(dogs, 0, 1));
     CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Rex\"]");
+    /* Replacing with a value given as JSON: refused, the list is unchanged. */
+    CHECK_RC(drumlin_list_set_json(dogs, 0, "\"Nobody\""), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_OK(drumlin_list_set_json(dogs, 0, "\"Rex\""));
+    CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Rex\",\"Rex\"]");
+    CHECK_OK(drumlin_list_set_json(dogs, 0, "\"Bo\""));
+    CHECK_RC(drumlin_list_set_json(dogs, 5, "\"Rex\""), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Rex\"]");
 
     REQUIRE_OK(drumlin_object_get_set(owner, "tags", &tags));
     CHECK_OK(drumlin_set_insert(tags, &x, &inserted));
     CHECK(inserted == 1);
     CHECK_OK(drumlin_set_insert(tags, &x, &inserted));
     CHECK(inserted == 0);
+    CHECK_OK(drumlin_set_insert_json(tags, "\"x\"", &inserted));
+    CHECK(inserted == 0);
+    CHECK_RC(drumlin_set_insert_json(tags, "[1]", &inserted), DRUMLIN_ERR_TYPE_MISMATCH);
     CHECK_OK(drumlin_set_find(tags, &x, &found));
     CHECK(found == 1);
     /* The wrong kind of handle is misuse, not a crash. */

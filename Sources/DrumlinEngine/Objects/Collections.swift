@@ -48,10 +48,11 @@ public class CollectionAccessor: @unchecked Sendable {
 
     /// A new embedded or linked object from a JSON payload, as an element value.
     func element(json: JSON, _ connection: Connection) throws(DrumlinError) -> Value {
+        let label = Database.label(info, property)
         do throws(DrumlinError) {
             return try elementUnlabelled(json: json, connection)
-        } catch where !error.message.hasPrefix("Property '") {
-            throw DrumlinError(error.code, "Property \(Database.label(info, property)): \(error.message)", sqliteCode: error.sqliteCode)
+        } catch where !error.message.hasPrefix("Property '") && !error.message.contains(label.description) {
+            throw DrumlinError(error.code, "Property \(label): \(error.message)", sqliteCode: error.sqliteCode)
         }
     }
 
@@ -183,6 +184,18 @@ public final class List: CollectionAccessor, @unchecked Sendable {
         }
     }
 
+    /// Replaces the element at `index` with a value given as JSON (for a list of objects: a new
+    /// object, a primary key, or `{"$link": ...}`), in one step: if the value is refused, the
+    /// list is unchanged.
+    public func set(json: JSON, at index: Int) throws(DrumlinError) {
+        try access(writing: true) { (connection) throws(DrumlinError) in
+            try checkPosition(index, count: try database.collectionCount(table, object.key, connection))
+            let element = try element(json: json, connection)
+            try remove(index, connection, renumber: false)
+            try database.insertListElement(table, object.key, position: index, element, connection)
+        }
+    }
+
     public func remove(at index: Int) throws(DrumlinError) {
         try access(writing: true) { (connection) throws(DrumlinError) in
             try checkPosition(index, count: try database.collectionCount(table, object.key, connection))
@@ -261,6 +274,15 @@ public final class MutableSet: CollectionAccessor, @unchecked Sendable {
     public func insert(_ value: Value) throws(DrumlinError) -> Bool {
         try access(writing: true) { (connection) throws(DrumlinError) -> Bool in
             try database.insertSetElement(table, object.key, try element(value, connection), connection)
+        }
+    }
+
+    /// Inserts a value given as JSON (for a set of objects: a new object, a primary key, or
+    /// `{"$link": ...}`); returns false when it was already there.
+    @discardableResult
+    public func insert(json: JSON) throws(DrumlinError) -> Bool {
+        try access(writing: true) { (connection) throws(DrumlinError) -> Bool in
+            try database.insertSetElement(table, object.key, try element(json: json, connection), connection)
         }
     }
 

@@ -216,34 +216,21 @@ class _Collection(Handle):
             return [None if ref is None else db._find(handle, target, ref) for ref in refs]
         return [None if ref is None else db._find_by_key(handle, target, ref) for ref in refs]
 
-    def _drumlin_reference(self, value: Any, *, lookup: bool) -> Object | None:
-        """The existing object a bare primary key (object key for classes without one) names.
-        With ``lookup``, None when there is none; otherwise an error, as the engine's JSON says."""
+    def _drumlin_reference(self, value: Any) -> Object | None:
+        """The existing object a bare primary key (object key for classes without one) names, or
+        None when there is none (for lookups: a write sends the key to the engine, which checks it)."""
         target = self._drumlin_target
         assert target is not None
         db = self._drumlin_owner._drumlin_db
         handle = db._ptr()
-        prop = self._drumlin_prop
-        found: Object | None = None
         if target.primary_key is not None:
             try:
-                found = db._find(handle, target, value)
+                return db._find(handle, target, value)
             except (TypeMismatchError, InvalidArgumentError):
-                if not lookup:
-                    raise
-        elif type(value) is int:
-            found = db._find_by_key(handle, target, value)
-        elif not lookup:
-            raise TypeMismatchError(
-                f"Type mismatch for property {prop.label}: '{target.name}' has no primary key, so a "
-                f"link is a nested object or an object key (int), got {type(value).__name__}."
-            )
-        if found is None and not lookup:
-            what = "primary key" if target.primary_key is not None else "object key"
-            raise InvalidArgumentError(
-                f"Property {prop.label}: no object of type '{target.name}' with {what} '{value}'."
-            )
-        return found
+                return None
+        if type(value) is int:
+            return db._find_by_key(handle, target, value)
+        return None
 
     def _release(self, handle: Any) -> None:
         self._ffi_release(handle)
@@ -443,16 +430,10 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
                 )
             return
         if self._drumlin_needs_json(value):
-            # No typed value for a new object or a primary key: insert the new element in front of
-            # the old one, then remove the old one (if the insert fails, nothing changed).
+            # A new object or a primary key: the engine decodes and checks it, in one call.
             payload = self._drumlin_element_json(value)
             with self._drumlin_lock:
-                _ffi.drumlin_list_insert_json(handle, position, payload)
-                try:
-                    _ffi.drumlin_list_erase(handle, position + 1)
-                except BaseException:
-                    _ffi.drumlin_list_erase(handle, position)
-                    raise
+                _ffi.drumlin_list_set_json(handle, position, payload)
             return
         cvalue = _drumlin_value()
         self._drumlin_fill(value, cvalue)
@@ -647,7 +628,7 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
             elif value is None or isinstance(value, (dict, list, tuple)):
                 return None
             else:
-                found = self._drumlin_reference(value, lookup=True)
+                found = self._drumlin_reference(value)
                 if found is None:
                     return None
             self._drumlin_fill(found, cvalue)
@@ -680,23 +661,17 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
         self._drumlin_write(self._drumlin_add_now, value)
 
     def _drumlin_add_now(self, value: Any) -> bool:
-        cvalue = _drumlin_value()
-        target = self._drumlin_target
-        if target is not None and not (value is None or isinstance(value, Object)):
-            if isinstance(value, dict):
-                db = self._drumlin_owner._drumlin_db
-                value = db._create_now(db._ptr(), target, value, _ffi.DRUMLIN_UPDATE_NEVER)
-            else:
-                value = self._drumlin_reference(value, lookup=False)
-        elif target is None and isinstance(value, NESTED_TYPES):
-            kind = "dictionary" if isinstance(value, dict) else "list"
-            raise TypeMismatchError(
-                f"Type mismatch for property {self._drumlin_prop.label}: sets of mixed values hold "
-                f"scalars only, got {kind}."
-            )
-        self._drumlin_fill(value, cvalue)
         handle = self._ptr()
         inserted = c_int()
+        if self._drumlin_needs_json(value):
+            # A new object, a primary key, or a nested value (which a set of mixed values refuses):
+            # the engine decodes and checks it, in one call.
+            payload = self._drumlin_element_json(value)
+            with self._drumlin_lock:
+                _ffi.drumlin_set_insert_json(handle, payload, byref(inserted))
+            return bool(inserted.value)
+        cvalue = _drumlin_value()
+        self._drumlin_fill(value, cvalue)
         with self._drumlin_lock:
             _ffi.drumlin_set_insert(handle, cvalue, byref(inserted))
         return bool(inserted.value)

@@ -167,3 +167,67 @@ def test_an_existing_object_in_a_payload_is_linked_not_looked_up_by_primary_key(
     assert ann.dog == rex and list(ann.dogs) == [rex, rex] and list(ann.favorites) == [rex]
     assert ann.by_name["r"] == rex and ann.anything == rex and list(ann.items) == [rex]
     assert db.get("Person", 2).dogs[0] == rex
+
+
+# ---- A primary key, a new object or a nested value given to a set or a list element -------------
+
+KEYED: list[dict[str, Any]] = [
+    {
+        "name": "Person",
+        "primaryKey": "id",
+        "properties": {"id": "int", "dogs": "Dog[]", "favorites": "Dog<>", "tags": "Tag<>", "bag": "mixed<>"},
+    },
+    {"name": "Dog", "primaryKey": "name", "properties": {"name": "string"}},
+    {"name": "Tag", "properties": {"label": "string"}},
+]
+
+
+@pytest.mark.parametrize(
+    ("prop", "value", "error", "message"),
+    [
+        ("favorites", "Nope", drumlin.InvalidArgumentError,
+         "Property 'Person.favorites': no object of type 'Dog' with primary key 'Nope'."),
+        ("tags", "x", drumlin.TypeMismatchError,
+         "Type mismatch for property 'Person.tags': 'Tag' has no primary key, so a link is a nested object or an "
+         "object key (int), got string."),
+        ("tags", 99, drumlin.InvalidArgumentError, "Property 'Person.tags': no object of type 'Tag' with object key '99'."),
+        ("bag", [1], drumlin.TypeMismatchError,
+         "Type mismatch for property 'Person.bag': sets of mixed values hold scalars only, got list."),
+        ("bag", {"a": 1}, drumlin.TypeMismatchError,
+         "Type mismatch for property 'Person.bag': sets of mixed values hold scalars only, got dictionary."),
+    ],
+)
+def test_a_set_add_the_engine_refuses_gives_its_message(
+    open_db: OpenDb, prop: str, value: Any, error: type[drumlin.DrumlinError], message: str
+) -> None:
+    db = open_db(KEYED)
+    with db.write():
+        ann = db.create("Person", {"id": 1})
+        with pytest.raises(error) as caught:
+            getattr(ann, prop).add(value)
+    assert caught.value.message == message
+    assert len(getattr(ann, prop)) == 0
+
+
+def test_a_set_takes_a_new_object_or_a_primary_key_in_one_call(open_db: OpenDb) -> None:
+    db = open_db(KEYED)
+    with db.write():
+        ann = db.create("Person", {"id": 1})
+        ann.favorites.add({"name": "Bo"})
+        db.create("Dog", {"name": "Rex"})
+        ann.favorites.add("Rex")
+        ann.favorites.add("Rex")
+    assert sorted(dog.name for dog in ann.favorites) == ["Bo", "Rex"]
+
+
+def test_replacing_a_list_element_with_a_missing_primary_key_leaves_the_list_unchanged(open_db: OpenDb) -> None:
+    db = open_db(KEYED)
+    with db.write():
+        ann = db.create("Person", {"id": 1, "dogs": [{"name": "Rex"}, {"name": "Bo"}]})
+        with pytest.raises(drumlin.InvalidArgumentError) as caught:
+            ann.dogs[0] = "Nope"
+        assert caught.value.message == "Property 'Person.dogs': no object of type 'Dog' with primary key 'Nope'."
+        assert [dog.name for dog in ann.dogs] == ["Rex", "Bo"]
+        ann.dogs[1] = {"name": "Cy"}
+        ann.dogs[0] = "Cy"
+    assert [dog.name for dog in ann.dogs] == ["Cy", "Cy"]
