@@ -118,7 +118,7 @@ def prepare_value(db: Database, prop: Property, value: Any) -> Any:
       dictionary property any mapping: both are copied into a list or dict first.
     """
     if prop.is_backlink:
-        raise InvalidArgumentError(f"Cannot modify read-only property {prop.label}.")
+        return value  # the engine refuses it: "Cannot modify read-only property ..."
     if isinstance(value, Object) and value._drumlin_values is None:
         # An existing object, wherever it is given: the engine checks it is a link of the right
         # class (a scalar property refuses it as a type mismatch).

@@ -387,11 +387,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         with self._drumlin_lock:
             _ffi.drumlin_list_query(handle, ctext, cargs, byref(out))
         target = self._drumlin_target
-        if target is None:  # the engine refuses this already; never hand out classless Results
-            _ffi.drumlin_results_release(out)
-            raise TypeMismatchError(
-                f"List {self._drumlin_prop.label} does not hold objects, so it cannot be queried."
-            )
+        assert target is not None  # a list of values: drumlin_list_query refused it (TypeMismatchError)
         return Results(self._drumlin_owner._drumlin_db, target, out, self._drumlin_owner)
 
     def filter(self, query: str, *args: Any) -> Results[Any]:
