@@ -1010,6 +1010,13 @@ int drumlin_list_insert(drumlin_list *list, size_t index, const drumlin_value *v
  */
 int drumlin_list_insert_json(drumlin_list *list, size_t index, const char *value_json);
 
+/**
+ * Insert the elements of a JSON array at `index` (0 ... size), each as drumlin_list_insert_json()
+ * takes it, all or nothing: on error the list is unchanged and no object was created. array_json
+ * is copied.
+ */
+int drumlin_list_insert_many_json(drumlin_list *list, size_t index, const char *array_json);
+
 /** Replace the element at `index` (a replaced embedded object is deleted). */
 int drumlin_list_set(drumlin_list *list, size_t index, const drumlin_value *value);
 
@@ -1061,6 +1068,12 @@ int drumlin_set_insert(drumlin_set *set, const drumlin_value *value, int *out_in
  */
 int drumlin_set_insert_json(drumlin_set *set, const char *value_json, int *out_inserted);
 
+/**
+ * Insert the elements of a JSON array, each as drumlin_set_insert_json() takes it, all or nothing.
+ * *out_inserted (may be NULL) = how many were not there before. array_json is copied.
+ */
+int drumlin_set_insert_many_json(drumlin_set *set, const char *array_json, size_t *out_inserted);
+
 /** Remove `value`; *out_erased (may be NULL) = 0 when it was not there. */
 int drumlin_set_erase(drumlin_set *set, const drumlin_value *value, int *out_erased);
 
@@ -1093,6 +1106,12 @@ int drumlin_dict_insert(drumlin_dict *dict, const char *key, const drumlin_value
 
 /** Set `key` to a value given as JSON (a JSON object creates a new embedded or linked object). */
 int drumlin_dict_insert_json(drumlin_dict *dict, const char *key, const char *value_json);
+
+/**
+ * Set every key of a JSON object to its value, each as drumlin_dict_insert_json() takes it, all
+ * or nothing. object_json is copied.
+ */
+int drumlin_dict_insert_many_json(drumlin_dict *dict, const char *object_json);
 
 /** Remove `key`; *out_erased (may be NULL) = 0 when it was not there. */
 int drumlin_dict_erase(drumlin_dict *dict, const char *key, int *out_erased);

@@ -184,6 +184,21 @@ public final class List: CollectionAccessor, @unchecked Sendable {
         }
     }
 
+    /// Inserts values given as JSON (each as `insert(json:at:)` takes it) at `index` (`Int.max`
+    /// appends), in one call, all or nothing.
+    public func insert(json items: [JSON], at index: Int) throws(DrumlinError) {
+        guard !items.isEmpty else { return }
+        try access(writing: true) { (connection) throws(DrumlinError) in
+            let count = try database.collectionCount(table, object.key, connection)
+            var position = index == Int.max ? count : index
+            try checkPosition(position, count: count, inclusive: true)
+            for item in items {
+                try insert(try element(json: item, connection), position, connection)
+                position += 1
+            }
+        }
+    }
+
     /// Replaces the element at `index` with a value given as JSON (for a list of objects: a new
     /// object, a primary key, or `{"$link": ...}`), in one step: if the value is refused, the
     /// list is unchanged.
@@ -286,6 +301,20 @@ public final class MutableSet: CollectionAccessor, @unchecked Sendable {
         }
     }
 
+    /// Inserts values given as JSON (each as `insert(json:)` takes it), in one call, all or
+    /// nothing; returns how many were not there before.
+    @discardableResult
+    public func insert(json items: [JSON]) throws(DrumlinError) -> Int {
+        guard !items.isEmpty else { return 0 }
+        return try access(writing: true) { (connection) throws(DrumlinError) -> Int in
+            var inserted = 0
+            for item in items where try database.insertSetElement(table, object.key, try element(json: item, connection), connection) {
+                inserted += 1
+            }
+            return inserted
+        }
+    }
+
     /// Removes `value`; returns whether it was there.
     @discardableResult
     public func remove(_ value: Value) throws(DrumlinError) -> Bool {
@@ -337,6 +366,19 @@ public final class Map: CollectionAccessor, @unchecked Sendable {
         try access(writing: true) { (connection) throws(DrumlinError) in
             try Database.checkDictionaryKey(key, Database.label(info, property))
             try database.setDictionaryValue(info, propertyIndex, table, object.key, key, try element(value, connection), connection)
+        }
+    }
+
+    /// Sets every key of a JSON object to its value (each as `set(json:forKey:)` takes it), in
+    /// one call, all or nothing.
+    public func set(json entries: [(key: String, value: JSON)]) throws(DrumlinError) {
+        guard !entries.isEmpty else { return }
+        let label = Database.label(info, property)
+        try access(writing: true) { (connection) throws(DrumlinError) in
+            for (key, value) in entries {
+                try Database.checkDictionaryKey(key, label)
+                try database.setDictionaryValue(info, propertyIndex, table, object.key, key, try element(json: value, connection), connection)
+            }
         }
     }
 

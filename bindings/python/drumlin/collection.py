@@ -179,6 +179,15 @@ class _Collection(Handle):
             value = prepare_mixed(self._drumlin_owner._drumlin_db, self._drumlin_prop, value)
         return ejson_dumps(value).encode("utf-8")
 
+    def _drumlin_many_json(self, values: list[Any] | dict[str, Any]) -> bytes:
+        """Elements (a list) or entries (a dict) for a collection of objects, as one JSON payload
+        for the engine's ``*_insert_many_json`` calls (each value as ``_drumlin_element_json``)."""
+        db = self._drumlin_owner._drumlin_db
+        prop = self._drumlin_prop
+        if isinstance(values, dict):
+            return ejson_dumps({key: prepare_link(db, prop, value) for key, value in values.items()}).encode("utf-8")
+        return ejson_dumps([prepare_link(db, prop, value) for value in values]).encode("utf-8")
+
     def _drumlin_mixed_values(self, values: Any) -> Any:
         """Values read as JSON, with the links a mixed collection holds as Objects."""
         if self._drumlin_prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
@@ -512,25 +521,14 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
             _ffi.drumlin_list_insert(handle, position, cvalue)
 
     def _drumlin_insert_all(self, position: int, values: list[Any]) -> None:
-        """Insert ``values`` at ``position`` in a list of objects, all or nothing: if one fails,
-        the ones inserted are removed again and the objects created for them deleted."""
-        target = self._drumlin_target
-        assert target is not None
-        db = self._drumlin_owner._drumlin_db
-        created: list[Object] = []
-        inserted = 0
-        try:
-            for value in values:
-                self._drumlin_insert_now(position + inserted, value)
-                inserted += 1
-                if isinstance(value, Mapping) and not target.is_embedded:
-                    created.append(self._drumlin_get(position + inserted - 1))
-        except BaseException:
-            for offset in reversed(range(inserted)):
-                self._drumlin_erase(position + offset)  # embedded objects go with their entry
-            for obj in created:
-                db._delete_now(obj, obj._ptr())
-            raise
+        """Insert ``values`` at ``position`` in a list of objects: one call, all or nothing (the
+        engine creates no object when one of them is refused)."""
+        if not values:
+            return
+        payload = self._drumlin_many_json(values)
+        handle = self._ptr()
+        with self._drumlin_lock:
+            _ffi.drumlin_list_insert_many_json(handle, position, payload)
 
     def reverse(self) -> None:
         """Reverse the list in place (objects by moves, so embedded objects stay where they are)."""
@@ -690,24 +688,10 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
                     self._drumlin_add_now(value)  # raises: sets of mixed values hold scalars only
             self._drumlin_rewrite(self._drumlin_raw() + self._drumlin_plain(items))
             return
-        db = self._drumlin_owner._drumlin_db
-        added: list[Any] = []
-        created: list[Object] = []
-        try:
-            for value in items:
-                if isinstance(value, Mapping):
-                    new = db._create_now(db._ptr(), self._drumlin_target, value, _ffi.DRUMLIN_UPDATE_NEVER)
-                    assert new is not None
-                    created.append(new)
-                    value = new
-                if self._drumlin_add_now(value):
-                    added.append(value)
-        except BaseException:
-            for value in added:
-                self._drumlin_erase_now(value)
-            for obj in created:
-                db._delete_now(obj, obj._ptr())
-            raise
+        payload = self._drumlin_many_json(items)
+        handle = self._ptr()
+        with self._drumlin_lock:
+            _ffi.drumlin_set_insert_many_json(handle, payload, None)
 
     def discard(self, value: Any) -> None:
         """Remove ``value`` if it is there."""

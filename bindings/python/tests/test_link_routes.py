@@ -231,3 +231,30 @@ def test_replacing_a_list_element_with_a_missing_primary_key_leaves_the_list_unc
         ann.dogs[1] = {"name": "Cy"}
         ann.dogs[0] = "Cy"
     assert [dog.name for dog in ann.dogs] == ["Cy", "Cy"]
+
+
+@pytest.mark.parametrize(
+    ("write", "prop"),
+    [
+        (lambda ann: ann.dogs.extend([{"name": "Cy"}, "Nope"]), "dogs"),
+        (lambda ann: ann.dogs.insert(0, "Nope"), "dogs"),
+        (lambda ann: ann.favorites.update([{"name": "Cy"}, "Nope"]), "favorites"),
+        (lambda ann: ann.by_name.update({"c": {"name": "Cy"}, "n": "Nope"}), "by_name"),
+    ],
+    ids=["list extend", "list insert", "set update", "dict update"],
+)
+def test_adding_many_objects_is_one_engine_call_all_or_nothing(
+    db: drumlin.Database, write: Callable[[drumlin.Object], None], prop: str
+) -> None:
+    with db.write():
+        ann = db.create("Person", {"id": 1, "name": "Ann", "dogs": [{"name": "Rex"}]})
+        with pytest.raises(drumlin.InvalidArgumentError) as caught:
+            write(ann)
+        assert caught.value.message == f"Property 'Person.{prop}': no object of type 'Dog' with primary key 'Nope'."
+        assert db.count("Dog") == 1  # Cy was not kept
+        ann.dogs.extend([{"name": "Cy"}, "Rex", db.get("Dog", "Rex")])
+        ann.favorites.update(["Rex", "Cy"])
+        ann.by_name.update({"r": "Rex", "c": db.get("Dog", "Cy")})
+    assert [dog.name for dog in ann.dogs] == ["Rex", "Cy", "Rex", "Rex"]
+    assert sorted(dog.name for dog in ann.favorites) == ["Cy", "Rex"]
+    assert {key: dog.name for key, dog in ann.by_name.items()} == {"c": "Cy", "r": "Rex"}
