@@ -528,6 +528,9 @@ int drumlin_is_in_write(drumlin_db *db, int *out_in_write);
  * @param object_json  A JSON object: property name -> value (Extended JSON for special types).
  *                     Missing properties take their default, else null if optional, else the
  *                     call fails with DRUMLIN_ERR_MISSING_VALUE. Unknown keys are an error.
+ *                     Where a link goes, a JSON object is a new object, a scalar the primary
+ *                     key of an existing one, and {"$link": {"class": "Dog", "key": <object
+ *                     key>}} an existing object, checked as a DRUMLIN_TYPE_LINK value is.
  * @param update_mode  DRUMLIN_UPDATE_NEVER, DRUMLIN_UPDATE_MODIFIED or DRUMLIN_UPDATE_ALL.
  * @param out_json     May be NULL. Receives the stored object as JSON; free with drumlin_free().
  * @return DRUMLIN_OK or an error; on error nothing was written.
@@ -1002,12 +1005,26 @@ int drumlin_list_insert(drumlin_list *list, size_t index, const drumlin_value *v
 
 /**
  * Insert a value given as JSON at `index`: for lists of objects, a JSON object creates a new
- * (embedded, or linked) object; a bare scalar is the primary key of an existing one.
+ * (embedded, or linked) object; a bare scalar is the primary key of an existing one, and
+ * {"$link": {"class": ..., "key": ...}} an existing one by object key.
  */
 int drumlin_list_insert_json(drumlin_list *list, size_t index, const char *value_json);
 
+/**
+ * Insert the elements of a JSON array at `index` (0 ... size), each as drumlin_list_insert_json()
+ * takes it, all or nothing: on error the list is unchanged and no object was created. array_json
+ * is copied.
+ */
+int drumlin_list_insert_many_json(drumlin_list *list, size_t index, const char *array_json);
+
 /** Replace the element at `index` (a replaced embedded object is deleted). */
 int drumlin_list_set(drumlin_list *list, size_t index, const drumlin_value *value);
+
+/**
+ * Replace the element at `index` with a value given as JSON (as drumlin_list_insert_json() takes
+ * it); on error the list is unchanged. value_json is copied.
+ */
+int drumlin_list_set_json(drumlin_list *list, size_t index, const char *value_json);
 
 /** Move the element at `from` so that it ends up at `to`. */
 int drumlin_list_move(drumlin_list *list, size_t from, size_t to);
@@ -1043,6 +1060,20 @@ int drumlin_set_find(drumlin_set *set, const drumlin_value *value, int *out_foun
 /** Insert `value`; *out_inserted (may be NULL) = 0 when it was already there. */
 int drumlin_set_insert(drumlin_set *set, const drumlin_value *value, int *out_inserted);
 
+/**
+ * Insert a value given as JSON: for sets of objects, a JSON object creates a new object, a bare
+ * scalar is the primary key of an existing one and {"$link": {"class": ..., "key": ...}} an
+ * existing one by object key. *out_inserted (may be NULL) = 0 when it was already there.
+ * value_json is copied.
+ */
+int drumlin_set_insert_json(drumlin_set *set, const char *value_json, int *out_inserted);
+
+/**
+ * Insert the elements of a JSON array, each as drumlin_set_insert_json() takes it, all or nothing.
+ * *out_inserted (may be NULL) = how many were not there before. array_json is copied.
+ */
+int drumlin_set_insert_many_json(drumlin_set *set, const char *array_json, size_t *out_inserted);
+
 /** Remove `value`; *out_erased (may be NULL) = 0 when it was not there. */
 int drumlin_set_erase(drumlin_set *set, const drumlin_value *value, int *out_erased);
 
@@ -1075,6 +1106,12 @@ int drumlin_dict_insert(drumlin_dict *dict, const char *key, const drumlin_value
 
 /** Set `key` to a value given as JSON (a JSON object creates a new embedded or linked object). */
 int drumlin_dict_insert_json(drumlin_dict *dict, const char *key, const char *value_json);
+
+/**
+ * Set every key of a JSON object to its value, each as drumlin_dict_insert_json() takes it, all
+ * or nothing. object_json is copied.
+ */
+int drumlin_dict_insert_many_json(drumlin_dict *dict, const char *object_json);
 
 /** Remove `key`; *out_erased (may be NULL) = 0 when it was not there. */
 int drumlin_dict_erase(drumlin_dict *dict, const char *key, int *out_erased);

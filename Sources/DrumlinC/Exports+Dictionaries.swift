@@ -71,6 +71,18 @@ public func drumlin_dict_insert_json(_ dict: OpaquePointer?, _ key: UnsafePointe
     }
 }
 
+@_cdecl("drumlin_dict_insert_many_json")
+public func drumlin_dict_insert_many_json(_ dict: OpaquePointer?, _ objectJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let (_, accessor) = try collectionHandle(dict, Map.self, "dictionary")
+        guard case .object(let members) = try jsonArgument(objectJSON, "object_json") else {
+            throw DrumlinError(.invalidArgument, "object_json must be a JSON object.")
+        }
+        try accessor.set(json: members.map { (key: $0.key, value: $0.value) })
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_dict_erase")
 public func drumlin_dict_erase(_ dict: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ outErased: UnsafeMutablePointer<Int32>?) -> Int32 {
     capi { () throws(DrumlinError) in

@@ -74,6 +74,27 @@ public func drumlin_list_set(_ list: OpaquePointer?, _ index: Int, _ value: Unsa
     }
 }
 
+@_cdecl("drumlin_list_insert_many_json")
+public func drumlin_list_insert_many_json(_ list: OpaquePointer?, _ index: Int, _ arrayJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        guard case .array(let items) = try jsonArgument(arrayJSON, "array_json") else {
+            throw DrumlinError(.invalidArgument, "array_json must be a JSON array.")
+        }
+        try accessor.insert(json: items, at: index)
+        return DRUMLIN_OK
+    }
+}
+
+@_cdecl("drumlin_list_set_json")
+public func drumlin_list_set_json(_ list: OpaquePointer?, _ index: Int, _ valueJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let (_, accessor) = try collectionHandle(list, List.self, "list")
+        try accessor.set(json: try jsonArgument(valueJSON, "value_json"), at: index)
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_list_move")
 public func drumlin_list_move(_ list: OpaquePointer?, _ from: Int, _ to: Int) -> Int32 {
     capi { () throws(DrumlinError) in

@@ -52,6 +52,29 @@ public func drumlin_set_insert(_ set: OpaquePointer?, _ value: UnsafePointer<dru
     }
 }
 
+@_cdecl("drumlin_set_insert_json")
+public func drumlin_set_insert_json(_ set: OpaquePointer?, _ valueJSON: UnsafePointer<CChar>?, _ outInserted: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        let inserted = try accessor.insert(json: try jsonArgument(valueJSON, "value_json"))
+        outInserted?.pointee = inserted ? 1 : 0
+        return DRUMLIN_OK
+    }
+}
+
+@_cdecl("drumlin_set_insert_many_json")
+public func drumlin_set_insert_many_json(_ set: OpaquePointer?, _ arrayJSON: UnsafePointer<CChar>?, _ outInserted: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let (_, accessor) = try collectionHandle(set, MutableSet.self, "set")
+        guard case .array(let items) = try jsonArgument(arrayJSON, "array_json") else {
+            throw DrumlinError(.invalidArgument, "array_json must be a JSON array.")
+        }
+        let inserted = try accessor.insert(json: items)
+        outInserted?.pointee = inserted
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_set_erase")
 public func drumlin_set_erase(_ set: OpaquePointer?, _ value: UnsafePointer<drumlin_value>?, _ outErased: UnsafeMutablePointer<Int32>?) -> Int32 {
     capi { () throws(DrumlinError) in

@@ -118,6 +118,8 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_list_insert; v = DrumlinC.drumlin_list_insert; keep(v) }
     do { var v = CDrumlinHeader.drumlin_list_insert_json; v = DrumlinC.drumlin_list_insert_json; keep(v) }
     do { var v = CDrumlinHeader.drumlin_list_set; v = DrumlinC.drumlin_list_set; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_list_set_json; v = DrumlinC.drumlin_list_set_json; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_list_insert_many_json; v = DrumlinC.drumlin_list_insert_many_json; keep(v) }
     do { var v = CDrumlinHeader.drumlin_list_move; v = DrumlinC.drumlin_list_move; keep(v) }
     do { var v = CDrumlinHeader.drumlin_list_erase; v = DrumlinC.drumlin_list_erase; keep(v) }
     do { var v = CDrumlinHeader.drumlin_list_clear; v = DrumlinC.drumlin_list_clear; keep(v) }
@@ -129,6 +131,8 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_set_get; v = DrumlinC.drumlin_set_get; keep(v) }
     do { var v = CDrumlinHeader.drumlin_set_find; v = DrumlinC.drumlin_set_find; keep(v) }
     do { var v = CDrumlinHeader.drumlin_set_insert; v = DrumlinC.drumlin_set_insert; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_set_insert_json; v = DrumlinC.drumlin_set_insert_json; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_set_insert_many_json; v = DrumlinC.drumlin_set_insert_many_json; keep(v) }
     do { var v = CDrumlinHeader.drumlin_set_erase; v = DrumlinC.drumlin_set_erase; keep(v) }
     do { var v = CDrumlinHeader.drumlin_set_clear; v = DrumlinC.drumlin_set_clear; keep(v) }
     do { var v = CDrumlinHeader.drumlin_set_to_json; v = DrumlinC.drumlin_set_to_json; keep(v) }
@@ -139,6 +143,7 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_dict_find; v = DrumlinC.drumlin_dict_find; keep(v) }
     do { var v = CDrumlinHeader.drumlin_dict_insert; v = DrumlinC.drumlin_dict_insert; keep(v) }
     do { var v = CDrumlinHeader.drumlin_dict_insert_json; v = DrumlinC.drumlin_dict_insert_json; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_dict_insert_many_json; v = DrumlinC.drumlin_dict_insert_many_json; keep(v) }
     do { var v = CDrumlinHeader.drumlin_dict_erase; v = DrumlinC.drumlin_dict_erase; keep(v) }
     do { var v = CDrumlinHeader.drumlin_dict_clear; v = DrumlinC.drumlin_dict_clear; keep(v) }
     do { var v = CDrumlinHeader.drumlin_dict_to_json; v = DrumlinC.drumlin_dict_to_json; keep(v) }

@@ -511,12 +511,39 @@ static void test_every_collection_of_one_object(void) {
     CHECK_OK(drumlin_list_erase(dogs, 0));
     CHECK_OK(drumlin_list_move(dogs, 0, 1));
     CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Rex\"]");
+    /* Replacing with a value given as JSON: refused, the list is unchanged. */
+    CHECK_RC(drumlin_list_set_json(dogs, 0, "\"Nobody\""), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_OK(drumlin_list_set_json(dogs, 0, "\"Rex\""));
+    CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Rex\",\"Rex\"]");
+    CHECK_OK(drumlin_list_set_json(dogs, 0, "\"Bo\""));
+    CHECK_RC(drumlin_list_set_json(dogs, 5, "\"Rex\""), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Rex\"]");
+    /* Many elements in one call, all or nothing: the new Dog Cy is not kept when "Nobody" fails. */
+    CHECK_RC(drumlin_list_insert_many_json(dogs, 1, "[{\"name\": \"Cy\"}, \"Nobody\"]"), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_RC(drumlin_list_insert_many_json(dogs, 1, "{}"), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Rex\"]");
+    CHECK_OK(drumlin_list_insert_many_json(dogs, 1, "[{\"name\": \"Cy\"}, \"Rex\"]"));
+    CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Cy\",\"Rex\",\"Rex\"]");
+    CHECK_OK(drumlin_list_erase(dogs, 1));
+    CHECK_OK(drumlin_list_erase(dogs, 1));
 
     REQUIRE_OK(drumlin_object_get_set(owner, "tags", &tags));
     CHECK_OK(drumlin_set_insert(tags, &x, &inserted));
     CHECK(inserted == 1);
     CHECK_OK(drumlin_set_insert(tags, &x, &inserted));
     CHECK(inserted == 0);
+    CHECK_OK(drumlin_set_insert_json(tags, "\"x\"", &inserted));
+    CHECK(inserted == 0);
+    CHECK_RC(drumlin_set_insert_json(tags, "[1]", &inserted), DRUMLIN_ERR_TYPE_MISMATCH);
+    {
+        size_t added = 9;
+        CHECK_RC(drumlin_set_insert_many_json(tags, "[\"y\", 1]", &added), DRUMLIN_ERR_TYPE_MISMATCH);
+        CHECK(added == 9);
+        CHECK_OK(drumlin_set_insert_many_json(tags, "[\"x\", \"y\", \"y\"]", &added));
+        CHECK(added == 1);
+        drumlin_value y = string_value("y");
+        CHECK_OK(drumlin_set_erase(tags, &y, NULL));
+    }
     CHECK_OK(drumlin_set_find(tags, &x, &found));
     CHECK(found == 1);
     /* The wrong kind of handle is misuse, not a crash. */
@@ -525,6 +552,10 @@ static void test_every_collection_of_one_object(void) {
     REQUIRE_OK(drumlin_object_get_dict(owner, "byName", &by_name));
     CHECK_OK(drumlin_dict_insert_json(by_name, "r", "\"Rex\""));
     CHECK_RC(drumlin_dict_insert_json(by_name, "a.b", "\"Rex\""), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_RC(drumlin_dict_insert_many_json(by_name, "{\"s\": \"Rex\", \"t\": \"Nobody\"}"), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_RC(drumlin_dict_insert_many_json(by_name, "[]"), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_OK(drumlin_dict_size(by_name, &size));
+    CHECK(size == 1);
     memset(&key, 0, sizeof key);
     memset(&value, 0, sizeof value);
     CHECK_OK(drumlin_dict_get(by_name, 0, &key, &value));

@@ -506,6 +506,10 @@ static void list_functions(drumlin_db *db, drumlin_object *object) {
     CHECK_MISUSE(drumlin_list_insert_json(tags, 0, NULL));
     CHECK_MISUSE(drumlin_list_set(NULL, 0, &v));
     CHECK_MISUSE(drumlin_list_set(tags, 0, NULL));
+    CHECK_MISUSE(drumlin_list_set_json(NULL, 0, "\"b\""));
+    CHECK_MISUSE(drumlin_list_set_json(tags, 0, NULL));
+    CHECK_MISUSE(drumlin_list_insert_many_json(NULL, 0, "[]"));
+    CHECK_MISUSE(drumlin_list_insert_many_json(tags, 0, NULL));
     CHECK_MISUSE(drumlin_list_move(NULL, 0, 0));
     CHECK_MISUSE(drumlin_list_erase(NULL, 0));
     CHECK_MISUSE(drumlin_list_clear(NULL));
@@ -548,6 +552,10 @@ static void set_functions(drumlin_db *db, drumlin_object *object) {
     REQUIRE_OK(drumlin_begin_write(db));
     CHECK_MISUSE(drumlin_set_insert(NULL, &v, &changed));
     CHECK_MISUSE(drumlin_set_insert(labels, NULL, &changed));
+    CHECK_MISUSE(drumlin_set_insert_json(NULL, "\"x\"", &changed));
+    CHECK_MISUSE(drumlin_set_insert_json(labels, NULL, &changed));
+    CHECK_MISUSE(drumlin_set_insert_many_json(NULL, "[]", NULL));
+    CHECK_MISUSE(drumlin_set_insert_many_json(labels, NULL, NULL));
     CHECK_MISUSE(drumlin_set_erase(NULL, &v, &changed));
     CHECK_MISUSE(drumlin_set_erase(labels, NULL, &changed));
     CHECK_MISUSE(drumlin_set_clear(NULL));
@@ -597,6 +605,8 @@ static void dict_functions(drumlin_db *db, drumlin_object *object) {
     CHECK_MISUSE(drumlin_dict_insert_json(NULL, "k", "2"));
     CHECK_MISUSE(drumlin_dict_insert_json(extra, NULL, "2"));
     CHECK_MISUSE(drumlin_dict_insert_json(extra, "k", NULL));
+    CHECK_MISUSE(drumlin_dict_insert_many_json(NULL, "{}"));
+    CHECK_MISUSE(drumlin_dict_insert_many_json(extra, NULL));
     CHECK_MISUSE(drumlin_dict_erase(NULL, "k", &erased));
     CHECK_MISUSE(drumlin_dict_erase(extra, NULL, &erased));
     CHECK_MISUSE(drumlin_dict_clear(NULL));
@@ -769,6 +779,8 @@ static void closed_database_functions(const char *path) {
     CHECK_MISUSE(drumlin_list_insert(list, 0, &v));
     CHECK_MISUSE(drumlin_list_insert_json(list, 0, "\"b\""));
     CHECK_MISUSE(drumlin_list_set(list, 0, &v));
+    CHECK_MISUSE(drumlin_list_set_json(list, 0, "\"b\""));
+    CHECK_MISUSE(drumlin_list_insert_many_json(list, 0, "[\"b\"]"));
     CHECK_MISUSE(drumlin_list_move(list, 0, 0));
     CHECK_MISUSE(drumlin_list_erase(list, 0));
     CHECK_MISUSE(drumlin_list_clear(list));
@@ -780,6 +792,8 @@ static void closed_database_functions(const char *path) {
     v = string_value("x");
     CHECK_MISUSE(drumlin_set_find(set, &v, &found));
     CHECK_MISUSE(drumlin_set_insert(set, &v, NULL));
+    CHECK_MISUSE(drumlin_set_insert_json(set, "\"x\"", NULL));
+    CHECK_MISUSE(drumlin_set_insert_many_json(set, "[\"x\"]", NULL));
     CHECK_MISUSE(drumlin_set_erase(set, &v, NULL));
     CHECK_MISUSE(drumlin_set_clear(set));
     CHECK_MISUSE(drumlin_set_to_json(set, &json));
@@ -790,6 +804,7 @@ static void closed_database_functions(const char *path) {
     v = string_value("v");
     CHECK_MISUSE(drumlin_dict_insert(dict, "k", &v));
     CHECK_MISUSE(drumlin_dict_insert_json(dict, "k", "2"));
+    CHECK_MISUSE(drumlin_dict_insert_many_json(dict, "{\"k\": 2}"));
     CHECK_MISUSE(drumlin_dict_erase(dict, "k", NULL));
     CHECK_MISUSE(drumlin_dict_clear(dict));
     CHECK_MISUSE(drumlin_dict_to_json(dict, &json));

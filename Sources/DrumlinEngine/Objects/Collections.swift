@@ -48,10 +48,11 @@ public class CollectionAccessor: @unchecked Sendable {
 
     /// A new embedded or linked object from a JSON payload, as an element value.
     func element(json: JSON, _ connection: Connection) throws(DrumlinError) -> Value {
+        let label = Database.label(info, property)
         do throws(DrumlinError) {
             return try elementUnlabelled(json: json, connection)
-        } catch where !error.message.hasPrefix("Property '") {
-            throw DrumlinError(error.code, "Property \(Database.label(info, property)): \(error.message)", sqliteCode: error.sqliteCode)
+        } catch where !error.message.hasPrefix("Property '") && !error.message.contains(label.description) {
+            throw DrumlinError(error.code, "Property \(label): \(error.message)", sqliteCode: error.sqliteCode)
         }
     }
 
@@ -63,6 +64,8 @@ public class CollectionAccessor: @unchecked Sendable {
         switch json {
         case .null:
             return try element(.null, connection)
+        case .object(let members) where Database.isLinkJSON(json):
+            input = .value(.link(try database.linkJSON(members[0].value)))
         case .object where (try ExtendedJSON.wrapped(json)) == nil:
             input = .object(json)
         default:
@@ -181,6 +184,33 @@ public final class List: CollectionAccessor, @unchecked Sendable {
         }
     }
 
+    /// Inserts values given as JSON (each as `insert(json:at:)` takes it) at `index` (`Int.max`
+    /// appends), in one call, all or nothing.
+    public func insert(json items: [JSON], at index: Int) throws(DrumlinError) {
+        guard !items.isEmpty else { return }
+        try access(writing: true) { (connection) throws(DrumlinError) in
+            let count = try database.collectionCount(table, object.key, connection)
+            var position = index == Int.max ? count : index
+            try checkPosition(position, count: count, inclusive: true)
+            for item in items {
+                try insert(try element(json: item, connection), position, connection)
+                position += 1
+            }
+        }
+    }
+
+    /// Replaces the element at `index` with a value given as JSON (for a list of objects: a new
+    /// object, a primary key, or `{"$link": ...}`), in one step: if the value is refused, the
+    /// list is unchanged.
+    public func set(json: JSON, at index: Int) throws(DrumlinError) {
+        try access(writing: true) { (connection) throws(DrumlinError) in
+            try checkPosition(index, count: try database.collectionCount(table, object.key, connection))
+            let element = try element(json: json, connection)
+            try remove(index, connection, renumber: false)
+            try database.insertListElement(table, object.key, position: index, element, connection)
+        }
+    }
+
     public func remove(at index: Int) throws(DrumlinError) {
         try access(writing: true) { (connection) throws(DrumlinError) in
             try checkPosition(index, count: try database.collectionCount(table, object.key, connection))
@@ -262,6 +292,29 @@ public final class MutableSet: CollectionAccessor, @unchecked Sendable {
         }
     }
 
+    /// Inserts a value given as JSON (for a set of objects: a new object, a primary key, or
+    /// `{"$link": ...}`); returns false when it was already there.
+    @discardableResult
+    public func insert(json: JSON) throws(DrumlinError) -> Bool {
+        try access(writing: true) { (connection) throws(DrumlinError) -> Bool in
+            try database.insertSetElement(table, object.key, try element(json: json, connection), connection)
+        }
+    }
+
+    /// Inserts values given as JSON (each as `insert(json:)` takes it), in one call, all or
+    /// nothing; returns how many were not there before.
+    @discardableResult
+    public func insert(json items: [JSON]) throws(DrumlinError) -> Int {
+        guard !items.isEmpty else { return 0 }
+        return try access(writing: true) { (connection) throws(DrumlinError) -> Int in
+            var inserted = 0
+            for item in items where try database.insertSetElement(table, object.key, try element(json: item, connection), connection) {
+                inserted += 1
+            }
+            return inserted
+        }
+    }
+
     /// Removes `value`; returns whether it was there.
     @discardableResult
     public func remove(_ value: Value) throws(DrumlinError) -> Bool {
@@ -313,6 +366,19 @@ public final class Map: CollectionAccessor, @unchecked Sendable {
         try access(writing: true) { (connection) throws(DrumlinError) in
             try Database.checkDictionaryKey(key, Database.label(info, property))
             try database.setDictionaryValue(info, propertyIndex, table, object.key, key, try element(value, connection), connection)
+        }
+    }
+
+    /// Sets every key of a JSON object to its value (each as `set(json:forKey:)` takes it), in
+    /// one call, all or nothing.
+    public func set(json entries: [(key: String, value: JSON)]) throws(DrumlinError) {
+        guard !entries.isEmpty else { return }
+        let label = Database.label(info, property)
+        try access(writing: true) { (connection) throws(DrumlinError) in
+            for (key, value) in entries {
+                try Database.checkDictionaryKey(key, label)
+                try database.setDictionaryValue(info, propertyIndex, table, object.key, key, try element(json: value, connection), connection)
+            }
         }
     }
 

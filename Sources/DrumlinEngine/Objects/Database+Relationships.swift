@@ -21,7 +21,7 @@ extension Database {
                 throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected an object of type '\(property.objectType ?? "")', got '\(found)'.")
             }
             if target.isEmbedded {
-                throw DrumlinError(.invalidArgument, "Cannot link \(label) to an existing embedded object of type '\(target.name)': embedded objects have exactly one owner. Assign a new object (a JSON object) instead.")
+                throw DrumlinError(.invalidArgument, "Cannot link \(label) to an existing embedded object of type '\(target.name)': embedded objects have exactly one owner. Assign a new object (a copy of its properties) instead.")
             }
             guard try exists(target, link.key, connection) else {
                 throw DrumlinError(.invalidatedObject, "The object of type '\(target.name)' assigned to \(label) has been deleted.")

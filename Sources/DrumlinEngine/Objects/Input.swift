@@ -57,7 +57,7 @@ extension Database {
             }
             seen[index] = true
             let trait = info.traits[index]
-            if trait.isColumn, trait.type != .object, trait.type != .mixed {
+            if trait.isColumn, trait.type != .object, trait.type != .mixed, !Self.isLinkJSON(valueJSON) {
                 // The common case, without copying the Property: a scalar column.
                 let value = try Self.decodeValue(valueJSON, Label(className: info.name, propertyName: name))
                 given.append((index, .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false,
@@ -112,10 +112,23 @@ extension Database {
         }
     }
 
-    /// One value (a single property's, or one element of a collection).
+    /// One value (a single property's, or one element of a collection). `{"$link": {"class":
+    /// ..., "key": ...}}` names an existing object wherever a value goes, as a typed `.link`
+    /// does: checked as one (a link position checks the class and that the object exists; any
+    /// other type refuses it as a type mismatch).
     private func decodeElement(_ json: JSON, _ info: ClassInfo, _ property: Property, optional: Bool,
                                nested: Bool) throws(DrumlinError) -> Input {
         let label = Self.label(info, property)
+        if case .object(let members) = json, Self.isLinkJSON(json) {
+            let link: ObjectLink
+            do throws(DrumlinError) {
+                link = try linkJSON(members[0].value)
+            } catch {
+                throw DrumlinError(error.code, "Property \(label): \(error.message)")
+            }
+            if property.type == .object || property.type == .mixed { return .value(.link(link)) }
+            return .value(try Self.coerceScalar(.link(link), property.type, optional: optional, nested: nested, label))
+        }
         if property.type == .object {
             switch json {
             case .null:
@@ -128,13 +141,6 @@ extension Database {
                 return .object(json)
             default:
                 return .primaryKey(try Self.decodeValue(json, label))
-            }
-        }
-        if property.type == .mixed, case .object(let members) = json, Self.isLinkJSON(json) {
-            do throws(DrumlinError) {
-                return .value(.link(try linkJSON(members[0].value)))
-            } catch {
-                throw DrumlinError(error.code, "Property \(label): \(error.message)")
             }
         }
         let value = try Self.decodeValue(json, label)

@@ -50,6 +50,43 @@ let petsSchema = """
         #expect(try rex.jsonText() == #"{"name":"Rex","age":3}"#)
     }
 
+    /// `{"$link": {"class": ..., "key": ...}}` names an existing object in a payload as a typed
+    /// `.link` does, with the same checks and messages (the Python face sends objects this way).
+    @Test func linkJSONNamesAnExistingObjectInPayloads() throws {
+        let db = try open()
+        try db.beginWrite()
+        let rex = try db.create("Dog", json: #"{"name": "Rex"}"#)
+        let gone = try db.create("Dog", json: #"{"name": "Gone"}"#)
+        try db.delete(gone)
+        let ann = try db.create("Person", json: #"{"id": 1, "name": "Ann", "address": {"street": "a"}}"#)
+        let rexLink = #"{"$link": {"class": "Dog", "key": \#(rex.key)}}"#
+        try db.create("Person", json: """
+            {"id": 2, "name": "Bo", "dog": \(rexLink), "dogs": [\(rexLink), "Rex"], "favorites": [\(rexLink)],
+             "byName": {"r": \(rexLink)}, "anything": \(rexLink)}
+            """)
+        let bo = try #require(try db.object("Person", primaryKey: 2))
+        #expect(try bo.jsonText() == #"{"id":2,"name":"Bo","dog":"Rex","dogs":["Rex","Rex"],"favorites":["Rex"],"byName":{"r":"Rex"},"address":null,"addresses":[],"places":{},"tags":[],"scores":[],"extra":{},"anything":{"$link":{"class":"Dog","key":\#(rex.key)}},"items":[]}"#)
+        try bo.list("dogs").insert(json: try JSON.parse(rexLink), at: 0)
+        try bo.dictionary("byName").set(json: try JSON.parse(rexLink), forKey: "s")
+        #expect(try bo.list("dogs").count == 3)
+        expectError(.typeMismatch, "Type mismatch for property 'Person.dog': expected an object of type 'Dog', got 'Person'.") {
+            try db.create("Person", json: #"{"id": 3, "name": "Cy", "dog": {"$link": {"class": "Person", "key": \#(ann.key)}}}"#)
+        }
+        expectError(.invalidatedObject, "The object of type 'Dog' assigned to 'Person.dogs' has been deleted.") {
+            try db.create("Person", json: #"{"id": 3, "name": "Cy", "dogs": [{"$link": {"class": "Dog", "key": \#(gone.key)}}]}"#)
+        }
+        expectError(.typeMismatch, "Type mismatch for property 'Person.name': expected string, got link.") {
+            try db.create("Person", json: #"{"id": 3, "name": \#(rexLink)}"#)
+        }
+        expectError(.invalidArgument, #"Property 'Person.dog': a $link is {"class": "<class name>", "key": <object key>}."#) {
+            try db.create("Person", json: #"{"id": 3, "name": "Cy", "dog": {"$link": {"class": "Dog"}}}"#)
+        }
+        expectError(.invalidArgument, "Cannot link 'Person.address' to an existing embedded object of type 'Address': embedded objects have exactly one owner. Assign a new object (a copy of its properties) instead.") {
+            try db.create("Person", json: #"{"id": 3, "name": "Cy", "address": {"$link": {"class": "Address", "key": 1}}}"#)
+        }
+        try db.commit()
+    }
+
     @Test func depthExpandsLinksAndCyclesEnd() throws {
         let db = try Database(path: ":memory:", schemaJSON: #"[{"name": "N", "primaryKey": "id", "properties": {"id": "int", "next": "N"}}]"#)
         try db.write {

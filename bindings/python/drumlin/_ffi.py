@@ -594,6 +594,10 @@ drumlin_list_insert = _fn("drumlin_list_insert", [drumlin_list_p, c_size_t, drum
 drumlin_list_insert_json = _fn("drumlin_list_insert_json", [drumlin_list_p, c_size_t, c_char_p])
 # int drumlin_list_set(drumlin_list *list, size_t index, const drumlin_value *value);
 drumlin_list_set = _fn("drumlin_list_set", [drumlin_list_p, c_size_t, drumlin_value_p])
+# int drumlin_list_insert_many_json(drumlin_list *list, size_t index, const char *array_json);
+drumlin_list_insert_many_json = _fn("drumlin_list_insert_many_json", [drumlin_list_p, c_size_t, c_char_p])
+# int drumlin_list_set_json(drumlin_list *list, size_t index, const char *value_json);
+drumlin_list_set_json = _fn("drumlin_list_set_json", [drumlin_list_p, c_size_t, c_char_p])
 # int drumlin_list_move(drumlin_list *list, size_t from, size_t to);
 drumlin_list_move = _fn("drumlin_list_move", [drumlin_list_p, c_size_t, c_size_t])
 # int drumlin_list_erase(drumlin_list *list, size_t index);
@@ -621,6 +625,10 @@ drumlin_set_get = _fn("drumlin_set_get", [drumlin_set_p, c_size_t, drumlin_value
 drumlin_set_find = _fn("drumlin_set_find", [drumlin_set_p, drumlin_value_p, POINTER(c_int)])
 # int drumlin_set_insert(drumlin_set *set, const drumlin_value *value, int *out_inserted);
 drumlin_set_insert = _fn("drumlin_set_insert", [drumlin_set_p, drumlin_value_p, POINTER(c_int)])
+# int drumlin_set_insert_json(drumlin_set *set, const char *value_json, int *out_inserted);
+drumlin_set_insert_json = _fn("drumlin_set_insert_json", [drumlin_set_p, c_char_p, POINTER(c_int)])
+# int drumlin_set_insert_many_json(drumlin_set *set, const char *array_json, size_t *out_inserted);
+drumlin_set_insert_many_json = _fn("drumlin_set_insert_many_json", [drumlin_set_p, c_char_p, POINTER(c_size_t)])
 # int drumlin_set_erase(drumlin_set *set, const drumlin_value *value, int *out_erased);
 drumlin_set_erase = _fn("drumlin_set_erase", [drumlin_set_p, drumlin_value_p, POINTER(c_int)])
 # int drumlin_set_clear(drumlin_set *set);
@@ -646,6 +654,8 @@ drumlin_dict_find = _fn("drumlin_dict_find", [drumlin_dict_p, c_char_p, drumlin_
 drumlin_dict_insert = _fn("drumlin_dict_insert", [drumlin_dict_p, c_char_p, drumlin_value_p])
 # int drumlin_dict_insert_json(drumlin_dict *dict, const char *key, const char *value_json);
 drumlin_dict_insert_json = _fn("drumlin_dict_insert_json", [drumlin_dict_p, c_char_p, c_char_p])
+# int drumlin_dict_insert_many_json(drumlin_dict *dict, const char *object_json);
+drumlin_dict_insert_many_json = _fn("drumlin_dict_insert_many_json", [drumlin_dict_p, c_char_p])
 # int drumlin_dict_erase(drumlin_dict *dict, const char *key, int *out_erased);
 drumlin_dict_erase = _fn("drumlin_dict_erase", [drumlin_dict_p, c_char_p, POINTER(c_int)])
 # int drumlin_dict_clear(drumlin_dict *dict);

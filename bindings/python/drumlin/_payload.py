@@ -24,9 +24,7 @@ from . import _ffi
 from ._convert import NESTED_TYPES, to_value
 from ._errors import (
     InvalidArgumentError,
-    InvalidatedObjectError,
     MisuseError,
-    NotSupportedError,
     TypeMismatchError,
 )
 from .object import Object
@@ -45,9 +43,11 @@ def check_values(values: object, what: str) -> Mapping[str, Any]:
     return values
 
 
-def fill_link(db: Database, obj: Object, out: _ffi.drumlin_value) -> None:
-    """``out`` = a typed link to ``obj``. The engine checks the class, that the target is not an
-    embedded object owned elsewhere, and that it still exists."""
+def link_key(db: Database, obj: Object) -> int:
+    """The object key that names ``obj`` in a link to it from ``db``. Only what the engine cannot
+    know is checked here (an object not stored yet, one of another database, a closed accessor):
+    the engine checks the class, that the target is not an embedded object owned elsewhere, and
+    that it still exists, with the same messages for every face."""
     if obj._drumlin_values is not None:
         raise InvalidArgumentError(
             f"The {type(obj).__name__} object is not stored in a database yet: add it first (db.add), "
@@ -58,10 +58,21 @@ def fill_link(db: Database, obj: Object, out: _ffi.drumlin_value) -> None:
             f"The {obj._drumlin_class.name} object belongs to another database: link objects of the same "
             "database, or give a dict to copy it"
         )
-    obj._ptr()
+    return stored_key(obj)
+
+
+def stored_key(obj: Object) -> int:
+    """``obj``'s object key; a closed accessor is a MisuseError."""
     key = obj._drumlin_object_key()
     if key is None:
+        obj._ptr()  # the MisuseError that says why
         raise MisuseError("This object is closed.")
+    return key
+
+
+def fill_link(db: Database, obj: Object, out: _ffi.drumlin_value) -> None:
+    """``out`` = a typed link to ``obj`` (see :func:`link_key`)."""
+    key = link_key(db, obj)
     out.type = _ffi.DRUMLIN_TYPE_LINK
     link = out.as_.link
     link.class_index = obj._drumlin_class.index
@@ -107,7 +118,11 @@ def prepare_value(db: Database, prop: Property, value: Any) -> Any:
       dictionary property any mapping: both are copied into a list or dict first.
     """
     if prop.is_backlink:
-        raise InvalidArgumentError(f"Cannot modify read-only property {prop.label}.")
+        return value  # the engine refuses it: "Cannot modify read-only property ..."
+    if isinstance(value, Object) and value._drumlin_values is None:
+        # An existing object, wherever it is given: the engine checks it is a link of the right
+        # class (a scalar property refuses it as a type mismatch).
+        return mixed_link_json(db, prop.label, value) if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED else link_json(db, value)
     if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED:
         check_mixed_keys(value, prop.label)
         if prop.collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY and isinstance(value, Mapping):
@@ -121,10 +136,6 @@ def prepare_value(db: Database, prop: Property, value: Any) -> Any:
     if collection == _ffi.DRUMLIN_COLLECTION_NONE:
         if prop.is_link:
             return prepare_link(db, prop, value)
-        if isinstance(value, Object):
-            raise TypeMismatchError(
-                f"Type mismatch for property {prop.label}: expected {prop.type_name}, got link."
-            )
         return value
     if collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
         if not isinstance(value, Mapping):
@@ -151,38 +162,16 @@ def prepare_link(db: Database, prop: Property, value: Any) -> Any:
         model = value._drumlin_model
         if value._drumlin_values is not None and model is not None:  # not stored yet: a new object
             return prepare_values(db, db._class(prop.object_type), model.store_values(value._drumlin_values, fill=False))
-        return link_reference(db, prop, value)
+        return link_json(db, value)
     if isinstance(value, Mapping):
         return prepare_values(db, db._class(prop.object_type), value)
     return value
 
 
-def link_reference(db: Database, prop: Property, obj: Object) -> Any:
-    """How the engine's JSON names an existing object in a link position."""
-    info = obj._drumlin_class
-    if obj._drumlin_db is not db:
-        raise InvalidArgumentError(
-            f"The {info.name} object belongs to another database: link objects of the same "
-            "database, or give a dict to copy it"
-        )
-    if info.name != prop.object_type:
-        raise TypeMismatchError(
-            f"Type mismatch for property {prop.label}: expected an object of type "
-            f"'{prop.object_type}', got '{info.name}'."
-        )
-    if info.is_embedded:
-        raise InvalidArgumentError(
-            f"Cannot link {prop.label} to an existing embedded object of type '{info.name}': "
-            "embedded objects have exactly one owner. Assign a new object (a dict) instead."
-        )
-    if not obj.is_valid:
-        obj._ptr()  # a closed accessor is a MisuseError
-        raise InvalidatedObjectError(
-            f"The object of type '{info.name}' assigned to {prop.label} has been deleted."
-        )
-    if info.primary_key is not None:
-        return obj.primary_key
-    return obj._drumlin_object_key()
+def link_json(db: Database, obj: Object) -> dict[str, Any]:
+    """``{"$link": {"class": ..., "key": ...}}``: how the engine's JSON names an existing object
+    (see :func:`link_key` for what is checked where)."""
+    return {"$link": {"class": obj._drumlin_class.name, "key": link_key(db, obj)}}
 
 
 def mixed_link_json(db: Database, label: str, obj: Object) -> dict[str, Any]:
@@ -199,36 +188,15 @@ def mixed_link_json(db: Database, label: str, obj: Object) -> dict[str, Any]:
             f"Property {label}: the {info.name} object belongs to another database: a mixed value can "
             "only hold objects of its own database"
         )
-    obj._ptr()  # a closed accessor is a MisuseError
-    key = obj._drumlin_object_key()
-    if key is None:
-        raise MisuseError("This object is closed.")
-    return {"$link": {"class": info.name, "key": key}}
+    return {"$link": {"class": info.name, "key": stored_key(obj)}}
 
 
 def prepare_mixed(db: Database, prop: Property, value: Any) -> Any:
-    """A mixed value for the JSON layer: an Object as a ``$link`` reference. An Object inside a
-    nested list or dict is refused as the engine refuses it; anything else passes unchanged (the
-    JSON layer reports values nested too deeply or holding themselves)."""
+    """A mixed value for the JSON layer: an Object as a ``$link`` reference. Objects inside a
+    nested list or dict are written as ``$link`` too (``ejson_dumps``), and the engine refuses
+    them; anything else passes unchanged."""
     if isinstance(value, Object):
         return mixed_link_json(db, prop.label, value)
-    if not isinstance(value, (Mapping, list, tuple)):
-        return value
-    seen: set[int] = set()
-    pending: list[Any] = [value]
-    while pending:  # iterative: a deep or looped value is the JSON layer's error, not a RecursionError
-        item = pending.pop()
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        for nested in item.values() if isinstance(item, Mapping) else item:
-            if isinstance(nested, Object):
-                raise NotSupportedError(
-                    f"Property {prop.label}: A link cannot be stored inside a nested list or dictionary of a "
-                    "mixed value."
-                )
-            if isinstance(nested, (Mapping, list, tuple)):
-                pending.append(nested)
     return value
 
 
@@ -272,12 +240,8 @@ def _tag(value: Any) -> Any:
     raise _Unpackable
 
 
-def _link_tag(db: Database, prop: Property, obj: Object) -> tuple[int, int, int]:
-    link_reference(db, prop, obj)  # the JSON path's checks and messages
-    key = obj._drumlin_object_key()
-    if key is None:
-        raise MisuseError("This object is closed.")
-    return (_ffi.DRUMLIN_TYPE_LINK, obj._drumlin_class.index, key)
+def _link_tag(db: Database, obj: Object) -> tuple[int, int, int]:
+    return (_ffi.DRUMLIN_TYPE_LINK, obj._drumlin_class.index, link_key(db, obj))
 
 
 def _encode_link(db: Database, prop: Property, value: Any) -> Any:
@@ -288,7 +252,7 @@ def _encode_link(db: Database, prop: Property, value: Any) -> Any:
         if value._drumlin_values is not None and model is not None:
             value = model.store_values(value._drumlin_values, fill=False)
         else:
-            return _link_tag(db, prop, value)
+            return _link_tag(db, value)
     if isinstance(value, Mapping):
         return _encode_payload(db, db._class(prop.object_type), value)
     return _tag(value)
@@ -313,7 +277,6 @@ def _encode_mixed(db: Database, prop: Property, value: Any) -> Any:
         link = mixed_link_json(db, prop.label, value)["$link"]
         return (_ffi.DRUMLIN_TYPE_LINK, value._drumlin_class.index, link["key"])
     if isinstance(value, (Mapping, list, tuple)):
-        prepare_mixed(db, prop, value)  # refuses Objects nested inside, as the JSON path does
         return _encode_nested(value, 0)
     return _tag(value)
 
@@ -325,6 +288,8 @@ def _encode_nested(value: Any, depth: int) -> Any:
         return {key: _encode_nested(item, depth + 1) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_encode_nested(item, depth + 1) for item in value]
+    if isinstance(value, Object):  # the engine refuses a link here, with its message
+        return (_ffi.DRUMLIN_TYPE_LINK, value._drumlin_class.index, stored_key(value))
     return _tag(value)
 
 

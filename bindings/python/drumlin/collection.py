@@ -179,6 +179,15 @@ class _Collection(Handle):
             value = prepare_mixed(self._drumlin_owner._drumlin_db, self._drumlin_prop, value)
         return ejson_dumps(value).encode("utf-8")
 
+    def _drumlin_many_json(self, values: list[Any] | dict[str, Any]) -> bytes:
+        """Elements (a list) or entries (a dict) for a collection of objects, as one JSON payload
+        for the engine's ``*_insert_many_json`` calls (each value as ``_drumlin_element_json``)."""
+        db = self._drumlin_owner._drumlin_db
+        prop = self._drumlin_prop
+        if isinstance(values, dict):
+            return ejson_dumps({key: prepare_link(db, prop, value) for key, value in values.items()}).encode("utf-8")
+        return ejson_dumps([prepare_link(db, prop, value) for value in values]).encode("utf-8")
+
     def _drumlin_mixed_values(self, values: Any) -> Any:
         """Values read as JSON, with the links a mixed collection holds as Objects."""
         if self._drumlin_prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
@@ -216,34 +225,21 @@ class _Collection(Handle):
             return [None if ref is None else db._find(handle, target, ref) for ref in refs]
         return [None if ref is None else db._find_by_key(handle, target, ref) for ref in refs]
 
-    def _drumlin_reference(self, value: Any, *, lookup: bool) -> Object | None:
-        """The existing object a bare primary key (object key for classes without one) names.
-        With ``lookup``, None when there is none; otherwise an error, as the engine's JSON says."""
+    def _drumlin_reference(self, value: Any) -> Object | None:
+        """The existing object a bare primary key (object key for classes without one) names, or
+        None when there is none (for lookups: a write sends the key to the engine, which checks it)."""
         target = self._drumlin_target
         assert target is not None
         db = self._drumlin_owner._drumlin_db
         handle = db._ptr()
-        prop = self._drumlin_prop
-        found: Object | None = None
         if target.primary_key is not None:
             try:
-                found = db._find(handle, target, value)
+                return db._find(handle, target, value)
             except (TypeMismatchError, InvalidArgumentError):
-                if not lookup:
-                    raise
-        elif type(value) is int:
-            found = db._find_by_key(handle, target, value)
-        elif not lookup:
-            raise TypeMismatchError(
-                f"Type mismatch for property {prop.label}: '{target.name}' has no primary key, so a "
-                f"link is a nested object or an object key (int), got {type(value).__name__}."
-            )
-        if found is None and not lookup:
-            what = "primary key" if target.primary_key is not None else "object key"
-            raise InvalidArgumentError(
-                f"Property {prop.label}: no object of type '{target.name}' with {what} '{value}'."
-            )
-        return found
+                return None
+        if type(value) is int:
+            return db._find_by_key(handle, target, value)
+        return None
 
     def _release(self, handle: Any) -> None:
         self._ffi_release(handle)
@@ -400,11 +396,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         with self._drumlin_lock:
             _ffi.drumlin_list_query(handle, ctext, cargs, byref(out))
         target = self._drumlin_target
-        if target is None:  # the engine refuses this already; never hand out classless Results
-            _ffi.drumlin_results_release(out)
-            raise TypeMismatchError(
-                f"List {self._drumlin_prop.label} does not hold objects, so it cannot be queried."
-            )
+        assert target is not None  # a list of values: drumlin_list_query refused it (TypeMismatchError)
         return Results(self._drumlin_owner._drumlin_db, target, out, self._drumlin_owner)
 
     def filter(self, query: str, *args: Any) -> Results[Any]:
@@ -443,16 +435,10 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
                 )
             return
         if self._drumlin_needs_json(value):
-            # No typed value for a new object or a primary key: insert the new element in front of
-            # the old one, then remove the old one (if the insert fails, nothing changed).
+            # A new object or a primary key: the engine decodes and checks it, in one call.
             payload = self._drumlin_element_json(value)
             with self._drumlin_lock:
-                _ffi.drumlin_list_insert_json(handle, position, payload)
-                try:
-                    _ffi.drumlin_list_erase(handle, position + 1)
-                except BaseException:
-                    _ffi.drumlin_list_erase(handle, position)
-                    raise
+                _ffi.drumlin_list_set_json(handle, position, payload)
             return
         cvalue = _drumlin_value()
         self._drumlin_fill(value, cvalue)
@@ -535,25 +521,14 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
             _ffi.drumlin_list_insert(handle, position, cvalue)
 
     def _drumlin_insert_all(self, position: int, values: list[Any]) -> None:
-        """Insert ``values`` at ``position`` in a list of objects, all or nothing: if one fails,
-        the ones inserted are removed again and the objects created for them deleted."""
-        target = self._drumlin_target
-        assert target is not None
-        db = self._drumlin_owner._drumlin_db
-        created: list[Object] = []
-        inserted = 0
-        try:
-            for value in values:
-                self._drumlin_insert_now(position + inserted, value)
-                inserted += 1
-                if isinstance(value, Mapping) and not target.is_embedded:
-                    created.append(self._drumlin_get(position + inserted - 1))
-        except BaseException:
-            for offset in reversed(range(inserted)):
-                self._drumlin_erase(position + offset)  # embedded objects go with their entry
-            for obj in created:
-                db._delete_now(obj, obj._ptr())
-            raise
+        """Insert ``values`` at ``position`` in a list of objects: one call, all or nothing (the
+        engine creates no object when one of them is refused)."""
+        if not values:
+            return
+        payload = self._drumlin_many_json(values)
+        handle = self._ptr()
+        with self._drumlin_lock:
+            _ffi.drumlin_list_insert_many_json(handle, position, payload)
 
     def reverse(self) -> None:
         """Reverse the list in place (objects by moves, so embedded objects stay where they are)."""
@@ -647,7 +622,7 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
             elif value is None or isinstance(value, (dict, list, tuple)):
                 return None
             else:
-                found = self._drumlin_reference(value, lookup=True)
+                found = self._drumlin_reference(value)
                 if found is None:
                     return None
             self._drumlin_fill(found, cvalue)
@@ -680,23 +655,17 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
         self._drumlin_write(self._drumlin_add_now, value)
 
     def _drumlin_add_now(self, value: Any) -> bool:
-        cvalue = _drumlin_value()
-        target = self._drumlin_target
-        if target is not None and not (value is None or isinstance(value, Object)):
-            if isinstance(value, dict):
-                db = self._drumlin_owner._drumlin_db
-                value = db._create_now(db._ptr(), target, value, _ffi.DRUMLIN_UPDATE_NEVER)
-            else:
-                value = self._drumlin_reference(value, lookup=False)
-        elif target is None and isinstance(value, NESTED_TYPES):
-            kind = "dictionary" if isinstance(value, dict) else "list"
-            raise TypeMismatchError(
-                f"Type mismatch for property {self._drumlin_prop.label}: sets of mixed values hold "
-                f"scalars only, got {kind}."
-            )
-        self._drumlin_fill(value, cvalue)
         handle = self._ptr()
         inserted = c_int()
+        if self._drumlin_needs_json(value):
+            # A new object, a primary key, or a nested value (which a set of mixed values refuses):
+            # the engine decodes and checks it, in one call.
+            payload = self._drumlin_element_json(value)
+            with self._drumlin_lock:
+                _ffi.drumlin_set_insert_json(handle, payload, byref(inserted))
+            return bool(inserted.value)
+        cvalue = _drumlin_value()
+        self._drumlin_fill(value, cvalue)
         with self._drumlin_lock:
             _ffi.drumlin_set_insert(handle, cvalue, byref(inserted))
         return bool(inserted.value)
@@ -719,24 +688,10 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
                     self._drumlin_add_now(value)  # raises: sets of mixed values hold scalars only
             self._drumlin_rewrite(self._drumlin_raw() + self._drumlin_plain(items))
             return
-        db = self._drumlin_owner._drumlin_db
-        added: list[Any] = []
-        created: list[Object] = []
-        try:
-            for value in items:
-                if isinstance(value, Mapping):
-                    new = db._create_now(db._ptr(), self._drumlin_target, value, _ffi.DRUMLIN_UPDATE_NEVER)
-                    assert new is not None
-                    created.append(new)
-                    value = new
-                if self._drumlin_add_now(value):
-                    added.append(value)
-        except BaseException:
-            for value in added:
-                self._drumlin_erase_now(value)
-            for obj in created:
-                db._delete_now(obj, obj._ptr())
-            raise
+        payload = self._drumlin_many_json(items)
+        handle = self._ptr()
+        with self._drumlin_lock:
+            _ffi.drumlin_set_insert_many_json(handle, payload, None)
 
     def discard(self, value: Any) -> None:
         """Remove ``value`` if it is there."""

@@ -167,9 +167,8 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
             raise KeyError(key)
 
     def update(self, other: Any = (), /, **values: Any) -> None:
-        """Set every entry of ``other`` (a mapping or pairs) and ``values``. For a dictionary of
-        primitive or mixed values this is one write, all or nothing; a dictionary of objects is
-        updated entry by entry."""
+        """Set every entry of ``other`` (a mapping or pairs) and ``values``: one write, all or
+        nothing."""
         pairs = list(other.items() if isinstance(other, Mapping) else other) + list(values.items())
         for key, _ in pairs:
             _encode_key(key)
@@ -179,8 +178,10 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
         if not pairs:
             return
         if self._drumlin_target is not None:
-            for key, value in pairs:
-                self._drumlin_set_now(_encode_key(key), value)
+            payload = self._drumlin_many_json(dict(pairs))
+            handle = self._ptr()
+            with self._drumlin_lock:
+                _ffi.drumlin_dict_insert_many_json(handle, payload)
             return
         raw = self._drumlin_raw()
         for key, value in pairs:

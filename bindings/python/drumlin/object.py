@@ -523,6 +523,14 @@ class Object(Handle):
             object.__setattr__(self, "_drumlin_key", key)
         return key
 
+    def _drumlin_link_json(self) -> dict[str, Any]:
+        """``{"$link": ...}``: this object inside a JSON value (``ejson_dumps``)."""
+        key = self._drumlin_object_key()
+        if key is None:
+            self._ptr()  # the MisuseError that says why
+            raise MisuseError("This object is closed.")
+        return {"$link": {"class": self._drumlin_class.name, "key": key}}
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True

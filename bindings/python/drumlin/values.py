@@ -339,6 +339,9 @@ def _ejson_default(value: Any) -> Any:
         return {"$uuid": str(value)}
     if isinstance(value, ObjectId):
         return {"$oid": value.hex}
+    link = getattr(type(value), "_drumlin_link_json", None)
+    if link is not None:  # a drumlin.Object: the engine decides where a link may go
+        return link(value)
     if isinstance(value, (set, frozenset)):
         raise TypeMismatchError("sets cannot be stored as values; use a list")
     raise TypeMismatchError(f"Drumlin cannot store a value of Python type '{type(value).__name__}'")

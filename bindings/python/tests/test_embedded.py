@@ -169,7 +169,7 @@ def test_an_embedded_object_cannot_have_a_second_owner(db: drumlin.Database) -> 
             bob.address = ann.address
         assert single.value.message == (
             "Cannot link 'Person.address' to an existing embedded object of type 'Address': embedded objects "
-            "have exactly one owner. Assign a new object (a JSON object) instead."
+            "have exactly one owner. Assign a new object (a copy of its properties) instead."
         )
         with pytest.raises(drumlin.InvalidArgumentError, match="embedded objects have exactly one owner"):
             bob.addresses.append(ann.addresses[0])
@@ -179,7 +179,7 @@ def test_an_embedded_object_cannot_have_a_second_owner(db: drumlin.Database) -> 
             bob.update({"addresses": list(ann.addresses)})
         assert in_payload.value.message == (
             "Cannot link 'Person.addresses' to an existing embedded object of type 'Address': embedded "
-            "objects have exactly one owner. Assign a new object (a dict) instead."
+            "objects have exactly one owner. Assign a new object (a copy of its properties) instead."
         )
         with pytest.raises(drumlin.InvalidArgumentError, match="exactly one owner"):
             db.create("Person", {"id": 3, "name": "Cy", "address": ann.address})

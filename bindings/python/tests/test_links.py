@@ -316,8 +316,16 @@ def test_linking_objects_cannot_be_assigned(db: drumlin.Database) -> None:
         with pytest.raises(drumlin.InvalidArgumentError) as caught:
             rex.owners = []
         assert caught.value.message == "Cannot modify read-only property 'Dog.owners'."
-        with pytest.raises(drumlin.InvalidArgumentError):
-            db.create("Dog", {"name": "Bo", "owners": [ann]})
+        for write in (
+            lambda: db.create("Dog", {"name": "Bo", "owners": [ann]}),
+            lambda: db.create_many("Dog", [{"name": "Bo", "owners": [ann]}]),
+            lambda: rex.update({"owners": [ann]}),
+        ):
+            with pytest.raises(drumlin.InvalidArgumentError) as in_payload:
+                write()
+            assert in_payload.value.message.removeprefix("Element 0: ") == (
+                "Cannot modify read-only property 'Dog.owners'."
+            )
     assert rex.owners.to_list() == [ann]
     assert db.count("Dog") == 1
 
