@@ -521,6 +521,9 @@ static void test_every_collection_of_one_object(void) {
     /* Many elements in one call, all or nothing: the new Dog Cy is not kept when "Nobody" fails. */
     CHECK_RC(drumlin_list_insert_many_json(dogs, 1, "[{\"name\": \"Cy\"}, \"Nobody\"]"), DRUMLIN_ERR_INVALID_ARGUMENT);
     CHECK_RC(drumlin_list_insert_many_json(dogs, 1, "{}"), DRUMLIN_ERR_INVALID_ARGUMENT);
+    /* Malformed JSON: a clear error, nothing changed. */
+    CHECK_RC(drumlin_list_insert_many_json(dogs, 1, "[{\"name\": "), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_RC(drumlin_list_set_json(dogs, 0, "\"Rex"), DRUMLIN_ERR_INVALID_ARGUMENT);
     CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Rex\"]");
     CHECK_OK(drumlin_list_insert_many_json(dogs, 1, "[{\"name\": \"Cy\"}, \"Rex\"]"));
     CHECK_JSON_RESULT(drumlin_list_to_json(dogs, &out_), "[\"Bo\",\"Cy\",\"Rex\",\"Rex\"]");
@@ -535,6 +538,8 @@ static void test_every_collection_of_one_object(void) {
     CHECK_OK(drumlin_set_insert_json(tags, "\"x\"", &inserted));
     CHECK(inserted == 0);
     CHECK_RC(drumlin_set_insert_json(tags, "[1]", &inserted), DRUMLIN_ERR_TYPE_MISMATCH);
+    CHECK_RC(drumlin_set_insert_json(tags, "\"x", &inserted), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_RC(drumlin_set_insert_many_json(tags, "[\"y\",", NULL), DRUMLIN_ERR_INVALID_ARGUMENT);
     {
         size_t added = 9;
         CHECK_RC(drumlin_set_insert_many_json(tags, "[\"y\", 1]", &added), DRUMLIN_ERR_TYPE_MISMATCH);
@@ -554,6 +559,7 @@ static void test_every_collection_of_one_object(void) {
     CHECK_RC(drumlin_dict_insert_json(by_name, "a.b", "\"Rex\""), DRUMLIN_ERR_INVALID_ARGUMENT);
     CHECK_RC(drumlin_dict_insert_many_json(by_name, "{\"s\": \"Rex\", \"t\": \"Nobody\"}"), DRUMLIN_ERR_INVALID_ARGUMENT);
     CHECK_RC(drumlin_dict_insert_many_json(by_name, "[]"), DRUMLIN_ERR_INVALID_ARGUMENT);
+    CHECK_RC(drumlin_dict_insert_many_json(by_name, "{\"s\": "), DRUMLIN_ERR_INVALID_ARGUMENT);
     CHECK_OK(drumlin_dict_size(by_name, &size));
     CHECK(size == 1);
     memset(&key, 0, sizeof key);
