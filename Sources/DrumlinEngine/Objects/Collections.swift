@@ -138,13 +138,19 @@ public final class List: CollectionAccessor, @unchecked Sendable {
     /// Appends `values` in one call, all or nothing (one count and one savepoint for all of
     /// them, not one per element).
     public func append(contentsOf values: [Value]) throws(DrumlinError) {
-        guard !values.isEmpty else { return }
+        try insertElements(values.count, at: Int.max) { (i, connection) throws(DrumlinError) in try element(values[i], connection) }
+    }
+
+    /// Inserts `count` elements made by `make` at `index` (`Int.max` appends): one count, one
+    /// savepoint, all or nothing.
+    private func insertElements(_ count: Int, at index: Int,
+                                _ make: (Int, Connection) throws(DrumlinError) -> Value) throws(DrumlinError) {
+        guard count > 0 else { return }
         try access(writing: true) { (connection) throws(DrumlinError) in
-            var position = try database.collectionCount(table, object.key, connection)
-            for value in values {
-                try insert(try element(value, connection), position, connection)
-                position += 1
-            }
+            let size = try database.collectionCount(table, object.key, connection)
+            let start = index == Int.max ? size : index
+            try checkPosition(start, count: size, inclusive: true)
+            for i in 0 ..< count { try insert(try make(i, connection), start + i, connection) }
         }
     }
 
@@ -187,16 +193,7 @@ public final class List: CollectionAccessor, @unchecked Sendable {
     /// Inserts values given as JSON (each as `insert(json:at:)` takes it) at `index` (`Int.max`
     /// appends), in one call, all or nothing.
     public func insert(json items: [JSON], at index: Int) throws(DrumlinError) {
-        guard !items.isEmpty else { return }
-        try access(writing: true) { (connection) throws(DrumlinError) in
-            let count = try database.collectionCount(table, object.key, connection)
-            var position = index == Int.max ? count : index
-            try checkPosition(position, count: count, inclusive: true)
-            for item in items {
-                try insert(try element(json: item, connection), position, connection)
-                position += 1
-            }
-        }
+        try insertElements(items.count, at: index) { (i, connection) throws(DrumlinError) in try element(json: items[i], connection) }
     }
 
     /// Replaces the element at `index` with a value given as JSON (for a list of objects: a new
