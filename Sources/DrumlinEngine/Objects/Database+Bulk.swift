@@ -139,7 +139,7 @@ extension Database {
                             } catch where error.code == .invalidArgument && !error.message.hasPrefix("Invalid marshal data") {
                                 throw DrumlinError(error.code, "Property '\(info.name).\(info.propertyNames[index])': \(error.message)")
                             }
-                            given.append((index, try payloadInput(value, info, index)))
+                            given.append((index, try input(from: value, info, index, form: .payload)))
                         }
                         if row == rows - 1 { try checkEnd(reader) }
                         _ = try create(info, given, mode: mode, connection)

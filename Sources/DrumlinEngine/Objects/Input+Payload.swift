@@ -16,71 +16,9 @@ extension Database {
                 throw DrumlinError(.invalidArgument, "Property '\(info.name).\(name)' is given more than once.")
             }
             seen[index] = true
-            given.append((index, try payloadInput(value, info, index)))
+            given.append((index, try input(from: value, info, index, form: .payload)))
         }
         return given
-    }
-
-    /// One property's input from a payload value (as `decodeInput` from JSON).
-    func payloadInput(_ value: Value, _ info: ClassInfo, _ index: Int) throws(DrumlinError) -> Input {
-        let trait = info.traits[index]
-        if trait.isColumn, trait.type != .object, trait.type != .mixed {
-            let label = Label(className: info.name, propertyName: info.propertyNames[index])
-            try Self.checkPayloadValue(value, label)
-            return .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false, label))
-        }
-        let property = info.property(index)
-        let label = Self.label(info, property)
-        if property.isComputed { throw DrumlinError(.invalidArgument, "Cannot modify read-only property \(label).") }
-        switch property.collection {
-        case .single:
-            return try payloadElement(value, property, optional: property.isOptional, nested: property.type == .mixed, label)
-        case .list, .set:
-            guard case .list(let items) = value else {
-                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected an array, got \(Self.jsonKindName(value)).")
-            }
-            var elements: [Input] = []
-            elements.reserveCapacity(items.count)
-            for item in items {
-                elements.append(try payloadElement(item, property, optional: property.isOptional,
-                                                   nested: property.type == .mixed && property.collection == .list, label))
-            }
-            return .elements(elements)
-        case .dictionary:
-            guard case .dictionary(let members) = value else {
-                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a JSON object, got \(Self.jsonKindName(value)).")
-            }
-            var entries: [(key: String, value: Input)] = []
-            var keys = Set<String>()
-            for (key, item) in members {
-                try Self.checkDictionaryKey(key, label)
-                guard keys.insert(key).inserted else {
-                    throw DrumlinError(.invalidArgument, "Duplicate key '\(key)' for property \(label).")
-                }
-                entries.append((key, try payloadElement(item, property, optional: true, nested: property.type == .mixed, label)))
-            }
-            return .entries(entries)
-        }
-    }
-
-    private func payloadElement(_ value: Value, _ property: Property, optional: Bool, nested: Bool,
-                                _ label: Label) throws(DrumlinError) -> Input {
-        if property.type == .object {
-            switch value {
-            case .null:
-                guard optional || property.collection == .dictionary else {
-                    throw DrumlinError(.notNullable, "Invalid null value for non-nullable property \(label).")
-                }
-                return .value(.null)
-            case .dictionary(let members): return .objectValues(members)
-            case .link: return .value(value)
-            default:
-                try Self.checkPayloadValue(value, label)
-                return .primaryKey(value)
-            }
-        }
-        try Self.checkPayloadValue(value, label)
-        return .value(try Self.coerceScalar(value, property.type, optional: optional, nested: nested, label))
     }
 
     /// What reading the same value from JSON checks (`ExtendedJSON.mixedValue`): nesting depth,

@@ -155,46 +155,60 @@ extension Database {
         }
     }
 
-    /// Inputs from typed values (the Swift and C APIs): links are `.link` values.
-    func input(from value: Value, _ info: ClassInfo, _ index: Int) throws(DrumlinError) -> Input {
+    /// How a value given for a property is read. `.typed`: as the Swift and C APIs give it, links
+    /// as `.link` values. `.payload`: as a decoded payload (Python's packed rows), which means what
+    /// the same payload means as JSON, with the JSON path's messages: in a link position a
+    /// dictionary is a nested object, a `.link` an existing object and another scalar a primary
+    /// key (see Input+Payload.swift).
+    enum ValueForm {
+        case typed
+        case payload
+    }
+
+    /// The input of one property from a value in `form`.
+    func input(from value: Value, _ info: ClassInfo, _ index: Int, form: ValueForm = .typed) throws(DrumlinError) -> Input {
         let trait = info.traits[index]
         if trait.isColumn, trait.type != .object, trait.type != .mixed {
-            return .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false,
-                                                Label(className: info.name, propertyName: info.propertyNames[index])))
+            let label = Label(className: info.name, propertyName: info.propertyNames[index])
+            if form == .payload { try Self.checkPayloadValue(value, label) }
+            return .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false, label))
         }
         let property = info.property(index)
         let label = Self.label(info, property)
         if property.isComputed { throw DrumlinError(.invalidArgument, "Cannot modify read-only property \(label).") }
+        // The payload form names kinds as JSON does, so both paths give one message.
+        func mismatch(_ typed: String, _ json: String) -> DrumlinError {
+            form == .typed
+                ? DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected \(typed), got \(value.typeName).")
+                : DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected \(json), got \(Self.jsonKindName(value)).")
+        }
         switch property.collection {
         case .single:
-            return try typedElement(value, property, optional: property.isOptional, nested: property.type == .mixed, label)
+            return try element(value, property, optional: property.isOptional, nested: property.type == .mixed, label, form)
         case .list, .set:
-            guard case .list(let items) = value else {
-                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a list, got \(value.typeName).")
-            }
+            guard case .list(let items) = value else { throw mismatch("a list", "an array") }
             var elements: [Input] = []
+            elements.reserveCapacity(items.count)
             for item in items {
-                elements.append(try typedElement(item, property, optional: property.isOptional,
-                                                 nested: property.type == .mixed && property.collection == .list, label))
+                elements.append(try element(item, property, optional: property.isOptional,
+                                            nested: property.type == .mixed && property.collection == .list, label, form))
             }
             return .elements(elements)
         case .dictionary:
-            guard case .dictionary(let entries) = value else {
-                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a dictionary, got \(value.typeName).")
-            }
+            guard case .dictionary(let entries) = value else { throw mismatch("a dictionary", "a JSON object") }
             var result: [(key: String, value: Input)] = []
             var keys = Set<String>()
             for (key, item) in entries {
                 try Self.checkDictionaryKey(key, label)
                 guard keys.insert(key).inserted else { throw DrumlinError(.invalidArgument, "Duplicate key '\(key)' for property \(label).") }
-                result.append((key, try typedElement(item, property, optional: true, nested: property.type == .mixed, label)))
+                result.append((key, try element(item, property, optional: true, nested: property.type == .mixed, label, form)))
             }
             return .entries(result)
         }
     }
 
-    private func typedElement(_ value: Value, _ property: Property, optional: Bool, nested: Bool,
-                              _ label: Label) throws(DrumlinError) -> Input {
+    private func element(_ value: Value, _ property: Property, optional: Bool, nested: Bool,
+                         _ label: Label, _ form: ValueForm) throws(DrumlinError) -> Input {
         if property.type == .object {
             switch value {
             case .null:
@@ -203,11 +217,19 @@ extension Database {
                 }
                 return .value(.null)
             case .link: return .value(value)
+            case .dictionary(let members) where form == .payload: return .objectValues(members)
             default:
-                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a link to '\(property.objectType ?? "")', got \(value.typeName).")
+                guard form == .payload else {
+                    throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a link to '\(property.objectType ?? "")', got \(value.typeName).")
+                }
+                try Self.checkPayloadValue(value, label)
+                return .primaryKey(value)
             }
         }
-        if nested, Self.nestingDepth(value) > ExtendedJSON.maximumMixedDepth { throw ExtendedJSON.nestingLimit() }
+        switch form {
+        case .typed: if nested, Self.nestingDepth(value) > ExtendedJSON.maximumMixedDepth { throw ExtendedJSON.nestingLimit() }
+        case .payload: try Self.checkPayloadValue(value, label)
+        }
         return .value(try Self.coerceScalar(value, property.type, optional: optional, nested: nested, label))
     }
 
