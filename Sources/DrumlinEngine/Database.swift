@@ -158,6 +158,12 @@ public final class Database: @unchecked Sendable {
     var commitCount = 0
     /// Creation-order counters of classes written in the current transaction (by class index).
     var pendingSequences: [Int: Int64] = [:]
+    /// Classes created into in the current transaction: whether their creation order is still
+    /// their key order, and their greatest key (Objects/Database+KeyOrder.swift).
+    var keyOrders: [Int: KeyOrderState] = [:]
+    /// Per class: whether reads try key order first (a hint: each read checks it in its own
+    /// snapshot, and a wrong hint costs one more statement).
+    lazy var keyOrderHints = [Bool](repeating: true, count: classes.count)
     /// Prepared upsert statements by (property indexes, mode, class): see `upsertInPlace`.
     var upsertStatements: [[Int]: Statement] = [:]
     /// Parsed queries by text (the parse depends on nothing else): a program runs the same few
@@ -497,6 +503,7 @@ public final class Database: @unchecked Sendable {
         }
         inWriteTransaction = true
         pendingSequences.removeAll()
+        keyOrders.removeAll()
         recorder?.reset()
         try captureChangesIfObserved(connection)
     }
@@ -513,6 +520,7 @@ public final class Database: @unchecked Sendable {
         commitCount += 1
         bumpReadVersion()
         pendingSequences.removeAll()
+        keyOrders.removeAll()
         recorder?.reset()
     }
 
@@ -522,6 +530,7 @@ public final class Database: @unchecked Sendable {
         commitCount += 1
         bumpReadVersion()
         pendingSequences.removeAll()
+        keyOrders.removeAll()
         recorder?.reset()
         try connection.execute("ROLLBACK")
     }
@@ -551,6 +560,7 @@ public final class Database: @unchecked Sendable {
     /// surrounding transaction usable (statement-level atomicity).
     func atomically<R>(_ connection: Connection, _ body: () throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         let sequences = pendingSequences
+        let orders = keyOrders
         let mark = recorder?.mark ?? 0
         try connection.statement("SAVEPOINT drumlin_call").run()
         do throws(DrumlinError) {
@@ -561,6 +571,7 @@ public final class Database: @unchecked Sendable {
             try? connection.statement("ROLLBACK TO drumlin_call").run()
             try? connection.statement("RELEASE drumlin_call").run()
             pendingSequences = sequences
+            keyOrders = orders
             recorder?.rollBack(to: mark)
             throw error
         }

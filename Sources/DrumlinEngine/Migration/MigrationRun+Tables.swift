@@ -118,7 +118,10 @@ extension MigrationRun {
                 try checkDuplicates(info, pk)
                 try connection.execute("DROP INDEX \(migratingIndexName(objectSchema))")
             }
-            if info.hasSequenceColumn { try rebuildAroundPrimaryKey(info) }
+            if info.hasSequenceColumn {
+                try rebuildAroundPrimaryKey(info)
+                try info.recomputeKeyOrder(connection)
+            }
             for property in objectSchema.properties where property.isColumn {
                 if let sql = info.indexStatement(property) { try connection.execute(sql) }
                 if let sql = info.mixedLinkIndexStatement(property) { try connection.execute(sql) }
@@ -137,6 +140,11 @@ extension MigrationRun {
             try connection.execute("DROP TABLE \(quoted(Self.oldPrefix + old.storedName))")
         }
         try connection.execute("DROP TABLE IF EXISTS temp._drumlin_keymap")
+        // Key-order rows (Objects/Database+KeyOrder.swift) of classes that are no longer kept
+        // by their int primary key.
+        let keyOrdered = schema.objectSchemas.map { ClassInfo(index: 0, schema: $0) }.filter(\.hasSequenceColumn)
+        let keep = keyOrdered.map { "'\($0.keyOrderMetaKey.replacing("'", with: "''"))'" }.joined(separator: ", ")
+        try connection.execute("DELETE FROM _drumlin_meta WHERE key LIKE 'key\\_order:%' ESCAPE '\\' AND key NOT IN (\(keep))")
     }
 
     /// Realm's check after a migration: no two objects of a class share a primary key value.

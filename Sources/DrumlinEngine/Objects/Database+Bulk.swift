@@ -259,6 +259,16 @@ extension Database {
         defer { single.reset() }
         let width0 = propertyIndices.count
         var items = [BorrowedValue](repeating: .null, count: width0 * batch)
+        // The row keys of a class keyed by its int primary key, for the key-order check
+        // (Database+KeyOrder.swift); .min when a key is not an int as given (it cannot be in order).
+        let pkSource = info.hasSequenceColumn ? info.primaryKeyIndex.map { source[$0] } : nil
+        func key(_ r: Int) -> Int64 {
+            guard let pkSource, let pkIndex = info.primaryKeyIndex else { return .min }
+            if pkSource >= 0, case .int(let k) = items[r * width0 + pkSource] { return k }
+            if pkSource < 0, case .int(let k)? = fixed[pkIndex] { return k }
+            return .min
+        }
+        if info.hasSequenceColumn { try prepareKeyOrder(info, connection) }
         var row = 0
         while row < rows {
             let n = Swift.min(batch, rows - row)
@@ -286,6 +296,7 @@ extension Database {
                 }
                 many.reset()
                 if !failed {
+                    if info.hasSequenceColumn { try noteCreated(info, keys: (0..<n).lazy.map(key), connection) }
                     row += n
                     continue
                 }
@@ -304,6 +315,7 @@ extension Database {
                                          "Attempting to create an object of type '\(info.name)' with an existing primary key value '\(pk)'.")
                     }
                     single.reset()
+                    if info.hasSequenceColumn { try noteCreated(info, keys: CollectionOfOne(connection.lastInsertRowID), connection) }
                 } catch {
                     single.reset()
                     throw DrumlinError(error.code, "Element \(row + r): \(error.message)", sqliteCode: error.sqliteCode)

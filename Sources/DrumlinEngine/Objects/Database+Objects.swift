@@ -509,6 +509,7 @@ extension Database {
             }
         }
         if info.hasSequenceColumn {
+            try prepareKeyOrder(info, connection)
             statement.bind(try nextSequence(info, connection), at: parameter)
         }
         do throws(DrumlinError) {
@@ -523,6 +524,7 @@ extension Database {
         // For a class keyed by its int primary key the row key is that key, so this covers both.
         let key = connection.lastInsertRowID
         statement.reset()
+        if info.hasSequenceColumn { try noteCreated(info, keys: CollectionOfOne(key), connection) }
         if info.hasCollections {
             for index in traits.indices where traits[index].collection != .single {
                 if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }

@@ -33,6 +33,9 @@ struct QueryCompiler {
     /// Set by `rows` when the result is a single filter over every object of the root class: the
     /// WHERE condition, so the rows can be read straight from the table.
     var plainCondition: String?
+    /// Read every object of the root class in key order, under its key-order guard (see
+    /// Objects/Database+KeyOrder.swift), rather than in creation order.
+    var keyOrder = false
     private var aliasCounter = 0
     /// Placeholders of the numbers and strings bound so far, so each is bound once.
     private var boundIndex: [String: Int] = [:]

@@ -60,6 +60,8 @@ final class QueryTemplate {
         let classIndex: Int
         let text: String
         let signature: UInt64
+        /// Compiled to read in key order (`QueryCompiler.keyOrder`).
+        var byKey = false
     }
 
     /// What the cache holds for a key.

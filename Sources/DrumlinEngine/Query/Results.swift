@@ -26,11 +26,18 @@ public final class Results: @unchecked Sendable {
     /// What the base depends on: the owner object for lists and backlinks.
     let owner: (ClassInfo, Int64)?
     private var cache: (token: DatabaseStateToken, keys: [Int64])?
-    /// The compiled SQL: it depends only on the query and the schema, so it is compiled once.
-    private var compiled: Compiled?
-    private var rowsText: String?
-    /// The compiled form shared with other results of the same query text and argument types.
-    private var template: QueryTemplate?
+    /// What reads in one order use (`plans[0]`: creation order; `plans[1]`: key order, see
+    /// Objects/Database+KeyOrder.swift): the compiled SQL (it depends only on the query and the
+    /// schema, so it is compiled once), the text of the read of whole rows, and the compiled form
+    /// shared with other results of the same query text and argument types.
+    private struct Plan {
+        var compiled: Compiled?
+        var rowsText: String?
+        var template: QueryTemplate?
+    }
+    private var plans = [Plan(), Plan()]
+    /// The query text and arguments of results compiled through the database's templates.
+    private var sharedQuery: (text: String, arguments: [Value])?
 
     init(database: Database, info: ClassInfo, base: Base, steps: [Step] = [], owner: (ClassInfo, Int64)? = nil) {
         self.database = database
@@ -65,7 +72,8 @@ public final class Results: @unchecked Sendable {
             for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
             let refined = adding(newSteps)
             if case .all = base, steps.isEmpty, owner == nil {
-                try refined.compileShared(query, arguments, connection)
+                refined.sharedQuery = (query, arguments)
+                try refined.compileShared(query, arguments, connection, byKey: false)
             } else {
                 _ = try refined.compile(connection)
             }
@@ -75,26 +83,28 @@ public final class Results: @unchecked Sendable {
 
     /// Compiles a query over every object of the class through the database's templates: a text
     /// seen before with arguments of the same types is bound without compiling (`QueryTemplate`).
-    private func compileShared(_ text: String, _ arguments: [Value], _ connection: Connection) throws(DrumlinError) {
+    private func compileShared(_ text: String, _ arguments: [Value], _ connection: Connection, byKey: Bool) throws(DrumlinError) {
+        let plan = byKey ? 1 : 0
         guard let signature = QueryTemplate.signature(arguments) else {
-            _ = try compile(connection)
+            _ = try compileAlone(connection, byKey: byKey)
             return
         }
-        let key = QueryTemplate.Key(classIndex: info.index, text: text, signature: signature)
+        let key = QueryTemplate.Key(classIndex: info.index, text: text, signature: signature, byKey: byKey)
         switch database.queryTemplates[key] {
         case .template(let shared)? where shared.accepts(arguments):
-            template = shared
-            compiled = (shared.sql, Array(shared.values(arguments)), shared.condition)
+            plans[plan].template = shared
+            plans[plan].compiled = (shared.sql, Array(shared.values(arguments)), shared.condition)
         case .template?, .uncacheable?:
-            _ = try compile(connection)
+            _ = try compileAlone(connection, byKey: byKey)
         case nil:
             var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
+            compiler.keyOrder = byKey
             let rows = try compiler.rows(base, steps)
-            compiled = (rows, compiler.parameters, compiler.plainCondition)
+            plans[plan].compiled = (rows, compiler.parameters, compiler.plainCondition)
             let made = compiler.template(rows)
             if database.queryTemplates.count >= Database.parsedQueryLimit { database.queryTemplates.removeAll(keepingCapacity: true) }
             database.queryTemplates[key] = made.map { .template($0) } ?? .uncacheable
-            template = made
+            plans[plan].template = made
         }
     }
 
@@ -159,46 +169,79 @@ public final class Results: @unchecked Sendable {
     /// Every column of every object, in order (for classes without relationships); built once.
     /// A single filter over the class reads its rows straight from the table; anything else
     /// joins its `(k, o)` rows back to the table.
-    func rowsSQL(_ connection: Connection) throws(DrumlinError) -> (sql: String, parameters: [Value]) {
-        let (rows, parameters, condition) = try compile(connection)
-        if let rowsText { return (rowsText, parameters) }
-        if let shared = template?.rowsSQL {
-            rowsText = shared
+    func rowsSQL(_ connection: Connection, byKey: Bool = false) throws(DrumlinError) -> (sql: String, parameters: [Value]) {
+        let plan = byKey ? 1 : 0
+        let (rows, parameters, condition) = try compile(connection, byKey: byKey)
+        if let rowsText = plans[plan].rowsText { return (rowsText, parameters) }
+        if let shared = plans[plan].template?.rowsSQL {
+            plans[plan].rowsText = shared
             return (shared, parameters)
         }
         let sql: String
         if let condition {
-            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(info.creationOrderT0)"
+            let order = byKey ? "t0.\(info.keyColumn)" : info.creationOrderT0
+            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(order)"
         } else {
             sql = "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
         }
-        rowsText = sql
-        template?.rowsSQL = sql
+        plans[plan].rowsText = sql
+        plans[plan].template?.rowsSQL = sql
         return (sql, parameters)
     }
 
     /// The prepared read of `rowsSQL`; shared through the template, so a repeated query text
     /// does not look its statement up by SQL text again.
-    private func rowsStatement(_ connection: Connection) throws(DrumlinError) -> (Statement, [Value]) {
-        let (sql, parameters) = try rowsSQL(connection)
-        if let shared = template?.rowsStatement {
+    private func rowsStatement(_ connection: Connection, byKey: Bool = false) throws(DrumlinError) -> (Statement, [Value]) {
+        let plan = byKey ? 1 : 0
+        let (sql, parameters) = try rowsSQL(connection, byKey: byKey)
+        if let shared = plans[plan].template?.rowsStatement {
             shared.reset()
             return (shared, parameters)
         }
         let statement = try connection.statement(sql)
-        template?.rowsStatement = statement
+        plans[plan].template?.rowsStatement = statement
         return (statement, parameters)
+    }
+
+    /// The read of every row, bound, stepped to its first row: in key order when the class
+    /// allows it, else (or when the key-order read finds the class out of key order) in creation
+    /// order. Returns the statement to read on and whether it is on a row.
+    private func firstRows(_ connection: Connection) throws(DrumlinError) -> (Statement, Bool) {
+        let byKey = triesKeyOrder
+        let (statement, parameters) = try rowsStatement(connection, byKey: byKey)
+        try statement.bind(parameters)
+        return try database.firstRow(statement, byKey: byKey, info, connection) { () throws(DrumlinError) -> Statement in
+            let (fallback, parameters) = try rowsStatement(connection)
+            try fallback.bind(parameters)
+            return fallback
+        }
+    }
+
+    /// Whether reads may try key order: every object of a class keyed by its int primary key,
+    /// filtered or not, while the database's hint says the class is in key order.
+    fileprivate var triesKeyOrder: Bool {
+        guard case .all = base, owner == nil else { return false }
+        return database.readsInKeyOrder(info)
     }
 
     /// A compiled result: the rows SQL, its parameters, and the plain-filter condition if any.
     typealias Compiled = (sql: String, parameters: [Value], condition: String?)
 
-    func compile(_ connection: Connection) throws(DrumlinError) -> Compiled {
-        if let compiled { return compiled }
+    func compile(_ connection: Connection, byKey: Bool = false) throws(DrumlinError) -> Compiled {
+        if let compiled = plans[byKey ? 1 : 0].compiled { return compiled }
+        if byKey, let (text, arguments) = sharedQuery {
+            try compileShared(text, arguments, connection, byKey: true)
+            if let compiled = plans[1].compiled { return compiled }
+        }
+        return try compileAlone(connection, byKey: byKey)
+    }
+
+    private func compileAlone(_ connection: Connection, byKey: Bool) throws(DrumlinError) -> Compiled {
         var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
+        compiler.keyOrder = byKey
         let rows = try compiler.rows(base, steps)
         let result = (rows, compiler.parameters, compiler.plainCondition)
-        compiled = result
+        plans[byKey ? 1 : 0].compiled = result
         return result
     }
 
@@ -208,17 +251,27 @@ public final class Results: @unchecked Sendable {
         }
         let token = try database.stateToken(connection)
         if let token, let cache, cache.token == token { return cache.keys }
-        let (rows, parameters, _) = try compile(connection)
-        var sql = "SELECT k FROM (\(rows)) ORDER BY o"
-        if case .snapshot = base {
-            sql = "SELECT r.k FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
+        func read(byKey: Bool) throws(DrumlinError) -> Statement {
+            let (rows, parameters, _) = try compile(connection, byKey: byKey)
+            var sql = "SELECT k FROM (\(rows)) ORDER BY o"
+            if case .snapshot = base {
+                sql = "SELECT r.k FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
+            }
+            let statement = try connection.statement(sql)
+            try statement.bind(parameters)
+            return statement
         }
-        let statement = try connection.statement(sql)
-        defer { statement.reset() }
-        try statement.bind(parameters)
         var keys: [Int64] = []
         try database.timedQuery(queryDescription) { () throws(DrumlinError) in
-            while try statement.step() { keys.append(statement.int64(0)) }
+            let byKey = triesKeyOrder
+            var (statement, hasRow) = try database.firstRow(try read(byKey: byKey), byKey: byKey, info, connection) {
+                () throws(DrumlinError) -> Statement in try read(byKey: false)
+            }
+            defer { statement.reset() }
+            while hasRow {
+                keys.append(statement.int64(0))
+                hasRow = try statement.step()
+            }
         }
         if isWholeClass { try database.checkWholeClassRead(info, keys.count, since: token, connection) }
         if let token { cache = (token, keys) }
@@ -268,14 +321,14 @@ public final class Results: @unchecked Sendable {
             writer.writeByte(UInt8(ascii: "["))
             if !info.hasRelationships, owner == nil {
                 // Every property is a column: read all rows in the query itself.
-                let (statement, parameters) = try rowsStatement(connection)
+                var (statement, hasRow) = try firstRows(connection)
                 defer { statement.reset() }
-                try statement.bind(parameters)
                 var first = true
-                while try statement.step() {
+                while hasRow {
                     if !first { writer.writeByte(UInt8(ascii: ",")) }
                     first = false
                     database.writeRowJSON(info, statement, to: &writer)
+                    hasRow = try statement.step()
                 }
                 writer.writeByte(UInt8(ascii: "]"))
                 return writer.string
@@ -315,22 +368,25 @@ public final class Results: @unchecked Sendable {
                 return 0
             }
             if !info.hasRelationships, owner == nil, info.inRow(indices), start == 0 || continued != nil {
-                let statement: Statement
+                var statement: Statement
                 // The state a read of every object began in, to check its rows against the count.
                 let begun = isWholeClass ? (continued != nil ? continued?.begun : try database.stateToken(connection)) : nil
+                var started: Bool?
                 if let continued {
                     statement = continued.statement
                 } else {
-                    let (fresh, parameters) = try rowsStatement(connection)
-                    statement = fresh
-                    try statement.bind(parameters)
+                    (statement, started) = try firstRows(connection)
                 }
                 var rows = 0
                 do throws(DrumlinError) {
-                    while rows < maxRows, try statement.step() {
+                    var hasRow: Bool
+                    if let started { hasRow = started } else { hasRow = try statement.step() }
+                    while hasRow {
                         try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
                                            indices: indices))
                         rows += 1
+                        if rows == maxRows { break }
+                        hasRow = try statement.step()
                     }
                 } catch {
                     statement.reset()
@@ -482,7 +538,8 @@ extension Database {
     public func explainQueryPlan(_ className: String, _ query: String, _ arguments: [Value] = []) throws(DrumlinError) -> [String] {
         let results = try self.query(className, query, arguments)
         return try serialized { (connection) throws(DrumlinError) -> [String] in
-            let (rows, parameters, _) = try results.compile(connection)
+            // The plan of the read the results would run (in key order when the class allows).
+            let (rows, parameters, _) = try results.compile(connection, byKey: results.triesKeyOrder)
             let statement = try connection.statement("EXPLAIN QUERY PLAN SELECT k FROM (\(rows)) ORDER BY o")
             defer { statement.reset() }
             try statement.bind(parameters)
@@ -543,20 +600,26 @@ extension Database {
     public func visitTemplateRows(classIndex: Int, text: String, arguments: [Value], propertyIndices: [Int],
                                   _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
         try serialized { (connection) throws(DrumlinError) -> Bool in
+            let info = try classInfo(index: classIndex)
+            let byKey = readsInKeyOrder(info)
             guard let signature = QueryTemplate.signature(arguments),
                   case .template(let template)? = queryTemplates[QueryTemplate.Key(classIndex: classIndex, text: text,
-                                                                                   signature: signature)],
+                                                                                   signature: signature, byKey: byKey)],
                   let statement = template.rowsStatement else { return false }
-            let info = try classInfo(index: classIndex)
             for index in propertyIndices { try checkIndex(info, index) }
             guard !info.hasRelationships, info.inRow(propertyIndices) else { return false }
             guard template.accepts(arguments) else { return false }
             statement.reset()
             defer { statement.reset() }
             try statement.bind(template.values(arguments))
-            while try statement.step() {
+            var hasRow = try statement.step()
+            // Nothing in key order may be a class out of key order: the general path reads it
+            // in creation order (nothing was visited yet).
+            if !hasRow, byKey, !(try storedKeyOrder(info, connection)) { return false }
+            while hasRow {
                 try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
                                    indices: propertyIndices))
+                hasRow = try statement.step()
             }
             return true
         }

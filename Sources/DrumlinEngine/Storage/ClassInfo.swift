@@ -24,6 +24,11 @@ final class ClassInfo {
     let rowColumnsT0: String
     /// The creation-order expression under the alias `t0`.
     let creationOrderT0: String
+    /// For a class keyed by its int primary key (`hasSequenceColumn`): the `_drumlin_meta` key whose
+    /// row says that the class's creation order is its key order (see `Database+KeyOrder.swift`),
+    /// and the SQL condition that holds while that row exists.
+    let keyOrderMetaKey: String
+    let keyOrderGuard: String
     /// The row (key first) by primary key, in one statement.
     let selectRowByPrimaryKeySQL: String
     let keyByPrimaryKeySQL: String
@@ -148,6 +153,8 @@ final class ClassInfo {
         aliasedRowColumns = (["e.\(rowKey)"] + columns.map { "e.\($0)" }).joined(separator: ", ")
         rowColumnsT0 = (["t0.\(rowKey)"] + columns.map { "t0.\($0)" }).joined(separator: ", ")
         creationOrderT0 = pkIsRowKey ? "t0.\(quoted(Self.sequenceColumnName))" : "t0.\(rowKey)"
+        keyOrderMetaKey = "key_order:" + schema.storedName
+        keyOrderGuard = "EXISTS (SELECT 1 FROM _drumlin_meta WHERE key = '\(keyOrderMetaKey.replacing("'", with: "''"))')"
         selectRowByPrimaryKeySQL = pk.map { "SELECT \(rowKey)\(columnList) FROM \(rowTable) WHERE \(quoted($0.storedName)) IS ?1" } ?? ""
         if let pk {
             keyByPrimaryKeySQL = "SELECT \(keyColumn) FROM \(table) WHERE \(quoted(pk.storedName)) IS ?1"

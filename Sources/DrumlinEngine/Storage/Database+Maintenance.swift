@@ -49,6 +49,14 @@ extension Database {
                     """), ahead > 0 {
                     problems.append("\(plural(ahead, "'\(info.name)' object")) \(ahead == 1 ? "has a creation-order number" : "have creation-order numbers") not below the class's next one (_drumlin_classes.next_seq).")
                 }
+                // A class marked as created in key order (Objects/Database+KeyOrder.swift) is.
+                let seq = quoted(ClassInfo.sequenceColumnName)
+                if info.hasSequenceColumn, let behind = try count("""
+                    SELECT count(*) FROM (SELECT \(seq) < lag(\(seq)) OVER (ORDER BY \(info.keyColumn)) AS back FROM \(info.table)) \
+                    WHERE back AND \(info.keyOrderGuard)
+                    """), behind > 0 {
+                    problems.append("'\(info.name)' is marked as created in key order (_drumlin_meta '\(info.keyOrderMetaKey)'), but \(plural(behind, "object")) \(behind == 1 ? "was" : "were") created before an object of a smaller key.")
+                }
                 for (index, property) in info.schema.properties.enumerated() where !property.isComputed {
                     let label = "'\(info.name).\(property.name)'"
                     let table = info.collectionTables[index] ?? nil

@@ -96,7 +96,7 @@ enum SchemaMigration {
         init(stored: [String: ObjectSchema], classes: [ClassInfo]) {
             for info in classes {
                 guard let old = stored[info.schema.storedName] else {
-                    additive.append(("Class '\(info.name)' has been added.", info.createStatements, info))
+                    additive.append(("Class '\(info.name)' has been added.", info.createStatements + info.markKeyOrderedStatements, info))
                     continue
                 }
                 SchemaMigration.compare(old: old, new: info, additive: &additive, breaking: &breaking)

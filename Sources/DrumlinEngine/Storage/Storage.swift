@@ -6,8 +6,12 @@ import Glibc
 /// Opening a file: recognizing a Drumlin database, creating tables for a new schema, and checking a
 /// stored schema against the one the application opens with.
 enum Storage {
-    /// The on-disk format this build writes and reads.
-    static let formatVersion = 1
+    /// The on-disk format this build writes and reads. Format 2 adds the key-order rows of
+    /// `_drumlin_meta` (Objects/Database+KeyOrder.swift), which a format-1 library would not keep
+    /// up to date; a format-1 file is read as it is, and becomes format 2 when opened for writing
+    /// (its classes start out of key order).
+    static let formatVersion = 2
+    static let readableFormats = [1, 2]
 
     static let metadataStatements = [
         "CREATE TABLE _drumlin_meta (key TEXT PRIMARY KEY, value ANY)",
@@ -52,9 +56,12 @@ enum Storage {
                     return connection
                 }
             }
-            try checkFormat(connection, path: path)
+            let format = try checkFormat(connection, path: path)
             if options.quickCheck { try quickCheck(connection, path: path) }
             if !options.readOnly { try connection.execute(options.synchronous.pragma) }
+            if format < formatVersion, !options.readOnly {
+                try connection.execute("UPDATE _drumlin_meta SET value = \(formatVersion) WHERE key = 'format'")
+            }
             try SchemaMigration.reconcile(connection, path: path, schema: schema, classes: classes, options: options,
                                           storedVersion: &storedVersion)
             // A table dropped behind the engine's back would fail every later call: refuse the file now.
@@ -84,13 +91,14 @@ enum Storage {
         if try tableCount(connection, path: path) == 0 {
             throw DrumlinError(.file, "Cannot open '\(path)' without a schema: it is empty, not an existing Drumlin database (give a schema to create it).")
         }
-        try checkFormat(connection, path: path)
+        _ = try checkFormat(connection, path: path)
         return try SchemaMigration.storedSchema(connection, path: path)
     }
 
     /// Checks the format stored in `_drumlin_meta`: a file without it is not a Drumlin database
     /// (`CORRUPT`), one of another format is refused. A wait that ran out stays `BUSY`.
-    static func checkFormat(_ connection: Connection, path: String) throws(DrumlinError) {
+    @discardableResult
+    static func checkFormat(_ connection: Connection, path: String) throws(DrumlinError) -> Int {
         let format: String?
         do throws(DrumlinError) {
             format = try connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'format'")
@@ -100,9 +108,10 @@ enum Storage {
             throw notDrumlin(path, detail: "it has no Drumlin metadata")
         }
         guard let format else { throw notDrumlin(path, detail: "it has no Drumlin metadata") }
-        guard Int(format) == formatVersion else {
-            throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads format \(formatVersion).")
+        guard let number = Int(format), readableFormats.contains(number) else {
+            throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads formats \(readableFormats.map(String.init).joined(separator: " and ")).")
         }
+        return number
     }
 
     /// One sentence per table the engine needs that the file lacks: the metadata tables and, for
@@ -307,7 +316,7 @@ enum Storage {
     }
 
     static func createClass(_ connection: Connection, _ info: ClassInfo) throws(DrumlinError) {
-        for sql in info.createStatements { try connection.execute(sql) }
+        for sql in info.createStatements + info.markKeyOrderedStatements { try connection.execute(sql) }
         try storeDefinition(connection, info)
     }
 
