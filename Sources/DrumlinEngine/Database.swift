@@ -1,4 +1,7 @@
 import CSQLite
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,16 @@
 """The SwiftPM targets are layers whose dependencies run one way, read from Package.swift as
 SwiftPM sees it (`swift package dump-package`):
 
-    CSQLite  <-  DrumlinEngine  <-  Drumlin     (the Swift face, `import Drumlin`)
-                                <-  DrumlinC    (the C exports, libdrumlin.so)
+    CSQLite  <-  DrumlinStorage
+    DrumlinValues  <-  DrumlinSchema  <-  DrumlinStorage  <-  DrumlinEngine  <-  Drumlin   (the Swift face, `import Drumlin`)
+                                                                              <-  DrumlinC  (the C exports, libdrumlin.so)
 
-DrumlinC does not depend on Drumlin, nor Drumlin on DrumlinC; the engine knows neither, nor the C
-ABI (CDrumlinHeader). Each test target depends on the target it tests and on layers below it.
+The engine's four targets are its layers: values (Value, JSON, decimals, errors), schema, storage
+(SQLite connection, statements, tables, SQL functions), and DrumlinEngine (Database: opening files,
+objects, queries, notifications, migrations). The compiler enforces the order: a lower layer cannot
+import a higher one. DrumlinC does not depend on Drumlin, nor Drumlin on DrumlinC; the engine knows
+neither, nor the C ABI (CDrumlinHeader). Each test target depends on the target it tests and on
+layers below it; DrumlinEngineTests tests all four engine targets (one target, a folder per layer).
 """
 
 from __future__ import annotations
@@ -24,14 +29,18 @@ ROOT = Path(__file__).resolve().parents[2]
 # the engine, not below it: the engine cannot see the C ABI.
 LAYER = {
     "CSQLite": 0,
-    "DrumlinEngine": 1,
-    "CDrumlinHeader": 1,
-    "DrumlinLinkCompat": 1,
-    "Drumlin": 2,
-    "DrumlinC": 2,
+    "DrumlinValues": 0,
+    "DrumlinSchema": 1,
+    "DrumlinStorage": 2,
+    "DrumlinEngine": 3,
+    "CDrumlinHeader": 3,
+    "DrumlinLinkCompat": 3,
+    "Drumlin": 4,
+    "DrumlinC": 4,
 }
 
-# Each test target and the target it tests.
+# Each test target and the target it tests (the highest of them: the engine's one test target
+# tests every engine layer, DrumlinEngine and the three below it).
 TESTS = {
     "DrumlinEngineTests": "DrumlinEngine",
     "DrumlinTests": "Drumlin",
@@ -103,8 +112,21 @@ def test_the_check_reports_an_upward_or_sideways_dependency(manifest: dict[str, 
     targets["DrumlinC"]["dependencies"].append({"byName": ["Drumlin", None]})
     targets["DrumlinEngine"]["dependencies"].append({"byName": ["CDrumlinHeader", None]})
     targets["DrumlinEngineTests"]["dependencies"].append({"byName": ["DrumlinC", None]})
+    # Inside the engine: storage reaching up into the top layer, values into schema.
+    targets["DrumlinStorage"]["dependencies"].append({"byName": ["DrumlinEngine", None]})
+    targets["DrumlinValues"]["dependencies"].append({"byName": ["DrumlinSchema", None]})
     assert layer_violations(broken) == [
+        "DrumlinValues depends on DrumlinSchema, which is not in a lower layer",
+        "DrumlinStorage depends on DrumlinEngine, which is not in a lower layer",
         "DrumlinEngine depends on CDrumlinHeader, which is not in a lower layer",
         "DrumlinC depends on Drumlin, which is not in a lower layer",
         "DrumlinEngineTests depends on DrumlinC, which is not below DrumlinEngine",
     ]
+
+
+def test_the_engine_layers_are_a_chain(manifest: dict[str, Any]) -> None:
+    # Each engine layer depends on the one below it: a layer cannot be skipped into a sibling.
+    targets = {t["name"]: dependencies(t) for t in manifest["targets"]}
+    chain = ["DrumlinValues", "DrumlinSchema", "DrumlinStorage", "DrumlinEngine"]
+    for lower, upper in zip(chain, chain[1:]):
+        assert lower in targets[upper], f"{upper} does not depend on {lower}"

@@ -1,3 +1,5 @@
+import DrumlinValues
+
 extension Database {
     /// Makes cached query results re-evaluate after a migration wrote tables directly (a rename).
     func discardCachedResults() {

@@ -1,3 +1,6 @@
+import DrumlinSchema
+import DrumlinValues
+
 /// What a migration callback works with (`OpenOptions.migration`): the objects as they were
 /// before the schema changed (`oldDatabase`, read-only, with the old schema) and the database
 /// being migrated (`newDatabase`, with the new schema, in the migration's write transaction).

@@ -1,3 +1,6 @@
+import DrumlinStorage
+import DrumlinValues
+
 /// What the migration callback asks for beyond reading and writing objects.
 extension MigrationRun {
     func renameProperty(_ className: String, from oldName: String, to newName: String,

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Object keys that change in a migration (a class whose row key becomes its int primary key),
 /// and classes that become embedded.
 extension MigrationRun {

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Rebuilding the kept classes' tables around the callback: renaming the old ones aside, copying
 /// the rows with Realm's conversions, and building the final tables afterwards.
 extension MigrationRun {

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// One migration, inside the transaction `SchemaMigration.reconcile` began (BEGIN IMMEDIATE):
 ///
 /// 1. `prepare`: every class kept by the new schema is rebuilt (SQLite's create-copy-drop-rename

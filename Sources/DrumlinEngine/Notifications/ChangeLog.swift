@@ -1,3 +1,5 @@
+import DrumlinStorage
+
 /// The change log in the file: one row per commit that changed objects, in `_drumlin_changes`
 /// (`seq` ascending, `data` a blob in the format below). Every handle appends its own commits, so
 /// a handle in another thread or process learns on `refresh()` exactly which objects and

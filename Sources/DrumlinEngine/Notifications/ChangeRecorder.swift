@@ -1,4 +1,6 @@
 import CSQLite
+import DrumlinStorage
+import DrumlinValues
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// What changed in an ordered collection (results, a list, a set), as Realm reports it:
 /// `deletions` are indices in the old state, `insertions` and `modifications` indices in the new
 /// state, each ascending. An element that moved is a deletion at its old index plus an insertion

@@ -1,3 +1,5 @@
+import DrumlinStorage
+import DrumlinValues
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import DrumlinStorage
+import DrumlinValues
 import Synchronization
 
 /// One registration for change notifications. Delivery stops when the token is invalidated or

@@ -1,3 +1,6 @@
+import DrumlinStorage
+import DrumlinValues
+
 /// Observes a `Results`: keeps the object keys it delivered last and, for each batch of changes,
 /// decides from what changed whether the query must run again. A modification of properties the
 /// query does not read, or a deletion, is mapped to indexes without running it; an insertion, a

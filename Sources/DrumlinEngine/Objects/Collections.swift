@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// What the live collection accessors share: the owning object and the property.
 public class CollectionAccessor: @unchecked Sendable {
     public let object: Object

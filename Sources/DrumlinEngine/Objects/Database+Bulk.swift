@@ -1,4 +1,7 @@
 import CSQLite
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
 
 /// The bulk paths: objects from a JSON array parsed element by element, and from rows of
 /// borrowed values (Python's `marshal` format, or a C caller's `drumlin_value` array) bound
@@ -367,9 +370,9 @@ extension Database {
         case (.int, .int(let i)): statement.bind(i, at: parameter)
         case (.bool, .bool(let b)): statement.bind(Int64(b ? 1 : 0), at: parameter)
         case (.double, .double(let d)): try ValueCodec.bind(.double(d), to: statement, at: parameter)
-        case (.double, .int(let i)): statement.bind(try Self.double(i, label()), at: parameter)
-        case (.float, .double(let d)): try ValueCodec.bind(.float(try Self.float(d, label())), to: statement, at: parameter)
-        case (.float, .int(let i)): try ValueCodec.bind(.float(try Self.float(i, label())), to: statement, at: parameter)
+        case (.double, .int(let i)): statement.bind(try Coercion.double(i, label()), at: parameter)
+        case (.float, .double(let d)): try ValueCodec.bind(.float(try Coercion.float(d, label())), to: statement, at: parameter)
+        case (.float, .int(let i)): try ValueCodec.bind(.float(try Coercion.float(i, label())), to: statement, at: parameter)
         case (.string, .text(let bytes)):
             guard UTF8Text.isValid(bytes) else { throw DrumlinError(.invalidArgument, "Property \(label()): a string is not valid UTF-8.") }
             let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
@@ -379,7 +382,7 @@ extension Database {
         // A Swift string is valid UTF-8 already: bound from its own storage.
         case (.string, .value(.string(let text))): statement.bind(text, at: parameter)
         case (_, .value(let value)):
-            let coerced = try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false, label())
+            let coerced = try Coercion.scalar(value, trait.type, optional: trait.isOptional, nested: false, label())
             try ValueCodec.bind(coerced, to: statement, at: parameter)
         default:
             throw DrumlinError(.typeMismatch, "Type mismatch for property \(label()): expected \(trait.type.rawValue), got \(item.typeName).")

@@ -1,17 +1,9 @@
+import DrumlinStorage
+import DrumlinValues
+
 /// GeoJSON points: an embedded type with `type: "string"` and `coordinates: "double[]"` holds
 /// `[longitude, latitude]` (an optional third element is the altitude). Points are checked on every
 /// write so that `GEOWITHIN` can rely on them.
-extension ClassInfo {
-    static func geoPointIndices(_ info: ClassInfo) -> (type: Int, coordinates: Int)? {
-        guard info.isEmbedded,
-              let type = info.propertyIndex("type"), let coordinates = info.propertyIndex("coordinates"),
-              info.property(type).type == .string, info.property(type).collection == .single,
-              info.property(coordinates).type == .double, info.property(coordinates).collection == .list
-        else { return nil }
-        return (type, coordinates)
-    }
-}
-
 extension Database {
     /// Checks a geo point object after a write; throws (so the write's savepoint rolls back) when
     /// it is not a valid point.

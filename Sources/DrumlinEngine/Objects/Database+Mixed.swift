@@ -1,3 +1,6 @@
+import DrumlinStorage
+import DrumlinValues
+
 /// Nested lists and dictionaries inside mixed values, kept as rows of `_drumlin_mixed` (see
 /// `MixedStore`), so one element can change without rewriting the whole value.
 enum MixedStorage {

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Links inside mixed values (Realm's `AnyRealmValue.object`).
 ///
 /// A mixed property, or an element of a `mixed[]`, `mixed<>` or `mixed{}` property, may hold a
@@ -12,11 +16,6 @@
 /// Rules (Realm's): an embedded or asymmetric object cannot be held; deleting the target makes
 /// a mixed property and a dictionary value null and removes the element from a list or set.
 /// Links inside nested collections of a mixed value are not supported (`NOT_SUPPORTED`).
-enum MixedLinkHolder {
-    case column(ClassInfo, Int)
-    case collection(ClassInfo, Int, CollectionTable)
-}
-
 extension Database {
     static let mixedLinkCode: Int64 = 10
 
@@ -46,15 +45,6 @@ extension Database {
 
     static func nestedLinkRefused() -> DrumlinError {
         DrumlinError(.notSupported, "A link cannot be stored inside a nested list or dictionary of a mixed value; a mixed property or a mixed list, set or dictionary element can hold one.")
-    }
-
-    static func containsLink(_ value: Value) -> Bool {
-        switch value {
-        case .link: return true
-        case .list(let items): return items.contains(where: containsLink)
-        case .dictionary(let entries): return entries.contains { containsLink($0.value) }
-        default: return false
-        }
     }
 
     /// Reads a mixed value (never a nested collection) from its value and type columns.
@@ -146,14 +136,14 @@ extension Database {
     func writeMixedJSON(_ value: Value, to writer: inout JSONWriter) {
         switch value {
         case .link(let link): writeMixedLinkJSON(link, to: &writer)
-        case .list(let items) where Self.containsLink(value):
+        case .list(let items) where value.containsLink:
             writer.writeByte(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
                 writeMixedJSON(item, to: &writer)
             }
             writer.writeByte(UInt8(ascii: "]"))
-        case .dictionary(let entries) where Self.containsLink(value):
+        case .dictionary(let entries) where value.containsLink:
             writer.writeByte(UInt8(ascii: "{"))
             for (i, entry) in entries.enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Whole-row reads by object key and single-property writes by object key: what a binding that
 /// keeps an object's row (revalidated by `readVersion`) needs, with no object handle in between.
 extension Database {

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Creating, reading, updating and deleting objects. Every write decodes and checks all values
 /// before the first SQL statement runs; writes that take several statements run in a savepoint,
 /// so a failed call changes nothing.
@@ -126,8 +130,8 @@ extension Database {
                     throw DrumlinError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
                 }
                 let trait = info.traits[pkIndex]
-                let converted = try Self.coerceScalar(pk, trait.type, optional: trait.isOptional, nested: false,
-                                                      Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
+                let converted = try Coercion.scalar(pk, trait.type, optional: trait.isOptional, nested: false,
+                                                    Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
                 let statement = try connection.statement(slot: info.slot(.selectRowByPrimaryKey), info.selectRowByPrimaryKeySQL)
                 defer { statement.reset() }
                 try ValueCodec.bind(converted, to: statement, at: 1)
@@ -276,8 +280,8 @@ extension Database {
             if !trait.isOptional { return nil }
             pk = .null
         default:
-            pk = try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
-                                       Self.label(info, info.property(pkIndex)))
+            pk = try Coercion.scalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
+                                     Self.label(info, info.property(pkIndex)))
         }
         let statement = try connection.statement(slot: info.slot(.keyByPrimaryKey), info.keyByPrimaryKeySQL)
         defer { statement.reset() }
@@ -545,8 +549,8 @@ extension Database {
             values.append((index, value))
         }
         let trait = info.traits[pkIndex]
-        let key: Value = try Self.coerceScalar(pk, trait.type, optional: trait.isOptional, nested: false,
-                                               Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
+        let key: Value = try Coercion.scalar(pk, trait.type, optional: trait.isOptional, nested: false,
+                                             Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
         if values.isEmpty { return try findKey(info, key, connection) }
         // When the primary key is the row key, the updated object's key is the value given: no
         // RETURNING (which has SQLite build a result), `changes` says whether a row matched.

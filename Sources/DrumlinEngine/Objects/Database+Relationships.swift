@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Links, collections and cascading deletes.
 extension Database {
     // MARK: Links

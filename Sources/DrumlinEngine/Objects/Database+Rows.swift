@@ -1,4 +1,7 @@
 import CSQLite
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
 
 /// The by-primary-key fast paths: read a row in place, write columns in one statement.
 extension Database {
@@ -130,8 +133,8 @@ extension Database {
         case (.int, .int), (.string, .string), (.objectId, .objectId), (.uuid, .uuid): return primaryKey
         case (_, .null) where !trait.isOptional: return nil
         default:
-            return try Self.coerceScalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
-                                         Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
+            return try Coercion.scalar(primaryKey, trait.type, optional: trait.isOptional, nested: false,
+                                       Label(className: info.name, propertyName: info.propertyNames[pkIndex]))
         }
     }
 }

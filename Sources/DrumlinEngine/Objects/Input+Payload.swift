@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Inputs from a payload already decoded into values (the packed bulk path: Python's `marshal`
 /// rows with nested lists, dicts and tagged values). A payload of values means what the same
 /// payload means as JSON (`decodePayload`), with the same checks and the same messages: in a link

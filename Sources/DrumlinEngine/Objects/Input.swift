@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// What a write assigns to one property, decoded and type-checked but not yet stored. Links may
 /// still need their target created (`object`) or looked up (`primaryKey`).
 indirect enum Input {
@@ -21,13 +25,6 @@ indirect enum Input {
         case .object, .objectValues, .primaryKey, .elements, .entries: return true
         }
     }
-}
-
-/// "'Class.property'" for error messages, built only when a message needs it.
-struct Label: CustomStringConvertible {
-    let className: String
-    let propertyName: String
-    var description: String { "'\(className).\(propertyName)'" }
 }
 
 extension Database {
@@ -60,7 +57,7 @@ extension Database {
             if trait.isColumn, trait.type != .object, trait.type != .mixed, !Self.isLinkJSON(valueJSON) {
                 // The common case, without copying the Property: a scalar column.
                 let value = try Self.decodeValue(valueJSON, Label(className: info.name, propertyName: name))
-                given.append((index, .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false,
+                given.append((index, .value(try Coercion.scalar(value, trait.type, optional: trait.isOptional, nested: false,
                                                                  Label(className: info.name, propertyName: name)))))
                 continue
             }
@@ -127,7 +124,7 @@ extension Database {
                 throw DrumlinError(error.code, "Property \(label): \(error.message)")
             }
             if property.type == .object || property.type == .mixed { return .value(.link(link)) }
-            return .value(try Self.coerceScalar(.link(link), property.type, optional: optional, nested: nested, label))
+            return .value(try Coercion.scalar(.link(link), property.type, optional: optional, nested: nested, label))
         }
         if property.type == .object {
             switch json {
@@ -144,7 +141,7 @@ extension Database {
             }
         }
         let value = try Self.decodeValue(json, label)
-        return .value(try Self.coerceScalar(value, property.type, optional: optional, nested: nested, label))
+        return .value(try Coercion.scalar(value, property.type, optional: optional, nested: nested, label))
     }
 
     static func decodeValue(_ json: JSON, _ label: Label) throws(DrumlinError) -> Value {
@@ -171,7 +168,7 @@ extension Database {
         if trait.isColumn, trait.type != .object, trait.type != .mixed {
             let label = Label(className: info.name, propertyName: info.propertyNames[index])
             if form == .payload { try Self.checkPayloadValue(value, label) }
-            return .value(try Self.coerceScalar(value, trait.type, optional: trait.isOptional, nested: false, label))
+            return .value(try Coercion.scalar(value, trait.type, optional: trait.isOptional, nested: false, label))
         }
         let property = info.property(index)
         let label = Self.label(info, property)
@@ -230,7 +227,7 @@ extension Database {
         case .typed: if nested, Self.nestingDepth(value) > ExtendedJSON.maximumMixedDepth { throw ExtendedJSON.nestingLimit() }
         case .payload: try Self.checkPayloadValue(value, label)
         }
-        return .value(try Self.coerceScalar(value, property.type, optional: optional, nested: nested, label))
+        return .value(try Coercion.scalar(value, property.type, optional: optional, nested: nested, label))
     }
 
     static func nestingDepth(_ value: Value) -> Int {
@@ -238,75 +235,6 @@ extension Database {
         case .list(let items): return 1 + (items.map(nestingDepth).max() ?? 0)
         case .dictionary(let entries): return 1 + (entries.map { nestingDepth($0.value) }.max() ?? 0)
         default: return 0
-        }
-    }
-
-    // Numbers convert to another number type only where the value survives: a double into a
-    // float keeps float precision (rounded) but must be within float range; an integer must be
-    // exactly representable (floats hold integers exactly up to 2^24, doubles up to 2^53).
-
-    static func float(_ d: Double, _ label: @autoclosure () -> Label) throws(DrumlinError) -> Float {
-        let f = Float(d)
-        if d.isFinite && !f.isFinite {
-            throw DrumlinError(.typeMismatch, "Property \(label()): \(d) is outside the float range (±3.4e38); use a double property.")
-        }
-        return f
-    }
-
-    static func float(_ i: Int64, _ label: @autoclosure () -> Label) throws(DrumlinError) -> Float {
-        let f = Float(i)
-        guard Int64(exactly: f) == i else {
-            throw DrumlinError(.typeMismatch, "Property \(label()): the integer \(i) cannot be stored as a float without changing it (floats hold integers exactly up to 16777216).")
-        }
-        return f
-    }
-
-    static func double(_ i: Int64, _ label: @autoclosure () -> Label) throws(DrumlinError) -> Double {
-        let d = Double(i)
-        guard Int64(exactly: d) == i else {
-            throw DrumlinError(.typeMismatch, "Property \(label()): the integer \(i) cannot be stored as a double without changing it (doubles hold integers exactly up to 9007199254740992).")
-        }
-        return d
-    }
-
-    /// Converts a value to what a property (or collection element) of `type` stores.
-    static func coerceScalar(_ value: Value, _ type: PropertyType, optional: Bool, nested: Bool,
-                             _ label: Label) throws(DrumlinError) -> Value {
-        if case .null = value {
-            if optional || type == .mixed { return .null }
-            throw DrumlinError(.notNullable, "Invalid null value for non-nullable property \(label).")
-        }
-        func mismatch() -> DrumlinError {
-            DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected \(type.rawValue), got \(value.typeName).")
-        }
-        switch (type, value) {
-        case (.mixed, .link):
-            // Checked (a live top-level object) when it is stored.
-            return value
-        case (.mixed, .list), (.mixed, .dictionary):
-            guard nested else {
-                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): sets of mixed values hold scalars only, got \(value.typeName).")
-            }
-            if Database.containsLink(value) {
-                throw DrumlinError(.notSupported, "Property \(label): A link cannot be stored inside a nested list or dictionary of a mixed value.")
-            }
-            return value
-        case (.mixed, _): return value
-        case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.decimal128, .decimal),
-             (.string, .string), (.data, .data), (.date, .date), (.objectId, .objectId), (.uuid, .uuid):
-            return value
-        case (.int, .double(let d)) where d == d.rounded() && d.magnitude >= 0x1p63:
-            throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): \(d) is outside the 64-bit integer range.")
-        case (.float, .double(let d)): return .float(try Self.float(d, label))
-        case (.float, .int(let i)): return .float(try Self.float(i, label))
-        case (.double, .float(let f)): return .double(Double(f))
-        case (.double, .int(let i)): return .double(try Self.double(i, label))
-        case (.decimal128, .int(let i)): return .decimal(Decimal128(i))
-        case (.decimal128, .double(let d)):
-            guard let decimal = Decimal128(exactly: d) else { throw mismatch() }
-            return .decimal(decimal)
-        default:
-            throw mismatch()
         }
     }
 

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Reading and changing one element inside a nested mixed value, without rewriting the rest.
 ///
 /// A path walks into the value: `.index(i)` into a list, `.key(k)` into a dictionary. For a
@@ -197,7 +201,7 @@ extension Database {
         guard case .collection(let id, let code) = parent else {
             throw DrumlinError(.invalidArgument, "The path does not lead to a list or dictionary.")
         }
-        if Self.containsLink(value) { throw Self.nestedLinkRefused() }
+        if value.containsLink { throw Self.nestedLinkRefused() }
         let count = try mixedCount(id, connection)
         var position = Int64(count)
         var key: String?

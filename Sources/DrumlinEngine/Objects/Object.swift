@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// A live object: a handle to one stored object that always reads the current state (committed,
 /// or this handle's own uncommitted writes). Accessing a deleted object is
 /// `DrumlinError.invalidatedObject`; using one whose database was closed is `DrumlinError.misuse`.

@@ -1,4 +1,6 @@
 import CSQLite
+import DrumlinStorage
+import DrumlinValues
 
 /// One object's row as `Database.withObjectRow` hands it out: values are read on demand, text
 /// and bytes borrowed from the statement, so nothing is allocated for plain columns. Valid only

@@ -1,3 +1,6 @@
+import DrumlinStorage
+import DrumlinValues
+
 // Canonical text for query trees. Every operand of `&&`, `||` and `!` and every arithmetic
 // operation is parenthesized, constants are printed from their decoded value (so `0x10` prints
 // as `16` and `"a"` as `'a'`), and synonyms print one way (`SOME` as `ANY`, `@size` as `@count`).

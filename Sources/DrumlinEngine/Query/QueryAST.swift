@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// A parsed Realm Query Language (RQL) query: a predicate followed by SORT, DISTINCT and LIMIT
 /// clauses in the order they were written.
 ///

@@ -1,3 +1,6 @@
+import DrumlinStorage
+import DrumlinValues
+
 /// Query arguments written as Extended JSON (the C API's `args_json`, Python's arguments).
 ///
 /// Besides every Extended JSON value, an argument may be an object: `{"$link": {"class": "Dog",

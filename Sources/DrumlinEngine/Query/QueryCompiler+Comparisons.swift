@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Operands and comparisons.
 extension QueryCompiler {
     mutating func operand(_ expression: Query.Expression, _ object: ObjectRef) throws(DrumlinError) -> Operand {
@@ -106,8 +110,8 @@ extension QueryCompiler {
         let property = info.property(pkIndex)
         let converted: Value
         do throws(DrumlinError) {
-            converted = try Database.coerceScalar(primaryKey, property.type, optional: property.isOptional, nested: false,
-                                                  Label(className: info.name, propertyName: property.name))
+            converted = try Coercion.scalar(primaryKey, property.type, optional: property.isOptional, nested: false,
+                                            Label(className: info.name, propertyName: property.name))
         } catch {
             throw self.error("obj('\(className)', \(primaryKey.extendedJSON)): \(error.message)", at: range)
         }

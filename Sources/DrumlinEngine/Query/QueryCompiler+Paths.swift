@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Key paths: properties, to-one links (scalar subqueries), to-many paths (joins over side tables,
 /// compared through EXISTS), backlinks, dictionary keys and values, list positions, and paths into
 /// nested mixed collections.

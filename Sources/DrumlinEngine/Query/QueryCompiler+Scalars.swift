@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Comparing single values: type checks with Realm's messages, the storage form of constants, and
 /// the SQL for each operator (numbers across int/float/double/decimal, strings with `[c]`, mixed
 /// values by their stored type).
@@ -232,8 +236,8 @@ extension QueryCompiler {
                 let property = info.property(pkIndex)
                 let converted: Value
                 do throws(DrumlinError) {
-                    converted = try Database.coerceScalar(pk, property.type, optional: property.isOptional, nested: false,
-                                                          Label(className: info.name, propertyName: property.name))
+                    converted = try Coercion.scalar(pk, property.type, optional: property.isOptional, nested: false,
+                                                    Label(className: info.name, propertyName: property.name))
                 } catch {
                     throw self.error("Cannot compare '\(info.name)' links with \(pk.extendedJSON): \(error.message)", at: range)
                 }

@@ -1,3 +1,6 @@
+import DrumlinStorage
+import DrumlinValues
+
 /// Turning a result's base and steps into one SELECT that yields object keys in order.
 ///
 /// Each stage yields rows `(k, o)`: an object key and its position. Filters keep `o`; SORT

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Compiles a parsed query against one class into SQL. Every value is a bound parameter and every
 /// identifier is quoted; the only text spliced into SQL is Drumlin's own (aliases, type codes).
 /// Each parameter is recorded with where its value comes from (`QueryTemplate.Parameter`), so a

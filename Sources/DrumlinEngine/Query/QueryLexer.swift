@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// Splits query text (as UTF-8 bytes) into tokens, following Realm's `query_flex.ll`.
 ///
 /// The lexer never throws: text it cannot read becomes a final `.invalid` token whose range starts

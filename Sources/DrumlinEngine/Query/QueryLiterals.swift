@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// Decoding of literal text into values: numbers (with a sign folded in by the parser) and the
 /// two timestamp forms. Failures are messages; the caller attaches the position.
 enum QueryLiterals {

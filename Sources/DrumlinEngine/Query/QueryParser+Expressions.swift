@@ -1,3 +1,5 @@
+import DrumlinValues
+
 // Values: arithmetic, constants, arguments, lists, property paths with their collection
 // operators, SUBQUERY, and the constant-like functions (bin, obj).
 

@@ -1,3 +1,5 @@
+import DrumlinValues
+
 // The right-hand side of GEOWITHIN: a shape or an argument holding one.
 //
 //   geoBox([lon, lat], [lon, lat])          south-west and north-east corners

@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// Parses Realm Query Language text into a `Query` tree.
 ///
 /// A hand-written recursive-descent parser over the tokens of `QueryLexer`, following Realm's

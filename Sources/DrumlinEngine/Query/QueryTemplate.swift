@@ -1,3 +1,6 @@
+import DrumlinStorage
+import DrumlinValues
+
 /// Compiled queries shared by every `Results` of one class, query text and argument types.
 ///
 /// Compiling `name == $0` builds its SQL (parse, resolve, generate), yet the SQL mostly depends

@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// One lexical token of a query. Words (identifiers and keywords alike) stay words: whether
 /// `sort` or `in` is a keyword depends on where it stands, which only the parser knows, and
 /// Realm accepts keywords as property names.

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// A live, ordered collection of objects of one class: every object, a query over them, a link
 /// list, or backlinks, refined by filters, SORT, DISTINCT and LIMIT in the order applied. Reads
 /// re-evaluate it when the database changed, so it always reflects the latest committed (or own
@@ -414,9 +418,7 @@ public final class Results: @unchecked Sendable {
 
     // MARK: Aggregates
 
-    public enum Aggregate: String, Sendable {
-        case min, max, sum, avg
-    }
+    public typealias Aggregate = DrumlinValues.Aggregate
 
     /// Realm's aggregates over a numeric (or, for min/max, date) property: sum of nothing is 0;
     /// min, max and avg of nothing are null.

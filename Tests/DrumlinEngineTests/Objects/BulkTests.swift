@@ -1,4 +1,7 @@
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 import Testing
 
 /// Encodes rows the way Python's `marshal.dumps(list_of_tuples)` does (version 4, no references).

@@ -1,5 +1,8 @@
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 
 /// Drives generated and mutated queries through the compiler and SQLite, against a schema whose
 /// names match the generator's: each query must either run or fail with a `.query` error. An

@@ -1,5 +1,8 @@
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 
 /// Deterministic fuzzing of `QueryParser.parse`: every input must either parse (and then its
 /// canonical description must parse back to itself, with every range inside the text) or throw

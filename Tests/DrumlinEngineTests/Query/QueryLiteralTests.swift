@@ -1,5 +1,8 @@
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 
 /// Every literal form of Realm Query Language decodes to the expected `Value`, and keeps its
 /// source text for exact decimal conversion.

@@ -1,5 +1,8 @@
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 
 /// Malformed queries fail with `DrumlinError(.query, …)` in Realm's wording, saying what was
 /// found and what was expected, with the 1-based character position of the problem.

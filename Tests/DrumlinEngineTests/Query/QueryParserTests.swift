@@ -1,5 +1,8 @@
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 
 /// Grammar coverage for `QueryParser`: each construct of Realm Query Language parses to the
 /// expected tree, checked through the canonical description (fully parenthesized, synonyms

@@ -1,4 +1,7 @@
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 import Testing
 
 /// Compiled-query templates (`QueryTemplate`): a query text seen before is bound to new arguments

@@ -1,5 +1,8 @@
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,8 @@
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 
 @Suite struct SchemaValidationTests {
     /// `Person` and `Dog` in code, valid as given; tests break one thing at a time.

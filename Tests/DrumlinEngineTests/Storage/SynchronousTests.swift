@@ -1,4 +1,7 @@
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 import Testing
 
 /// `OpenOptions.synchronous` sets SQLite's synchronous mode of the handle (issue #19, item 8).

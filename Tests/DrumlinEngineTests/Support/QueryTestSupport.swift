@@ -1,5 +1,8 @@
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 
 /// Helpers shared by the query parser tests, namespaced so they cannot collide with other
 /// test files' helpers.

@@ -1,6 +1,9 @@
 import Glibc
 import Testing
 @testable import DrumlinEngine
+@testable import DrumlinSchema
+@testable import DrumlinStorage
+@testable import DrumlinValues
 
 private func dec(_ text: String) -> Decimal128 {
     guard let value = Decimal128(string: text) else {

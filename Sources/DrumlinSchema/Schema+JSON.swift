@@ -1,3 +1,5 @@
+import DrumlinValues
+
 extension Schema {
     /// The schema in normalized long form: every property spelled out as an object, with the
     /// implied parts made explicit (links optional, primary keys indexed, `mapTo` = stored name).

@@ -113,3 +113,15 @@ extension Value: CustomStringConvertible {
         }
     }
 }
+
+extension Value {
+    /// Whether the value is a link or a nested list or dictionary that holds one.
+    package var containsLink: Bool {
+        switch self {
+        case .link: return true
+        case .list(let items): return items.contains { $0.containsLink }
+        case .dictionary(let entries): return entries.contains { $0.value.containsLink }
+        default: return false
+        }
+    }
+}

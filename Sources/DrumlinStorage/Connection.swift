@@ -1,8 +1,9 @@
 import CSQLite
+import DrumlinValues
 
 /// Quotes an SQL identifier. Every table and column name goes through here: no user string ever
 /// becomes SQL text unquoted.
-func quoted(_ identifier: String) -> String {
+package func quoted(_ identifier: String) -> String {
     // Most names have no quote to double: skip the (slow, generic) replacing for them.
     if !identifier.utf8.contains(UInt8(ascii: "\"")) { return "\"" + identifier + "\"" }
     return "\"" + identifier.replacing("\"", with: "\"\"") + "\""
@@ -10,8 +11,8 @@ func quoted(_ identifier: String) -> String {
 
 /// One SQLite connection with its statement cache. Not thread-safe by itself: `Database`
 /// serializes every use.
-final class Connection {
-    let handle: OpaquePointer
+package final class Connection {
+    package let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
     private var slots: [Statement?] = []
 
@@ -28,7 +29,7 @@ final class Connection {
 
     /// `path` is a file path (a name starting `file:` is a file of that name), or with `uri` an
     /// SQLite URI that Drumlin built itself.
-    init(path: String, flags: Int32, busyTimeout: Int32 = 5000, uri: Bool = false) throws(DrumlinError) {
+    package init(path: String, flags: Int32, busyTimeout: Int32 = 5000, uri: Bool = false) throws(DrumlinError) {
         self.busyTimeout = busyTimeout
         var db: OpaquePointer?
         // A library built with SQLITE_USE_URI reads any name starting `file:` as a URI: "./" keeps
@@ -47,7 +48,7 @@ final class Connection {
         SQLFunctions.register(db)
     }
 
-    func close() {
+    package func close() {
         statements.removeAll()
         slots.removeAll()
         sqlite3_close_v2(handle)
@@ -55,13 +56,13 @@ final class Connection {
 
     /// Finalizes every cached statement: after a migration, whose databases used the same slots
     /// for other SQL.
-    func clearStatementCache() {
+    package func clearStatementCache() {
         statements.removeAll()
         slots.removeAll()
     }
 
     /// The cached statement for `sql`, prepared on first use and reset for this one.
-    func statement(_ sql: String) throws(DrumlinError) -> Statement {
+    package func statement(_ sql: String) throws(DrumlinError) -> Statement {
         if let cached = statements[sql] {
             cached.reset()
             return cached
@@ -73,7 +74,7 @@ final class Connection {
 
     /// A statement cached in a numbered slot: the hot paths (insert, read a row, find by primary
     /// key, update one property) skip hashing their SQL text on every call.
-    func statement(slot: Int, _ sql: @autoclosure () -> String) throws(DrumlinError) -> Statement {
+    package func statement(slot: Int, _ sql: @autoclosure () -> String) throws(DrumlinError) -> Statement {
         if slot < slots.count, let cached = slots[slot] {
             cached.reset()
             return cached
@@ -85,14 +86,14 @@ final class Connection {
     }
 
     /// Runs one or more SQL statements that return no rows (DDL, pragmas, transaction control).
-    func execute(_ sql: String) throws(DrumlinError) {
+    package func execute(_ sql: String) throws(DrumlinError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc, context: sql) }
     }
 
     /// Runs a setup statement (a pragma such as `journal_mode`) that SQLite answers with `BUSY`
     /// at once rather than through the busy handler: retried until the busy timeout runs out.
-    func executeRetrying(_ sql: String) throws(DrumlinError) {
+    package func executeRetrying(_ sql: String) throws(DrumlinError) {
         var waited: Int32 = 0
         var pause: Int32 = 1
         while true {
@@ -108,7 +109,7 @@ final class Connection {
     }
 
     /// Runs a query and returns the first column of the first row as text, if any.
-    func scalarText(_ sql: String, _ arguments: [String] = []) throws(DrumlinError) -> String? {
+    package func scalarText(_ sql: String, _ arguments: [String] = []) throws(DrumlinError) -> String? {
         let statement = try statement(sql)
         defer { statement.reset() }
         for (i, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(i + 1)) }
@@ -116,9 +117,9 @@ final class Connection {
         return statement.string(0)
     }
 
-    var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
     /// How many `?` parameters one statement may have.
-    var variableLimit: Int32 { sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1) }
+    package var variableLimit: Int32 { sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1) }
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// The one funnel from SQLite result codes to Drumlin errors.
@@ -156,6 +157,6 @@ final class Connection {
 }
 
 extension Connection {
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 }

@@ -2,7 +2,7 @@
 /// in 128-bit integers, and the average as the exact sum divided to 34 significant digits.
 /// Only a sum too large for exact arithmetic falls back to binary floating point.
 package enum DecimalArithmetic {
-    static func aggregate(_ op: Results.Aggregate, _ values: [Decimal128]) -> Value {
+    package static func aggregate(_ op: Aggregate, _ values: [Decimal128]) -> Value {
         let numbers = values.filter { !$0.isNaN }
         guard !numbers.isEmpty else { return op == .sum ? .decimal(Decimal128(0)) : .null }
         switch op {

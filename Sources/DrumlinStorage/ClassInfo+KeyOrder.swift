@@ -1,19 +1,21 @@
-/// The key-order row of a class keyed by its int primary key: see Objects/Database+KeyOrder.swift.
+import DrumlinValues
+
+/// The key-order row of a class keyed by its int primary key: see DrumlinEngine/Objects/Database+KeyOrder.swift.
 extension ClassInfo {
     /// Writes the key-order row of a class whose table was just created (empty, so in order).
-    func markKeyOrdered(_ connection: Connection) throws(DrumlinError) {
+    package func markKeyOrdered(_ connection: Connection) throws(DrumlinError) {
         for sql in markKeyOrderedStatements { try connection.execute(sql) }
     }
 
     /// The statements of `markKeyOrdered` (none for other classes).
-    var markKeyOrderedStatements: [String] {
+    package var markKeyOrderedStatements: [String] {
         guard hasSequenceColumn else { return [] }
         return ["INSERT OR REPLACE INTO _drumlin_meta (key, value) VALUES ('\(keyOrderMetaKey.replacing("'", with: "''"))', 1)"]
     }
 
     /// Works out from the rows whether a class's creation order is its key order (after a
     /// migration rebuilt its table), and writes or deletes its key-order row accordingly.
-    func recomputeKeyOrder(_ connection: Connection) throws(DrumlinError) {
+    package func recomputeKeyOrder(_ connection: Connection) throws(DrumlinError) {
         guard hasSequenceColumn else { return }
         let seq = quoted(ClassInfo.sequenceColumnName)
         let statement = try connection.statement("""

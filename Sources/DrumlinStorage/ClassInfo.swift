@@ -1,105 +1,109 @@
+import DrumlinSchema
+import DrumlinValues
+
 /// A class of the open schema, resolved once at open: its table, its columns and the SQL for the
 /// operations on it. Property indexes (positions in `schema.properties`) are what the C API's
 /// `drumlin_property_index` hands out.
-final class ClassInfo {
-    let index: Int
-    let schema: ObjectSchema
-    let table: String
+package final class ClassInfo {
+    package let index: Int
+    package let schema: ObjectSchema
+    package let table: String
     /// The INTEGER PRIMARY KEY column: the primary key itself for a required `int` key (so a
     /// lookup by key is one B-tree search), otherwise `_drumlin_key`.
-    let keyColumn: String
+    package let keyColumn: String
     /// Classes whose row key is their int primary key keep creation order in `_drumlin_seq`.
-    let hasSequenceColumn: Bool
-    let primaryKeyIndex: Int?
+    package let hasSequenceColumn: Bool
+    package let primaryKeyIndex: Int?
     /// Per property: its position in `selectColumns` (nil for collections and computed ones).
-    let slots: [Int?]
+    package let slots: [Int?]
     /// The quoted columns `selectRowSQL` reads, in order (a mixed property adds its type column).
     let selectColumns: [String]
     private let indexByName: [String: Int]
 
-    let selectRowSQL: String
+    package let selectRowSQL: String
     /// `e.<key>, e.<column>, ...`: a row of this class read under the alias `e`.
-    let aliasedRowColumns: String
+    package let aliasedRowColumns: String
     /// The same row read under the alias `t0`.
-    let rowColumnsT0: String
+    package let rowColumnsT0: String
     /// The creation-order expression under the alias `t0`.
-    let creationOrderT0: String
+    package let creationOrderT0: String
     /// For a class keyed by its int primary key (`hasSequenceColumn`): the `_drumlin_meta` key whose
-    /// row says that the class's creation order is its key order (see `Database+KeyOrder.swift`),
-    /// and the SQL condition that holds while that row exists.
-    let keyOrderMetaKey: String
-    let keyOrderGuard: String
+    /// row says that the class's creation order is its key order (see
+    /// DrumlinEngine/Objects/Database+KeyOrder.swift), and the SQL condition that holds while that
+    /// row exists.
+    package let keyOrderMetaKey: String
+    package let keyOrderGuard: String
     /// The row (key first) by primary key, in one statement.
-    let selectRowByPrimaryKeySQL: String
-    let keyByPrimaryKeySQL: String
-    let existsSQL: String
-    let insertSQL: String
+    package let selectRowByPrimaryKeySQL: String
+    package let keyByPrimaryKeySQL: String
+    package let existsSQL: String
+    package let insertSQL: String
     /// `INSERT INTO t (columns)`, for multi-row inserts.
-    let insertPrefix: String
-    let deleteSQL: String
-    let countSQL: String
+    package let insertPrefix: String
+    package let deleteSQL: String
+    package let countSQL: String
 
-    static let keyColumnName = "_drumlin_key"
+    package static let keyColumnName = "_drumlin_key"
 
     /// Statement slots (see `Connection.statement(slot:)`): fixed operations first, then one
     /// single-property UPDATE by object key per property, then one by primary key per property.
-    enum Slot: Int {
+    package enum Slot: Int {
         case insert, selectRow, keyByPrimaryKey, exists, delete, count, readSequence, writeSequence, insertBatch, selectRowByPrimaryKey
     }
     static let fixedSlots = 10
     /// Where this class's slots start; set once at open.
-    var slotBase = 0
-    var slotCount: Int { Self.fixedSlots + 2 * schema.properties.count }
-    func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
-    func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
+    package var slotBase = 0
+    package var slotCount: Int { Self.fixedSlots + 2 * schema.properties.count }
+    package func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
+    package func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
     /// Whether the primary key may be null (for one object at most).
-    var hasOptionalPrimaryKey: Bool { primaryKeyIndex.map { traits[$0].isOptional } ?? false }
+    package var hasOptionalPrimaryKey: Bool { primaryKeyIndex.map { traits[$0].isOptional } ?? false }
     /// Whether these properties are all read from the row itself (no collection, backlink or
     /// nested mixed value, which need more reads).
-    func inRow(_ indices: [Int]) -> Bool { indices.allSatisfy { traits[$0].isColumn && traits[$0].type != .mixed } }
+    package func inRow(_ indices: [Int]) -> Bool { indices.allSatisfy { traits[$0].isColumn && traits[$0].type != .mixed } }
     /// `inRow`, remembering the answer for the last array asked about (a face asks with the same
     /// array on every read of a class; comparing it with itself is one identity check).
-    func allInRow(_ indices: [Int]) -> Bool {
+    package func allInRow(_ indices: [Int]) -> Bool {
         if let last = lastInRow, last.indices == indices { return last.answer }
         let answer = inRow(indices)
         lastInRow = (indices, answer)
         return answer
     }
     @exclusivity(unchecked) private var lastInRow: (indices: [Int], answer: Bool)?
-    func updateByPrimaryKeySlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + schema.properties.count + propertyIndex }
+    package func updateByPrimaryKeySlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + schema.properties.count + propertyIndex }
     /// The public name as a C string, to find classes by name without allocating.
-    let nameBytes: [UInt8]
-    let storedNameBytes: [UInt8]
+    package let nameBytes: [UInt8]
+    package let storedNameBytes: [UInt8]
 
     /// What the hot paths need to know about a property, without copying `Property` (which holds
     /// strings and JSON) for every value read or written.
-    struct Traits {
-        var type: PropertyType
-        var collection: CollectionKind
-        var isOptional: Bool
-        var isPrimaryKey: Bool
-        var isColumn: Bool { collection == .single && type != .linkingObjects }
-        var isComputed: Bool { type == .linkingObjects }
+    package struct Traits {
+        package var type: PropertyType
+        package var collection: CollectionKind
+        package var isOptional: Bool
+        package var isPrimaryKey: Bool
+        package var isColumn: Bool { collection == .single && type != .linkingObjects }
+        package var isComputed: Bool { type == .linkingObjects }
     }
-    let traits: [Traits]
+    package let traits: [Traits]
     /// Public property names, by property index.
-    let propertyNames: [String]
+    package let propertyNames: [String]
     /// Decoded `default` values of scalar properties (checked at open).
-    let defaults: [Value?]
+    package let defaults: [Value?]
     /// Property indexes of the column properties, in column order.
-    let columnIndexes: [Int]
+    package let columnIndexes: [Int]
     /// Per property: the side table of a list, set or dictionary property.
-    let collectionTables: [CollectionTable?]
+    package let collectionTables: [CollectionTable?]
     /// Per property: the class a link, link collection or linkingObjects property points at.
     /// Set by `resolve(_:)` once every class exists.
-    private(set) var targets: [ClassInfo?] = []
+    package private(set) var targets: [ClassInfo?] = []
     /// Properties (of any class, this one included) that link to this class.
-    private(set) var incoming: [(origin: ClassInfo, property: Int)] = []
-    static let sequenceColumnName = "_drumlin_seq"
+    package private(set) var incoming: [(origin: ClassInfo, property: Int)] = []
+    package static let sequenceColumnName = "_drumlin_seq"
 
     /// `allowsIntegerRowKey` false keeps `_drumlin_key` as the row key even for a required int
     /// primary key: a migration's tables hold the key as a plain column until it is checked.
-    init(index: Int, schema: ObjectSchema, allowsIntegerRowKey: Bool = true) {
+    package init(index: Int, schema: ObjectSchema, allowsIntegerRowKey: Bool = true) {
         self.index = index
         self.schema = schema
         nameBytes = Array(schema.name.utf8)
@@ -134,8 +138,8 @@ final class ClassInfo {
         defaults = schema.properties.map { property in
             guard let json = property.defaultValue, property.collection == .single, property.type != .object,
                   let value = try? ExtendedJSON.mixedValue(json) else { return nil }
-            return try? Database.coerceScalar(value, property.type, optional: property.isOptional,
-                                              nested: property.type == .mixed, Label(className: schema.name, propertyName: property.name))
+            return try? Coercion.scalar(value, property.type, optional: property.isOptional,
+                                        nested: property.type == .mixed, Label(className: schema.name, propertyName: property.name))
         }
         columnIndexes = schema.properties.indices.filter { schema.properties[$0].isColumn }
         collectionTables = schema.properties.map { property in
@@ -173,11 +177,11 @@ final class ClassInfo {
         countSQL = "SELECT count(*) FROM \(table)"
     }
 
-    static func mixedTypeColumn(_ property: Property) -> String { "_drumlin_type_" + property.storedName }
+    package static func mixedTypeColumn(_ property: Property) -> String { "_drumlin_type_" + property.storedName }
 
     /// Connects link properties to their target classes, and targets to the properties pointing
     /// at them. Runs once at open, after every ClassInfo exists.
-    static func resolve(_ classes: [ClassInfo]) {
+    package static func resolve(_ classes: [ClassInfo]) {
         var byName: [String: ClassInfo] = [:]
         for info in classes { byName[info.name] = info }
         for info in classes {
@@ -218,42 +222,53 @@ final class ClassInfo {
         }
     }
 
+    /// A GeoJSON point type: an embedded class with `type: "string"` and `coordinates: "double[]"`
+    /// (see DrumlinEngine/Objects/Database+Geo.swift).
+    static func geoPointIndices(_ info: ClassInfo) -> (type: Int, coordinates: Int)? {
+        guard info.isEmbedded,
+              let type = info.propertyIndex("type"), let coordinates = info.propertyIndex("coordinates"),
+              info.property(type).type == .string, info.property(type).collection == .single,
+              info.property(coordinates).type == .double, info.property(coordinates).collection == .list
+        else { return nil }
+        return (type, coordinates)
+    }
+
     /// One statement telling whether any mixed value holds a given object (`?1`: its stored form).
-    private(set) var mixedLinkProbeSQL: String?
+    package private(set) var mixedLinkProbeSQL: String?
 
     /// Where mixed values pointing at this class's objects may be (empty for classes a mixed
     /// value cannot link to, and for schemas without mixed properties).
-    private(set) var mixedLinkHolders: [MixedLinkHolder] = []
+    package private(set) var mixedLinkHolders: [MixedLinkHolder] = []
 
-    var isEmbedded: Bool { schema.kind == .embedded }
+    package var isEmbedded: Bool { schema.kind == .embedded }
 
     /// Whether the class has list, set or dictionary properties.
-    private(set) var hasCollections = false
+    package private(set) var hasCollections = false
     /// Whether writes to this class can touch more than its own row (links, collections, mixed,
     /// or links pointing here), so they need a savepoint and cascading deletes.
-    private(set) var hasRelationships = false
+    package private(set) var hasRelationships = false
     /// For GeoJSON point types: the `type` and `coordinates` properties.
-    private(set) var geoPointIndices: (type: Int, coordinates: Int)?
+    package private(set) var geoPointIndices: (type: Int, coordinates: Int)?
     /// The row properties, computed on first use (`rowIndices`).
-    var cachedRowIndices: [Int]?
+    package var cachedRowIndices: [Int]?
 
     /// Targets and incoming links reference classes both ways; the database breaks the cycle
     /// when it goes away.
-    func unlinkClasses() {
+    package func unlinkClasses() {
         targets = []
         incoming = []
         mixedLinkHolders = []
     }
 
-    var name: String { schema.name }
+    package var name: String { schema.name }
 
     /// Resolves a public or stored property name.
-    func propertyIndex(_ name: String) -> Int? { indexByName[name] }
+    package func propertyIndex(_ name: String) -> Int? { indexByName[name] }
 
-    func property(_ index: Int) -> Property { schema.properties[index] }
+    package func property(_ index: Int) -> Property { schema.properties[index] }
 
     /// The DDL that creates this class's table and indexes.
-    var createStatements: [String] {
+    package var createStatements: [String] {
         var definitions: [String] = []
         if hasSequenceColumn {
             let pk = schema.primaryKeyProperty!
@@ -280,7 +295,7 @@ final class ClassInfo {
 
     /// Column definitions for one property; `withDefault` gives existing rows a value when the
     /// column is added to a table that already has objects.
-    static func columnDefinitions(_ property: Property, withDefault: Bool) -> [String] {
+    package static func columnDefinitions(_ property: Property, withDefault: Bool) -> [String] {
         let type = ValueCodec.columnType(property)
         var definition = quoted(property.storedName) + (type.isEmpty ? "" : " " + type)
         if withDefault, !property.isOptional, property.type != .object, property.type != .mixed {
@@ -294,7 +309,7 @@ final class ClassInfo {
     }
 
     /// The value existing objects get for a new required property (Realm's zero values).
-    static func zeroLiteral(_ type: PropertyType) -> String {
+    package static func zeroLiteral(_ type: PropertyType) -> String {
         switch type {
         case .bool, .int, .date: "0"
         case .float, .double: "0.0"
@@ -307,13 +322,13 @@ final class ClassInfo {
         }
     }
 
-    func indexName(_ property: Property) -> String {
+    package func indexName(_ property: Property) -> String {
         quoted(sideName(property.isPrimaryKey ? "pk" : "idx", table: schema.storedName, column: property.storedName))
     }
 
     /// The CREATE INDEX statement a property needs, if any. The primary key gets a unique index
     /// (unless it is the row key itself); `indexed: true` properties and links get a plain one.
-    func indexStatement(_ property: Property) -> String? {
+    package func indexStatement(_ property: Property) -> String? {
         let column = quoted(property.storedName)
         if property.isPrimaryKey {
             if hasSequenceColumn { return nil }
@@ -327,7 +342,7 @@ final class ClassInfo {
 
     /// For a mixed column: a partial index over the rows holding a link (type 10), so deleting
     /// an object finds the mixed values pointing at it without scanning the table.
-    func mixedLinkIndexStatement(_ property: Property) -> String? {
+    package func mixedLinkIndexStatement(_ property: Property) -> String? {
         guard property.type == .mixed, property.isColumn else { return nil }
         let name = quoted(sideName("mlink", table: schema.storedName, column: property.storedName))
         return "CREATE INDEX IF NOT EXISTS \(name) ON \(table) (\(quoted(property.storedName))) WHERE \(quoted(Self.mixedTypeColumn(property))) = 10"

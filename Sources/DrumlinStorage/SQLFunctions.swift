@@ -1,4 +1,5 @@
 import CSQLite
+import DrumlinValues
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -106,7 +107,7 @@ enum SQLFunctions {
             }
             let box = Unmanaged<SQLFunctions.DecimalBox>.fromOpaque(pointer).takeRetainedValue()
             slot?.pointee = nil
-            let op: Results.Aggregate = [.sum, .avg, .min, .max][Int(Swift.max(0, Swift.min(3, box.op)))]
+            let op: Aggregate = [.sum, .avg, .min, .max][Int(Swift.max(0, Swift.min(3, box.op)))]
             guard case .decimal(let result) = DecimalArithmetic.aggregate(op, box.values) else {
                 sqlite3_result_null(context)
                 return

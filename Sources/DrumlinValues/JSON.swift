@@ -61,7 +61,7 @@ public enum JSON: Sendable, Equatable {
     }
 
     /// The JSON type word used in error messages.
-    var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "bool"
@@ -82,6 +82,11 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     public var description: String { "Invalid JSON at byte \(offset): \(reason)" }
     /// Refused for nesting deeper than `JSON.maximumDepth`: a limit (`LIMIT`), not malformed input.
     public var isNestingLimit: Bool { reason.hasPrefix("nesting deeper than") }
+
+    package init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
 }
 
 extension JSON {
@@ -118,13 +123,13 @@ private let powersOfTen: [Double] = (0...22).map { exponent in
 }
 
 /// A byte-level RFC 8259 parser, faster than JSONDecoder and free of Foundation.
-struct JSONParser {
-    let bytes: UnsafePointer<UInt8>
-    let count: Int
-    var index = 0
+package struct JSONParser {
+    package let bytes: UnsafePointer<UInt8>
+    package let count: Int
+    package var index = 0
     var depth = 0
 
-    init(_ buffer: UnsafeRawBufferPointer) {
+    package init(_ buffer: UnsafeRawBufferPointer) {
         if let base = buffer.baseAddress, buffer.count > 0 {
             bytes = base.assumingMemoryBound(to: UInt8.self)
         } else {
@@ -141,16 +146,16 @@ struct JSONParser {
         return value
     }
 
-    func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: index, reason: reason) }
+    package func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: index, reason: reason) }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < count {
             let c = bytes[index]
             if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { index += 1 } else { return }
         }
     }
 
-    mutating func parseValue() throws(JSONParseError) -> JSON {
+    package mutating func parseValue() throws(JSONParseError) -> JSON {
         guard index < count else { throw fail("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()

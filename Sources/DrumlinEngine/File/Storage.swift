@@ -1,4 +1,7 @@
 import CSQLite
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// The scalar or link type of a property, or of a collection's elements.
 public enum PropertyType: String, Sendable, CaseIterable {
     case bool, int, float, double, decimal128, string, data, date, objectId, uuid, mixed

@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// Reads one property declaration of a JSON schema into a normalized `Property`: either the
 /// shorthand string (`"int"`, `"int?[]"`, `"Dog{}"`, `"counter"`) or the long form object
 /// (`{"type": "list", "objectType": "int", "optional": true}`).
@@ -16,7 +18,7 @@ struct PropertyDeclaration {
     /// `Invalid type declaration for property 'p' on 'C': ` prefix, which `prefixedMessage` adds.
     struct Problem: Error {
         let message: String
-        init(_ message: String) { self.message = message }
+        package init(_ message: String) { self.message = message }
     }
 
     static let longFormKeys: Set<String> = [

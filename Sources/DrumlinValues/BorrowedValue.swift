@@ -11,7 +11,7 @@ public enum BorrowedValue {
     case bytes(UnsafeRawBufferPointer)
     case value(Value)
 
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "bool"

@@ -1,3 +1,5 @@
+import DrumlinSchema
+
 /// The side table holding one collection property's elements. Elements are rows, not JSON blobs,
 /// so they are queryable and indexed:
 ///
@@ -8,20 +10,20 @@
 /// | dictionary | owner, key, value [, value_type] | unique (owner, key); (value) for links |
 ///
 /// `owner` is the object key of the owning object; for links `value` is the target's object key.
-struct CollectionTable {
-    let kind: CollectionKind
+package struct CollectionTable {
+    package let kind: CollectionKind
     /// Unquoted table name.
-    let rawName: String
+    package let rawName: String
     /// Quoted table name, for SQL.
-    let name: String
+    package let name: String
     let elementType: PropertyType
-    var isMixed: Bool { elementType == .mixed }
+    package var isMixed: Bool { elementType == .mixed }
     var isLink: Bool { elementType == .object }
 
     /// `indexed: true` on a list of strings indexes the elements.
     let isIndexed: Bool
 
-    init(kind: CollectionKind, table: String, column: String, elementType: PropertyType, isIndexed: Bool = false) {
+    package init(kind: CollectionKind, table: String, column: String, elementType: PropertyType, isIndexed: Bool = false) {
         self.kind = kind
         self.isIndexed = isIndexed
         rawName = sideName(kind.typeWord ?? "single", table: table, column: column)
@@ -29,7 +31,7 @@ struct CollectionTable {
         self.elementType = elementType
     }
 
-    var createStatements: [String] {
+    package var createStatements: [String] {
         var property = Property(name: "value", type: elementType, isOptional: true)
         property.collection = .single
         let type = ValueCodec.columnType(property)
@@ -62,18 +64,25 @@ struct CollectionTable {
 
 /// Names of Drumlin's per-property tables and indexes: `_drumlin_<kind>_<length of table>_<table>_<column>`.
 /// The length makes the name unambiguous whatever characters the table and column names contain.
-func sideName(_ kind: String, table: String, column: String) -> String {
+package func sideName(_ kind: String, table: String, column: String) -> String {
     "_drumlin_\(kind)_\(table.utf8.count)_\(table)_\(column)"
 }
 
 /// Nested lists and dictionaries inside mixed values. A mixed slot holding a collection stores
 /// `DRUMLIN_TYPE_LIST` / `DRUMLIN_TYPE_DICTIONARY` and the collection's id; its elements are rows here
 /// (dictionary entries keep their insertion order in `position`).
-enum MixedStore {
-    static let table = "_drumlin_mixed"
-    static let createStatements = [
+package enum MixedStore {
+    package static let table = "_drumlin_mixed"
+    package static let createStatements = [
         "CREATE TABLE _drumlin_mixed_collections (id INTEGER PRIMARY KEY, kind INTEGER NOT NULL)",
         "CREATE TABLE _drumlin_mixed (collection INTEGER NOT NULL, position INTEGER NOT NULL, key TEXT, value, value_type INTEGER NOT NULL)",
         "CREATE INDEX _drumlin_mixed_collection ON _drumlin_mixed (collection, position)",
     ]
+}
+
+/// Where a mixed value can hold a link (see DrumlinEngine/Objects/Database+MixedLinks.swift): a
+/// mixed property of a class, or a mixed list, set or dictionary property with its table.
+package enum MixedLinkHolder {
+    case column(ClassInfo, Int)
+    case collection(ClassInfo, Int, CollectionTable)
 }

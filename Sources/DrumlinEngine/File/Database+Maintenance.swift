@@ -1,3 +1,6 @@
+import DrumlinStorage
+import DrumlinValues
+
 /// Checking a file's consistency and compacting it.
 extension Database {
     /// Checks the file: SQLite's own integrity check, then the engine's invariants: every table

@@ -36,7 +36,7 @@ public struct Decimal128: Sendable, Hashable, CustomStringConvertible {
 
     /// Builds a canonical finite value. Callers guarantee the coefficient has at
     /// most 34 digits, so the "11" combination form is never produced.
-    init(negative: Bool, coefficient: UInt128, exponent: Int) {
+    package init(negative: Bool, coefficient: UInt128, exponent: Int) {
         precondition(coefficient <= Self.maxCoefficient)
         precondition(exponent >= Self.minExponent && exponent <= Self.maxExponent)
         let biased = UInt64(exponent + Self.exponentBias)
@@ -374,7 +374,7 @@ extension Decimal128 {
 private struct WideUInt {
     var limbs: [UInt32] = []
 
-    init(_ value: UInt128) {
+    package init(_ value: UInt128) {
         var v = value
         while v != 0 {
             limbs.append(UInt32(truncatingIfNeeded: v))

@@ -8,18 +8,18 @@ import Glibc
 /// Boxes and polygons are tested on the longitude/latitude plane (a box whose west edge is east of
 /// its east edge crosses the antimeridian); circles by great-circle distance. Points on the edge of
 /// a box or polygon are outside, as in Realm.
-final class GeoShape {
-    enum Kind {
+package final class GeoShape {
+    package enum Kind {
         case box(west: Double, south: Double, east: Double, north: Double)
         case circle(longitude: Double, latitude: Double, radius: Double)
         case polygon([[(Double, Double)]])
     }
 
-    let kind: Kind
+    package let kind: Kind
 
-    init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind) { self.kind = kind }
 
-    convenience init?(text: String) {
+    package convenience init?(text: String) {
         guard let json = try? JSON.parse(text), case .object(let members) = json, members.count == 1 else { return nil }
         func point(_ json: JSON) -> (Double, Double)? {
             guard let items = json.arrayElements, items.count >= 2, let lon = number(items[0]), let lat = number(items[1]) else { return nil }
@@ -55,7 +55,7 @@ final class GeoShape {
         }
     }
 
-    func contains(longitude: Double, latitude: Double) -> Bool {
+    package func contains(longitude: Double, latitude: Double) -> Bool {
         switch kind {
         case let .box(west, south, east, north):
             guard latitude > south, latitude < north else { return false }

@@ -1,4 +1,6 @@
 import CSQLite
+import DrumlinSchema
+import DrumlinValues
 
 /// How values are stored in SQLite columns. One place decides it, for writes and reads alike:
 ///
@@ -13,9 +15,9 @@ import CSQLite
 /// | objectId, uuid | BLOB | 12 / 16 bytes |
 /// | link | INTEGER | the target's object key |
 /// | mixed | (none) + INTEGER | the value as above, plus its DRUMLIN_TYPE_* in `_drumlin_type_<column>` |
-enum ValueCodec {
+package enum ValueCodec {
     /// The C API's DRUMLIN_TYPE_* number for a value, stored in a mixed property's type column.
-    static func typeCode(_ value: Value) -> Int64 {
+    package static func typeCode(_ value: Value) -> Int64 {
         switch value {
         case .null: 0
         case .int: 1
@@ -35,7 +37,7 @@ enum ValueCodec {
     }
 
     /// The DRUMLIN_TYPE_* number of a typed property's values (what `@type` names).
-    static func typeCode(_ type: PropertyType) -> Int64 {
+    package static func typeCode(_ type: PropertyType) -> Int64 {
         switch type {
         case .int: 1
         case .bool: 2
@@ -66,7 +68,7 @@ enum ValueCodec {
     }
 
     /// Binds a scalar value. Nested collections are never bound (they live in side tables).
-    static func bind(_ value: Value, to statement: Statement, at index: Int32) throws(DrumlinError) {
+    package static func bind(_ value: Value, to statement: Statement, at index: Int32) throws(DrumlinError) {
         switch value {
         case .null: statement.bindNull(index)
         case .bool(let b): statement.bind(Int64(b ? 1 : 0), at: index)
@@ -100,7 +102,7 @@ enum ValueCodec {
     }
 
     /// Reads a column stored for `type` (never `.mixed`: see `readMixed`).
-    static func read(_ statement: Statement, _ column: Int32, as type: PropertyType, classIndex: Int = -1) -> Value {
+    package static func read(_ statement: Statement, _ column: Int32, as type: PropertyType, classIndex: Int = -1) -> Value {
         let storage = statement.columnType(column)
         if storage == SQLITE_NULL { return .null }
         switch type {
@@ -132,7 +134,7 @@ enum ValueCodec {
     }
 
     /// Reads a mixed value from its value column and type column.
-    static func readMixed(_ statement: Statement, value column: Int32, type typeColumn: Int32) -> Value {
+    package static func readMixed(_ statement: Statement, value column: Int32, type typeColumn: Int32) -> Value {
         let code = statement.int64(typeColumn)
         switch code {
         case 1: return read(statement, column, as: .int)

@@ -1,3 +1,7 @@
+import DrumlinSchema
+import DrumlinStorage
+import DrumlinValues
+
 /// Compares the schema an application opens with against the one stored in the file. Additive
 /// changes (a new class, a new property, an index added or dropped) are applied automatically;
 /// anything else needs a migration and is reported with Realm's wording.

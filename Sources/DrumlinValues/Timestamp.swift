@@ -10,7 +10,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public private(set) var seconds: Int64
     public private(set) var nanoseconds: Int32
 
-    static let nanosPerSecond: Int64 = 1_000_000_000
+    package static let nanosPerSecond: Int64 = 1_000_000_000
 
     /// Accepts any nanosecond count, including negative ones, and carries the
     /// excess into seconds. Traps if that carry overflows `seconds`, like any
@@ -204,7 +204,7 @@ extension Timestamp {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    package static func daysInMonth(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2: return isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -216,7 +216,7 @@ extension Timestamp {
     /// proleptic Gregorian calendar, exact for every year we can parse.
     /// Works in 400-year eras (146,097 days) counted from 0000-03-01 so that
     /// the leap day falls at the end of each computational year.
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400                                       // 0...399

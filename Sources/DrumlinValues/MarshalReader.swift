@@ -1,5 +1,3 @@
-import CSQLite
-
 /// Reads the subset of Python's `marshal` format (versions 2-4) that a batch of rows needs: a list
 /// or tuple of tuples holding None, booleans, ints, floats, str and bytes, with the format's back
 /// references, and nested values: lists (a list or set, or a list in a mixed value), dicts
@@ -8,8 +6,8 @@ import CSQLite
 /// writes them (see `tagged`). It lets a Python caller hand over a whole batch from one
 /// `marshal.dumps` (C code in the interpreter) instead of building JSON; docs/performance.md has the
 /// measurements.
-struct MarshalReader {
-    typealias Item = BorrowedValue
+package struct MarshalReader {
+    package typealias Item = BorrowedValue
 
     /// Marshal type codes of Python values a row cannot hold, by the name errors give them.
     static let containerNames: [UInt8: String] = [
@@ -18,12 +16,12 @@ struct MarshalReader {
     ]
 
     let base: UnsafeRawPointer
-    let count: Int
-    var offset = 0
+    package let count: Int
+    package var offset = 0
     /// Objects flagged for back references, in order. Containers get a placeholder.
     var references: [Item?] = []
 
-    init(_ buffer: UnsafeRawBufferPointer) throws(DrumlinError) {
+    package init(_ buffer: UnsafeRawBufferPointer) throws(DrumlinError) {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             throw DrumlinError(.invalidArgument, "The marshal data is empty.")
         }
@@ -31,7 +29,7 @@ struct MarshalReader {
         count = buffer.count
     }
 
-    func fail(_ reason: String) -> DrumlinError {
+    package func fail(_ reason: String) -> DrumlinError {
         DrumlinError(.invalidArgument, "Invalid marshal data at byte \(offset): \(reason).")
     }
 
@@ -54,7 +52,7 @@ struct MarshalReader {
     }
 
     /// Reads a container header: the number of elements of a list or tuple.
-    mutating func containerLength() throws(DrumlinError) -> Int {
+    package mutating func containerLength() throws(DrumlinError) -> Int {
         let code = try byte()
         if code & 0x80 != 0 { references.append(nil) }
         switch code & 0x7F {
@@ -68,7 +66,7 @@ struct MarshalReader {
     }
 
     /// Reads one scalar.
-    mutating func item() throws(DrumlinError) -> Item {
+    package mutating func item() throws(DrumlinError) -> Item {
         let code = try byte()
         let flagged = code & 0x80 != 0
         var slot = -1

@@ -1,3 +1,5 @@
+import DrumlinValues
+
 extension Schema {
     /// Parses, normalizes and validates a schema written as JSON text in Realm JS's format (plus
     /// Drumlin's class-level `mapTo`).
@@ -28,7 +30,7 @@ extension Schema {
     /// `validating: false` checks the grammar only (every declaration must still be well formed):
     /// for reading back definitions Drumlin stored itself, which were validated when they were written
     /// and may name classes that are no longer stored.
-    init(json: JSON, validating: Bool) throws(DrumlinError) {
+    package init(json: JSON, validating: Bool) throws(DrumlinError) {
         guard case .array(let entries) = json else {
             throw DrumlinError(.schema, "Invalid schema: expected an array of object schemas, got \(json.javaScriptDescription).")
         }

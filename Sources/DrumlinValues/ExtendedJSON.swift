@@ -9,10 +9,10 @@ package enum ExtendedJSON {
 
     /// Nested mixed collections deeper than this are `DRUMLIN_ERR_LIMIT` (a mixed property holding a
     /// list is level 1).
-    static let maximumMixedDepth = 100
+    package static let maximumMixedDepth = 100
 
     /// Decodes an Extended JSON wrapper object, or returns nil when `json` is not one.
-    static func wrapped(_ json: JSON) throws(DrumlinError) -> Value? {
+    package static func wrapped(_ json: JSON) throws(DrumlinError) -> Value? {
         guard case .object(let members) = json, members.count == 1, wrapperKeys.contains(members[0].key) else {
             return nil
         }
@@ -85,7 +85,7 @@ package enum ExtendedJSON {
 
     /// Decodes any Extended JSON value the way a mixed property stores it: exact scalar types,
     /// arrays as nested lists, other objects as nested dictionaries.
-    static func mixedValue(_ json: JSON, depth: Int = 0) throws(DrumlinError) -> Value {
+    package static func mixedValue(_ json: JSON, depth: Int = 0) throws(DrumlinError) -> Value {
         switch json {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -121,13 +121,13 @@ package enum ExtendedJSON {
         }
     }
 
-    static func nestingLimit() -> DrumlinError {
+    package static func nestingLimit() -> DrumlinError {
         DrumlinError(.limit, "Nested collections in a mixed value may be at most \(maximumMixedDepth) levels deep.")
     }
 
     // MARK: Writing
 
-    static func write(_ value: Value, to writer: inout JSONWriter) {
+    package static func write(_ value: Value, to writer: inout JSONWriter) {
         switch value {
         case .null: writer.writeRaw("null")
         case .bool(let b): writer.writeRaw(b ? "true" : "false")

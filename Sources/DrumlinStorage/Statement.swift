@@ -1,12 +1,13 @@
 import CSQLite
+import DrumlinValues
 
 /// One prepared statement, owned by exactly one Swift object. Statements are cached per
 /// connection by their SQL text, so each is prepared once and reset between uses.
-final class Statement {
-    let handle: OpaquePointer
+package final class Statement {
+    package let handle: OpaquePointer
     unowned(unsafe) let connection: Connection
 
-    init(connection: Connection, sql: String) throws(DrumlinError) {
+    package init(connection: Connection, sql: String) throws(DrumlinError) {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else {
@@ -25,26 +26,26 @@ final class Statement {
 
     /// Makes the statement ready for new bindings. Bindings are overwritten by the next use, so
     /// they are not cleared (every caller binds every parameter).
-    @inline(__always) func reset() {
+    @inline(__always) package func reset() {
         if stepped {
             stepped = false
             sqlite3_reset(handle)
         }
     }
 
-    @inline(__always) func bindNull(_ index: Int32) {
+    @inline(__always) package func bindNull(_ index: Int32) {
         sqlite3_bind_null(handle, index)
     }
 
-    @inline(__always) func bind(_ value: Int64, at index: Int32) {
+    @inline(__always) package func bind(_ value: Int64, at index: Int32) {
         sqlite3_bind_int64(handle, index, value)
     }
 
-    @inline(__always) func bind(_ value: Double, at index: Int32) {
+    @inline(__always) package func bind(_ value: Double, at index: Int32) {
         sqlite3_bind_double(handle, index, value)
     }
 
-    @inline(__always) func bind(_ value: String, at index: Int32) {
+    @inline(__always) package func bind(_ value: String, at index: Int32) {
         var value = value
         value.withUTF8 { utf8 in
             // A non-NULL pointer even for "", so SQLite stores an empty string, not NULL.
@@ -54,7 +55,7 @@ final class Statement {
         }
     }
 
-    @inline(__always) func bind(bytes: UnsafeRawBufferPointer, at index: Int32) {
+    @inline(__always) package func bind(bytes: UnsafeRawBufferPointer, at index: Int32) {
         if bytes.count == 0 {
             sqlite3_bind_zeroblob(handle, index, 0)
         } else {
@@ -62,12 +63,12 @@ final class Statement {
         }
     }
 
-    func bind(_ bytes: [UInt8], at index: Int32) {
+    package func bind(_ bytes: [UInt8], at index: Int32) {
         bytes.withUnsafeBytes { bind(bytes: $0, at: index) }
     }
 
     /// Binds `parameters` to `?1`, `?2`, … in order: the one loop binding a query's parameters.
-    func bind<Parameters: Sequence<Value>>(_ parameters: Parameters) throws(DrumlinError) {
+    package func bind<Parameters: Sequence<Value>>(_ parameters: Parameters) throws(DrumlinError) {
         var index: Int32 = 1
         for value in parameters {
             try ValueCodec.bind(value, to: self, at: index)
@@ -76,7 +77,7 @@ final class Statement {
     }
 
     /// Steps once: true when a row is available, false when the statement is done.
-    @inline(__always) func step() throws(DrumlinError) -> Bool {
+    @inline(__always) package func step() throws(DrumlinError) -> Bool {
         stepped = true
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
@@ -87,18 +88,18 @@ final class Statement {
     }
 
     /// Runs a statement that returns no rows, then resets it.
-    func run() throws(DrumlinError) {
+    package func run() throws(DrumlinError) {
         defer { reset() }
         _ = try step()
     }
 
     @inline(__always) func columnType(_ index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
-    @inline(__always) func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
-    @inline(__always) func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
-    @inline(__always) func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+    @inline(__always) package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    @inline(__always) package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+    @inline(__always) package func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
     /// The column as text. A NULL column reads as "" (callers check `isNull` first where it matters).
-    func string(_ index: Int32) -> String {
+    package func string(_ index: Int32) -> String {
         guard let text = sqlite3_column_text(handle, index) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
@@ -111,7 +112,7 @@ final class Statement {
     }
 
     /// Calls `body` with the column's bytes without copying them.
-    func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    package func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let blob = sqlite3_column_blob(handle, index) else {
             return body(UnsafeRawBufferPointer(start: nil, count: 0))

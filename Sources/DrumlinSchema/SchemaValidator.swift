@@ -1,3 +1,5 @@
+import DrumlinValues
+
 extension Schema {
     /// Checks the schema against Realm's rules and Drumlin's own, reporting every problem at once.
     ///
