@@ -2,8 +2,11 @@
 
 - ``_ptr()`` returns the handle, or raises :class:`MisuseError` once it is closed;
 - ``close()`` is idempotent; ``with`` closes on exit;
-- ``__del__`` is a safety net that releases a handle nobody closed, except while the interpreter
-  shuts down (module globals, and the library's own runtime, may already be gone by then).
+- ``__del__`` (:class:`Handle`, not :class:`HandleBase`) is a safety net that releases a handle
+  nobody closed, except while the interpreter shuts down (module globals, and the library's own
+  runtime, may already be gone by then). Objects (``object.py``) derive from :class:`HandleBase`:
+  most never hold a handle (they keep their row), so the safety net is on the handle itself
+  (``object.ObjectHandle``), paid only by the objects that have one.
 
 Children keep a Python reference to their parent (an Object to its Database), mirroring the C
 rule, so the garbage collector can never close a database under a live object.
@@ -17,10 +20,12 @@ from typing import Any, TypeVar
 from ._errors import MisuseError
 
 _is_finalizing = sys.is_finalizing
-_H = TypeVar("_H", bound="Handle")
+_H = TypeVar("_H", bound="HandleBase")
 
 
-class Handle:
+class HandleBase:
+    """An owner of one C handle (``_drumlin_h``), without a finalizer."""
+
     __slots__ = ("__weakref__", "_drumlin_h")
 
     _drumlin_h: Any
@@ -52,6 +57,12 @@ class Handle:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+class Handle(HandleBase):
+    """A :class:`HandleBase` whose garbage collection releases a handle nobody closed."""
+
+    __slots__ = ()
 
     def __del__(self, _is_finalizing: Any = _is_finalizing) -> None:
         try:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Iterable, Mapping
-from ctypes import byref, c_char_p, c_int, c_int64, c_void_p
+from ctypes import addressof, byref, c_char_p, c_int, c_int64, c_void_p
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
@@ -33,7 +33,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._fastread import read_packed
-from ._handle import Handle
+from ._handle import HandleBase
 from ._rows import NO_ROW, read_row
 from ._schema import Property, encode_name
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
@@ -67,10 +67,40 @@ MixedPath = Union[list[PathStep], tuple[PathStep, ...], PathStep]
 _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 _get_at = _ffi.drumlin_object_get_at
+_pointer_word = c_void_p  # writes a handle cell in place (release sets it to NULL)
+
+
+class ObjectHandle(_ffi.drumlin_object_p):  # type: ignore[misc,valid-type]
+    """An object handle owned by one :class:`Object`: released by :meth:`release` (``close()``) or,
+    as a safety net, when it is garbage, except while the interpreter shuts down. Objects read as
+    rows have none, so they pay no finalizer."""
+
+    _type_ = _ffi._drumlin_object
+
+    @classmethod
+    def owning(cls, handle: Any) -> ObjectHandle | None:
+        """The handle ``handle`` (a ``drumlin_object_p`` from a call) as an owned one."""
+        if isinstance(handle, cls) or handle is None:
+            return handle
+        return cls.from_buffer_copy(handle)  # type: ignore[no-any-return]
+
+    def release(self) -> None:
+        """Release the handle (once; the pointer is NULL afterwards)."""
+        if self:
+            handle = _ffi.drumlin_object_p.from_buffer_copy(self)
+            _pointer_word.from_address(addressof(self)).value = None
+            _ffi.drumlin_object_release(handle)
+
+    def __del__(self, _is_finalizing: Any = sys.is_finalizing) -> None:
+        if self and not _is_finalizing():
+            try:
+                self.release()
+            except Exception:  # nothing can be reported from __del__
+                pass
 
 
 @dataclass_transform(kw_only_default=True, field_specifiers=(persisted, linking_objects))
-class Object(Handle):
+class Object(HandleBase):
     """A stored object. Read properties as attributes or items; write them inside ``db.write()``.
 
     Objects are live: they always read the current state, raise
@@ -134,7 +164,7 @@ class Object(Handle):
     def _drumlin_attach(self, db: Database, handle: Any) -> None:
         # Managed objects come from Database.create / Database.get, never from user code.
         setter = object.__setattr__
-        setter(self, "_drumlin_h", handle)
+        setter(self, "_drumlin_h", ObjectHandle.owning(handle))
         setter(self, "_drumlin_db", db)
         # Strings read through a handle are borrowed until the next call on that handle: the lock
         # keeps two threads sharing this accessor from overwriting each other's values mid-copy.
@@ -169,7 +199,7 @@ class Object(Handle):
         return self._drumlin_values is None
 
     def _release(self, handle: Any) -> None:
-        _ffi.drumlin_object_release(handle)
+        handle.release()
 
     def observe(
         self, callback: Callable[[ObjectChange], None], key_paths: Iterable[str] | None = None
@@ -195,7 +225,7 @@ class Object(Handle):
                 raise MisuseError("This object is closed.")
             # An object read as a row has no handle until a call needs one.
             info = self._drumlin_class
-            out = _ffi.drumlin_object_p()
+            out = ObjectHandle()
             if _ffi.drumlin_object_find_by_key(self._drumlin_db._ptr(), info.cname, key, byref(out)) == DRUMLIN_NOT_FOUND:
                 raise InvalidatedObjectError(
                     f"Accessing object of type {info.name} which has been invalidated or deleted"
@@ -204,7 +234,7 @@ class Object(Handle):
                 if self._drumlin_h is None:
                     object.__setattr__(self, "_drumlin_h", out)
                 else:
-                    _ffi.drumlin_object_release(out)
+                    out.release()
             handle = self._drumlin_h
         return handle
 
@@ -625,7 +655,7 @@ def _slot_setter(cls: type, name: str) -> Callable[[Any, Any], None]:
     return setter
 
 
-_set_handle = _slot_setter(Handle, "_drumlin_h")
+_set_handle = _slot_setter(HandleBase, "_drumlin_h")
 _set_db = _slot_setter(Object, "_drumlin_db")
 _set_key = _slot_setter(Object, "_drumlin_key")
 _set_lock = _slot_setter(Object, "_drumlin_lock")

@@ -173,3 +173,65 @@ def test_a_write_through_an_object_read_as_a_row_needs_no_handle_first(db: Any) 
     assert (person.name, person.age, person.active) == ("several", 5, False)
     with pytest.raises(drumlin.TransactionError):
         person.age = 1
+
+
+def test_objects_release_the_handle_they_took_once(db: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Objects read as rows have no handle and no finalizer; one that took a handle (a call that
+    # needs it) releases it when closed or when garbage, exactly once.
+    from drumlin import _ffi
+
+    released: list[int] = []
+    release = _ffi.drumlin_object_release
+    monkeypatch.setattr(_ffi, "drumlin_object_release", lambda handle: (released.append(1), release(handle)))
+    person = db.get("Person", 1)
+    assert not hasattr(type(person), "__del__")
+    assert person._drumlin_h is None
+    assert "p1" in person.to_json()  # needs the handle
+    assert person._drumlin_h
+    del person
+    import gc
+
+    gc.collect()
+    assert released == [1]
+    other = db.get("Person", 2)
+    other.to_json()
+    other.close()
+    other.close()
+    del other
+    gc.collect()
+    assert released == [1, 1]
+    # A closed object reads no more, and releasing did not break the database's other objects.
+    assert db.get("Person", 3).name == "p3"
+
+
+def test_attribute_writes_of_numbers_and_bools_are_what_the_general_write_stores(db: Any, path: Path) -> None:
+    # Numbers and bools are packed into a value cell the accessor keeps; the values read back
+    # (here and through another handle) are those the general write (obj["name"] = x) stores.
+    person = db.get("Person", 1)
+    task_values = {"id": 9, "title": "t", "ratio": 0.0}
+    with db.write():
+        task = db.create("Task", task_values)
+        person.age = 41
+        person.score = 2.75
+        person.active = False
+        task.ratio = 0.1  # a float property: narrowed by the engine, read as the shortest float32
+        person.age = -(1 << 63)
+        person.age = (1 << 63) - 1
+        with pytest.raises(drumlin.DrumlinError):
+            person.age = 1 << 63
+        with pytest.raises(drumlin.DrumlinError):
+            person.score = "not a number"
+        person.active = True
+        person.active = False
+    assert (person.age, person.score, person.active) == ((1 << 63) - 1, 2.75, False)
+    assert task.ratio == 0.1
+    with drumlin.open(path) as other:
+        again = other.get("Person", 1)
+        assert (again.age, again.score, again.active) == ((1 << 63) - 1, 2.75, False)
+        assert other.get("Task", 9).ratio == 0.1
+    with db.write():
+        person["score"] = 2.75
+        person.score = 3  # an int into a double property: as the general write converts it
+    assert person.score == 3.0 and type(person.score) is float
+    with pytest.raises(drumlin.DrumlinError):
+        person.score = 1.0  # outside a write transaction
