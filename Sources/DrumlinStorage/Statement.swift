@@ -3,8 +3,12 @@ import DrumlinValues
 
 /// One prepared statement, owned by exactly one Swift object. Statements are cached per
 /// connection by their SQL text, so each is prepared once and reset between uses.
-package final class Statement {
-    package let handle: OpaquePointer
+///
+/// Public, with its hot members inlinable, only so that the engine's target inlines them across
+/// the module boundary (a `package` declaration is not inlined into another module): the Swift
+/// face imports the engine `internal`ly, so none of this is API of `import Drumlin`.
+public final class Statement {
+    @usableFromInline package let handle: OpaquePointer
     unowned(unsafe) let connection: Connection
 
     package init(connection: Connection, sql: String) throws(DrumlinError) {
@@ -22,26 +26,26 @@ package final class Statement {
 
     /// Stepped since the last reset. Cached statements are reset both when fetched and after use;
     /// the flag makes the second of those free.
-    @exclusivity(unchecked) private var stepped = false
+    @usableFromInline @exclusivity(unchecked) var stepped = false
 
     /// Makes the statement ready for new bindings. Bindings are overwritten by the next use, so
     /// they are not cleared (every caller binds every parameter).
-    @inline(__always) package func reset() {
+    @inlinable public func reset() {
         if stepped {
             stepped = false
             sqlite3_reset(handle)
         }
     }
 
-    @inline(__always) package func bindNull(_ index: Int32) {
+    @inlinable public func bindNull(_ index: Int32) {
         sqlite3_bind_null(handle, index)
     }
 
-    @inline(__always) package func bind(_ value: Int64, at index: Int32) {
+    @inlinable public func bind(_ value: Int64, at index: Int32) {
         sqlite3_bind_int64(handle, index, value)
     }
 
-    @inline(__always) package func bind(_ value: Double, at index: Int32) {
+    @inlinable public func bind(_ value: Double, at index: Int32) {
         sqlite3_bind_double(handle, index, value)
     }
 
@@ -77,14 +81,19 @@ package final class Statement {
     }
 
     /// Steps once: true when a row is available, false when the statement is done.
-    @inline(__always) package func step() throws(DrumlinError) -> Bool {
+    @inlinable public func step() throws(DrumlinError) -> Bool {
         stepped = true
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
+        throw failed(rc)
+    }
+
+    /// The error of a step that failed; resets the statement.
+    @usableFromInline func failed(_ rc: Int32) -> DrumlinError {
         let error = connection.error(rc, context: "step")
         reset()
-        throw error
+        return error
     }
 
     /// Runs a statement that returns no rows, then resets it.
@@ -93,10 +102,10 @@ package final class Statement {
         _ = try step()
     }
 
-    @inline(__always) func columnType(_ index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
-    @inline(__always) package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
-    @inline(__always) package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
-    @inline(__always) package func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+    @inlinable public func columnType(_ index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
+    @inlinable public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    @inlinable public func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+    @inlinable public func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
     /// The column as text. A NULL column reads as "" (callers check `isNull` first where it matters).
     package func string(_ index: Int32) -> String {
