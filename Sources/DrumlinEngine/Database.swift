@@ -197,9 +197,10 @@ public final class Database: @unchecked Sendable {
         return word
     }()
     public var readVersion: UInt64 { readVersionAddress.pointee }
-    /// What `noteChanges` saw last: SQLite's data version and this connection's total changes.
-    private var seenDataVersion: UInt32 = 0
-    private var seenTotalChanges: Int64 = 0
+    /// What `noteChanges` saw last: SQLite's data version and this connection's total changes
+    /// (guarded by `lock`).
+    @exclusivity(unchecked) private var seenDataVersion: UInt32 = 0
+    @exclusivity(unchecked) private var seenTotalChanges: Int64 = 0
 
     /// Moves the read version (commits, rollbacks, writes, and `refresh()`).
     func bumpReadVersion() { readVersionAddress.pointee &+= 1 }
@@ -208,7 +209,8 @@ public final class Database: @unchecked Sendable {
     /// since the last call: runs after every call, so the next call's readers see it.
     private func noteChanges(_ connection: Connection) {
         var dataVersion: UInt32 = 0
-        _ = sqlite3_file_control(connection.handle, "main", SQLITE_FCNTL_DATA_VERSION, &dataVersion)
+        // A NULL database name is "main" without SQLite's name lookup (sqlite3DbNameToBtree).
+        _ = sqlite3_file_control(connection.handle, nil, SQLITE_FCNTL_DATA_VERSION, &dataVersion)
         let total = connection.totalChanges
         if dataVersion != seenDataVersion || total != seenTotalChanges {
             seenDataVersion = dataVersion
@@ -357,7 +359,7 @@ public final class Database: @unchecked Sendable {
     /// Swift and Python, paged reads in C), and each page then costs its rows only. The next call
     /// of any other kind resets it first, so the open read never outlives that call: writes,
     /// refreshes and other reads see the file as usual. Guarded by `lock`.
-    var parkedRows: ParkedRows?
+    @exclusivity(unchecked) var parkedRows: ParkedRows?
 
     /// Set once the database is closed; read without the lock by handles checking their parent.
     private let closedFlag = Atomic<Bool>(false)

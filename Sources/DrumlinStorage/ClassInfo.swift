@@ -51,8 +51,11 @@ package final class ClassInfo {
         case insert, selectRow, keyByPrimaryKey, exists, delete, count, readSequence, writeSequence, insertBatch, selectRowByPrimaryKey
     }
     static let fixedSlots = 10
+    // The vars below are set while the database opens (`resolve`, the slot layout) and only read
+    // afterwards, under the database's call lock: they skip Swift's dynamic exclusivity checks,
+    // which the hot paths would otherwise pay on every call.
     /// Where this class's slots start; set once at open.
-    package var slotBase = 0
+    @exclusivity(unchecked) package var slotBase = 0
     package var slotCount: Int { Self.fixedSlots + 2 * schema.properties.count }
     package func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
     package func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
@@ -96,9 +99,9 @@ package final class ClassInfo {
     package let collectionTables: [CollectionTable?]
     /// Per property: the class a link, link collection or linkingObjects property points at.
     /// Set by `resolve(_:)` once every class exists.
-    package private(set) var targets: [ClassInfo?] = []
+    @exclusivity(unchecked) package private(set) var targets: [ClassInfo?] = []
     /// Properties (of any class, this one included) that link to this class.
-    package private(set) var incoming: [(origin: ClassInfo, property: Int)] = []
+    @exclusivity(unchecked) package private(set) var incoming: [(origin: ClassInfo, property: Int)] = []
     package static let sequenceColumnName = "_drumlin_seq"
 
     /// `allowsIntegerRowKey` false keeps `_drumlin_key` as the row key even for a required int
@@ -234,23 +237,23 @@ package final class ClassInfo {
     }
 
     /// One statement telling whether any mixed value holds a given object (`?1`: its stored form).
-    package private(set) var mixedLinkProbeSQL: String?
+    @exclusivity(unchecked) package private(set) var mixedLinkProbeSQL: String?
 
     /// Where mixed values pointing at this class's objects may be (empty for classes a mixed
     /// value cannot link to, and for schemas without mixed properties).
-    package private(set) var mixedLinkHolders: [MixedLinkHolder] = []
+    @exclusivity(unchecked) package private(set) var mixedLinkHolders: [MixedLinkHolder] = []
 
     package var isEmbedded: Bool { schema.kind == .embedded }
 
     /// Whether the class has list, set or dictionary properties.
-    package private(set) var hasCollections = false
+    @exclusivity(unchecked) package private(set) var hasCollections = false
     /// Whether writes to this class can touch more than its own row (links, collections, mixed,
     /// or links pointing here), so they need a savepoint and cascading deletes.
-    package private(set) var hasRelationships = false
+    @exclusivity(unchecked) package private(set) var hasRelationships = false
     /// For GeoJSON point types: the `type` and `coordinates` properties.
-    package private(set) var geoPointIndices: (type: Int, coordinates: Int)?
+    @exclusivity(unchecked) package private(set) var geoPointIndices: (type: Int, coordinates: Int)?
     /// The row properties, computed on first use (`rowIndices`).
-    package var cachedRowIndices: [Int]?
+    @exclusivity(unchecked) package var cachedRowIndices: [Int]?
 
     /// Targets and incoming links reference classes both ways; the database breaks the cycle
     /// when it goes away.

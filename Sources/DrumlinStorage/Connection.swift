@@ -13,8 +13,9 @@ package func quoted(_ identifier: String) -> String {
 /// serializes every use.
 package final class Connection {
     package let handle: OpaquePointer
-    private var statements: [String: Statement] = [:]
-    private var slots: [Statement?] = []
+    // Only used under the database's call lock: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var statements: [String: Statement] = [:]
+    @exclusivity(unchecked) private var slots: [Statement?] = []
 
     /// Runs once, before the process's first connection: SQLite's memory statistics off, as
     /// SQLite recommends for speed (they take a global mutex on every allocation and free: about

@@ -41,10 +41,10 @@ final class HandleClass: @unchecked Sendable {
     /// The loader of each row value by its slot, and how each is stored without it, when every
     /// row value goes into a storage (so a row read goes straight into a new object's storages,
     /// in one pass over the row).
-    private var slotLoadersCache: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])?
+    @exclusivity(unchecked) private var slotLoadersCache: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])?
     /// Set once the class is known to have a row value that no storage keeps (a link, a mixed
     /// value): the answer is then nil for good, and is not worked out again on every read.
-    private var hasRowValuesNotKept = false
+    @exclusivity(unchecked) private var hasRowValuesNotKept = false
 
     var slotLoaders: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])? {
         if let slotLoadersCache { return slotLoadersCache }

@@ -262,15 +262,10 @@ extension Database {
         defer { single.reset() }
         let width0 = propertyIndices.count
         var items = [BorrowedValue](repeating: .null, count: width0 * batch)
-        // The row keys of a class keyed by its int primary key, for the key-order check
-        // (Database+KeyOrder.swift); .min when a key is not an int as given (it cannot be in order).
-        let pkSource = info.hasSequenceColumn ? info.primaryKeyIndex.map { source[$0] } : nil
-        func key(_ r: Int) -> Int64 {
-            guard let pkSource, let pkIndex = info.primaryKeyIndex else { return .min }
-            if pkSource >= 0, case .int(let k) = items[r * width0 + pkSource] { return k }
-            if pkSource < 0, case .int(let k)? = fixed[pkIndex] { return k }
-            return .min
-        }
+        // Where the primary key of a class keyed by it comes from, for the key-order check
+        // (Database+KeyOrder.swift): a position in each row, or a fixed value.
+        let pkSource = info.primaryKeyIndex.map { source[$0] } ?? -1
+        let pkFixed = info.primaryKeyIndex.flatMap { fixed[$0] }
         if info.hasSequenceColumn { try prepareKeyOrder(info, connection) }
         var row = 0
         while row < rows {
@@ -299,7 +294,9 @@ extension Database {
                 }
                 many.reset()
                 if !failed {
-                    if info.hasSequenceColumn { try noteCreated(info, keys: (0..<n).lazy.map(key), connection) }
+                    if info.hasSequenceColumn {
+                        try noteCreated(info, keys: Self.rowKeys(items, rows: n, width: width0, source: pkSource, fixed: pkFixed), connection)
+                    }
                     row += n
                     continue
                 }
@@ -325,6 +322,16 @@ extension Database {
                 }
             }
             row += n
+        }
+    }
+
+    /// The row keys of the first `rows` rows of a batch of a class keyed by its int primary key
+    /// (`.min` for a key that is not an int as given: it cannot be in key order).
+    private static func rowKeys(_ items: [BorrowedValue], rows: Int, width: Int, source: Int, fixed: Value?) -> [Int64] {
+        (0..<rows).map { r in
+            if source >= 0, case .int(let k) = items[r * width + source] { return k }
+            if source < 0, case .int(let k)? = fixed { return k }
+            return .min
         }
     }
 
