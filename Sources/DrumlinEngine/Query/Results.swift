@@ -77,9 +77,10 @@ public final class Results: @unchecked Sendable {
             let refined = adding(newSteps)
             if case .all = base, steps.isEmpty, owner == nil {
                 refined.sharedQuery = (query, arguments)
-                try refined.compileShared(query, arguments, connection, byKey: false)
+                // Compiled for the order its reads will take (the errors are the same in both).
+                try refined.compileShared(query, arguments, connection, byKey: refined.triesKeyOrder)
             } else {
-                _ = try refined.compile(connection)
+                _ = try refined.compile(connection, byKey: refined.triesKeyOrder)
             }
             return refined
         }
@@ -158,7 +159,7 @@ public final class Results: @unchecked Sendable {
     }
 
     private func validate() throws(DrumlinError) {
-        try database.serialized { (connection) throws(DrumlinError) in _ = try compile(connection) }
+        try database.serialized { (connection) throws(DrumlinError) in _ = try compile(connection, byKey: triesKeyOrder) }
     }
 
     /// The current objects, frozen: later changes do not add or reorder them (deleted objects
