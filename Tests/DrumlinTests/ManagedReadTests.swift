@@ -90,6 +90,28 @@ private func sample(_ id: Int, filled: Bool) -> ReadSample {
         #expect(again.isInvalidated)
     }
 
+    /// An object read by primary key makes its managed state only when something needs more
+    /// than its properties: each use that does still sees the object it was read as.
+    @Test func aReadObjectIsManagedForEveryUse() throws {
+        let realm = try sampleRealm()
+        try realm.write { realm.add([sample(1, filled: true), sample(2, filled: false)]) }
+        let first = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 1))
+        #expect(first.realm != nil && !first.isInvalidated)
+        let second = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 2))
+        #expect(!first.isSameObject(as: second))
+        #expect(realm.objects(ReadSample.self).index(of: second) == 1)
+        var changes: [String] = []
+        let token = second.observe { change in
+            if case .change(_, let properties) = change { changes.append(properties.map(\.name).joined(separator: ",")) }
+        }
+        try realm.write { second.label = "observed" }
+        #expect(changes == ["label"])
+        token.invalidate()
+        try realm.write { realm.delete(first) }
+        #expect(first.isInvalidated && !second.isInvalidated)
+        #expect(realm.objects(ReadSample.self).map(\.id) == [2])
+    }
+
     @Test func anAddedObjectIsManagedWithItsValues() throws {
         let realm = try sampleRealm()
         let objects = (1 ... 100).map { sample($0, filled: $0 % 3 == 0) }

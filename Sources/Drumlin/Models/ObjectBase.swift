@@ -73,11 +73,38 @@ final class ManagedState {
 /// The base of `Object`, `EmbeddedObject` and `AsymmetricObject` (Realm's `RLMObjectBase`); model
 /// classes derive from one of those three.
 open class ObjectBase: CustomStringConvertible {
+    /// The state of a managed object (nil for an unmanaged one). An object read by its key
+    /// (`_setRead`) keeps its context, class and key in fields of its own, and makes the state
+    /// the first time something asks for it: reading its properties does not.
     final var _managedState: ManagedState? {
-        didSet {
-            _isManaged = _managedState != nil
-            _counter = _managedState?.context.counter
+        get {
+            if let state = _stateStorage { return state }
+            guard let context = _readContext, let handleClass = _readClass else { return nil }
+            let state = ManagedState(context: context, handleClass: handleClass, key: _readKey)
+            _stateStorage = state
+            return state
         }
+        set {
+            _stateStorage = newValue
+            _readContext = nil
+            _readClass = nil
+            _isManaged = newValue != nil
+            _counter = newValue?.context.counter
+        }
+    }
+    @exclusivity(unchecked) private final var _stateStorage: ManagedState?
+    @exclusivity(unchecked) private final var _readContext: _RealmContext?
+    @exclusivity(unchecked) private final var _readClass: HandleClass?
+    @exclusivity(unchecked) private final var _readKey: Int64 = 0
+
+    /// Makes a new object managed as the object of `handleClass` with object key `key`, read
+    /// just now (its state is made when first needed).
+    final func _setRead(context: _RealmContext, handleClass: HandleClass, key: Int64) {
+        _readContext = context
+        _readClass = handleClass
+        _readKey = key
+        _isManaged = true
+        _counter = context.counter
     }
     /// The handle's version counter, for `@Persisted`'s inlined reads.
     @usableFromInline @exclusivity(unchecked) final var _counter: _VersionCounter?

@@ -254,8 +254,7 @@ public struct Realm: @unchecked Sendable, Equatable {
                 _ = try context.database.visitObjectRow(classIndex: handleClass.engineClassIndex, primaryKey: keyValue,
                                                         propertyIndices: handleClass.rowEngineIndices) { (row) throws(EError) in
                     // The row is of this class: a primary key lookup does not look into subclasses.
-                    let instance = context.managedInstance(of: handleClass, as: type,
-                                                           ManagedState(context: context, handleClass: handleClass, key: row.key))
+                    let instance = context.readInstance(of: handleClass, as: type, key: row.key)
                     let version = context.version
                     try row.forEach { (slot, value) throws(EError) in
                         guard failure == nil else { return }

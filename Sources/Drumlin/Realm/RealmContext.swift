@@ -261,6 +261,20 @@ public final class _RealmContext: @unchecked Sendable {
     /// A new instance of `type` (or, for a subclass's row, of the row's class) made managed by
     /// `state`.
     func managedInstance<T: ObjectBase>(of handleClass: HandleClass, as type: T.Type, _ state: ManagedState) -> T {
+        let instance = newInstance(of: handleClass, as: type)
+        instance._managedState = state
+        return instance
+    }
+
+    /// A new instance of `type` (or, for a subclass's row, of the row's class), managed as the
+    /// object with key `key`, read just now.
+    func readInstance<T: ObjectBase>(of handleClass: HandleClass, as type: T.Type, key: Int64) -> T {
+        let instance = newInstance(of: handleClass, as: type)
+        instance._setRead(context: self, handleClass: handleClass, key: key)
+        return instance
+    }
+
+    private func newInstance<T: ObjectBase>(of handleClass: HandleClass, as type: T.Type) -> T {
         let instance: T
         if handleClass.meta.type == type {
             instance = type.init()
@@ -269,8 +283,7 @@ public final class _RealmContext: @unchecked Sendable {
         } else {
             instance = type.init()
         }
-        instance._managedState = state
-        instance._metaCache = handleClass.meta
+        if instance._metaCache !== handleClass.meta { instance._metaCache = handleClass.meta }
         return instance
     }
 
