@@ -36,6 +36,14 @@ import Testing
         return [byKeys, paged, fromJSON]
     }
 
+    /// Runs SQL on the file behind Drumlin's back (another program's write, or an older library's).
+    func execute(_ path: String, _ sql: String) {
+        var handle: OpaquePointer?
+        sqlite3_open(path, &handle)
+        sqlite3_exec(handle, sql, nil, nil, nil)
+        sqlite3_close(handle)
+    }
+
     func keyOrdered(_ path: String) -> Bool {
         sqlRows(path, "SELECT count(*) FROM _drumlin_meta WHERE key = 'key_order:Person'") == [["1"]]
     }
@@ -139,10 +147,7 @@ import Testing
         let path = temporaryPath()
         let db = try openPeople(path)
         try create(db, [2, 1])
-        var handle: OpaquePointer?
-        sqlite3_open(path, &handle)
-        sqlite3_exec(handle, "INSERT INTO _drumlin_meta (key, value) VALUES ('key_order:Person', 1)", nil, nil, nil)
-        sqlite3_close(handle)
+        execute(path, "INSERT INTO _drumlin_meta (key, value) VALUES ('key_order:Person', 1)")
         #expect(try db.check() == [
             "'Person' is marked as created in key order (_drumlin_meta 'key_order:Person'), but 1 object was created before an object of a smaller key.",
         ])
@@ -155,10 +160,7 @@ import Testing
             try create(db, [1, 2])
         }
         // A file as a format-1 library left it: no key-order rows.
-        var handle: OpaquePointer?
-        sqlite3_open(path, &handle)
-        sqlite3_exec(handle, "UPDATE _drumlin_meta SET value = 1 WHERE key = 'format'; DELETE FROM _drumlin_meta WHERE key LIKE 'key_order:%'", nil, nil, nil)
-        sqlite3_close(handle)
+        execute(path, "UPDATE _drumlin_meta SET value = 1 WHERE key = 'format'; DELETE FROM _drumlin_meta WHERE key LIKE 'key_order:%'")
         var options = OpenOptions()
         options.readOnly = true
         let readOnly = try Database(path: path, options: options)
@@ -170,9 +172,7 @@ import Testing
         #expect(!keyOrdered(path))   // out of key order until proven otherwise
         #expect(try db.objects("Person").objects.map(\.key) == [1, 2, 3])
         // Another format is refused.
-        sqlite3_open(path, &handle)
-        sqlite3_exec(handle, "UPDATE _drumlin_meta SET value = 3 WHERE key = 'format'", nil, nil, nil)
-        sqlite3_close(handle)
+        execute(path, "UPDATE _drumlin_meta SET value = 3 WHERE key = 'format'")
         expectError(.corrupt, "The file '\(path)' uses Drumlin format 3; this library reads formats 1 and 2.") {
             _ = try openPeople(path)
         }
@@ -207,10 +207,7 @@ extension KeyOrderTests {
             try db.write { for id in [1, 2, 3] { _ = try db.create("Item", json: #"{"id": \#(id), "n": \#(id)}"#) } }
         }
         // As a format-1 file would have it: in key order, without the row that says so.
-        var handle: OpaquePointer?
-        sqlite3_open(path, &handle)
-        sqlite3_exec(handle, "DELETE FROM _drumlin_meta WHERE key = 'key_order:Item'", nil, nil, nil)
-        sqlite3_close(handle)
+        execute(path, "DELETE FROM _drumlin_meta WHERE key = 'key_order:Item'")
         let db = try Database(path: path, schemaJSON: v2, options: OpenOptions(schemaVersion: 2))
         #expect(sqlRows(path, "SELECT count(*) FROM _drumlin_meta WHERE key = 'key_order:Item'") == [["1"]])
         #expect(try db.objects("Item").objects.map(\.key) == [1, 2, 3])
