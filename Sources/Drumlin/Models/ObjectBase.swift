@@ -86,8 +86,10 @@ open class ObjectBase: CustomStringConvertible {
         }
         set {
             _stateStorage = newValue
-            _readContext = nil
-            _readClass = nil
+            if _readContext != nil {
+                _readContext = nil
+                _readClass = nil
+            }
             _isManaged = newValue != nil
             _counter = newValue?.context.counter
         }

@@ -384,10 +384,10 @@ public final class _RealmContext: @unchecked Sendable {
             // A run of unmanaged objects of one class goes in one bulk insert when the class
             // allows it; the class is asked first, so objects of other classes are added one by
             // one without scanning the rest of the array for each (which was quadratic).
-            if first._managedState == nil, first._overrides == nil, start + 1 < objects.count,
+            if !first._isManaged, first._overrides == nil, start + 1 < objects.count,
                Swift.type(of: objects[start + 1]) == type, let handleClass = try bulkClass(type) {
                 var end = start
-                while end < objects.count, Swift.type(of: objects[end]) == type, objects[end]._managedState == nil,
+                while end < objects.count, Swift.type(of: objects[end]) == type, !objects[end]._isManaged,
                       objects[end]._overrides == nil {
                     end += 1
                 }
