@@ -364,6 +364,12 @@ public final class Database: @unchecked Sendable {
         try classInfo(cString: name).index
     }
 
+    /// Whether the objects of a class are keyed by their primary key: a required int primary key
+    /// is the object key (docs/storage.md), so an object's key is known from its primary key.
+    public func primaryKeyIsObjectKey(classIndex: Int) throws(DrumlinError) -> Bool {
+        try classInfo(index: classIndex).hasSequenceColumn
+    }
+
     /// The index of a property (public or stored name) in its class's `properties`.
     public func propertyIndex(_ className: String, _ propertyName: String) throws(DrumlinError) -> Int {
         let info = try classInfo(className)

@@ -121,6 +121,19 @@ private func sample(_ id: Int, filled: Bool) -> ReadSample {
         #expect(realm.objects(ReadSample.self).filter("maybeLabel == nil").count == 67)
         #expect(realm.objects(ReadSample.self).where { $0.maybeCount == 30 }.first?.label == "label 3 — ü")
         #expect(realm.objects(ReadSample.self).sum(ofProperty: "count") as Int == -5050)
+        // Each added object is the stored one: same object, writes through it, deletion.
+        let read = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 7))
+        #expect(objects[6].isSameObject(as: read) && !objects[6].isSameObject(as: objects[7]))
+        try realm.write { objects[6].label = "through the added object" }
+        #expect(read.label == "through the added object")
+        try realm.write { realm.delete(objects[7]) }
+        #expect(objects[7].isInvalidated && !objects[6].isInvalidated)
+        #expect(realm.objects(ReadSample.self).count == 99)
+        // Added again with update: the same objects, their values replaced.
+        let again = (1 ... 3).map { sample($0, filled: false) }
+        try realm.write { realm.add(again, update: .modified) }
+        #expect(again[0].isSameObject(as: objects[0]) && objects[0].label == again[0].label)
+        #expect(realm.objects(ReadSample.self).count == 99)
     }
 }
 

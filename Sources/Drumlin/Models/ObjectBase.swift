@@ -99,8 +99,8 @@ open class ObjectBase: CustomStringConvertible {
     @exclusivity(unchecked) private final var _readClass: HandleClass?
     @exclusivity(unchecked) private final var _readKey: Int64 = 0
 
-    /// Makes a new object managed as the object of `handleClass` with object key `key`, read
-    /// just now (its state is made when first needed).
+    /// Makes an object managed as the object of `handleClass` with object key `key` (read or
+    /// added just now; its state is made when first needed).
     final func _setRead(context: _RealmContext, handleClass: HandleClass, key: Int64) {
         _readContext = context
         _readClass = handleClass

@@ -449,9 +449,14 @@ public final class _RealmContext: @unchecked Sendable {
         }
         didWrite()
         // Managed from now on; each finds its engine object by primary key and reads its row when
-        // first used.
+        // first used (an int primary key that is the object key is the object's key already).
+        let keyed = (try? database.primaryKeyIsObjectKey(classIndex: handleClass.engineClassIndex)) ?? false
         for (object, primaryKey) in zip(objects, primaryKeys) {
-            object._managedState = ManagedState(context: self, handleClass: handleClass, primaryKey: primaryKey)
+            if keyed, case .int(let key) = primaryKey {
+                object._setRead(context: self, handleClass: handleClass, key: key)
+            } else {
+                object._managedState = ManagedState(context: self, handleClass: handleClass, primaryKey: primaryKey)
+            }
             object._metaCache = meta
         }
     }
