@@ -144,6 +144,42 @@ final class Tagged: Object {
 }
 
 @Suite struct CollectionIterationTests {
+    /// Results iterate in pages (64 objects, then 1024): every object once, in order, across page
+    /// ends; a page shorter than asked for is the last, so an object added by the loop's body
+    /// after it was read is not visited (the loop sees the results as they were when it read them).
+    @Test func resultsIterateAcrossPagesAndEndAtAShortPage() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "pages\(UInt64.random(in: 0 ... .max))",
+                                                                 objectTypes: [Tagged.self]))
+        try realm.write {
+            for id in 1 ... 1100 {
+                let object = Tagged()
+                object.id = id
+                realm.add(object)
+            }
+        }
+        for count in [0, 1, 63, 64, 65, 1088, 1089, 1100] {
+            let results = realm.objects(Tagged.self).filter("id <= %@", count)
+            var seen: [Int] = []
+            for object in results { seen.append(object.id) }
+            #expect(seen == Array(0 ..< count).map { $0 + 1 }, "\(count) objects")
+            #expect(results.map(\.id).count == count)
+        }
+        let few = realm.objects(Tagged.self).filter("id <= 3")
+        var visited: [Int] = []
+        for object in few {
+            visited.append(object.id)
+            if object.id == 3 {
+                try realm.write {
+                    let late = Tagged()
+                    late.id = -1
+                    realm.add(late)
+                }
+            }
+        }
+        #expect(visited == [1, 2, 3])
+        #expect(few.count == 4)
+    }
+
     @Test func listsAndSetsIterateTheirElementsInOrder() throws {
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "iteration\(UInt64.random(in: 0 ... .max))",
                                                                  objectTypes: [Tagged.self]))

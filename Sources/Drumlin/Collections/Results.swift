@@ -103,13 +103,14 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         public mutating func next() -> Element? {
             if index == buffer.count {
                 guard !finished else { return nil }
-                buffer = results.page(from: position, count: position == 0 ? 64 : 1024)
+                let asked = position == 0 ? 64 : 1024
+                buffer = results.page(from: position, count: asked)
                 index = 0
                 position += buffer.count
-                if buffer.isEmpty {
-                    finished = true
-                    return nil
-                }
+                // A page shorter than asked for is the last: the loop ends there, with no read of
+                // an empty page after it (which a query of few matches would pay on every loop).
+                finished = buffer.count < asked
+                if buffer.isEmpty { return nil }
             }
             defer { index += 1 }
             return buffer[index]
