@@ -29,6 +29,14 @@ enum AnyConversion {
 
     static func engineValue(_ value: Any?, _ context: _RealmContext?) throws -> EValue {
         guard let value else { return .null }
+        // The common types first: a cast to one type is cheap, a cast to a protocol is not.
+        switch value {
+        case let v as String: return .string(v)
+        case let v as Int: return .int(Int64(v))
+        case let v as Double: return .double(v)
+        case let v as Bool: return .bool(v)
+        default: break
+        }
         if let optional = value as? any _OptionalProtocol {
             return optional._isNil ? .null : try engineValue(optional._unwrapped, context)
         }

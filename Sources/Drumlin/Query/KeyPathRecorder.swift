@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Records the property names a key path passes through, by evaluating it on an object whose
 /// `@Persisted` getters report instead of reading (Linux has no `_kvcKeyPathString`).
 /// Implementation detail of key-path APIs.
@@ -16,9 +18,21 @@ public func _name<Root: ObjectBase, Value>(for keyPath: KeyPath<Root, Value>) ->
 }
 
 public func _name<Root: ObjectBase>(for keyPath: PartialKeyPath<Root>) -> String {
+    if let known = keyPathNames.withLock({ $0[keyPath] }) { return known }
     let recorder = _KeyPathRecorder()
     let root = Root()
     root._recorder = recorder
     _ = root[keyPath: keyPath]
-    return recorder.names.joined(separator: ".")
+    let name = recorder.names.joined(separator: ".")
+    keyPathNames.withLock { names in
+        if names.count >= keyPathNameLimit { names.removeAll(keepingCapacity: true) }
+        names[keyPath] = name
+    }
+    return name
 }
+
+/// The names found for key paths: a key path names the same properties every time, and the typed
+/// queries (`where { $0.name == x }`) ask on every call, so each is recorded once (on a new
+/// instance of its root class). Emptied when it holds `keyPathNameLimit` names.
+private let keyPathNames = Mutex<[AnyKeyPath: String]>([:])
+private let keyPathNameLimit = 4096
