@@ -112,6 +112,34 @@ private func sample(_ id: Int, filled: Bool) -> ReadSample {
         #expect(realm.objects(ReadSample.self).map(\.id) == [2])
     }
 
+    /// Writes through an object read by primary key, of every type, go to the stored object (one
+    /// write by object key for plain columns, the general write for the others).
+    @Test func writesThroughAReadObjectReachTheStoredObject() throws {
+        let realm = try sampleRealm()
+        try realm.write { realm.add([sample(1, filled: true)]) }
+        let read = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 1))
+        try realm.write {
+            read.count = 42
+            read.flag = false
+            read.ratio = -2.5
+            read.label = "a label longer than fifteen bytes"
+            read.maybeCount = nil
+            read.maybeFlag = true
+            read.maybeRatio = nil
+            read.maybeLabel = nil
+            read.small = 7
+            read.stamp = Date(timeIntervalSince1970: 5)
+            read.amount = try Decimal128(string: "2.50")
+        }
+        #expect(read.count == 42 && !read.flag && read.ratio == -2.5 && read.label == "a label longer than fifteen bytes")
+        let again = try #require(realm.object(ofType: ReadSample.self, forPrimaryKey: 1))
+        #expect(again.count == 42 && !again.flag && again.ratio == -2.5 && again.label == "a label longer than fifteen bytes")
+        #expect(again.maybeCount == nil && again.maybeFlag == true && again.maybeRatio == nil && again.maybeLabel == nil)
+        #expect(again.small == 7 && again.stamp == Date(timeIntervalSince1970: 5))
+        #expect(try again.amount == Decimal128(string: "2.50"))
+        #expect(realm.objects(ReadSample.self).filter("count == 42 AND label BEGINSWITH 'a label'").count == 1)
+    }
+
     @Test func anAddedObjectIsManagedWithItsValues() throws {
         let realm = try sampleRealm()
         let objects = (1 ... 100).map { sample($0, filled: $0 % 3 == 0) }

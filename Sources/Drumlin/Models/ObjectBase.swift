@@ -148,7 +148,7 @@ open class ObjectBase: CustomStringConvertible {
         return meta
     }
 
-    final var _context: _RealmContext? { _managedState?.context }
+    final var _context: _RealmContext? { _stateStorage?.context ?? _readContext }
 
     /// The position of the property whose storage `keyPath` names, when the class knows it (-1
     /// when not yet): a lock-free scan by key path identity.
@@ -241,6 +241,18 @@ open class ObjectBase: CustomStringConvertible {
 
     /// Writes a row value of this managed object (links and scalars).
     public final func _setRowValue(_ position: Int, _ raw: _RawValue) throws {
+        // An object read or added by its key, whose state nothing has needed yet: one write by
+        // object key (a plain column is one cached UPDATE), without making the state.
+        if _stateStorage == nil, let context = _readContext, let handleClass = _readClass {
+            do {
+                try context.database.setValue(classIndex: handleClass.engineClassIndex, key: _readKey,
+                                              propertyIndex: handleClass.engineIndices[position], .value(raw.value))
+            } catch {
+                throw Realm.Error(error)
+            }
+            context.didWrite()
+            return
+        }
         let state = _managedState!
         let wasCurrent = state.rowVersion == state.context.version
         do {
