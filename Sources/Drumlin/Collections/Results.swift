@@ -137,7 +137,18 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             if case .dynamic = source { dynamic = true } else { dynamic = false }
             var page: [Element] = []
             page.reserveCapacity(count)
+            // A class whose row values all go into storages: each row goes straight into a new
+            // object's storages, as a read by primary key does.
+            let slotLoaders = dynamic ? nil : handleClass.slotLoaders
+            var failure: (any Swift.Error)?
             _ = try results.forEachRow(from: start, maxRows: count, handleClass.rowEngineIndices) { (row) throws(EError) in
+                if let (loads, loaders) = slotLoaders {
+                    guard failure == nil else { return }
+                    let instance = context.readInstance(of: handleClass, as: objectType, key: row.key)
+                    failure = try context.fill(instance, from: row, loads, loaders)
+                    page.append(element(instance))
+                    return
+                }
                 var values: [EValue] = []
                 values.reserveCapacity(row.count)
                 try row.forEach { (_, value) throws(EError) in values.append(try value.value()) }
@@ -145,6 +156,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
                                      : context.wrap(row.object, as: objectType, row: values)
                 page.append(element(object))
             }
+            if let failure { throw failure }
             return page
         } catch {
             _fatal(Realm.Error(error))

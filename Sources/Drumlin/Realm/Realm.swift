@@ -255,17 +255,7 @@ public struct Realm: @unchecked Sendable, Equatable {
                                                         propertyIndices: handleClass.rowEngineIndices) { (row) throws(EError) in
                     // The row is of this class: a primary key lookup does not look into subclasses.
                     let instance = context.readInstance(of: handleClass, as: type, key: row.key)
-                    let version = context.version
-                    try row.forEach { (slot, value) throws(EError) in
-                        guard failure == nil else { return }
-                        do {
-                            if try !loads[slot].store(value, into: instance, version: version) {
-                                try loaders[slot](instance, _RawItem(value), context, version)
-                            }
-                        } catch {
-                            failure = error
-                        }
-                    }
+                    failure = try context.fill(instance, from: row, loads, loaders)
                     found = instance
                 }
                 if let failure { throw failure }

@@ -274,6 +274,27 @@ public final class _RealmContext: @unchecked Sendable {
         return instance
     }
 
+    /// Puts the values of a row read by `handleClass.rowEngineIndices` into `instance`'s storages,
+    /// in one pass over the row (`HandleClass.slotLoaders`); returns the first error of a
+    /// conversion, if any (the row is read to its end either way).
+    @inline(__always)
+    func fill(_ instance: ObjectBase, from row: ObjectRow, _ loads: [SlotLoad],
+              _ loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void]) throws(EError) -> (any Swift.Error)? {
+        let version = self.version
+        var failure: (any Swift.Error)?
+        try row.forEach { (slot, value) throws(EError) in
+            guard failure == nil else { return }
+            do {
+                if try !loads[slot].store(value, into: instance, version: version) {
+                    try loaders[slot](instance, _RawItem(value), self, version)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        return failure
+    }
+
     private func newInstance<T: ObjectBase>(of handleClass: HandleClass, as type: T.Type) -> T {
         let instance: T
         if handleClass.meta.type == type {
