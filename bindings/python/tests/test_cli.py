@@ -243,7 +243,9 @@ VOLATILE = [
 def normalized(text: str) -> list[str]:
     for pattern, replacement in VOLATILE:
         text = pattern.sub(replacement, text)
-    return text.splitlines()
+    # A table's columns are as wide as their widest value, and a volatile value's width varies (a
+    # date's fraction drops its trailing zeros): compare the cells, not the padding between them.
+    return [re.sub(r" {2,}", "  ", line) for line in text.splitlines()]
 
 
 def console_sessions(markdown: str) -> list[list[tuple[str, list[str]]]]:
