@@ -81,17 +81,10 @@ public struct Persisted<Value: _Persistable> {
                 if object[keyPath: storageKeyPath].cacheVersion == version, let value = object[keyPath: storageKeyPath].value {
                     return value
                 }
-                var position = object[keyPath: storageKeyPath].position
-                if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath, object)) }
-                let value = Value._rlmGet(object, position)
-                if Value._rlmCacheable {
-                    object[keyPath: storageKeyPath].value = value
-                    object[keyPath: storageKeyPath].cacheVersion = object._counter.unsafelyUnwrapped.value
-                }
+            } else if object._isPlain, let value = object[keyPath: storageKeyPath].value {
                 return value
             }
-            if object._isPlain, let value = object[keyPath: storageKeyPath].value { return value }
-            return _unmanagedGet(object, storageKeyPath, _access(storageKeyPath, object))
+            return _slowGet(object, storageKeyPath)
         }
         @inline(__always) set {
             if object._isManaged {
@@ -111,6 +104,27 @@ public struct Persisted<Value: _Persistable> {
                 _unmanagedSet(object, storageKeyPath, _access(storageKeyPath, object), newValue)
             }
         }
+    }
+
+    /// The getter's reads that are not a field read: a managed value not kept (or kept at an older
+    /// version), read from the database (and kept); an unmanaged object's value by name, recorded,
+    /// or its initial value. Out of line, so that the getter's field read is all that is inlined.
+    @inlinable @inline(never)
+    static func _slowGet<EnclosingSelf: ObjectBase>(
+        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        if object._isManaged {
+            var position = object[keyPath: storageKeyPath].position
+            if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath, object)) }
+            let value = Value._rlmGet(object, position)
+            if Value._rlmCacheable {
+                object[keyPath: storageKeyPath].value = value
+                object[keyPath: storageKeyPath].cacheVersion = object._counter.unsafelyUnwrapped.value
+            }
+            return value
+        }
+        if object._isPlain, let value = object[keyPath: storageKeyPath].value { return value }
+        return _unmanagedGet(object, storageKeyPath, _access(storageKeyPath, object))
     }
 
     /// Access to this storage through closures made where the model's types are known (so they
