@@ -28,9 +28,14 @@ extension ClassInfo {
         if ordered {
             try markKeyOrdered(connection)
         } else {
-            let delete = try connection.statement("DELETE FROM _drumlin_meta WHERE key = ?1")
-            delete.bind(keyOrderMetaKey, at: 1)
-            try delete.run()
+            try unmarkKeyOrdered(connection)
         }
+    }
+
+    /// Deletes the key-order row: the class's creation order is no longer its key order.
+    package func unmarkKeyOrdered(_ connection: Connection) throws(DrumlinError) {
+        let delete = try connection.statement("DELETE FROM _drumlin_meta WHERE key = ?1")
+        delete.bind(keyOrderMetaKey, at: 1)
+        try delete.run()
     }
 }

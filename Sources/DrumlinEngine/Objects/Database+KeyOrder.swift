@@ -42,9 +42,7 @@ extension Database {
         for key in keys {
             guard key > state.maxKey else {
                 state.ordered = false
-                let statement = try connection.statement("DELETE FROM _drumlin_meta WHERE key = ?1")
-                statement.bind(info.keyOrderMetaKey, at: 1)
-                try statement.run()
+                try info.unmarkKeyOrdered(connection)
                 keyOrderHints[info.index] = false
                 break
             }
