@@ -27,21 +27,19 @@ final class ClassMeta: @unchecked Sendable {
     let properties: [PropertyMeta]
     let positionByName: [String: Int]
     let primaryKeyPosition: Int?
-    /// Key paths of `Persisted` storages to positions, and a reader of each storage by position,
-    /// filled on first use of each.
-    private let keyPaths = Mutex<KeyPathTable>(KeyPathTable())
+    /// Offsets of `Persisted` storages in instances to positions, and an access to each storage
+    /// by position, filled on first use of each.
+    private let storageTable = Mutex<StorageTable>(StorageTable())
 
-    struct KeyPathTable {
-        /// By identity first (a key path literal is one object), then by value.
-        var byIdentity: [(ObjectIdentifier, Int)] = []
-        var byValue: [AnyKeyPath: Int] = [:]
+    struct StorageTable {
+        var positions: [Int: Int] = [:]
         var accesses: [_StorageAccess?] = []
     }
-    /// Known key paths by identity, readable without a lock: entries are written once, under
-    /// `keyPaths`' lock, before `identityCount` publishes them.
-    private let identities: UnsafeMutablePointer<(ObjectIdentifier, Int)>
-    private let identityCapacity: Int
-    private let identityCount = Atomic<Int>(0)
+    /// Known storage offsets, readable without a lock: entries are written once, under
+    /// `storageTable`'s lock, before `offsetCount` publishes them.
+    private let offsets: UnsafeMutablePointer<(offset: Int, position: Int)>
+    private let offsetCapacity: Int
+    private let offsetCount = Atomic<Int>(0)
 
     private static let all = Mutex<[ObjectIdentifier: ClassMeta]>([:])
     /// Discovered classes by identity, readable without a lock (every object's `init()` asks):
@@ -95,7 +93,7 @@ final class ClassMeta: @unchecked Sendable {
         }
     }
 
-    deinit { identities.deallocate() }
+    deinit { offsets.deallocate() }
 
     /// A class stored in the file that no Swift type describes (a database opened without model
     /// classes): its objects are `DynamicObject`s, read and written by name.
@@ -106,8 +104,8 @@ final class ClassMeta: @unchecked Sendable {
         properties = []
         positionByName = [:]
         primaryKeyPosition = nil
-        identityCapacity = 4
-        identities = .allocate(capacity: identityCapacity)
+        offsetCapacity = 0
+        offsets = .allocate(capacity: 1)
     }
 
     private init(discovering type: ObjectBase.Type) {
@@ -142,27 +140,18 @@ final class ClassMeta: @unchecked Sendable {
         for (position, property) in properties.enumerated() { byName[property.name] = position }
         positionByName = byName
         primaryKeyPosition = properties.firstIndex { $0.options.primaryKey }
-        identityCapacity = 4 * properties.count + 4
-        identities = .allocate(capacity: identityCapacity)
+        offsetCapacity = properties.count
+        offsets = .allocate(capacity: Swift.max(offsetCapacity, 1))
     }
 
-    /// Grows whenever the class learns a storage's key path: what was worked out from the known
+    /// Grows whenever the class learns a storage's offset: what was worked out from the known
     /// storages stays right while it stays.
-    var knownKeyPathCount: Int { identityCount.load(ordering: .acquiring) }
+    var knownStorageCount: Int { offsetCount.load(ordering: .acquiring) }
 
-    func knownPosition(_ keyPath: AnyKeyPath) -> Int {
-        let identity = ObjectIdentifier(keyPath)
-        let count = identityCount.load(ordering: .acquiring)
-        for index in 0 ..< count where identities[index].0 == identity { return identities[index].1 }
+    func knownPosition(offset: Int) -> Int {
+        let count = offsetCount.load(ordering: .acquiring)
+        for index in 0 ..< count where offsets[index].offset == offset { return offsets[index].position }
         return -1
-    }
-
-    /// Publishes a key path's position for `knownPosition` (called with `keyPaths` locked).
-    private func publish(_ identity: ObjectIdentifier, _ position: Int) {
-        let count = identityCount.load(ordering: .relaxed)
-        guard count < identityCapacity else { return }
-        identities[count] = (identity, position)
-        identityCount.store(count + 1, ordering: .releasing)
     }
 
     /// The `@Persisted` storages of an instance, base class first, with their labels (`_name`).
@@ -183,32 +172,26 @@ final class ClassMeta: @unchecked Sendable {
         return result
     }
 
-    /// The position of the property whose storage `keyPath` names. The first time, a prototype
-    /// with that storage tagged is walked to find it, and `reader` is kept for the position.
-    func position(of keyPath: AnyKeyPath, taggedPrototype: () -> ObjectBase, access: () -> _StorageAccess) -> Int {
-        let identity = ObjectIdentifier(keyPath)
-        let known = keyPaths.withLock { table -> Int? in
-            if let hit = table.byIdentity.first(where: { $0.0 == identity }) { return hit.1 }
-            if let position = table.byValue[keyPath] {
-                if table.byIdentity.count < 4 * properties.count {
-                    table.byIdentity.append((identity, position))
-                    publish(identity, position)
-                }
-                return position
-            }
-            return nil
-        }
-        if let known { return known }
+    /// The position of the property whose storage lies at `offset` in instances of the class.
+    /// The first time, a prototype with the storage there tagged is walked to find it (which also
+    /// proves the offset: a storage found nowhere is a fatal error), and `access` is kept for the
+    /// position.
+    func position(ofStorageAt offset: Int, taggedPrototype: () -> ObjectBase, access: () -> _StorageAccess) -> Int {
+        if let known = storageTable.withLock({ $0.positions[offset] }) { return known }
         let prototype = taggedPrototype()
         prototype._isPrototype = true
         guard let position = Self.storages(of: prototype).firstIndex(where: { $0.1.tagged }) else {
             fatalError("\(name): a @Persisted storage was not found by reflection")
         }
         let newAccess = access()
-        keyPaths.withLock { table in
-            table.byValue[keyPath] = position
-            table.byIdentity.append((identity, position))
-            publish(identity, position)
+        storageTable.withLock { table in
+            guard table.positions[offset] == nil else { return }
+            table.positions[offset] = position
+            let count = offsetCount.load(ordering: .relaxed)
+            if count < offsetCapacity {
+                offsets[count] = (offset, position)
+                offsetCount.store(count + 1, ordering: .releasing)
+            }
             if table.accesses.isEmpty { table.accesses = Array(repeating: nil, count: properties.count) }
             table.accesses[position] = newAccess
         }
@@ -217,7 +200,7 @@ final class ClassMeta: @unchecked Sendable {
 
     /// The storage accesses known so far, by position (nil where a property was never accessed).
     var accesses: [_StorageAccess?] {
-        keyPaths.withLock { $0.accesses.isEmpty ? Array(repeating: nil, count: properties.count) : $0.accesses }
+        storageTable.withLock { $0.accesses.isEmpty ? Array(repeating: nil, count: properties.count) : $0.accesses }
     }
 
     /// The class's object schema as JSON (Realm JS's format, the one every language uses).

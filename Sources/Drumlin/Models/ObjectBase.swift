@@ -150,10 +150,9 @@ open class ObjectBase: CustomStringConvertible {
 
     final var _context: _RealmContext? { _stateStorage?.context ?? _readContext }
 
-    /// The position of the property whose storage `keyPath` names, when the class knows it (-1
-    /// when not yet): a lock-free scan by key path identity.
-    @usableFromInline
-    final func _knownPosition(_ keyPath: AnyKeyPath) -> Int { _meta.knownPosition(keyPath) }
+    /// The position of the property whose storage lies at `offset` in the instance, when the
+    /// class knows it (-1 when not yet): a lock-free scan.
+    final func _knownPosition(offset: Int) -> Int { _meta.knownPosition(offset: offset) }
 
     // MARK: Class-level declarations (overridable, as in Realm Swift)
 

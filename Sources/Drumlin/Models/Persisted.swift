@@ -69,6 +69,11 @@ public struct Persisted<Value: _Persistable> {
     // storages, each marked with the handle's version at the time: while nothing was written
     // through the handle since, a read is a field read. An unmanaged object (plain: no overrides,
     // not recording) reads its storage.
+    //
+    // The key path is only ever projected, never passed on: everything past the field reads
+    // takes the storage's offset in the instance instead (a constant once specialized). So the
+    // compiler drops the key path object (no `swift_getKeyPath` per access), and, as nothing can
+    // reach the storage through a key path from elsewhere, checks its exclusivity statically.
     @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
@@ -84,135 +89,108 @@ public struct Persisted<Value: _Persistable> {
             } else if object._isPlain, let value = object[keyPath: storageKeyPath].value {
                 return value
             }
-            return _slowGet(object, storageKeyPath)
+            return _slowGet(object, _offset(of: storageKeyPath, in: object))
         }
         @inline(__always) set {
             if object._isManaged {
                 var position = object[keyPath: storageKeyPath].position
-                if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath, object)) }
+                if position < 0 { position = _position(of: object, at: _offset(of: storageKeyPath, in: object)) }
                 _managedSet(object, position, newValue)
                 if Value._rlmCacheable {
                     object[keyPath: storageKeyPath].value = newValue
                     object[keyPath: storageKeyPath].cacheVersion = object._counter.unsafelyUnwrapped.value
                 }
             } else if object._isPlain {
-                // The position is found (and the class taught the storage's key path) even here,
+                // The position is found (and the class taught the storage's offset) even here,
                 // so that `add` reads this storage without reflection.
-                _ = _position(of: object, storageKeyPath, _access(storageKeyPath, object))
+                if object[keyPath: storageKeyPath].position < 0 {
+                    _ = _position(of: object, at: _offset(of: storageKeyPath, in: object))
+                }
                 object[keyPath: storageKeyPath].value = newValue
             } else {
-                _unmanagedSet(object, storageKeyPath, _access(storageKeyPath, object), newValue)
+                _unmanagedSet(object, _offset(of: storageKeyPath, in: object), newValue)
             }
         }
+    }
+
+    /// Where the storage lies in the object: the address the key path projects to, less the
+    /// object's. A `@Persisted` storage is a stored property of the class, so the projection is
+    /// the storage itself (schema discovery checks it: see `_discoverPosition`).
+    @inlinable @inline(__always)
+    static func _offset<EnclosingSelf: ObjectBase>(
+        of storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>, in object: EnclosingSelf
+    ) -> Int {
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) } - base
+    }
+
+    @inlinable @inline(__always)
+    static func _storage(of object: ObjectBase, at offset: Int) -> UnsafeMutablePointer<Persisted<Value>> {
+        (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+            .assumingMemoryBound(to: Persisted<Value>.self)
     }
 
     /// The getter's reads that are not a field read: a managed value not kept (or kept at an older
     /// version), read from the database (and kept); an unmanaged object's value by name, recorded,
     /// or its initial value. Out of line, so that the getter's field read is all that is inlined.
     @inlinable @inline(never)
-    static func _slowGet<EnclosingSelf: ObjectBase>(
-        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
-    ) -> Value {
+    static func _slowGet(_ object: ObjectBase, _ offset: Int) -> Value {
+        let storage = _storage(of: object, at: offset)
         if object._isManaged {
-            var position = object[keyPath: storageKeyPath].position
-            if position < 0 { position = _position(of: object, storageKeyPath, _access(storageKeyPath, object)) }
+            let position = _position(of: object, at: offset)
             let value = Value._rlmGet(object, position)
             if Value._rlmCacheable {
-                object[keyPath: storageKeyPath].value = value
-                object[keyPath: storageKeyPath].cacheVersion = object._counter.unsafelyUnwrapped.value
+                storage.pointee.value = value
+                storage.pointee.cacheVersion = object._counter.unsafelyUnwrapped.value
             }
             return value
         }
-        if object._isPlain, let value = object[keyPath: storageKeyPath].value { return value }
-        return _unmanagedGet(object, storageKeyPath, _access(storageKeyPath, object))
+        if object._isPlain, let value = storage.pointee.value { return value }
+        return _unmanagedGet(object, offset)
     }
 
-    /// Access to this storage through closures made where the model's types are known (so they
-    /// are specialized and read the field directly): what the class keeps for `add` and for
-    /// setting positions of new managed objects.
-    @inlinable
-    static func _access<EnclosingSelf: ObjectBase>(
-        _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>, _ object: EnclosingSelf
-    ) -> () -> _StorageAccess {
-        {
-            // The storage's offset in the instance (as Realm uses ivar offsets), checked against the
-            // key path; the key path itself when the check fails.
-            if let offset = _storageOffset(of: object, storageKeyPath) {
-                return _StorageAccess(
-                    value: { _storage(of: $0, at: offset).pointee._current },
-                    raw: { try _storage(of: $0, at: offset).pointee._current._rlmToRaw(nil) },
-                    offset: offset, valueType: Value.self,
-                    load: Value._rlmCacheable ? { object, item, context, version in
-                        let storage = _storage(of: object, at: offset)
-                        storage.pointee.value = try Value._rlmFromItem(item, context)
-                        storage.pointee.cacheVersion = version
-                    } : nil
-                )
-            }
-            return _StorageAccess(
-                value: { unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current },
-                raw: { try unsafeDowncast($0, to: EnclosingSelf.self)[keyPath: storageKeyPath]._current._rlmToRaw(nil) },
-                offset: nil, valueType: Value.self, load: nil
-            )
-        }
-    }
-
-    @inlinable
-    static func _storage(of object: ObjectBase, at offset: Int) -> UnsafeMutablePointer<Persisted<Value>> {
-        (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
-            .assumingMemoryBound(to: Persisted<Value>.self)
-    }
-
-    /// Where the storage lies in the object: found through the key path's address, then checked
-    /// by marking the storage through the pointer and reading the mark back through the key path.
-    @inlinable
-    static func _storageOffset<EnclosingSelf: ObjectBase>(
-        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
-    ) -> Int? {
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        let address = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) }
-        let offset = address - base
-        guard offset >= MemoryLayout<Int>.size * 2, offset < 1 << 16 else { return nil }
-        let storage = _storage(of: object, at: offset)
-        let saved = storage.pointee.tagged
-        storage.pointee.tagged = !saved
-        let seen = object[keyPath: storageKeyPath].tagged
-        storage.pointee.tagged = saved
-        return seen == !saved ? offset : nil
+    /// Access to the storage at `offset` of any instance of the class: what the class keeps for
+    /// `add`, for reading rows into new managed objects and for setting their positions.
+    static func _access(at offset: Int) -> _StorageAccess {
+        _StorageAccess(
+            value: { _storage(of: $0, at: offset).pointee._current },
+            raw: { try _storage(of: $0, at: offset).pointee._current._rlmToRaw(nil) },
+            load: Value._rlmCacheable ? { object, item, context, version in
+                let storage = _storage(of: object, at: offset)
+                storage.pointee.value = try Value._rlmFromItem(item, context)
+                storage.pointee.cacheVersion = version
+            } : nil,
+            offset: offset, valueType: Value.self
+        )
     }
 
     @usableFromInline
     var _current: Value { value ?? Value._rlmDefaultValue() }
 
     @usableFromInline
-    static func _unmanagedGet<EnclosingSelf: ObjectBase>(
-        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
-        _ access: () -> _StorageAccess
-    ) -> Value {
-        let position = _position(of: object, storageKeyPath, access)
+    static func _unmanagedGet(_ object: ObjectBase, _ offset: Int) -> Value {
+        let position = _position(of: object, at: offset)
         if let recorder = object._recorder {
             return recorder.record(object, position, as: Value.self)
         }
         if let value = object._unmanagedOverrides?[position] {
             return value as! Value
         }
-        if let value = object[keyPath: storageKeyPath].value { return value }
+        let storage = _storage(of: object, at: offset)
+        if let value = storage.pointee.value { return value }
         let value = Value._rlmDefaultValue()
-        object[keyPath: storageKeyPath].value = value
+        storage.pointee.value = value
         return value
     }
 
     @usableFromInline
-    static func _unmanagedSet<EnclosingSelf: ObjectBase>(
-        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
-        _ access: () -> _StorageAccess, _ newValue: Value
-    ) {
-        // Finding the position also teaches the class this storage's key path (see `_position`).
-        let position = _position(of: object, storageKeyPath, access)
+    static func _unmanagedSet(_ object: ObjectBase, _ offset: Int, _ newValue: Value) {
+        // Finding the position also teaches the class this storage's offset (see `_position`).
+        let position = _position(of: object, at: offset)
         if object._unmanagedOverrides != nil {
             object._unmanagedOverrides?[position] = nil
         }
-        object[keyPath: storageKeyPath].value = newValue
+        _storage(of: object, at: offset).pointee.value = newValue
     }
 
     @usableFromInline
@@ -225,58 +203,41 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// The property's position in its class, found once per storage (then kept in it): from the
-    /// class's table of known key paths (a short lock-free scan), or, the first time the class
-    /// sees this key path, by tagging the storage of a prototype, which also keeps `access`.
-    @inlinable
-    static func _position<EnclosingSelf: ObjectBase>(
-        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
-        _ access: () -> _StorageAccess
-    ) -> Int {
-        let known = object[keyPath: storageKeyPath].position
+    /// class's table of known storage offsets (a short lock-free scan), or, the first time the
+    /// class sees this offset, by tagging the storage there in a prototype.
+    @usableFromInline
+    static func _position(of object: ObjectBase, at offset: Int) -> Int {
+        let storage = _storage(of: object, at: offset)
+        let known = storage.pointee.position
         if known >= 0 { return known }
-        var position = object._knownPosition(storageKeyPath)
-        if position < 0 { position = _discoverPosition(of: object, storageKeyPath, access) }
-        object[keyPath: storageKeyPath].position = position
+        var position = object._knownPosition(offset: offset)
+        if position < 0 { position = _discoverPosition(of: object, at: offset) }
+        storage.pointee.position = position
         return position
     }
 
-    @usableFromInline
-    static func _discoverPosition<EnclosingSelf: ObjectBase>(
-        of object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>,
-        _ access: () -> _StorageAccess
-    ) -> Int {
-        object._meta.position(of: storageKeyPath, taggedPrototype: {
+    static func _discoverPosition(of object: ObjectBase, at offset: Int) -> Int {
+        object._meta.position(ofStorageAt: offset, taggedPrototype: {
             let prototype = type(of: object).init()
-            prototype[keyPath: storageKeyPath].tagged = true
+            _storage(of: prototype, at: offset).pointee.tagged = true
             return prototype
-        }, access: access)
+        }, access: { _access(at: offset) })
     }
 }
 
 /// Reads and marks one `@Persisted` storage of an object (implementation detail of `@Persisted`).
-public struct _StorageAccess: @unchecked Sendable {
+struct _StorageAccess: @unchecked Sendable {
     /// The current unmanaged value (the initial value or the type's zero value).
-    @usableFromInline let value: (ObjectBase) -> Any
+    let value: (ObjectBase) -> Any
     /// The current unmanaged value in stored form (row values other than links).
-    @usableFromInline let raw: (ObjectBase) throws -> _RawValue
+    let raw: (ObjectBase) throws -> _RawValue
     /// Keeps a managed object's value read from its row in the storage, marked with the handle's
     /// version (nil for types whose values are not kept: links, collections, mixed values).
-    @usableFromInline let load: ((ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)?
-    /// The storage's offset in the instance (nil when only its key path reaches it), and the
-    /// property's Swift type: with both, the common types are loaded without a closure call.
-    @usableFromInline let offset: Int?
-    @usableFromInline let valueType: Any.Type
-
-    @inlinable
-    public init(value: @escaping (ObjectBase) -> Any, raw: @escaping (ObjectBase) throws -> _RawValue,
-                offset: Int?, valueType: Any.Type,
-                load: ((ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)?) {
-        self.value = value
-        self.raw = raw
-        self.offset = offset
-        self.valueType = valueType
-        self.load = load
-    }
+    let load: ((ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)?
+    /// The storage's offset in the instance, and the property's Swift type: with both, the
+    /// common types are loaded without a closure call.
+    let offset: Int
+    let valueType: Any.Type
 }
 
 extension Persisted: @unchecked Sendable where Value: Sendable {}

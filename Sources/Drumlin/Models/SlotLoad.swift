@@ -17,10 +17,7 @@ enum SlotLoad {
     case general
 
     init(_ access: _StorageAccess) {
-        guard let offset = access.offset else {
-            self = .general
-            return
-        }
+        let offset = access.offset
         switch access.valueType {
         case is Int.Type: self = .int(offset: offset)
         case is Bool.Type: self = .bool(offset: offset)

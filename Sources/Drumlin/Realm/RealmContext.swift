@@ -23,7 +23,7 @@ final class HandleClass: @unchecked Sendable {
     var loaders: [(slot: Int, load: (ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)]? {
         if let loadersCache { return loadersCache }
         // Not worked out again until the class learns another storage.
-        let known = meta.knownKeyPathCount
+        let known = meta.knownStorageCount
         if known == loadersMissedAt { return nil }
         let accesses = meta.accesses
         var result: [(slot: Int, load: (ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void)] = []
