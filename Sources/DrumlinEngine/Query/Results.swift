@@ -183,9 +183,12 @@ public final class Results: @unchecked Sendable {
             return (shared, parameters)
         }
         let sql: String
-        if let condition {
-            let order = byKey ? "t0.\(info.keyColumn)" : info.creationOrderT0
-            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(order)"
+        if let condition, byKey {
+            // Read in key order only while the class is (see Database+KeyOrder.swift).
+            let (from, guarded) = info.keyOrderTableT0
+            sql = "SELECT \(info.rowColumnsT0) FROM \(from) WHERE \(guarded) AND (\(condition)) ORDER BY t0.\(info.keyColumn)"
+        } else if let condition {
+            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(info.creationOrderT0)"
         } else {
             sql = "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
         }
