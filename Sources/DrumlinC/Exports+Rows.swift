@@ -100,7 +100,7 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
         writer.beginList(0)
         var rows = 0
         // A query run before with arguments of the same types: its rows straight from the shared
-        // statement (classes of plain columns). Anything else takes the general path.
+        // statement. Anything else takes the general path.
         let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
                                             propertyIndices: rowIndices) { (row) throws(DrumlinError) in
             packWholeRow(row, width: width, rowIndices, into: &writer)

@@ -350,18 +350,21 @@ public final class Results: @unchecked Sendable {
         }
     }
 
-    /// Hands `body` the row of each object in order, read in place (see `ObjectRow`): one
-    /// statement for classes of plain columns, a read per object otherwise.
+    /// Hands `body` the row of each object in order, read in place (see `ObjectRow`), as
+    /// `forEachRow(from: 0, maxRows: .max, ...)` does.
     public func forEachRow(_ indices: [Int], _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
         _ = try forEachRow(from: 0, maxRows: .max, indices, body)
     }
 
     /// Hands `body` the rows at positions `start ..< start + maxRows` (fewer at the end), in
-    /// order, read in place; returns how many. Classes of plain columns stream from one statement:
-    /// a read that stops before the last row parks its statement (`Database.parkedRows`), and a
+    /// order, read in place; returns how many. Results of a class (filtered or not, of any class:
+    /// links, embedded objects, collections and mixed values too) stream from one statement: a
+    /// read that stops before the last row parks its statement (`Database.parkedRows`), and a
     /// read of the following rows that comes next continues it, so reading results page by page
-    /// costs what reading them at once does. Elsewhere each row is read by its key. The C
-    /// functions are `drumlin_results_get_values` and `drumlin_results_get_rows`.
+    /// costs what reading them at once does. Properties stored outside the row are read for each
+    /// row as it is reached, as `Database.readRow` reads them. Elsewhere (a list's or backlinks'
+    /// results, a page after another call) each row is read by its key. The C functions are
+    /// `drumlin_results_get_values` and `drumlin_results_get_rows`.
     public func forEachRow(from start: Int, maxRows: Int, _ indices: [Int],
                            _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Int {
         guard start >= 0, maxRows >= 0 else {
@@ -375,7 +378,10 @@ public final class Results: @unchecked Sendable {
                 continued?.statement.reset()
                 return 0
             }
-            if !info.hasRelationships, owner == nil, info.inRow(indices), start == 0 || continued != nil {
+            if owner == nil, start == 0 || continued != nil {
+                // Properties stored outside the row (collections, backlinks, a mixed value's
+                // nested collection) are read per row while the statement stays on it.
+                let inRow = info.inRow(indices)
                 var statement: Statement
                 // The state a read of every object began in, to check its rows against the count.
                 let begun = isWholeClass ? (continued != nil ? continued?.begun : try database.stateToken(connection)) : nil
@@ -390,8 +396,15 @@ public final class Results: @unchecked Sendable {
                     var hasRow: Bool
                     if let started { hasRow = started } else { hasRow = try statement.step() }
                     while hasRow {
-                        try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
-                                           indices: indices))
+                        let key = statement.int64(0)
+                        if inRow {
+                            try body(ObjectRow(database: database, info: info, key: key, source: .statement(statement),
+                                               indices: indices))
+                        } else {
+                            var (values, pending) = database.rowValues(info, statement, indices: indices)
+                            try database.loadOutOfRow(info, key, &values, pending, connection, indices: indices)
+                            try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+                        }
                         rows += 1
                         if rows == maxRows { break }
                         hasRow = try statement.step()
