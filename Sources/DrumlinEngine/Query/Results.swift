@@ -395,11 +395,14 @@ public final class Results: @unchecked Sendable {
                 do throws(DrumlinError) {
                     var hasRow: Bool
                     if let started { hasRow = started } else { hasRow = try statement.step() }
+                    // One row value for every row the statement is on (its key set for each): no
+                    // references taken and dropped per row.
+                    var row = ObjectRow(database: database, info: info, key: 0, source: .statement(statement), indices: indices)
                     while hasRow {
                         let key = statement.int64(0)
                         if inRow {
-                            try body(ObjectRow(database: database, info: info, key: key, source: .statement(statement),
-                                               indices: indices))
+                            row.key = key
+                            try body(row)
                         } else {
                             var (values, pending) = database.rowValues(info, statement, indices: indices)
                             try database.loadOutOfRow(info, key, &values, pending, connection, indices: indices)
