@@ -813,10 +813,11 @@ int drumlin_results_to_json(drumlin_results *results, char **out_json);
  * go to out_values[r * count + i], i following property_indices; *out_rows receives the number
  * of rows read, fewer than max_rows only at the end of the results (0 when start is past it).
  * Strings and binaries are borrowed until the next call on the results handle, or until it is
- * released. Rows of classes of plain columns stream from one statement: read a long result in
- * pages (start 0, then each next start) and each page continues where the previous one stopped,
- * as long as no other call on the database comes between them (one snapshot of the file); after
- * another call, or for other classes, rows are read by key, at the same result.
+ * released. The rows of a query over a class (of any class) stream from one statement: read a
+ * long result in pages (start 0, then each next start) and each page continues where the
+ * previous one stopped, as long as no other call on the database comes between them (one
+ * snapshot of the file); after another call, or for a list's results, rows are read by key, at
+ * the same result.
  *
  * @param out_values  max_rows * count values; may be NULL only when either is 0.
  */

@@ -32,7 +32,7 @@ public func drumlin_object_find_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         let found = try db.visitObjectRow(classIndex: index, primaryKey: try value(from: primaryKey.pointee),
                                           propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packWholeRow(row, width: width, rowIndices, into: &writer)
         }
         guard found else { return DRUMLIN_NOT_FOUND }
         finishPacked(writer, outSize)
@@ -52,7 +52,7 @@ public func drumlin_object_read_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         let width = try db.propertyCount(classIndex: index)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         try db.visitRow(classIndex: index, key: key) { (row) throws(DrumlinError) in
-            packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packWholeRow(row, width: width, rowIndices, into: &writer)
         }
         finishPacked(writer, outSize)
         return DRUMLIN_OK
@@ -75,7 +75,7 @@ public func drumlin_results_get_rows(_ results: OpaquePointer?, _ start: Int, _ 
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         writer.beginList(0)
         let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
-            packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packWholeRow(row, width: width, rowIndices, into: &writer)
         }
         writer.patchList(at: 0, count: rows)
         finishPacked(writer, outSize)
@@ -100,10 +100,10 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
         writer.beginList(0)
         var rows = 0
         // A query run before with arguments of the same types: its rows straight from the shared
-        // statement (classes of plain columns). Anything else takes the general path.
+        // statement. Anything else takes the general path.
         let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
                                             propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packWholeRow(row, width: width, rowIndices, into: &writer)
             rows += 1
         }
         if !read {
@@ -112,7 +112,7 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
             rows = 0
             let results = try db.objects(classIndex: index).filter(text, arguments)
             try results.forEachRow(rowIndices) { (row) throws(DrumlinError) in
-                packWholeRow(row, width: width, rowIndices, into: &writer)
+                try packWholeRow(row, width: width, rowIndices, into: &writer)
                 rows += 1
             }
         }
@@ -136,16 +136,23 @@ public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32,
 /// One object as a tuple of `width + 1` items: every property by index (the row properties'
 /// values, None for the others: collections, backlinks, mixed values) then the object key.
 /// Values marshal has no type for are tagged tuples, `(DRUMLIN_TYPE_*, payload...)`.
-func packWholeRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) {
+func packWholeRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) throws(DrumlinError) {
     writer.beginTuple(width + 1)
-    var position = 0
-    for index in 0..<width {
-        if position < rowIndices.count, rowIndices[position] == index {
-            putTagged(row[position], into: &writer)
-            position += 1
-        } else {
+    // The row's values in one pass (`forEach`: no per-value dispatch on the row's source), the
+    // properties between them (`rowIndices` ascend) as None.
+    var next = 0
+    try row.forEach { (position, value) throws(DrumlinError) in
+        let index = rowIndices[position]
+        while next < index {
             writer.put(.null)
+            next += 1
         }
+        putTagged(value, into: &writer)
+        next += 1
+    }
+    while next < width {
+        writer.put(.null)
+        next += 1
     }
     writer.put(.int(row.key))
 }

@@ -490,7 +490,7 @@ static void test_results_get_values(void) {
                 "does not fit");
     drumlin_results_release(results);
 
-    /* A class with collections and links reads each row by key from position 0 too. */
+    /* A class with collections and links streams from position 0 too (the list read per row). */
     int32_t tagged[2] = {prop(db, "Tagged", "code"), prop(db, "Tagged", "tags")};
     REQUIRE_OK(drumlin_begin_write(db));
     REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"t1\", \"n\": 1, \"tags\": [\"x\", \"y\"]}", DRUMLIN_UPDATE_NEVER, NULL));
@@ -499,6 +499,35 @@ static void test_results_get_values(void) {
     REQUIRE_OK(drumlin_query(db, "Tagged", "n > 0", NULL, &results));
     CHECK_OK(drumlin_results_get_values(results, 0, 4, 2, tagged, out, &rows));
     CHECK(rows == 2 && str_is(out[0], "t1") && out[1].type == DRUMLIN_TYPE_LIST && str_is(out[2], "t2"));
+    drumlin_results_release(results);
+
+    /* Its link column in pages of one (each continuing the statement), a link whose target is
+     * deleted between pages reading as null, and a mixed value. */
+    int32_t linked[3] = {prop(db, "Tagged", "code"), prop(db, "Tagged", "next"), prop(db, "Tagged", "extra")};
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"t3\", \"n\": 3, \"next\": \"t1\", \"extra\": 2.5}",
+                                   DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"t4\", \"n\": 4, \"next\": \"t2\", \"extra\": \"e\"}",
+                                   DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    int32_t tagged_class = -1;
+    REQUIRE_OK(drumlin_class_index(db, "Tagged", &tagged_class));
+    REQUIRE_OK(drumlin_query(db, "Tagged", "n >= 2", NULL, &results));
+    CHECK_OK(drumlin_results_get_values(results, 0, 1, 3, linked, out, &rows));
+    CHECK(rows == 1 && str_is(out[0], "t2") && out[1].type == DRUMLIN_TYPE_NULL && out[2].type == DRUMLIN_TYPE_NULL);
+    CHECK_OK(drumlin_results_get_values(results, 1, 1, 3, linked, out, &rows));
+    CHECK(rows == 1 && str_is(out[0], "t3") && out[1].type == DRUMLIN_TYPE_LINK && out[1].as.link.class_index == tagged_class);
+    CHECK(out[2].type == DRUMLIN_TYPE_DOUBLE && out[2].as.dnum == 2.5);
+    int64_t deleted = 0;
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_delete_where(db, "Tagged", "code == 't2'", NULL, &deleted));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK(deleted == 1);
+    /* After the write the results are [t3, t4]: position 1 is t4, whose target t2 is gone. */
+    CHECK_OK(drumlin_results_get_values(results, 1, 1, 3, linked, out, &rows));
+    CHECK(rows == 1 && str_is(out[0], "t4") && out[1].type == DRUMLIN_TYPE_NULL && str_is(out[2], "e"));
+    CHECK_OK(drumlin_results_get_values(results, 2, 1, 3, linked, out, &rows));
+    CHECK(rows == 0);
     drumlin_results_release(results);
     CHECK_OK(drumlin_close(db));
 }

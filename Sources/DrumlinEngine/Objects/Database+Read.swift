@@ -138,9 +138,25 @@ extension Database {
             statement.reset()
             throw invalidated(info)
         }
+        var (values, pending) = rowValues(info, statement, indices: indices)
+        statement.reset()
+        try loadOutOfRow(info, key, &values, pending, connection, indices: indices)
+        return values
+    }
+
+    /// The properties stored outside an object's row that `rowValues` left for a second read:
+    /// by position, a mixed value's nested collection (its id and kind) or nil for a collection
+    /// or a backlink property.
+    typealias OutOfRow = [(position: Int, mixedCollection: (id: Int64, code: Int64)?)]
+
+    /// The values of `indices` of the object `statement` is on (a statement reading the key, then
+    /// `info.selectColumns`, as `selectRowSQL` and `Results.rowsSQL` do): those stored in the row,
+    /// read from it, and nulls where `loadOutOfRow` puts the others. Reads nothing else, so the
+    /// statement can stay on its row (a streamed read of many rows).
+    func rowValues(_ info: ClassInfo, _ statement: Statement, indices: [Int]) -> ([Value], OutOfRow) {
         var values: [Value] = []
         values.reserveCapacity(indices.count)
-        var pending: [(position: Int, mixedCollection: (id: Int64, code: Int64)?)] = []
+        var pending: OutOfRow = []
         for (position, index) in indices.enumerated() {
             let trait = info.traits[index]
             guard let slot = info.slots[index] else {
@@ -163,7 +179,13 @@ extension Database {
                 values.append(ValueCodec.read(statement, column, as: trait.type))
             }
         }
-        statement.reset()
+        return (values, pending)
+    }
+
+    /// Fills in what `rowValues` left out of object `key`'s values: collections, backlinks and
+    /// mixed values' nested collections, each its own read.
+    func loadOutOfRow(_ info: ClassInfo, _ key: Int64, _ values: inout [Value], _ pending: OutOfRow,
+                      _ connection: Connection, indices: [Int]) throws(DrumlinError) {
         for (position, mixed) in pending {
             if let mixed {
                 values[position] = try loadMixed(mixed.id, code: mixed.code, connection)
@@ -176,7 +198,6 @@ extension Database {
                 values[position] = try readCollection(info, key, indices[position], connection)
             }
         }
-        return values
     }
 
     // MARK: JSON

@@ -14,12 +14,14 @@ public struct ObjectRow {
     let database: Database
     let info: ClassInfo
     /// The object key.
-    public let key: Int64
+    public internal(set) var key: Int64
     let source: Source
     let indices: [Int]
-    /// The class's traits and column slots, held here so that reading a value retains nothing.
+    /// The class's traits, column slots and link targets, held here so that reading a value
+    /// retains nothing (and checks no access to the class's `targets`).
     let traits: [ClassInfo.Traits]
     let slots: [Int?]
+    let targets: [ClassInfo?]
 
     init(database: Database, info: ClassInfo, key: Int64, source: Source, indices: [Int]) {
         self.database = database
@@ -29,6 +31,7 @@ public struct ObjectRow {
         self.indices = indices
         traits = info.traits
         slots = info.slots
+        targets = info.targets
     }
 
     /// The public name of the object's class.
@@ -47,7 +50,7 @@ public struct ObjectRow {
     public subscript(position: Int) -> BorrowedValue {
         switch source {
         case .values(let values): return .value(values[position])
-        case .statement(let statement): return Self.read(statement, info, traits, slots, indices[position])
+        case .statement(let statement): return Self.read(statement, targets, traits, slots, indices[position])
         }
     }
 
@@ -57,12 +60,12 @@ public struct ObjectRow {
         case .values(let values):
             for (position, value) in values.enumerated() { try body(position, .value(value)) }
         case .statement(let statement):
-            for (position, index) in indices.enumerated() { try body(position, Self.read(statement, info, traits, slots, index)) }
+            for (position, index) in indices.enumerated() { try body(position, Self.read(statement, targets, traits, slots, index)) }
         }
     }
 
     @inline(__always)
-    private static func read(_ statement: Statement, _ info: ClassInfo, _ traits: [ClassInfo.Traits], _ slots: [Int?],
+    private static func read(_ statement: Statement, _ targets: [ClassInfo?], _ traits: [ClassInfo.Traits], _ slots: [Int?],
                              _ index: Int) -> BorrowedValue {
         let column = Int32((slots[index] ?? 0) + 1)
         let handle = statement.handle
@@ -87,7 +90,7 @@ public struct ObjectRow {
             let blob = sqlite3_column_blob(handle, column)
             return .bytes(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column))))
         default:
-            let target = type == .object ? info.targets[index]?.index ?? -1 : -1
+            let target = type == .object ? targets[index]?.index ?? -1 : -1
             return .value(ValueCodec.read(statement, column, as: type, classIndex: target))
         }
     }

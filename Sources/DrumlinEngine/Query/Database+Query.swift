@@ -74,8 +74,8 @@ extension Database {
     /// shared template holds, with no `Results` built: what `query(...).forEachRow(...)` visits,
     /// for a query text run before with arguments of the same types (the lookup loop of
     /// `drumlin_query_marshal`, Python's `db.query_dicts`). Returns false, visiting nothing, when
-    /// there is no such template yet or its rows are not read in one statement; the general path
-    /// then runs the query (and reports its errors).
+    /// there is no such template yet or a property asked for is stored outside the row; the
+    /// general path then runs the query (and reports its errors).
     public func visitTemplateRows(classIndex: Int, text: String, arguments: [Value], propertyIndices: [Int],
                                   _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
         try serialized { (connection) throws(DrumlinError) -> Bool in
@@ -86,7 +86,7 @@ extension Database {
                                                                                    signature: signature, byKey: byKey)],
                   let statement = template.rowsStatement else { return false }
             for index in propertyIndices { try checkIndex(info, index) }
-            guard !info.hasRelationships, info.inRow(propertyIndices) else { return false }
+            guard info.inRow(propertyIndices) else { return false }
             guard template.accepts(arguments) else { return false }
             statement.reset()
             defer { statement.reset() }

@@ -17,7 +17,8 @@ extension QueryCompiler {
     mutating func baseSQL(_ base: Results.Base) -> String {
         switch base {
         case .all where keyOrder:
-            return "SELECT t0.\(root.keyColumn) AS k, t0.\(root.keyColumn) AS o FROM \(root.table) AS t0 WHERE \(root.keyOrderGuard)"
+            let (from, guarded) = root.keyOrderTableT0
+            return "SELECT t0.\(root.keyColumn) AS k, t0.\(root.keyColumn) AS o FROM \(from) WHERE \(guarded)"
         case .all:
             return "SELECT t0.\(root.keyColumn) AS k, \(creationOrder) AS o FROM \(root.table) AS t0"
         case .list(let owner, let table):
@@ -48,7 +49,7 @@ extension QueryCompiler {
                 let condition = try self.condition(predicate)
                 if first, case .all = base, keyOrder {
                     sql += " AND (\(condition))"
-                    if steps.count == 1 { plainCondition = "\(root.keyOrderGuard) AND (\(condition))" }
+                    if steps.count == 1 { plainCondition = condition }
                 } else if first, case .all = base {
                     sql += " WHERE \(condition)"
                     if steps.count == 1 { plainCondition = condition }

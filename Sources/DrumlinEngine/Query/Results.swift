@@ -183,9 +183,12 @@ public final class Results: @unchecked Sendable {
             return (shared, parameters)
         }
         let sql: String
-        if let condition {
-            let order = byKey ? "t0.\(info.keyColumn)" : info.creationOrderT0
-            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(order)"
+        if let condition, byKey {
+            // Read in key order only while the class is (see Database+KeyOrder.swift).
+            let (from, guarded) = info.keyOrderTableT0
+            sql = "SELECT \(info.rowColumnsT0) FROM \(from) WHERE \(guarded) AND (\(condition)) ORDER BY t0.\(info.keyColumn)"
+        } else if let condition {
+            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(info.creationOrderT0)"
         } else {
             sql = "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
         }
@@ -347,17 +350,21 @@ public final class Results: @unchecked Sendable {
         }
     }
 
-    /// Hands `body` the row of each object in order, read in place (see `ObjectRow`): one
-    /// statement for classes of plain columns, a read per object otherwise.
+    /// Hands `body` the row of each object in order, read in place (see `ObjectRow`), as
+    /// `forEachRow(from: 0, maxRows: .max, ...)` does.
     public func forEachRow(_ indices: [Int], _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
         _ = try forEachRow(from: 0, maxRows: .max, indices, body)
     }
 
     /// Hands `body` the rows at positions `start ..< start + maxRows` (fewer at the end), in
-    /// order, read in place; returns how many. Classes of plain columns stream from one statement:
-    /// a read that stops before the last row parks its statement (`Database.parkedRows`), and a
+    /// order, read in place; returns how many. Results of a class (filtered or not, of any class:
+    /// links, embedded objects, collections and mixed values too) stream from one statement: a
+    /// read that stops before the last row parks its statement (`Database.parkedRows`), and a
     /// read of the following rows that comes next continues it, so reading results page by page
-    /// costs what reading them at once does. Elsewhere each row is read by its key. The C
+    /// costs what reading them at once does. Properties stored outside the row are read for each
+    /// row as it is reached, as `Database.readRow` reads them. Elsewhere (a list's or backlinks'
+    /// results, a page after another call) each row is read by its key. `body` reads; a write
+    /// from inside it (to the class being read) would change the rows under the statement. The C
     /// functions are `drumlin_results_get_values` and `drumlin_results_get_rows`.
     public func forEachRow(from start: Int, maxRows: Int, _ indices: [Int],
                            _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Int {
@@ -372,7 +379,10 @@ public final class Results: @unchecked Sendable {
                 continued?.statement.reset()
                 return 0
             }
-            if !info.hasRelationships, owner == nil, info.inRow(indices), start == 0 || continued != nil {
+            if owner == nil, start == 0 || continued != nil {
+                // Properties stored outside the row (collections, backlinks, a mixed value's
+                // nested collection) are read per row while the statement stays on it.
+                let inRow = info.inRow(indices)
                 var statement: Statement
                 // The state a read of every object began in, to check its rows against the count.
                 let begun = isWholeClass ? (continued != nil ? continued?.begun : try database.stateToken(connection)) : nil
@@ -386,9 +396,19 @@ public final class Results: @unchecked Sendable {
                 do throws(DrumlinError) {
                     var hasRow: Bool
                     if let started { hasRow = started } else { hasRow = try statement.step() }
+                    // One row value for every row the statement is on (its key set for each): no
+                    // references taken and dropped per row.
+                    var row = ObjectRow(database: database, info: info, key: 0, source: .statement(statement), indices: indices)
                     while hasRow {
-                        try body(ObjectRow(database: database, info: info, key: statement.int64(0), source: .statement(statement),
-                                           indices: indices))
+                        let key = statement.int64(0)
+                        if inRow {
+                            row.key = key
+                            try body(row)
+                        } else {
+                            var (values, pending) = database.rowValues(info, statement, indices: indices)
+                            try database.loadOutOfRow(info, key, &values, pending, connection, indices: indices)
+                            try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+                        }
                         rows += 1
                         if rows == maxRows { break }
                         hasRow = try statement.step()
