@@ -71,15 +71,18 @@ extension Database {
                 throw DrumlinError(.invalidArgument, "Expected a JSON array of '\(info.name)' objects, got \(json.kindName).")
             }
             return try atomically(connection) { () throws(DrumlinError) -> Int in
-                for (position, element) in elements.enumerated() {
-                    do throws(DrumlinError) {
-                        let given = try decodePayload(info, element)
-                        _ = try create(info, given, mode: mode, connection)
-                    } catch {
-                        throw DrumlinError(error.code, "Element \(position): \(error.message)", sqliteCode: error.sqliteCode)
+                try withPendingRows(mode: mode, connection) { (afterElement) throws(DrumlinError) -> Int in
+                    for (position, element) in elements.enumerated() {
+                        do throws(DrumlinError) {
+                            let given = try decodePayload(info, element)
+                            _ = try create(info, given, mode: mode, connection)
+                        } catch {
+                            throw DrumlinError(error.code, "Element \(position): \(error.message)", sqliteCode: error.sqliteCode)
+                        }
+                        try afterElement(position + 1)
                     }
+                    return elements.count
                 }
-                return elements.count
             }
         }
     }
