@@ -35,7 +35,7 @@ extension Database {
                             do throws(DrumlinError) {
                                 _ = try create(info, try decodePayload(info, element), mode: mode, connection)
                             } catch {
-                                throw DrumlinError(error.code, "Element \(created): \(error.message)", sqliteCode: error.sqliteCode)
+                                throw elementError(error, created, connection)
                             }
                             created += 1
                             try afterElement(created)
@@ -151,7 +151,7 @@ extension Database {
                             if row == rows - 1 { try checkEnd(reader) }
                             _ = try create(info, given, mode: mode, connection)
                         } catch {
-                            throw DrumlinError(error.code, "Element \(row): \(error.message)", sqliteCode: error.sqliteCode)
+                            throw elementError(error, row, connection)
                         }
                         try afterElement(row + 1)
                     }
@@ -208,7 +208,7 @@ extension Database {
                                 }
                                 _ = try create(info, given, mode: mode, connection)
                             } catch {
-                                throw DrumlinError(error.code, "Element \(r): \(error.message)", sqliteCode: error.sqliteCode)
+                                throw elementError(error, r, connection)
                             }
                             try afterElement(r + 1)
                         }
