@@ -219,6 +219,9 @@ _PLAIN_ELEMENT_TYPES = frozenset(
 )
 
 
+_LINK = _ffi.DRUMLIN_TYPE_LINK
+
+
 class _Unpackable(Exception):
     """A value the packed path does not carry: the batch takes the JSON path, which reports it."""
 
@@ -366,6 +369,10 @@ def _encoder(db: Database, prop: Property) -> Callable[[Any], Any]:
             if not nested:
                 nested.append(_PayloadEncoder(db, db._class(prop.object_type)))
             return nested[0](value)
+        if isinstance(value, Object) and value._drumlin_values is None and value._drumlin_db is db:
+            key = value._drumlin_key  # link_key's checks, inline: a stored object of this database
+            if key is not None:
+                return (_LINK, value._drumlin_class.index, key)
         return _encode_link(db, prop, value)
 
     element: Callable[[Any], Any] | None
@@ -415,7 +422,7 @@ def pack_rows(db: Database, info: ClassInfo, rows: list[Any]) -> tuple[Any, byte
     width = len(keys)
     if width == 0 or any(name not in info.by_name for name in keys):
         return None
-    if not all(type(row) is dict and len(row) == width for row in rows):
+    if set(map(type, rows)) != {dict} or set(map(len, rows)) != {width}:
         return None
     # One short-lived tuple per row: with the cyclic collector on, a large batch triggers
     # collections that walk every live object (the caller's dicts included), ~10% of the packing
@@ -440,15 +447,22 @@ def pack_tuples(db: Database, info: ClassInfo, rows: list[Any], keys: tuple[str,
     props = [info.by_name[name] for name in keys]
     if not info.scalar_only or any(p.type not in _PLAIN_ELEMENT_TYPES for p in props):
         # Encode the columns that need it (column by column: one map per property).
-        encoders = [(position, _encoder(db, p)) for position, p in enumerate(props)
+        encoders = [(position, p, _encoder(db, p)) for position, p in enumerate(props)
                     if not (p.scalar and p.type in _PLAIN_ELEMENT_TYPES)]
         columns = list(zip(*tuples))
-        for position, encode in encoders:
+        for position, p, encode in encoders:
             column = columns[position]
+            kinds = set(map(type, column))
             # Every encoder passes marshal's own types through unchanged (a primary key, None, a
-            # mixed value's scalar): a column of only those needs no call per value.
-            if not set(map(type, column)) <= _PACKABLE:
-                columns[position] = tuple(map(encode, column))
+            # mixed value's scalar), and a list or set property of plain elements its lists (the
+            # engine checks the elements): such a column needs no call per value.
+            if kinds <= _PACKABLE or (
+                kinds == {list}
+                and p.collection in (_ffi.DRUMLIN_COLLECTION_LIST, _ffi.DRUMLIN_COLLECTION_SET)
+                and p.type in _PLAIN_ELEMENT_TYPES
+            ):
+                continue
+            columns[position] = tuple(map(encode, column))
         tuples = list(zip(*columns))
     indices = (c_int32 * width)(*(p.index for p in props))
     try:
