@@ -14,20 +14,21 @@ import DrumlinValues
 /// `nextKey` counts from). Values are resolved and checked when they are appended, so a flush
 /// fails only on SQLite's constraints (a duplicate primary key) and errors; it then writes its
 /// rows one at a time to name the element that failed, and the earliest failing element is the
-/// one reported, as when each object was written at once.
+/// one reported, as when each object was written at once. Used under the database's call lock
+/// only, so its stored properties skip Swift's dynamic exclusivity checks.
 final class PendingRows {
     /// The element being created (for messages), set by the bulk loop.
-    var element = 0
+    @exclusivity(unchecked) var element = 0
     /// The first failure a flush met (already naming its element): the call ends with it.
-    private(set) var failure: DrumlinError?
+    @exclusivity(unchecked) private(set) var failure: DrumlinError?
 
     /// Targets found by primary key, by class index: int and string keys.
-    var keysByInt: [Int: [Int64: Int64]] = [:]
-    var keysByString: [Int: [String: Int64]] = [:]
+    @exclusivity(unchecked) var keysByInt: [Int: [Int64: Int64]] = [:]
+    @exclusivity(unchecked) var keysByString: [Int: [String: Int64]] = [:]
     /// Objects known to exist, by class index (a link given as `.link`).
-    var existing: [Int: Set<Int64>] = [:]
+    @exclusivity(unchecked) var existing: [Int: Set<Int64>] = [:]
     /// The next object key of classes keyed by `_drumlin_key`, by class index.
-    private var nextKeys: [Int: Int64] = [:]
+    @exclusivity(unchecked) private var nextKeys: [Int: Int64] = [:]
 
     static let batch = 64
 
@@ -46,10 +47,10 @@ final class PendingRows {
     }
 
     /// The tables, and where each is in `tables` by id (an array: its rows grow in place).
-    private var tables: [Table] = []
-    private var positions: [Int: Int] = [:]
+    @exclusivity(unchecked) private var tables: [Table] = []
+    @exclusivity(unchecked) private var positions: [Int: Int] = [:]
     /// Tables with `batch` rows or more (positions in `tables`).
-    private var full: [Int] = []
+    @exclusivity(unchecked) private var full: [Int] = []
 
     /// The id of a collection property's side table.
     static func tableID(_ info: ClassInfo, _ index: Int) -> Int { info.index << 20 | index }
@@ -140,7 +141,7 @@ final class PendingRows {
     }
 
     /// The element of `failure`, and whether it was an object's own row.
-    private var failedElement: (element: Int, isElementRow: Bool)?
+    @exclusivity(unchecked) private var failedElement: (element: Int, isElementRow: Bool)?
 
     /// Keeps the earliest failure; for one element, an object's own row (a duplicate primary
     /// key) before its collections' rows, which fail with it (a dictionary's keys are unique per
