@@ -34,7 +34,6 @@ final class PendingRows {
 
     /// One table's pending rows, `width` values each.
     struct Table {
-        let id: Int
         let prefix: String
         let width: Int
         /// For a class's own rows: its name and where the primary key is in a row (the message
@@ -81,7 +80,7 @@ final class PendingRows {
         } else {
             position = tables.count
             positions[id] = position
-            tables.append(Table(id: id, prefix: prefix(), width: width, duplicateKey: duplicateKey))
+            tables.append(Table(prefix: prefix(), width: width, duplicateKey: duplicateKey))
         }
         try fill(&tables[position].values)
         tables[position].elements.append(element)
