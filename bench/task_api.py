@@ -4,7 +4,7 @@ one-call variants and Python's sqlite3 with an equivalent hand-written schema (i
 Medians of --runs, one process; prints a markdown table with the ratios and targets. Nothing is
 asserted here (the checks below only make sure every system read the same data).
 
-    python3 bench/task_api.py [--n 50000] [--runs 3]
+    python3 bench/task_api.py [--n 50000] [--runs 3] [--steps all|insert|read]
 
 The schema (Drumlin):
 
@@ -299,11 +299,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=50_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--steps", choices=("all", "insert", "read"), default="all",
+                        help="run only the insert steps (create_many) or only the read and update steps")
     args = parser.parse_args()
     where = tempfile.mkdtemp(prefix="drumlin-task-")
     try:
-        rows, _ = insert_steps(args.n, where, args.runs)
-        rows += read_steps(args.n, where, args.runs)
+        rows = insert_steps(args.n, where, args.runs)[0] if args.steps in ("all", "insert") else []
+        if args.steps in ("all", "read"):
+            rows += read_steps(args.n, where, args.runs)
     finally:
         shutil.rmtree(where, ignore_errors=True)
     print(f"## Python object API on the Task schema vs sqlite3 (N = {args.n} tasks, "

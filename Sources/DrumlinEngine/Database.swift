@@ -74,6 +74,8 @@ public final class Database: @unchecked Sendable {
     lazy var keyOrderHints = [Bool](repeating: true, count: classes.count)
     /// Prepared upsert statements by (property indexes, mode, class): see `upsertInPlace`.
     var upsertStatements: [[Int]: Statement] = [:]
+    /// A bulk create's deferred rows and found link targets, during the call (Objects/PendingRows.swift).
+    @exclusivity(unchecked) var pendingRows: PendingRows?
     /// Parsed queries by text (the parse depends on nothing else): a program runs the same few
     /// query texts with different arguments. Emptied when it reaches `parsedQueryLimit`.
     var parsedQueries: [String: Query] = [:]

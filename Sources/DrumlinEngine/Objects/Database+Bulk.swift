@@ -22,33 +22,36 @@ extension Database {
             }
             parser.index += 1
             return try atomically(connection) { () throws(DrumlinError) -> Int in
-                var created = 0
-                parser.skipWhitespace()
-                if parser.index < parser.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
-                    parser.index += 1
-                } else {
-                    while true {
-                        parser.skipWhitespace()
-                        let element: JSON
-                        do throws(JSONParseError) { element = try parser.parseValue() } catch { throw invalid(error) }
-                        do throws(DrumlinError) {
-                            _ = try create(info, try decodePayload(info, element), mode: mode, connection)
-                        } catch {
-                            throw DrumlinError(error.code, "Element \(created): \(error.message)", sqliteCode: error.sqliteCode)
-                        }
-                        created += 1
-                        parser.skipWhitespace()
-                        guard parser.index < parser.count else { throw invalid(parser.fail("unexpected end of input in an array")) }
-                        let c = parser.bytes[parser.index]
+                try withPendingRows(mode: mode, connection) { (afterElement) throws(DrumlinError) -> Int in
+                    var created = 0
+                    parser.skipWhitespace()
+                    if parser.index < parser.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
                         parser.index += 1
-                        if c == UInt8(ascii: ",") { continue }
-                        if c == UInt8(ascii: "]") { break }
-                        throw invalid(JSONParseError(offset: parser.index - 1, reason: "expected ',' or ']'"))
+                    } else {
+                        while true {
+                            parser.skipWhitespace()
+                            let element: JSON
+                            do throws(JSONParseError) { element = try parser.parseValue() } catch { throw invalid(error) }
+                            do throws(DrumlinError) {
+                                _ = try create(info, try decodePayload(info, element), mode: mode, connection)
+                            } catch {
+                                throw elementError(error, created, connection)
+                            }
+                            created += 1
+                            try afterElement(created)
+                            parser.skipWhitespace()
+                            guard parser.index < parser.count else { throw invalid(parser.fail("unexpected end of input in an array")) }
+                            let c = parser.bytes[parser.index]
+                            parser.index += 1
+                            if c == UInt8(ascii: ",") { continue }
+                            if c == UInt8(ascii: "]") { break }
+                            throw invalid(JSONParseError(offset: parser.index - 1, reason: "expected ',' or ']'"))
+                        }
                     }
+                    parser.skipWhitespace()
+                    guard parser.index == parser.count else { throw invalid(parser.fail("unexpected characters after the JSON value")) }
+                    return created
                 }
-                parser.skipWhitespace()
-                guard parser.index == parser.count else { throw invalid(parser.fail("unexpected characters after the JSON value")) }
-                return created
             }
         }
     }
@@ -126,31 +129,34 @@ extension Database {
             try checkWritable(info, mode: mode)
             try checkWriteIndices(info, propertyIndices)
             return try atomically(connection) { () throws(DrumlinError) -> Int in
-                var given: [(Int, Input)] = []
-                given.reserveCapacity(propertyIndices.count)
-                for row in 0..<rows {
-                    do throws(DrumlinError) {
-                        let count = try reader.containerLength()
-                        guard count == propertyIndices.count else {
-                            throw DrumlinError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
-                        }
-                        given.removeAll(keepingCapacity: true)
-                        for (position, index) in propertyIndices.enumerated() {
-                            let value: Value
-                            do throws(DrumlinError) {
-                                value = try item(position).value()
-                            } catch where error.code == .invalidArgument && !error.message.hasPrefix("Invalid marshal data") {
-                                throw DrumlinError(error.code, "Property '\(info.name).\(info.propertyNames[index])': \(error.message)")
+                try withPendingRows(mode: mode, connection) { (afterElement) throws(DrumlinError) -> Int in
+                    var given: [(Int, Input)] = []
+                    given.reserveCapacity(propertyIndices.count)
+                    for row in 0..<rows {
+                        do throws(DrumlinError) {
+                            let count = try reader.containerLength()
+                            guard count == propertyIndices.count else {
+                                throw DrumlinError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
                             }
-                            given.append((index, try input(from: value, info, index, form: .payload)))
+                            given.removeAll(keepingCapacity: true)
+                            for (position, index) in propertyIndices.enumerated() {
+                                let value: Value
+                                do throws(DrumlinError) {
+                                    value = try item(position).value()
+                                } catch where error.code == .invalidArgument && !error.message.hasPrefix("Invalid marshal data") {
+                                    throw DrumlinError(error.code, "Property '\(info.name).\(info.propertyNames[index])': \(error.message)")
+                                }
+                                given.append((index, try input(from: value, info, index, form: .payload)))
+                            }
+                            if row == rows - 1 { try checkEnd(reader) }
+                            _ = try create(info, given, mode: mode, connection)
+                        } catch {
+                            throw elementError(error, row, connection)
                         }
-                        if row == rows - 1 { try checkEnd(reader) }
-                        _ = try create(info, given, mode: mode, connection)
-                    } catch {
-                        throw DrumlinError(error.code, "Element \(row): \(error.message)", sqliteCode: error.sqliteCode)
+                        try afterElement(row + 1)
                     }
+                    return rows
                 }
-                return rows
             }
         }
     }
@@ -187,21 +193,24 @@ extension Database {
                 if direct {
                     try insertRows(info, propertyIndices, rows, fill, connection)
                 } else {
-                    var row = [BorrowedValue](repeating: .null, count: propertyIndices.count)
-                    for r in 0..<rows {
-                        do throws(DrumlinError) {
-                            try row.withUnsafeMutableBufferPointer { (out) throws(DrumlinError) in try fill(r, out) }
-                            if let upsert, try updateInPlace(info, propertyIndices, row, upsert.pkPosition, upsert.statement,
-                                                             mode: mode, connection) {
-                                continue
+                    try withPendingRows(mode: mode, connection) { (afterElement) throws(DrumlinError) in
+                        var row = [BorrowedValue](repeating: .null, count: propertyIndices.count)
+                        for r in 0..<rows {
+                            do throws(DrumlinError) {
+                                try row.withUnsafeMutableBufferPointer { (out) throws(DrumlinError) in try fill(r, out) }
+                                if let upsert, try updateInPlace(info, propertyIndices, row, upsert.pkPosition, upsert.statement,
+                                                                 mode: mode, connection) {
+                                    continue
+                                }
+                                var given: [(Int, Input)] = []
+                                for (position, index) in propertyIndices.enumerated() {
+                                    given.append((index, try input(from: try row[position].value(), info, index)))
+                                }
+                                _ = try create(info, given, mode: mode, connection)
+                            } catch {
+                                throw elementError(error, r, connection)
                             }
-                            var given: [(Int, Input)] = []
-                            for (position, index) in propertyIndices.enumerated() {
-                                given.append((index, try input(from: try row[position].value(), info, index)))
-                            }
-                            _ = try create(info, given, mode: mode, connection)
-                        } catch {
-                            throw DrumlinError(error.code, "Element \(r): \(error.message)", sqliteCode: error.sqliteCode)
+                            try afterElement(r + 1)
                         }
                     }
                 }

@@ -71,15 +71,18 @@ extension Database {
                 throw DrumlinError(.invalidArgument, "Expected a JSON array of '\(info.name)' objects, got \(json.kindName).")
             }
             return try atomically(connection) { () throws(DrumlinError) -> Int in
-                for (position, element) in elements.enumerated() {
-                    do throws(DrumlinError) {
-                        let given = try decodePayload(info, element)
-                        _ = try create(info, given, mode: mode, connection)
-                    } catch {
-                        throw DrumlinError(error.code, "Element \(position): \(error.message)", sqliteCode: error.sqliteCode)
+                try withPendingRows(mode: mode, connection) { (afterElement) throws(DrumlinError) -> Int in
+                    for (position, element) in elements.enumerated() {
+                        do throws(DrumlinError) {
+                            let given = try decodePayload(info, element)
+                            _ = try create(info, given, mode: mode, connection)
+                        } catch {
+                            throw elementError(error, position, connection)
+                        }
+                        try afterElement(position + 1)
                     }
+                    return elements.count
                 }
-                return elements.count
             }
         }
     }
@@ -147,6 +150,16 @@ extension Database {
             for (position, index) in info.columnIndexes.enumerated() where traits[index].type == .mixed {
                 (row[position], codes[position]) = try storeMixed(row[position], connection)
             }
+        }
+
+        // A bulk create writes the row later, with others (Objects/PendingRows.swift).
+        if mode == .never, pendingRows != nil, let key = try deferRow(info, row, codes, connection) {
+            if info.hasCollections {
+                for index in traits.indices where traits[index].collection != .single {
+                    if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
+                }
+            }
+            return key
         }
 
         // SQLite's unique index lets any number of NULLs in: one object at most may have a null

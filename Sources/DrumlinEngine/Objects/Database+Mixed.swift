@@ -48,6 +48,13 @@ extension Database {
                                  _ connection: Connection) throws(DrumlinError) {
         if case .link = value { throw Self.nestedLinkRefused() }
         let (stored, code) = try storeMixed(value, connection)
+        if let pending = pendingRows {
+            // A bulk create: the rows go in multi-row INSERTs.
+            pending.append(PendingRows.mixedTableID,
+                           prefix: "INSERT INTO _drumlin_mixed (collection, position, key, value, value_type)", width: 5,
+                           .int(collection), .int(Int64(position)), key.map { .string($0) } ?? .null, stored, .int(code))
+            return
+        }
         let statement = try connection.statement(
             "INSERT INTO _drumlin_mixed (collection, position, key, value, value_type) VALUES (?1, ?2, ?3, ?4, ?5)")
         defer { statement.reset() }

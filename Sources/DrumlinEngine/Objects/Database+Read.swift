@@ -100,6 +100,7 @@ extension Database {
     // MARK: Rows
 
     func exists(_ info: ClassInfo, _ key: Int64, _ connection: Connection) throws(DrumlinError) -> Bool {
+        if let pending = pendingRows, pending.hasRows(of: info) { try pending.flush(info, connection) }
         let statement = try connection.statement(slot: info.slot(.exists), info.existsSQL)
         defer { statement.reset() }
         statement.bind(key, at: 1)
@@ -107,6 +108,7 @@ extension Database {
     }
 
     func findKey(_ info: ClassInfo, _ primaryKey: Value, _ connection: Connection) throws(DrumlinError) -> Int64? {
+        if let pending = pendingRows, pending.hasRows(of: info) { try pending.flush(info, connection) }
         guard let pkIndex = info.primaryKeyIndex else {
             throw DrumlinError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
         }

@@ -28,9 +28,11 @@ extension Database {
             if target.isEmbedded {
                 throw DrumlinError(.invalidArgument, "Cannot link \(label) to an existing embedded object of type '\(target.name)': embedded objects have exactly one owner. Assign a new object (a copy of its properties) instead.")
             }
+            if let pending = pendingRows, pending.existing[target.index]?.contains(link.key) == true { return value }
             guard try exists(target, link.key, connection) else {
                 throw DrumlinError(.invalidatedObject, "The object of type '\(target.name)' assigned to \(label) has been deleted.")
             }
+            pendingRows?.existing[target.index, default: []].insert(link.key)
             return value
         case .object(let json):
             guard let target = info.targets[index] else { throw DrumlinError(.internal, "No target class for \(label).") }
@@ -49,7 +51,7 @@ extension Database {
             }
             let key: Int64?
             if target.primaryKeyIndex != nil {
-                key = try findKey(target, pk, connection)
+                key = try findKey(target, pk, connection, remembering: pendingRows)
             } else if case .int(let objectKey) = pk {
                 key = try exists(target, objectKey, connection) ? objectKey : nil
             } else {
@@ -78,6 +80,11 @@ extension Database {
     func writeCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ input: Input, mode: UpdateMode,
                          isEmpty: Bool = false, _ connection: Connection) throws(DrumlinError) {
         let table = try collectionTable(info, index)
+        if isEmpty, let pending = pendingRows, info.geoPointIndices == nil, table.kind != .set {
+            // A bulk create: the rows go in multi-row INSERTs (a new object has no entries to replace).
+            try deferCollection(info, owner, index, table, input, pending, connection)
+            return
+        }
         switch (table.kind, input) {
         case (.list, .elements(let elements)):
             let start = isEmpty ? 0 : try collectionCount(table, owner, connection)
@@ -94,6 +101,31 @@ extension Database {
             for (key, element) in entries {
                 let value = try resolve(element, info, index, mode: mode, connection)
                 try setDictionaryValue(info, index, table, owner, key, value, connection)
+            }
+        default:
+            throw DrumlinError(.typeMismatch, "Type mismatch for property '\(info.name).\(info.property(index).name)'.")
+        }
+    }
+
+    /// `writeCollection` for a new object in a bulk create: the element rows are appended to `pending`.
+    private func deferCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ table: CollectionTable, _ input: Input,
+                                 _ pending: PendingRows, _ connection: Connection) throws(DrumlinError) {
+        let id = PendingRows.tableID(info, index)
+        let mixed = table.isMixed
+        switch (table.kind, input) {
+        case (.list, .elements(let elements)):
+            for (offset, element) in elements.enumerated() {
+                let value = try resolve(element, info, index, mode: .never, connection)
+                let stored = try storedElement(table, value, connection)
+                pending.append(id, prefix: "INSERT INTO \(table.name) (owner, position, value\(mixed ? ", value_type" : ""))",
+                               width: mixed ? 4 : 3, .int(owner), .int(Int64(offset)), stored.0, mixed ? .int(stored.1) : nil)
+            }
+        case (.dictionary, .entries(let entries)):
+            for (key, element) in entries {
+                let value = try resolve(element, info, index, mode: .never, connection)
+                let stored = try storedElement(table, value, connection)
+                pending.append(id, prefix: "INSERT INTO \(table.name) (owner, key, value\(mixed ? ", value_type" : ""))",
+                               width: mixed ? 4 : 3, .int(owner), .string(key), stored.0, mixed ? .int(stored.1) : nil)
             }
         default:
             throw DrumlinError(.typeMismatch, "Type mismatch for property '\(info.name).\(info.property(index).name)'.")

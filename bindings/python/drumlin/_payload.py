@@ -28,7 +28,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from .object import Object
-from .values import ObjectId, check_mixed_keys, datetime_to_timestamp
+from .values import _EPOCH, ObjectId, check_mixed_keys, datetime_to_timestamp
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo, Property
@@ -219,6 +219,9 @@ _PLAIN_ELEMENT_TYPES = frozenset(
 )
 
 
+_LINK = _ffi.DRUMLIN_TYPE_LINK
+
+
 class _Unpackable(Exception):
     """A value the packed path does not carry: the batch takes the JSON path, which reports it."""
 
@@ -240,6 +243,26 @@ def _tag(value: Any) -> Any:
     raise _Unpackable
 
 
+def _tag_date(value: Any) -> Any:
+    """``_tag`` for a date property: an aware datetime without the call to datetime_to_timestamp."""
+    if type(value) is datetime:
+        try:
+            delta = value - _EPOCH
+        except TypeError:  # naive (or its tzinfo gives no offset): taken as UTC there
+            return _tag(value)
+        return (_ffi.DRUMLIN_TYPE_TIMESTAMP, delta.days * 86400 + delta.seconds, delta.microseconds * 1000)
+    return _tag(value)
+
+
+def _tag_decimal(value: Any) -> Any:
+    """``_tag`` for a decimal property."""
+    if type(value) is decimal.Decimal:
+        text = str(value)
+        # 'NaN', '-NaN', 'sNaN' (and their payloads) are the only texts of a Decimal with an N.
+        return (_ffi.DRUMLIN_TYPE_DECIMAL128, "NaN" if "N" in text else text)
+    return _tag(value)
+
+
 def _link_tag(db: Database, obj: Object) -> tuple[int, int, int]:
     return (_ffi.DRUMLIN_TYPE_LINK, obj._drumlin_class.index, link_key(db, obj))
 
@@ -254,19 +277,42 @@ def _encode_link(db: Database, prop: Property, value: Any) -> Any:
         else:
             return _link_tag(db, value)
     if isinstance(value, Mapping):
-        return _encode_payload(db, db._class(prop.object_type), value)
+        return _PayloadEncoder(db, db._class(prop.object_type))(value)
     return _tag(value)
 
 
+class _PayloadEncoder:
+    """Encodes nested objects' dicts of one class, with each property's encoder made once."""
+
+    __slots__ = ("db", "encoders", "info", "names")
+
+    def __init__(self, db: Database, info: ClassInfo) -> None:
+        self.db = db
+        self.info = info
+        # Every encoder returns a value of a type marshal carries as it is (_PACKABLE) unchanged:
+        # a dict of such values under names of writable properties is already its encoding.
+        self.names = frozenset(p.name for p in info.properties if not p.is_backlink)
+        self.encoders: dict[str, Callable[[Any], Any]] = {}
+
+    def __call__(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        if type(values) is dict and values.keys() <= self.names and all(map(_PACKABLE.__contains__, map(type, values.values()))):
+            return values
+        result: dict[str, Any] = {}
+        by_name = self.info.by_name
+        encoders = self.encoders
+        for name, value in values.items():
+            encode = encoders.get(name) if type(name) is str else None
+            if encode is None:
+                prop = by_name.get(name) if type(name) is str else None
+                if prop is None:
+                    raise _Unpackable  # the engine's message for an unknown name comes from the JSON path
+                encode = encoders[name] = _encoder(self.db, prop)
+            result[name] = encode(value)
+        return result
+
+
 def _encode_payload(db: Database, info: ClassInfo, values: Mapping[str, Any]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    by_name = info.by_name
-    for name, value in values.items():
-        prop = by_name.get(name) if type(name) is str else None
-        if prop is None:
-            raise _Unpackable  # the engine's message for an unknown name comes from the JSON path
-        result[name] = _encoder(db, prop)(value)
-    return result
+    return _PayloadEncoder(db, info)(values)
 
 
 def _encode_mixed(db: Database, prop: Property, value: Any) -> Any:
@@ -313,14 +359,31 @@ def _encoder(db: Database, prop: Property) -> Callable[[Any], Any]:
             return _encode_mixed(db, prop, value)
 
         return mixed
+    nested: list[_PayloadEncoder] = []  # made on the first nested object
+
     def link(value: Any) -> Any:
-        return None if value is None else _encode_link(db, prop, value)
+        kind = type(value)
+        if kind in _PACKABLE:  # None, or a primary key
+            return value
+        if kind is dict:  # a nested object
+            if not nested:
+                nested.append(_PayloadEncoder(db, db._class(prop.object_type)))
+            return nested[0](value)
+        if isinstance(value, Object) and value._drumlin_values is None and value._drumlin_db is db:
+            key = value._drumlin_key  # link_key's checks, inline: a stored object of this database
+            if key is not None:
+                return (_LINK, value._drumlin_class.index, key)
+        return _encode_link(db, prop, value)
 
     element: Callable[[Any], Any] | None
     if kind == _ffi.DRUMLIN_PROPERTY_OBJECT:
         element = link
     elif kind in _PLAIN_ELEMENT_TYPES:
         element = None
+    elif kind == _ffi.DRUMLIN_PROPERTY_DATE:
+        element = _tag_date
+    elif kind == _ffi.DRUMLIN_PROPERTY_DECIMAL128:
+        element = _tag_decimal
     else:
         element = _tag
     if collection == _ffi.DRUMLIN_COLLECTION_NONE:
@@ -359,7 +422,7 @@ def pack_rows(db: Database, info: ClassInfo, rows: list[Any]) -> tuple[Any, byte
     width = len(keys)
     if width == 0 or any(name not in info.by_name for name in keys):
         return None
-    if not all(type(row) is dict and len(row) == width for row in rows):
+    if set(map(type, rows)) != {dict} or set(map(len, rows)) != {width}:
         return None
     # One short-lived tuple per row: with the cyclic collector on, a large batch triggers
     # collections that walk every live object (the caller's dicts included), ~10% of the packing
@@ -384,11 +447,22 @@ def pack_tuples(db: Database, info: ClassInfo, rows: list[Any], keys: tuple[str,
     props = [info.by_name[name] for name in keys]
     if not info.scalar_only or any(p.type not in _PLAIN_ELEMENT_TYPES for p in props):
         # Encode the columns that need it (column by column: one map per property).
-        encoders = [(position, _encoder(db, p)) for position, p in enumerate(props)
+        encoders = [(position, p, _encoder(db, p)) for position, p in enumerate(props)
                     if not (p.scalar and p.type in _PLAIN_ELEMENT_TYPES)]
         columns = list(zip(*tuples))
-        for position, encode in encoders:
-            columns[position] = tuple(map(encode, columns[position]))
+        for position, p, encode in encoders:
+            column = columns[position]
+            kinds = set(map(type, column))
+            # Every encoder passes marshal's own types through unchanged (a primary key, None, a
+            # mixed value's scalar), and a list or set property of plain elements its lists (the
+            # engine checks the elements): such a column needs no call per value.
+            if kinds <= _PACKABLE or (
+                kinds == {list}
+                and p.collection in (_ffi.DRUMLIN_COLLECTION_LIST, _ffi.DRUMLIN_COLLECTION_SET)
+                and p.type in _PLAIN_ELEMENT_TYPES
+            ):
+                continue
+            columns[position] = tuple(map(encode, column))
         tuples = list(zip(*columns))
     indices = (c_int32 * width)(*(p.index for p in props))
     try:
