@@ -1,45 +1,129 @@
-"""Objects that keep their row.
+"""The package's one read route: whole rows.
 
-An object read through the package keeps every value stored in its row (one crossing: a whole row,
-``drumlin_object_find_row`` / ``drumlin_object_read_row`` / ``drumlin_results_get_rows`` /
-``drumlin_query_rows``) together with the database's *read version* at the time of the read. The
+Every read of whole objects is one crossing that returns whole rows (``drumlin_object_find_row`` /
+``drumlin_object_read_row`` / ``drumlin_results_get_rows`` / ``drumlin_query_rows``; drumlin.h,
+"Whole rows"): every property's value, collections, mixed values and embedded objects included.
+Objects keep their row together with the database's *read version* at the time of the read. The
 read version is a 64-bit word the engine keeps per database handle (``drumlin_db_read_version``):
 it moves on every commit, rollback and write through the handle, and when a call that reads sees
 another connection's commit. An attribute read compares the word (read in place through ctypes,
 no call) with the one the object kept: equal, the kept value is current; otherwise the row is read
-again. So attribute reads are Python attribute reads, and objects stay live.
+again. So attribute reads are Python attribute reads, and objects stay live. Dictionaries
+(``to_dict()``, ``to_dicts()``, ``get_dict``, ``query_dicts``) are built from the same rows
+(:func:`dict_builder`).
 
 Rows are Python's marshal format; values marshal has no type for arrive as tagged tuples
-``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h) and are converted once per row here. Links stay
-tagged in the row: the descriptor turns ``(DRUMLIN_TYPE_LINK, class, key)`` into an Object.
+``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h). The scalar ones kept in the row are converted once
+per row here (:func:`row_converter`); links stay tagged (the descriptor turns
+``(DRUMLIN_TYPE_LINK, class, key, ...)`` into an Object), and collections, mixed values and embedded
+rows are converted only when a dict is built.
 
-Like ``_fastread``, the calls go through function pointers without ``argtypes`` (every argument a
-ctypes object made once), into the per-thread arena.
+The calls go through the unchecked entry points of ``_ffi`` (every argument a ctypes object made
+once, the status checked here), into this thread's arena: the primary key, the size cell and the
+packed bytes in one buffer (the calls release the GIL, so a shared one would race). A result larger
+than the arena is read again into a larger one (:func:`_again`).
 """
 
 from __future__ import annotations
 
-from ctypes import byref, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
+import struct
+import threading
+from ctypes import addressof, byref, c_char_p, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
+from ctypes import create_string_buffer
 from marshal import loads
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 from uuid import UUID
 
 from . import _ffi
 from ._constants import DRUMLIN_NOT_FOUND
 from ._convert import shortest_float32
-from ._fastread import DATA_OFFSET, DRUMLIN_TYPE_INT, _new_arena, arena, put_int_key
 from .values import ObjectId, bid_to_decimal, timestamp_to_datetime
 
 if TYPE_CHECKING:
-    from ._schema import ClassInfo
+    from ._schema import ClassInfo, Property
+    from .database import Database
 
-_find_row = _ffi.lib["drumlin_object_find_row"]
-_read_row = _ffi.lib["drumlin_object_read_row"]
-_results_rows = _ffi.lib["drumlin_results_get_rows"]
-_query_rows = _ffi.lib["drumlin_query_rows"]
+_find_row = _ffi.drumlin_object_find_row_unchecked
+_read_row = _ffi.drumlin_object_read_row_unchecked
+_results_rows = _ffi.drumlin_results_get_rows_unchecked
+_query_rows = _ffi.drumlin_query_rows_unchecked
+_raise = _ffi._raise
 
 NO_ROW = -1
 """What an object without a kept row holds as its version (see _schema.DEAD)."""
+
+# ---- The per-thread arena ------------------------------------------------------------------------
+
+# Layout: the key (a drumlin_value: int type, then the 8-byte-aligned union), the size cell, then
+# the packed bytes.
+_KEY_OFFSET = 0
+_SIZE_OFFSET = 32
+_DATA_OFFSET = 64
+_ARENA_BYTES = 16 * 1024
+_ARENA_KEPT = 1 << 20  # a larger arena, for one large result, is not kept
+
+_DRUMLIN_TYPE_INT = _ffi.DRUMLIN_TYPE_INT
+_put_int_key = struct.Struct("=i4xq").pack_into
+
+
+class Arena(NamedTuple):
+    buffer: Any  # the ctypes buffer (kept alive here)
+    view: memoryview
+    size: c_size_t  # the size cell, a view into the buffer
+    key: c_void_p  # the arguments the calls take
+    size_address: c_void_p
+    data: c_void_p
+    capacity: c_size_t  # bytes available at `data`
+    limit: int  # the same, as an int
+
+
+_local = threading.local()
+
+
+def _new_arena(capacity: int) -> Arena:
+    buffer = create_string_buffer(_DATA_OFFSET + capacity)
+    base = addressof(buffer)
+    area = Arena(
+        buffer,
+        memoryview(buffer),
+        c_size_t.from_buffer(buffer, _SIZE_OFFSET),
+        c_void_p(base + _KEY_OFFSET),
+        c_void_p(base + _SIZE_OFFSET),
+        c_void_p(base + _DATA_OFFSET),
+        c_size_t(capacity),
+        capacity,
+    )
+    if capacity <= _ARENA_KEPT:
+        _local.arena = area
+    return area
+
+
+def arena() -> Arena:
+    """This thread's arena."""
+    try:
+        return _local.arena  # type: ignore[no-any-return]
+    except AttributeError:
+        return _new_arena(_ARENA_BYTES)
+
+
+def _again(function: Any, args: tuple[Any, ...], needed: int) -> Any:
+    """The grow-and-retry loop: ``function(*args, data, capacity, size_address)`` again into an
+    arena of ``needed`` bytes (what the first call, into the current arena, reported), until the
+    result fits (it may grow in between, written by another thread); the result decoded, or None
+    for DRUMLIN_NOT_FOUND. `args` may point into the previous arena (the key): the caller holds it."""
+    while True:
+        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
+        status = function(*args, data, capacity, size_address)
+        if status:
+            if status == DRUMLIN_NOT_FOUND:
+                return None
+            _raise(status)
+        needed = size.value
+        if needed <= limit:
+            return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+
+
+# ---- Rows ----------------------------------------------------------------------------------------
 
 _MASK = (1 << 64) - 1
 _TAGGED: dict[int, Callable[[tuple[Any, ...]], Any]] = {
@@ -61,9 +145,11 @@ _TAGGED_PROPERTY_TYPES = frozenset(
 
 
 def row_converter(info: ClassInfo) -> Callable[[tuple[Any, ...]], tuple[Any, ...]] | None:
-    """The function turning a row's tagged values into Python values, or None when the class
-    has none (its rows are used as marshal made them)."""
-    positions = tuple(p.index for p in info.properties if p.in_row and p.type in _TAGGED_PROPERTY_TYPES)
+    """The function turning the tagged values of a row's scalar properties into Python values, or
+    None when the class has none (its rows are used as marshal made them)."""
+    positions = tuple(
+        p.index for p in info.properties if p.in_row and not p.is_link and p.type in _TAGGED_PROPERTY_TYPES
+    )
     if not positions:
         return None
     tagged = _TAGGED
@@ -91,30 +177,28 @@ class RowAccess:
         self.version = version
 
 
-def _status(status: int) -> None:
-    _ffi._raise(status)
-
-
 def find_row(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
-    """The row of the object with this primary key (an int, or a filled ``drumlin_value``), or
-    None when there is none."""
-    buffer, view, size, key, size_address, data, capacity, limit = arena()
-    while True:
-        if isinstance(key_value, int):
-            put_int_key(buffer, 0, DRUMLIN_TYPE_INT, key_value)
-            key_pointer: Any = key
-        else:
-            key_pointer = byref(key_value)
-        status = _find_row(access.db, access.class_index, key_pointer, data, capacity, size_address)
-        if status:
-            if status == DRUMLIN_NOT_FOUND:
-                return None
-            _status(status)
-        needed = size.value
-        if needed <= limit:
-            break
-        buffer, view, size, key, size_address, data, capacity, limit = _new_arena(needed)
-    row: tuple[Any, ...] = loads(view[DATA_OFFSET : DATA_OFFSET + needed])
+    """The row of the object with this primary key (an int within int64, or a filled
+    ``drumlin_value``), or None when there is none."""
+    area = arena()
+    buffer, view, size, key, size_address, data, capacity, limit = area
+    if isinstance(key_value, int):
+        _put_int_key(buffer, 0, _DRUMLIN_TYPE_INT, key_value)
+        key_pointer: Any = key
+    else:
+        key_pointer = byref(key_value)
+    status = _find_row(access.db, access.class_index, key_pointer, data, capacity, size_address)
+    if status:
+        if status == DRUMLIN_NOT_FOUND:
+            return None
+        _raise(status)
+    needed = size.value
+    if needed <= limit:
+        row: tuple[Any, ...] = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+    else:
+        row = _again(_find_row, (access.db, access.class_index, key_pointer), needed)
+        if row is None:  # deleted by another handle in between
+            return None
     convert = access.convert
     return row if convert is None else convert(row)
 
@@ -123,15 +207,14 @@ def read_row(access: RowAccess, key: int) -> tuple[Any, ...]:
     """The row of the object with this object key (InvalidatedObjectError once deleted)."""
     _, view, size, _, size_address, data, capacity, limit = arena()
     ckey = c_int64(key)
-    while True:
-        status = _read_row(access.db, access.class_index, ckey, data, capacity, size_address)
-        if status:
-            _status(status)
-        needed = size.value
-        if needed <= limit:
-            break
-        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
-    row: tuple[Any, ...] = loads(view[DATA_OFFSET : DATA_OFFSET + needed])
+    status = _read_row(access.db, access.class_index, ckey, data, capacity, size_address)
+    if status:
+        _raise(status)
+    needed = size.value
+    if needed <= limit:
+        row: tuple[Any, ...] = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+    else:
+        row = _again(_read_row, (access.db, access.class_index, ckey), needed)
     convert = access.convert
     return row if convert is None else convert(row)
 
@@ -141,31 +224,150 @@ _EVERY_ROW = c_size_t((1 << 63) - 1)
 
 
 def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
-    """Every row of a results handle, in order (one call; again with a larger arena when they
-    do not fit)."""
-    handle = cast(results, c_void_p)
-    return _packed_rows(access, lambda data, capacity, size_address: _results_rows(
-        handle, _ALL, _EVERY_ROW, data, capacity, size_address))
+    """Every row of a results handle, in order, in one call."""
+    return _rows(access, _results_rows, (cast(results, c_void_p), _ALL, _EVERY_ROW))
 
 
 def query_rows(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
     """The rows of the objects matching a query, in order, with no results handle."""
-    return _packed_rows(access, lambda data, capacity, size_address: _query_rows(
-        access.db, access.class_index, query, args_json, data, capacity, size_address))
+    return _rows(access, _query_rows, (access.db, access.class_index, query, args_json))
 
 
-def _packed_rows(access: RowAccess, call: Callable[[Any, Any, Any], int]) -> list[tuple[Any, ...]]:
-    """Rows packed by `call(data, capacity, size_address)` into the arena, grown and called
-    again when they do not fit."""
+def _rows(access: RowAccess, function: Any, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     _, view, size, _, size_address, data, capacity, limit = arena()
-    while True:
-        status = call(data, capacity, size_address)
-        if status:
-            _status(status)
-        needed = size.value
-        if needed <= limit:
-            break
-        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
-    rows: list[tuple[Any, ...]] = loads(view[DATA_OFFSET : DATA_OFFSET + needed])
+    status = function(*args, data, capacity, size_address)
+    if status:
+        _raise(status)
+    needed = size.value
+    if needed <= limit:
+        rows: list[tuple[Any, ...]] = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+    else:
+        rows = _again(function, args, needed)
     convert = access.convert
     return rows if convert is None else list(map(convert, rows))
+
+
+# ---- Dicts from rows -----------------------------------------------------------------------------
+#
+# What Object.to_dict() shows for each kind of value, from a converted row: links as the target's
+# primary key (its object key when its class has none), embedded objects as nested dicts,
+# collections as lists and dicts, a mixed value's links as {"$link": {"class": ..., "key": ...}}
+# (what Extended JSON writes); linkingObjects properties left out.
+
+_LINK = _ffi.DRUMLIN_TYPE_LINK
+
+
+def _value(value: Any) -> Any:
+    """A collection item: tagged tuples converted."""
+    return _TAGGED[value[0]](value) if type(value) is tuple else value
+
+
+def _link_key(value: Any) -> Any:
+    """A link property's target as a dict shows it: its primary key, else its object key."""
+    if value is None:
+        return None
+    return _value(value[3]) if len(value) == 4 else value[2]
+
+
+def _mixed(access: RowAccess) -> Callable[[Any], Any]:
+    names: dict[int, str] = {}
+
+    def class_name(index: int) -> str:
+        name = names.get(index)
+        if name is None:
+            out = c_char_p()
+            _ffi.drumlin_class_name(cast(access.db, _ffi.drumlin_db_p), index, byref(out))
+            name = names[index] = (out.value or b"").decode("utf-8")
+        return name
+
+    def mixed(value: Any) -> Any:
+        kind = type(value)
+        if kind is tuple:
+            if value[0] == _LINK:
+                return {"$link": {"class": class_name(value[1]), "key": value[2]}}
+            return _TAGGED[value[0]](value)
+        if kind is list:
+            return [mixed(item) for item in value]
+        if kind is dict:
+            return {key: mixed(item) for key, item in value.items()}
+        return value
+
+    return mixed
+
+
+def _item_reader(db: Database, prop: Property, access: RowAccess) -> Callable[[Any], Any] | None:
+    """How one value (or one collection item) of ``prop`` becomes what a dict shows; None when it
+    is shown as the row holds it."""
+    kind = prop.type
+    if kind == _ffi.DRUMLIN_PROPERTY_OBJECT:
+        target = db._class(prop.object_type)
+        if target.is_embedded:
+            nested = dict_builder(db, target)
+            convert = target.rows.convert if target.rows is not None else None
+            if convert is None:
+                return nested
+
+            def embedded(row: tuple[Any, ...]) -> dict[str, Any]:
+                return nested(convert(row))
+
+            return embedded
+        return _link_key
+    if kind == _ffi.DRUMLIN_PROPERTY_MIXED:
+        return _mixed(access)
+    if kind in _TAGGED_PROPERTY_TYPES and prop.collection != _ffi.DRUMLIN_COLLECTION_NONE:
+        return _value
+    return None
+
+
+def _each_item(read: Callable[[Any], Any]) -> Callable[[list[Any]], list[Any]]:
+    return lambda items: [read(item) for item in items]
+
+
+def _each_entry(read: Callable[[Any], Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    return lambda entries: {key: read(item) for key, item in entries.items()}
+
+
+def dict_builder(db: Database, info: ClassInfo) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
+    """The function turning a converted row of ``info`` into the object's dict (made once per class
+    and database, kept on the ClassInfo)."""
+    build = info.dict_builder
+    if build is not None:
+        return build
+    access = info.rows
+    if access is None:
+        db._ptr()  # closed: the error
+        raise AssertionError("a class of an open database has its row access")
+    shown = [p for p in info.properties if not p.is_backlink]
+    names = tuple(p.name for p in shown)
+    readers: list[tuple[int, Callable[[Any], Any]]] = []
+    for position, prop in enumerate(shown):
+        read = _item_reader(db, prop, access)
+        if read is None:
+            continue
+        if prop.collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+            readers.append((position, _each_entry(read)))
+        elif prop.collection != _ffi.DRUMLIN_COLLECTION_NONE:
+            readers.append((position, _each_item(read)))
+        else:
+            readers.append((position, read))
+    positions = tuple(p.index for p in shown)
+    every = positions == tuple(range(len(positions)))
+    pairs = tuple(readers)
+
+    if every and not pairs:
+
+        def build(row: tuple[Any, ...]) -> dict[str, Any]:
+            return dict(zip(names, row))
+
+    else:
+
+        def build(row: tuple[Any, ...]) -> dict[str, Any]:
+            values = list(row) if every else [row[i] for i in positions]
+            for position, read in pairs:
+                value = values[position]
+                if value is not None:
+                    values[position] = read(value)
+            return dict(zip(names, values))
+
+    info.dict_builder = build
+    return build
