@@ -330,9 +330,9 @@ def _each_entry(read: Callable[[Any], Any]) -> Callable[[dict[str, Any]], dict[s
 def dict_builder(db: Database, info: ClassInfo) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
     """The function turning a converted row of ``info`` into the object's dict (made once per class
     and database, kept on the ClassInfo)."""
-    build = info.dict_builder
-    if build is not None:
-        return build
+    kept = info.dict_builder
+    if kept is not None:
+        return kept
     access = info.rows
     if access is None:
         db._ptr()  # closed: the error
