@@ -168,13 +168,16 @@ def row_converter(info: ClassInfo) -> Callable[[tuple[Any, ...]], tuple[Any, ...
 class RowAccess:
     """What the row calls of one class through one open database take, made once."""
 
-    __slots__ = ("class_index", "convert", "db", "version")
+    __slots__ = ("class_index", "convert", "db", "last_size", "version")
 
     def __init__(self, handle: Any, info: ClassInfo, version: c_uint64) -> None:
         self.db = cast(handle, c_void_p)
         self.class_index = c_int32(info.index)
         self.convert = row_converter(info)
         self.version = version
+        # The size of the last read of many rows of this class: a read expected to be as large
+        # starts in an arena that size, instead of running twice (once to learn the size).
+        self.last_size = 0
 
 
 def find_row(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
@@ -234,7 +237,10 @@ def query_rows(access: RowAccess, query: bytes, args_json: bytes | None) -> list
 
 
 def _rows(access: RowAccess, function: Any, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-    _, view, size, _, size_address, data, capacity, limit = arena()
+    area = arena()
+    if access.last_size > area.limit:
+        area = _new_arena(access.last_size + (access.last_size >> 3))
+    _, view, size, _, size_address, data, capacity, limit = area
     status = function(*args, data, capacity, size_address)
     if status:
         _raise(status)
@@ -243,6 +249,7 @@ def _rows(access: RowAccess, function: Any, args: tuple[Any, ...]) -> list[tuple
         rows: list[tuple[Any, ...]] = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
     else:
         rows = _again(function, args, needed)
+    access.last_size = needed
     convert = access.convert
     return rows if convert is None else list(map(convert, rows))
 
