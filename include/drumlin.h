@@ -846,13 +846,16 @@ int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *qu
  * A binding that keeps what it read (a Python object's values) needs two things: every value of an
  * object in one crossing, and a cheap way to know when what it kept may be stale. A whole row is
  * Python's marshal format (version 2 or later reads it): a tuple with one item per property, in
- * property index order, then the object key. Properties stored in the row (every column but mixed
- * values) hold their value; the others (lists, sets, dictionaries, linkingObjects, mixed values)
- * hold None and are read with the typed calls. Values marshal has no type for are tuples whose
+ * property index order, then the object key. Every property holds its value except
+ * linkingObjects ones (None): lists and sets as lists, dictionaries as dicts, a mixed value's nested
+ * lists and dictionaries likewise, an embedded object as its own whole row. A link property's target
+ * is (DRUMLIN_TYPE_LINK, class index, object key, primary key), without the last item when the
+ * target's class has no primary key; a link held by a mixed value is (DRUMLIN_TYPE_LINK, class
+ * index, object key). Other values marshal has no type for are tuples whose
  * first item is a DRUMLIN_TYPE_* constant: (DRUMLIN_TYPE_FLOAT, double),
  * (DRUMLIN_TYPE_DECIMAL128, low 64 bits, high 64 bits) (both as signed int64 bit patterns),
  * (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds), (DRUMLIN_TYPE_OBJECT_ID, 12 bytes),
- * (DRUMLIN_TYPE_UUID, 16 bytes), (DRUMLIN_TYPE_LINK, class index, object key). The buffer
+ * (DRUMLIN_TYPE_UUID, 16 bytes). The buffer
  * protocol is drumlin_object_get_marshal()'s: *out_size always receives the size, and the bytes
  * are complete only when it is at most `capacity`.
  */
