@@ -27,12 +27,12 @@ public func drumlin_object_find_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         let db = try database(db)
         guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
         let index = Int(classIndex)
-        let rowIndices = try db.wholeRowPropertyIndices(classIndex: index)
+        let rowIndices = try db.rowPropertyIndices(classIndex: index)
         let width = try db.propertyCount(classIndex: index)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         let found = try db.visitObjectRow(classIndex: index, primaryKey: try value(from: primaryKey.pointee),
                                           propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            try packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, into: &writer)
         }
         guard found else { return DRUMLIN_NOT_FOUND }
         finishPacked(writer, outSize)
@@ -48,11 +48,11 @@ public func drumlin_object_read_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         let outSize = try packedOutput(0, buffer, capacity, outSize)
         let db = try database(db)
         let index = Int(classIndex)
-        let rowIndices = try db.wholeRowPropertyIndices(classIndex: index)
+        let rowIndices = try db.rowPropertyIndices(classIndex: index)
         let width = try db.propertyCount(classIndex: index)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
-        try db.visitRow(classIndex: index, key: key, propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            try packWholeRow(row, width: width, rowIndices, into: &writer)
+        try db.visitRow(classIndex: index, key: key) { (row) throws(DrumlinError) in
+            try packRow(row, width: width, rowIndices, into: &writer)
         }
         finishPacked(writer, outSize)
         return DRUMLIN_OK
@@ -70,12 +70,12 @@ public func drumlin_results_get_rows(_ results: OpaquePointer?, _ start: Int, _ 
         let results = handle.results
         let classIndex = results.classIndex
         let db = results.database
-        let rowIndices = try db.wholeRowPropertyIndices(classIndex: classIndex)
+        let rowIndices = try db.rowPropertyIndices(classIndex: classIndex)
         let width = try db.propertyCount(classIndex: classIndex)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         writer.beginList(0)
         let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
-            try packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, into: &writer)
         }
         writer.patchList(at: 0, count: rows)
         finishPacked(writer, outSize)
@@ -92,7 +92,7 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
         let db = try database(db)
         guard let query else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" to read every object).") }
         let index = Int(classIndex)
-        let rowIndices = try db.wholeRowPropertyIndices(classIndex: index)
+        let rowIndices = try db.rowPropertyIndices(classIndex: index)
         let width = try db.propertyCount(classIndex: index)
         let text = try string(query, "query")
         let arguments = try queryArguments(db, argsJSON)
@@ -103,7 +103,7 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
         // statement (classes of plain columns). Anything else takes the general path.
         let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
                                             propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            try packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, into: &writer)
             rows += 1
         }
         if !read {
@@ -112,7 +112,7 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
             rows = 0
             let results = try db.objects(classIndex: index).filter(text, arguments)
             try results.forEachRow(rowIndices) { (row) throws(DrumlinError) in
-                try packWholeRow(row, width: width, rowIndices, into: &writer)
+                try packRow(row, width: width, rowIndices, into: &writer)
                 rows += 1
             }
         }
@@ -133,20 +133,26 @@ public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32,
     }
 }
 
-/// One object as a tuple of `width + 1` items: every property by index, then the object key
-/// (drumlin.h, "Whole rows"). linkingObjects properties are None. Values marshal has no type
-/// for are tagged tuples, `(DRUMLIN_TYPE_*, payload...)`; lists and sets are lists, dictionaries
-/// dicts; an embedded object is its own whole row; a link property's target is
-/// `(DRUMLIN_TYPE_LINK, class, key, primary key)` (no primary key item when its class has none),
-/// a mixed value's link `(DRUMLIN_TYPE_LINK, class, key)`.
-func packWholeRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) throws(DrumlinError) {
+// MARK: - The packer of every packed read
+//
+// One packer for rows (the four row functions above) and for the values of chosen properties
+// (drumlin_object_get_marshal, drumlin_object_find_marshal, drumlin_results_get_marshal,
+// drumlin_query_marshal); drumlin.h, "Packed values", documents both forms. Rows hold what the
+// row statement read (scalars, and a link as its target's class and key); chosen values are
+// whole: collections, a mixed value's nested lists and dictionaries, embedded objects and link
+// targets' primary keys, which cost further reads.
+
+/// One object as a row: a tuple of `width + 1` items, every property by index (the row
+/// properties' values, None for the others: collections, linkingObjects, mixed values), then the
+/// object key.
+func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) throws(DrumlinError) {
     writer.beginTuple(width + 1)
     var position = 0
     for index in 0..<width {
         if position < rowIndices.count, rowIndices[position] == index {
             let value = row[position]
             if !writer.put(value), case .value(let value) = value {
-                try putTagged(value, links: row.holdsLinks(at: position), row, into: &writer)
+                try putValue(value, whole: false, links: false, row, into: &writer)
             }
             position += 1
         } else {
@@ -156,9 +162,23 @@ func packWholeRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer
     writer.put(.int(row.key))
 }
 
-/// `value` as a row item; `links`: a link property's value (targets as embedded rows or primary
-/// keys), not a mixed value's.
-private func putTagged(_ value: Value, links: Bool, _ row: ObjectRow, into writer: inout MarshalWriter) throws(DrumlinError) {
+/// The values `row` holds, in its order, whole, as a tuple.
+func packValues(_ row: ObjectRow, into writer: inout MarshalWriter) throws(DrumlinError) {
+    writer.beginTuple(row.count)
+    for position in 0..<row.count {
+        let value = row[position]
+        if !writer.put(value), case .value(let value) = value {
+            try putValue(value, whole: true, links: row.holdsLinks(at: position), row, into: &writer)
+        }
+    }
+}
+
+/// `value` as a packed item, for values marshal has no type for. `whole`: embedded objects as
+/// their values (packValues of every property but linkingObjects ones) and link targets with
+/// their primary key; `links`: the value is a link property's (or its collection's), not a mixed
+/// value's (whose links are always (DRUMLIN_TYPE_LINK, class, key)).
+private func putValue(_ value: Value, whole: Bool, links: Bool, _ row: ObjectRow,
+                      into writer: inout MarshalWriter) throws(DrumlinError) {
     if writer.put(.value(value)) { return }
     switch value {
     case .float(let f):
@@ -183,26 +203,26 @@ private func putTagged(_ value: Value, links: Bool, _ row: ObjectRow, into write
         writer.beginTuple(2)
         writer.put(.int(Int64(DRUMLIN_TYPE_UUID)))
         uuid.bytes.withUnsafeBytes { _ = writer.put(.bytes($0)) }
-    case .link(let link) where links && row.isEmbedded(link):
+    case .link(let link) where whole && links && row.isEmbedded(link):
         try row.visitEmbedded(link) { (embedded) throws(DrumlinError) in
-            try packWholeRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, into: &writer)
+            try packValues(embedded, into: &writer)
         }
     case .link(let link):
-        let primaryKey = links ? try row.primaryKey(of: link) : nil
+        let primaryKey = whole && links ? try row.primaryKey(of: link) : nil
         writer.beginTuple(primaryKey == nil ? 3 : 4)
         writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
         writer.put(.int(Int64(link.classIndex)))
         writer.put(.int(link.key))
-        if let primaryKey { try putTagged(primaryKey, links: false, row, into: &writer) }
+        if let primaryKey { try putValue(primaryKey, whole: false, links: false, row, into: &writer) }
     case .list(let items):
         writer.beginList(items.count)
-        for item in items { try putTagged(item, links: links, row, into: &writer) }
+        for item in items { try putValue(item, whole: whole, links: links, row, into: &writer) }
     case .dictionary(let entries):
         writer.beginDict()
         for entry in entries {
             var key = entry.key
             key.withUTF8 { _ = writer.put(.text(UnsafeRawBufferPointer($0))) }
-            try putTagged(entry.value, links: links, row, into: &writer)
+            try putValue(entry.value, whole: whole, links: links, row, into: &writer)
         }
         writer.endDict()
     default:

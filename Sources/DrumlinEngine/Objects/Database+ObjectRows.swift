@@ -21,14 +21,12 @@ extension Database {
         try objects(try classInfo(index: classIndex).name)
     }
 
-    /// Hands `body` the values of `propertyIndices` (nil: `rowPropertyIndices`, read in one
-    /// statement) of the object of class `classIndex` with object key `key`. An object that no
-    /// longer exists is `DrumlinError.invalidatedObject`. The corresponding C function is
-    /// `drumlin_object_read_row`.
-    public func visitRow(classIndex: Int, key: Int64, propertyIndices: [Int]? = nil,
-                         _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
+    /// Hands `body` the row values (`rowPropertyIndices`) of the object of class `classIndex`
+    /// with object key `key`, read in one statement. An object that no longer exists is
+    /// `DrumlinError.invalidatedObject`. The corresponding C function is `drumlin_object_read_row`.
+    public func visitRow(classIndex: Int, key: Int64, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
         let info = try classInfo(index: classIndex)
-        try Object(database: self, info: info, key: key).visitRow(propertyIndices ?? info.rowIndices, body)
+        try Object(database: self, info: info, key: key).visitRow(info.rowIndices, body)
     }
 
     /// Writes one property of the object with object key `key` (inside a write transaction). A

@@ -1,11 +1,12 @@
 import DrumlinStorage
 import DrumlinValues
 
-/// Whole rows: every property of an object (collections, mixed values and embedded objects
-/// included), what a binding needs to turn an object into a dictionary in one crossing.
+/// Whole values: what a binding needs to turn an object into a dictionary in one crossing
+/// (collections, mixed values, embedded objects and link targets' primary keys included; the C
+/// layer's packed values, drumlin.h "Packed values").
 extension Database {
     /// Every property of class `classIndex` but linkingObjects ones (computed, and left out of a
-    /// dictionary of the object), in property order: what a whole-row read returns.
+    /// dictionary of the object), in property order: what an embedded object's packed values hold.
     public func wholeRowPropertyIndices(classIndex: Int) throws(DrumlinError) -> [Int] {
         let info = try classInfo(index: classIndex)
         if let cached = info.cachedWholeRowIndices { return cached }
@@ -16,14 +17,8 @@ extension Database {
 }
 
 extension ObjectRow {
-    /// The property indices of the values this row holds, in order.
-    public var propertyIndices: [Int] { indices }
-
-    /// How many properties the row's class has.
-    public var propertyCount: Int { traits.count }
-
     /// Whether the value at `position` is a link property's (a link, or a collection of links,
-    /// whose targets a whole row shows as embedded rows or primary keys), not a mixed value's.
+    /// whose targets packed values show as embedded objects' values or primary keys), not a mixed value's.
     public func holdsLinks(at position: Int) -> Bool {
         traits[indices[position]].type == .object
     }
@@ -33,7 +28,7 @@ extension ObjectRow {
         database.classes.indices.contains(link.classIndex) && database.classes[link.classIndex].isEmbedded
     }
 
-    /// Hands `body` the whole row (`Database.wholeRowPropertyIndices`) of the embedded object a
+    /// Hands `body` the values of every property (`Database.wholeRowPropertyIndices`) of the embedded object a
     /// link of this row points at. Read on the connection this row's call holds, so only inside
     /// the closure that received this row.
     public func visitEmbedded(_ link: ObjectLink, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {

@@ -8,8 +8,7 @@ per property. The descriptor's class is the kind of access, chosen once from the
   compare and a tuple index while the database's read version holds; the write one typed call;
 - :class:`MixedAccessor`: a mixed value, read by one typed call (a nested list or dictionary as
   JSON, an object it holds as that Object);
-- :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key, ...)``
-  (an embedded object as its own row);
+- :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``;
 - :class:`ListAccessor`, :class:`SetAccessor`, :class:`DictionaryAccessor`: a live view;
 - :class:`BacklinksAccessor`: a linkingObjects property, a live :class:`~drumlin.Results`;
 - :class:`TransformedAccessor`: a model's persisted-value transform around one of the above.
@@ -184,11 +183,7 @@ class LinkAccessor(Accessor):
         if value is None:
             return None
         db = obj._drumlin_db
-        target = db._class(self.prop.object_type)
-        # An embedded object is its own whole row, its object key last; a link's target is
-        # (DRUMLIN_TYPE_LINK, class, key, primary key...).
-        key = value[-1] if target.is_embedded else value[2]
-        return target.object_type._drumlin_keyed(db, key)  # type: ignore[attr-defined]
+        return db._class(self.prop.object_type).object_type._drumlin_keyed(db, value[2])  # type: ignore[attr-defined]
 
 
 class ListAccessor(Accessor):

@@ -767,7 +767,7 @@ drumlin_commit_without_notifying = _fn(
 
 # ---- Unchecked entry points of the hot row calls -----------------------------------------------
 #
-# The calls an object read or an attribute write makes once per object: ctypes' argtypes
+# The calls an object read or a dict read makes once per object or per read: ctypes' argtypes
 # conversion and errcheck cost more than the call's own Python around it (docs/performance.md,
 # "The documented object API", has the callgrind counts). These are second function pointers to the
 # functions declared above, with the same restype and no argtypes or errcheck: every argument must
@@ -786,9 +786,17 @@ drumlin_object_find_row_unchecked = _unchecked(drumlin_object_find_row)
 drumlin_object_read_row_unchecked = _unchecked(drumlin_object_read_row)
 drumlin_results_get_rows_unchecked = _unchecked(drumlin_results_get_rows)
 drumlin_query_rows_unchecked = _unchecked(drumlin_query_rows)
+drumlin_object_find_marshal_unchecked = _unchecked(drumlin_object_find_marshal)
+drumlin_object_get_marshal_unchecked = _unchecked(drumlin_object_get_marshal)
+drumlin_results_get_marshal_unchecked = _unchecked(drumlin_results_get_marshal)
+drumlin_query_marshal_unchecked = _unchecked(drumlin_query_marshal)
 UNCHECKED = (
     (drumlin_object_find_row_unchecked, drumlin_object_find_row),
     (drumlin_object_read_row_unchecked, drumlin_object_read_row),
     (drumlin_results_get_rows_unchecked, drumlin_results_get_rows),
     (drumlin_query_rows_unchecked, drumlin_query_rows),
+    (drumlin_object_find_marshal_unchecked, drumlin_object_find_marshal),
+    (drumlin_object_get_marshal_unchecked, drumlin_object_get_marshal),
+    (drumlin_results_get_marshal_unchecked, drumlin_results_get_marshal),
+    (drumlin_query_marshal_unchecked, drumlin_query_marshal),
 )

@@ -1,27 +1,30 @@
-"""The package's one read route: whole rows.
+"""The package's one read route: packed calls into this thread's arena.
 
-Every read of whole objects is one crossing that returns whole rows (``drumlin_object_find_row`` /
-``drumlin_object_read_row`` / ``drumlin_results_get_rows`` / ``drumlin_query_rows``; drumlin.h,
-"Whole rows"): every property's value, collections, mixed values and embedded objects included.
-Objects keep their row together with the database's *read version* at the time of the read. The
-read version is a 64-bit word the engine keeps per database handle (``drumlin_db_read_version``):
-it moves on every commit, rollback and write through the handle, and when a call that reads sees
-another connection's commit. An attribute read compares the word (read in place through ctypes,
-no call) with the one the object kept: equal, the kept value is current; otherwise the row is read
-again. So attribute reads are Python attribute reads, and objects stay live. Dictionaries
-(``to_dict()``, ``to_dicts()``, ``get_dict``, ``query_dicts``) are built from the same rows
-(:func:`dict_builder`).
+Objects read rows (``drumlin_object_find_row`` / ``drumlin_object_read_row`` /
+``drumlin_results_get_rows`` / ``drumlin_query_rows``; drumlin.h, "Whole rows"): the values stored in
+the object's row, read in one statement (collections, mixed values and linkingObjects are None, read
+by their accessors when asked for; a link is ``(DRUMLIN_TYPE_LINK, class, key)``). Objects keep
+their row together with the database's *read version* at the time of the read. The read version is
+a 64-bit word the engine keeps per database handle (``drumlin_db_read_version``): it moves on every
+commit, rollback and write through the handle, and when a call that reads sees another connection's
+commit. An attribute read compares the word (read in place through ctypes, no call) with the one the
+object kept: equal, the kept value is current; otherwise the row is read again. So attribute reads
+are Python attribute reads, and objects stay live.
 
-Rows are Python's marshal format; values marshal has no type for arrive as tagged tuples
-``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h). The scalar ones kept in the row are converted once
-per row here (:func:`row_converter`); links stay tagged (the descriptor turns
-``(DRUMLIN_TYPE_LINK, class, key, ...)`` into an Object), and collections, mixed values and embedded
-rows are converted only when a dict is built.
+Dictionaries (``to_dict()``, ``to_dicts()``, ``get_dict``, ``query_dicts``) are built
+(:func:`dict_builder`) from packed values (``drumlin_object_find_marshal`` /
+``drumlin_object_get_marshal`` / ``drumlin_results_get_marshal`` / ``drumlin_query_marshal`` with
+every property but linkingObjects ones): each whole, collections, mixed values, embedded objects and
+link targets' primary keys included, in the same one call. The C layer packs both with one packer.
 
-The calls go through the unchecked entry points of ``_ffi`` (every argument a ctypes object made
-once, the status checked here), into this thread's arena: the primary key, the size cell and the
-packed bytes in one buffer (the calls release the GIL, so a shared one would race). A result larger
-than the arena is read again into a larger one (:func:`_again`).
+Both are Python's marshal format; values marshal has no type for arrive as tagged tuples
+``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h). The scalar ones kept in a row are converted once
+per row here (:func:`row_converter`); links stay tagged (the descriptor turns them into Objects).
+
+Every call goes through an unchecked entry point of ``_ffi`` (every argument a ctypes object made
+once, the status checked here) and :func:`_call`, into this thread's arena: the primary key, the
+size cell and the packed bytes in one buffer (the calls release the GIL, so a shared one would
+race). A result larger than the arena is read again into a larger one.
 """
 
 from __future__ import annotations
@@ -47,6 +50,10 @@ _find_row = _ffi.drumlin_object_find_row_unchecked
 _read_row = _ffi.drumlin_object_read_row_unchecked
 _results_rows = _ffi.drumlin_results_get_rows_unchecked
 _query_rows = _ffi.drumlin_query_rows_unchecked
+_find_values = _ffi.drumlin_object_find_marshal_unchecked
+_object_values = _ffi.drumlin_object_get_marshal_unchecked
+_results_values = _ffi.drumlin_results_get_marshal_unchecked
+_query_values = _ffi.drumlin_query_marshal_unchecked
 _raise = _ffi._raise
 
 NO_ROW = -1
@@ -106,13 +113,14 @@ def arena() -> Arena:
         return _new_arena(_ARENA_BYTES)
 
 
-def _again(function: Any, args: tuple[Any, ...], needed: int) -> Any:
-    """The grow-and-retry loop: ``function(*args, data, capacity, size_address)`` again into an
-    arena of ``needed`` bytes (what the first call, into the current arena, reported), until the
-    result fits (it may grow in between, written by another thread); the result decoded, or None
-    for DRUMLIN_NOT_FOUND. `args` may point into the previous arena (the key): the caller holds it."""
+def _call(function: Any, args: tuple[Any, ...], area: Arena) -> Any:
+    """The one packed call and its grow-and-retry loop: ``function(*args, data, capacity,
+    size_address)`` into ``area``, and while the result does not fit (the call reports its size),
+    again into an arena of that size (it may grow in between, written by another thread). The
+    result decoded, or None for DRUMLIN_NOT_FOUND. `args` may point into ``area`` (the key): the
+    caller holds it."""
+    _, view, size, _, size_address, data, capacity, limit = area
     while True:
-        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
         status = function(*args, data, capacity, size_address)
         if status:
             if status == DRUMLIN_NOT_FOUND:
@@ -121,6 +129,7 @@ def _again(function: Any, args: tuple[Any, ...], needed: int) -> Any:
         needed = size.value
         if needed <= limit:
             return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
 
 
 # ---- Rows ----------------------------------------------------------------------------------------
@@ -166,58 +175,46 @@ def row_converter(info: ClassInfo) -> Callable[[tuple[Any, ...]], tuple[Any, ...
 
 
 class RowAccess:
-    """What the row calls of one class through one open database take, made once."""
+    """What the packed calls of one class through one open database take, made once."""
 
-    __slots__ = ("class_index", "convert", "db", "last_size", "version")
+    __slots__ = ("class_index", "cname", "convert", "count", "db", "indices", "last_size", "version")
 
     def __init__(self, handle: Any, info: ClassInfo, version: c_uint64) -> None:
         self.db = cast(handle, c_void_p)
         self.class_index = c_int32(info.index)
+        self.cname = info.cname
         self.convert = row_converter(info)
         self.version = version
-        # The size of the last read of many rows of this class: a read expected to be as large
+        # The properties a dict shows (all but linkingObjects ones), for the packed-values calls.
+        shown = [p.index for p in info.properties if not p.is_backlink]
+        self.count = c_size_t(len(shown))
+        self.indices = (c_int32 * len(shown))(*shown)
+        # The size of the last read of many objects of this class: a read expected to be as large
         # starts in an arena that size, instead of running twice (once to learn the size).
         self.last_size = 0
+
+
+def _key_pointer(area: Arena, key_value: int | _ffi.drumlin_value) -> Any:
+    """The primary key as the find calls take it: an int written into the arena, or a filled
+    ``drumlin_value``."""
+    if isinstance(key_value, int):
+        _put_int_key(area.buffer, 0, _DRUMLIN_TYPE_INT, key_value)
+        return area.key
+    return byref(key_value)
 
 
 def find_row(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
     """The row of the object with this primary key (an int within int64, or a filled
     ``drumlin_value``), or None when there is none."""
     area = arena()
-    buffer, view, size, key, size_address, data, capacity, limit = area
-    if isinstance(key_value, int):
-        _put_int_key(buffer, 0, _DRUMLIN_TYPE_INT, key_value)
-        key_pointer: Any = key
-    else:
-        key_pointer = byref(key_value)
-    status = _find_row(access.db, access.class_index, key_pointer, data, capacity, size_address)
-    if status:
-        if status == DRUMLIN_NOT_FOUND:
-            return None
-        _raise(status)
-    needed = size.value
-    if needed <= limit:
-        row: tuple[Any, ...] = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
-    else:
-        row = _again(_find_row, (access.db, access.class_index, key_pointer), needed)
-        if row is None:  # deleted by another handle in between
-            return None
+    row = _call(_find_row, (access.db, access.class_index, _key_pointer(area, key_value)), area)
     convert = access.convert
-    return row if convert is None else convert(row)
+    return row if convert is None or row is None else convert(row)
 
 
 def read_row(access: RowAccess, key: int) -> tuple[Any, ...]:
     """The row of the object with this object key (InvalidatedObjectError once deleted)."""
-    _, view, size, _, size_address, data, capacity, limit = arena()
-    ckey = c_int64(key)
-    status = _read_row(access.db, access.class_index, ckey, data, capacity, size_address)
-    if status:
-        _raise(status)
-    needed = size.value
-    if needed <= limit:
-        row: tuple[Any, ...] = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
-    else:
-        row = _again(_read_row, (access.db, access.class_index, ckey), needed)
+    row: tuple[Any, ...] = _call(_read_row, (access.db, access.class_index, c_int64(key)), arena())
     convert = access.convert
     return row if convert is None else convert(row)
 
@@ -228,38 +225,64 @@ _EVERY_ROW = c_size_t((1 << 63) - 1)
 
 def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     """Every row of a results handle, in order, in one call."""
-    return _rows(access, _results_rows, (cast(results, c_void_p), _ALL, _EVERY_ROW))
-
-
-def query_rows(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
-    """The rows of the objects matching a query, in order, with no results handle."""
-    return _rows(access, _query_rows, (access.db, access.class_index, query, args_json))
-
-
-def _rows(access: RowAccess, function: Any, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-    area = arena()
-    if access.last_size > area.limit:
-        area = _new_arena(access.last_size + (access.last_size >> 3))
-    _, view, size, _, size_address, data, capacity, limit = area
-    status = function(*args, data, capacity, size_address)
-    if status:
-        _raise(status)
-    needed = size.value
-    if needed <= limit:
-        rows: list[tuple[Any, ...]] = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
-    else:
-        rows = _again(function, args, needed)
-    access.last_size = needed
+    rows = _many(access, _results_rows, (cast(results, c_void_p), _ALL, _EVERY_ROW))
     convert = access.convert
     return rows if convert is None else list(map(convert, rows))
 
 
-# ---- Dicts from rows -----------------------------------------------------------------------------
+def query_rows(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
+    """The rows of the objects matching a query, in order, with no results handle."""
+    rows = _many(access, _query_rows, (access.db, access.class_index, query, args_json))
+    convert = access.convert
+    return rows if convert is None else list(map(convert, rows))
+
+
+def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:
+    """A packed call returning many objects, into an arena as large as the class's last one."""
+    area = arena()
+    if access.last_size > area.limit:
+        area = _new_arena(access.last_size + (access.last_size >> 3))
+    result = _call(function, args, area)
+    access.last_size = area.size.value
+    return result
+
+
+# ---- Packed values: what dicts are built from ----------------------------------------------------
 #
-# What Object.to_dict() shows for each kind of value, from a converted row: links as the target's
-# primary key (its object key when its class has none), embedded objects as nested dicts,
-# collections as lists and dicts, a mixed value's links as {"$link": {"class": ..., "key": ...}}
-# (what Extended JSON writes); linkingObjects properties left out.
+# Each returns the shown properties' whole values (drumlin.h, "drumlin_object_get_marshal"):
+# collections, mixed values, embedded objects and link targets' primary keys included, read by the
+# engine in the same call.
+
+
+def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
+    """The values of the object with this primary key (as :func:`find_row` takes it), or None."""
+    area = arena()
+    key = _key_pointer(area, key_value)
+    return _call(_find_values, (access.db, access.cname, key, access.count, access.indices), area)  # type: ignore[no-any-return]
+
+
+def object_values(access: RowAccess, handle: Any) -> tuple[Any, ...]:
+    """The values of the object of an object handle."""
+    return _call(_object_values, (cast(handle, c_void_p), access.count, access.indices), arena())  # type: ignore[no-any-return]
+
+
+def results_values(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
+    """The values of every object of a results handle, in order."""
+    return _many(access, _results_values, (cast(results, c_void_p), access.count, access.indices))  # type: ignore[no-any-return]
+
+
+def query_values(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
+    """The values of the objects matching a query, in order, with no results handle."""
+    args = (access.db, access.cname, query, args_json, access.count, access.indices)
+    return _many(access, _query_values, args)  # type: ignore[no-any-return]
+
+
+# ---- Dicts from packed values --------------------------------------------------------------------
+#
+# What Object.to_dict() shows for each kind of value: links as the target's primary key (its object
+# key when its class has none), embedded objects as nested dicts, collections as lists and dicts, a
+# mixed value's links as {"$link": {"class": ..., "key": ...}} (what Extended JSON writes);
+# linkingObjects properties left out.
 
 _LINK = _ffi.DRUMLIN_TYPE_LINK
 
@@ -308,20 +331,12 @@ def _item_reader(db: Database, prop: Property, access: RowAccess) -> Callable[[A
     kind = prop.type
     if kind == _ffi.DRUMLIN_PROPERTY_OBJECT:
         target = db._class(prop.object_type)
-        if target.is_embedded:
-            nested = dict_builder(db, target)
-            convert = target.rows.convert if target.rows is not None else None
-            if convert is None:
-                return nested
-
-            def embedded(row: tuple[Any, ...]) -> dict[str, Any]:
-                return nested(convert(row))
-
-            return embedded
+        if target.is_embedded:  # its packed values, as a dict of it
+            return dict_builder(db, target)
         return _link_key
     if kind == _ffi.DRUMLIN_PROPERTY_MIXED:
         return _mixed(access)
-    if kind in _TAGGED_PROPERTY_TYPES and prop.collection != _ffi.DRUMLIN_COLLECTION_NONE:
+    if kind in _TAGGED_PROPERTY_TYPES:
         return _value
     return None
 
@@ -335,8 +350,9 @@ def _each_entry(read: Callable[[Any], Any]) -> Callable[[dict[str, Any]], dict[s
 
 
 def dict_builder(db: Database, info: ClassInfo) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
-    """The function turning a converted row of ``info`` into the object's dict (made once per class
-    and database, kept on the ClassInfo)."""
+    """The function turning the packed values of ``info`` (:func:`find_values` and the others: the
+    properties but linkingObjects ones, in order) into the object's dict; made once per class and
+    database, kept on the ClassInfo."""
     kept = info.dict_builder
     if kept is not None:
         return kept
@@ -357,24 +373,22 @@ def dict_builder(db: Database, info: ClassInfo) -> Callable[[tuple[Any, ...]], d
             readers.append((position, _each_item(read)))
         else:
             readers.append((position, read))
-    positions = tuple(p.index for p in shown)
-    every = positions == tuple(range(len(positions)))
     pairs = tuple(readers)
 
-    if every and not pairs:
+    if not pairs:  # the values are what the dict shows
 
-        def build(row: tuple[Any, ...]) -> dict[str, Any]:
-            return dict(zip(names, row))
+        def build(values: tuple[Any, ...]) -> dict[str, Any]:
+            return dict(zip(names, values))
 
     else:
 
-        def build(row: tuple[Any, ...]) -> dict[str, Any]:
-            values = list(row) if every else [row[i] for i in positions]
+        def build(values: tuple[Any, ...]) -> dict[str, Any]:
+            shown = list(values)
             for position, read in pairs:
-                value = values[position]
+                value = shown[position]
                 if value is not None:
-                    values[position] = read(value)
-            return dict(zip(names, values))
+                    shown[position] = read(value)
+            return dict(zip(names, shown))
 
     info.dict_builder = build
     return build

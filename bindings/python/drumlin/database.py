@@ -28,7 +28,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._payload import check_values, fill_value, pack_rows, prepare_values, typed_value
-from ._rows import dict_builder, find_row, query_rows
+from ._rows import dict_builder, find_row, find_values, query_values
 from ._schema import ClassInfo, encode_name
 from .migration import Migration, MigrationCallback
 from .model import collect_schema
@@ -409,8 +409,8 @@ class Database(Connection):
 
     def get_dict(self, class_name: str, primary_key: Any) -> dict[str, Any] | None:
         """The object of ``class_name`` with this primary key as a plain ``dict`` (what
-        ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. One call and one
-        crossing (``drumlin_object_find_row``), whatever the class's properties."""
+        ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. One call
+        (``drumlin_object_find_marshal``), whatever the class's properties."""
         info = self._classes.get(class_name) if type(class_name) is str else None
         if info is None:
             info = self._class(class_name)
@@ -418,15 +418,15 @@ class Database(Connection):
         if self._drumlin_h is None or rows is None:
             self._ptr()  # closed: the error
         if type(primary_key) is int and -INT64_MAX - 1 <= primary_key <= INT64_MAX:
-            row = find_row(rows, primary_key)  # type: ignore[arg-type]
+            values = find_values(rows, primary_key)  # type: ignore[arg-type]
         else:
             key = _ffi.drumlin_value()
             to_value(primary_key, info.primary_key, key)
-            row = find_row(rows, key)  # type: ignore[arg-type]
-        if row is None:
+            values = find_values(rows, key)  # type: ignore[arg-type]
+        if values is None:
             return None
         build = info.dict_builder or dict_builder(self, info)
-        return build(row)
+        return build(values)
 
     def _find(self, handle: Any, info: ClassInfo, primary_key: Any) -> Object | None:
         key = _ffi.drumlin_value()
@@ -603,7 +603,7 @@ class Database(Connection):
     def query_dicts(self, class_name: str, query: str, *args: Any) -> list[dict[str, Any]]:
         """The objects matching a query as plain dicts, in result order: what
         ``db.query(class_name, query, *args).to_dicts()`` returns, as a snapshot. One call and one
-        crossing (``drumlin_query_rows``), with no :class:`~drumlin.Results` in between."""
+        crossing (``drumlin_query_marshal``), with no :class:`~drumlin.Results` in between."""
         if query is None:
             raise TypeMismatchError("query_dicts() needs a query string (\"TRUEPREDICATE\" reads every object)")
         info = self._classes.get(class_name) if type(class_name) is str else None
@@ -619,7 +619,7 @@ class Database(Connection):
         if self._drumlin_h is None or rows is None:
             self._ptr()  # closed: the error
         build = info.dict_builder or dict_builder(self, info)
-        return list(map(build, query_rows(rows, text, query_args(args))))  # type: ignore[arg-type]
+        return list(map(build, query_values(rows, text, query_args(args))))  # type: ignore[arg-type]
 
     @overload
     def query(self, class_name: type[_M], query: str, *args: Any) -> Results[_M]: ...

@@ -33,7 +33,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._handle import HandleBase
-from ._rows import NO_ROW, dict_builder, read_row
+from ._rows import NO_ROW, dict_builder, object_values, read_row
 from ._schema import Property, encode_name
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
 from .notifications import NotificationToken, ObjectChange
@@ -483,9 +483,16 @@ class Object(HandleBase):
             return plain
         if depth:  # linked objects as nested dicts: the engine's JSON, which follows them
             return self._drumlin_json(min(depth, 0x7FFFFFFF))
+        # One call: the packed values of the object's handle (made once, by one call, for an
+        # object read as a row).
+        handle = self._ptr()
         info = self._drumlin_class
-        build = info.dict_builder or dict_builder(self._drumlin_db, info)
-        return build(self._drumlin_current_row())
+        db = self._drumlin_db
+        access = info.rows
+        if db._drumlin_h is None or access is None:
+            db._ptr()  # closed: the error
+        build = info.dict_builder or dict_builder(db, info)
+        return build(object_values(access, handle))  # type: ignore[arg-type]
 
     def to_json(self, depth: int = 0) -> str:
         """The object as Extended JSON text (what ``to_dict(json=True)`` decodes), ``depth`` as

@@ -1,4 +1,4 @@
-"""The unchecked entry points of the hot row calls (_ffi.UNCHECKED) are the declared C functions
+"""The unchecked entry points of the packed read calls (_ffi.UNCHECKED) are the declared C functions
 themselves, with the declared result type and no argument conversion or status check."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from drumlin import _ffi
 
 
 def test_each_unchecked_entry_point_is_its_declared_function() -> None:
-    assert len(_ffi.UNCHECKED) == 4
+    assert len(_ffi.UNCHECKED) == 8
     for unchecked, declared in _ffi.UNCHECKED:
         assert unchecked.__name__ == declared.__name__
         assert cast(unchecked, c_void_p).value == cast(declared, c_void_p).value

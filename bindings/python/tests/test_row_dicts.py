@@ -1,4 +1,4 @@
-"""Dicts built from whole rows (to_dict, to_dicts, get_dict, query_dicts) must equal what the engine's
+"""Dicts built from packed values (to_dict, to_dicts, get_dict, query_dicts) must equal what the engine's
 Extended JSON gives for the same objects (drumlin_object_to_json / drumlin_results_to_json, decoded
 by ejson_loads): every property type, optional and not, empty collections, links to deleted objects
 and embedded objects nested two deep, with the same Python types."""
@@ -191,3 +191,25 @@ def test_a_row_larger_than_the_arena_is_read_whole(db: drumlin.Database) -> None
     assert db.get_dict("Every", 11)["mlist"] == big  # type: ignore[index]
     assert db.get("Every", 11).to_dict()["mlist"] == big
     assert db.objects("Every").to_dicts()[1]["mlist"] == big
+    big_text = "y" * 40000
+    with db.write():
+        db.get("Every", 11).s = big_text
+    assert db.get("Every", 11).s == big_text  # an object's row, grown the same way
+
+
+def test_object_rows_hold_only_what_the_row_statement_reads(db: drumlin.Database) -> None:
+    # An object read keeps its row: in-row values, a link (to an embedded object too) as
+    # (DRUMLIN_TYPE_LINK, class, key), collections and mixed values None (read when asked for).
+    obj = db.get("Every", 10)
+    row = obj._drumlin_row
+    info = db._class("Every")
+    at = {p.name: p.index for p in info.properties}
+    assert row[at["s"]] == "grüße 🌍" and row[at["i"]] == -7
+    for name in ("ints", "links", "linkdict", "mlist", "mdict", "m", "places"):
+        assert row[at[name]] is None, name
+    target = db.get("Target", 1)
+    assert row[at["link"]] == (drumlin._ffi.DRUMLIN_TYPE_LINK, target._drumlin_class.index, target._drumlin_object_key())
+    place = row[at["place"]]
+    assert len(place) == 3 and place[0] == drumlin._ffi.DRUMLIN_TYPE_LINK
+    assert place[1] == db._class("Place").index
+    assert obj.place.city == "Oslo" and list(obj.ints) == [1, -2, 3]
