@@ -22,7 +22,7 @@ Both are Python's marshal format; values marshal has no type for arrive as tagge
 per row here (:func:`row_converter`); links stay tagged (the descriptor turns them into Objects).
 
 Every call goes through an unchecked entry point of ``_ffi`` (every argument a ctypes object made
-once, the status checked here) and :func:`_call`, into this thread's arena: the primary key, the
+once, the status checked here) and :func:`_finish`'s one grow-and-retry loop, into this thread's arena: the primary key, the
 size cell and the packed bytes in one buffer (the calls release the GIL, so a shared one would
 race). A result larger than the arena is read again into a larger one.
 """
@@ -114,14 +114,20 @@ def arena() -> Arena:
 
 
 def _call(function: Any, args: tuple[Any, ...], area: Arena) -> Any:
-    """The one packed call and its grow-and-retry loop: ``function(*args, data, capacity,
-    size_address)`` into ``area``, and while the result does not fit (the call reports its size),
-    again into an arena of that size (it may grow in between, written by another thread). The
-    result decoded, or None for DRUMLIN_NOT_FOUND. `args` may point into ``area`` (the key): the
-    caller holds it."""
-    _, view, size, _, size_address, data, capacity, limit = area
+    """One packed call: ``function(*args, data, capacity, size_address)`` into ``area``, the result
+    decoded (:func:`_finish` for anything but a result that fits). `args` may point into ``area``
+    (the key): the caller holds it."""
+    status = function(*args, area.data, area.capacity, area.size_address)
+    return _finish(status, function, args, area)
+
+
+def _finish(status: int, function: Any, args: tuple[Any, ...], area: Arena) -> Any:
+    """The rest of a packed call made into ``area``, and the one grow-and-retry loop: the status
+    checked (None for DRUMLIN_NOT_FOUND), then, while the result does not fit (the call reports its
+    size), the call again into an arena of that size (it may grow in between, written by another
+    thread). The hot calls make their first call inline and come here only when it did not fit."""
+    _, view, size, _, _, _, _, limit = area
     while True:
-        status = function(*args, data, capacity, size_address)
         if status:
             if status == DRUMLIN_NOT_FOUND:
                 return None
@@ -130,6 +136,7 @@ def _call(function: Any, args: tuple[Any, ...], area: Arena) -> Any:
         if needed <= limit:
             return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
         _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
+        status = function(*args, data, capacity, size_address)
 
 
 # ---- Rows ----------------------------------------------------------------------------------------
@@ -207,14 +214,29 @@ def find_row(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[An
     """The row of the object with this primary key (an int within int64, or a filled
     ``drumlin_value``), or None when there is none."""
     area = arena()
-    row = _call(_find_row, (access.db, access.class_index, _key_pointer(area, key_value)), area)
+    _, view, size, _, size_address, data, capacity, limit = area
+    args = (access.db, access.class_index, _key_pointer(area, key_value))
+    status = _find_row(*args, data, capacity, size_address)
+    needed = size.value
+    if status or needed > limit:
+        row: tuple[Any, ...] | None = _finish(status, _find_row, args, area)
+    else:
+        row = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
     convert = access.convert
     return row if convert is None or row is None else convert(row)
 
 
 def read_row(access: RowAccess, key: int) -> tuple[Any, ...]:
     """The row of the object with this object key (InvalidatedObjectError once deleted)."""
-    row: tuple[Any, ...] = _call(_read_row, (access.db, access.class_index, c_int64(key)), arena())
+    area = arena()
+    _, view, size, _, size_address, data, capacity, limit = area
+    ckey = c_int64(key)
+    status = _read_row(access.db, access.class_index, ckey, data, capacity, size_address)
+    needed = size.value
+    if status or needed > limit:
+        row: tuple[Any, ...] = _finish(status, _read_row, (access.db, access.class_index, ckey), area)
+    else:
+        row = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
     convert = access.convert
     return row if convert is None else convert(row)
 
@@ -257,8 +279,13 @@ def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:
 def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
     """The values of the object with this primary key (as :func:`find_row` takes it), or None."""
     area = arena()
-    key = _key_pointer(area, key_value)
-    return _call(_find_values, (access.db, access.cname, key, access.count, access.indices), area)  # type: ignore[no-any-return]
+    _, view, size, _, size_address, data, capacity, limit = area
+    args = (access.db, access.cname, _key_pointer(area, key_value), access.count, access.indices)
+    status = _find_values(*args, data, capacity, size_address)
+    needed = size.value
+    if status or needed > limit:
+        return _finish(status, _find_values, args, area)  # type: ignore[no-any-return]
+    return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])  # type: ignore[no-any-return]
 
 
 def object_values(access: RowAccess, handle: Any) -> tuple[Any, ...]:
