@@ -22,9 +22,9 @@ Both are Python's marshal format; values marshal has no type for arrive as tagge
 per row here (:func:`row_converter`); links stay tagged (the descriptor turns them into Objects).
 
 Every call goes through an unchecked entry point of ``_ffi`` (every argument a ctypes object made
-once, the status checked here) and :func:`_finish`'s one grow-and-retry loop, into this thread's arena: the primary key, the
-size cell and the packed bytes in one buffer (the calls release the GIL, so a shared one would
-race). A result larger than the arena is read again into a larger one.
+once, the status checked here) into this thread's arena: the primary key, the size cell and the
+packed bytes in one buffer (the calls release the GIL, so a shared one would race). A result larger
+than the arena is read again into a larger one, by one loop (:func:`_finish`).
 """
 
 from __future__ import annotations
@@ -290,12 +290,14 @@ def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple
 
 def object_values(access: RowAccess, handle: Any) -> tuple[Any, ...]:
     """The values of the object of an object handle."""
-    return _call(_object_values, (cast(handle, c_void_p), access.count, access.indices), arena())  # type: ignore[no-any-return]
+    args = (cast(handle, c_void_p), access.count, access.indices)
+    return _call(_object_values, args, arena())  # type: ignore[no-any-return]
 
 
 def results_values(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     """The values of every object of a results handle, in order."""
-    return _many(access, _results_values, (cast(results, c_void_p), access.count, access.indices))  # type: ignore[no-any-return]
+    args = (cast(results, c_void_p), access.count, access.indices)
+    return _many(access, _results_values, args)  # type: ignore[no-any-return]
 
 
 def query_values(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:

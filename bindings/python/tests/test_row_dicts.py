@@ -208,7 +208,8 @@ def test_object_rows_hold_only_what_the_row_statement_reads(db: drumlin.Database
     for name in ("ints", "links", "linkdict", "mlist", "mdict", "m", "places"):
         assert row[at[name]] is None, name
     target = db.get("Target", 1)
-    assert row[at["link"]] == (drumlin._ffi.DRUMLIN_TYPE_LINK, target._drumlin_class.index, target._drumlin_object_key())
+    link = (drumlin._ffi.DRUMLIN_TYPE_LINK, target._drumlin_class.index, target._drumlin_object_key())
+    assert row[at["link"]] == link
     place = row[at["place"]]
     assert len(place) == 3 and place[0] == drumlin._ffi.DRUMLIN_TYPE_LINK
     assert place[1] == db._class("Place").index
