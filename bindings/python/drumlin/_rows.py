@@ -247,7 +247,9 @@ _EVERY_ROW = c_size_t((1 << 63) - 1)
 
 def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     """Every row of a results handle, in order, in one call."""
-    rows = _many(access, _results_rows, (cast(results, c_void_p), _ALL, _EVERY_ROW))
+    # Handles are passed as they are (pointer instances): ctypes.cast would tie the handle into a
+    # reference cycle, releasing it only at the next garbage collection.
+    rows = _many(access, _results_rows, (results, _ALL, _EVERY_ROW))
     convert = access.convert
     return rows if convert is None else list(map(convert, rows))
 
@@ -290,13 +292,13 @@ def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple
 
 def object_values(access: RowAccess, handle: Any) -> tuple[Any, ...]:
     """The values of the object of an object handle."""
-    args = (cast(handle, c_void_p), access.count, access.indices)
+    args = (handle, access.count, access.indices)  # a pointer instance: passed as it is
     return _call(_object_values, args, arena())  # type: ignore[no-any-return]
 
 
 def results_values(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     """The values of every object of a results handle, in order."""
-    args = (cast(results, c_void_p), access.count, access.indices)
+    args = (results, access.count, access.indices)
     return _many(access, _results_values, args)  # type: ignore[no-any-return]
 
 
