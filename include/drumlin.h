@@ -682,8 +682,8 @@ int drumlin_object_find_values(drumlin_db *db, const char *class_name, const dru
                              const int32_t *property_indices, drumlin_value *out_values, drumlin_object **out_object);
 
 /**
- * Find an object by primary key and read properties packed, in one call and one database read,
- * with no object handle: the values as drumlin_object_get_marshal() packs them, with the same
+ * Find an object by primary key and read properties packed, in one call, with no object handle:
+ * the values as drumlin_object_get_marshal() packs them (whole), with the same
  * buffer protocol. Returns DRUMLIN_NOT_FOUND (and *out_size 0) when there is no such object. The
  * Python package's Database.get_dict() is this call.
  */
@@ -732,13 +732,27 @@ int drumlin_object_get_values(drumlin_object *object, size_t count, const int32_
                             drumlin_value *out_values);
 
 /**
- * Read several properties packed, in one database read: the fast path for bindings. The packed
- * form is Python's `marshal` serialization of a tuple of the values, in the order of
- * property_indices. Only null, bool, int, double, string and data values can be packed; any
- * other gives DRUMLIN_ERR_NOT_SUPPORTED (use drumlin_object_get_values()). The bytes are written to
- * `buffer` up to `capacity`; *out_size always receives their full size, so a caller whose buffer
- * was too small (*out_size > capacity: the buffer holds an incomplete prefix) calls again with one
- * of at least that size. After an error the buffer's contents are unspecified.
+ * Read several properties packed, in one call: the route of bindings that turn an object into a
+ * dictionary. The packed form ("packed values") is Python's `marshal` serialization (version 2 or
+ * later reads it) of a tuple of the values, in the order of property_indices, each whole:
+ * - null, bool, int, double, string and data as themselves;
+ * - float, decimal128, timestamp, object id and UUID as tuples whose first item is a DRUMLIN_TYPE_*
+ *   constant: (DRUMLIN_TYPE_FLOAT, double), (DRUMLIN_TYPE_DECIMAL128, low 64 bits, high 64 bits)
+ *   (both as signed int64 bit patterns), (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds),
+ *   (DRUMLIN_TYPE_OBJECT_ID, 12 bytes), (DRUMLIN_TYPE_UUID, 16 bytes);
+ * - lists and sets as lists, dictionaries as dicts (string keys), their items packed the same way;
+ *   a mixed value as its value, its nested lists and dictionaries likewise;
+ * - a link property's target (alone or in a collection) as (DRUMLIN_TYPE_LINK, class index,
+ *   object key, primary key), without the last item when the target's class has no primary key
+ *   (reading the primary key is one more statement per link); a link held by a mixed value as
+ *   (DRUMLIN_TYPE_LINK, class index, object key);
+ * - an embedded object as the packed values of all its properties but linkingObjects ones, in
+ *   property index order (one more statement per embedded object);
+ * - a linkingObjects property as None.
+ * The bytes are written to `buffer` up to `capacity`; *out_size always receives their full size,
+ * so a caller whose buffer was too small (*out_size > capacity: the buffer holds an incomplete
+ * prefix) calls again with one of at least that size. After an error the buffer's contents are
+ * unspecified.
  */
 int drumlin_object_get_marshal(drumlin_object *object, size_t count, const int32_t *property_indices, void *buffer,
                              size_t capacity, size_t *out_size);
@@ -844,16 +858,14 @@ int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *qu
 
 /*---- Whole rows and the read version -------------------------------------------------------------*/
 /*
- * A binding that keeps what it read (a Python object's values) needs two things: every value of an
- * object in one crossing, and a cheap way to know when what it kept may be stale. A whole row is
+ * A binding that keeps what it read (a Python object's values) needs two things: an object's stored
+ * values in one crossing, and a cheap way to know when what it kept may be stale. A whole row is
  * Python's marshal format (version 2 or later reads it): a tuple with one item per property, in
- * property index order, then the object key. Properties stored in the row (every column but mixed
- * values) hold their value; the others (lists, sets, dictionaries, linkingObjects, mixed values)
- * hold None and are read with the typed calls. Values marshal has no type for are tuples whose
- * first item is a DRUMLIN_TYPE_* constant: (DRUMLIN_TYPE_FLOAT, double),
- * (DRUMLIN_TYPE_DECIMAL128, low 64 bits, high 64 bits) (both as signed int64 bit patterns),
- * (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds), (DRUMLIN_TYPE_OBJECT_ID, 12 bytes),
- * (DRUMLIN_TYPE_UUID, 16 bytes), (DRUMLIN_TYPE_LINK, class index, object key). The buffer
+ * property index order, then the object key, read in one statement. Properties stored in the row
+ * (every column but mixed values) hold their value; the others (lists, sets, dictionaries,
+ * linkingObjects, mixed values) hold None and are read with the typed calls, or as packed values
+ * (drumlin_object_get_marshal()). Scalars are packed as in packed values; a link (to an embedded
+ * object too) is (DRUMLIN_TYPE_LINK, class index, object key), with no further read. The buffer
  * protocol is drumlin_object_get_marshal()'s: *out_size always receives the size, and the bytes
  * are complete only when it is at most `capacity`.
  */

@@ -201,18 +201,6 @@ private let indicesMemoKey: pthread_key_t = {
 
 func outOfMemory() -> DrumlinError { DrumlinError(.limit, "Out of memory.") }
 
-/// Appends a row to a packed (marshal) result as a tuple; values marshal cannot carry are
-/// refused with a message naming the property.
-func pack(_ row: ObjectRow, into writer: inout MarshalWriter, className: String, indices: [Int]) throws(DrumlinError) {
-    writer.beginTuple(row.count)
-    try row.forEach { (position, value) throws(DrumlinError) in
-        guard writer.put(value) else {
-            let name = row.propertyName(indices[position])
-            throw DrumlinError(.notSupported, "Property '\(className).\(name)' cannot be packed: read it with the typed calls.")
-        }
-    }
-}
-
 /// Appends every row of `results` to a packed result, as a list of tuples.
 func packRows(_ results: Results, _ indices: [Int], into writer: inout MarshalWriter) throws(DrumlinError) {
     _ = try packRows(into: &writer, indices) { (visit) throws(DrumlinError) -> Bool in
@@ -228,7 +216,7 @@ func packRows(into writer: inout MarshalWriter, _ indices: [Int],
     writer.beginList(0)
     var rows = 0
     let done = try read { (row) throws(DrumlinError) in
-        try pack(row, into: &writer, className: row.className, indices: indices)
+        try packValues(row, into: &writer)
         rows += 1
     }
     writer.patchList(at: 0, count: rows)

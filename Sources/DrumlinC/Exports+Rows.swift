@@ -32,7 +32,7 @@ public func drumlin_object_find_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         let found = try db.visitObjectRow(classIndex: index, primaryKey: try value(from: primaryKey.pointee),
                                           propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            try packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, into: &writer)
         }
         guard found else { return DRUMLIN_NOT_FOUND }
         finishPacked(writer, outSize)
@@ -52,7 +52,7 @@ public func drumlin_object_read_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         let width = try db.propertyCount(classIndex: index)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         try db.visitRow(classIndex: index, key: key) { (row) throws(DrumlinError) in
-            try packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, into: &writer)
         }
         finishPacked(writer, outSize)
         return DRUMLIN_OK
@@ -75,7 +75,7 @@ public func drumlin_results_get_rows(_ results: OpaquePointer?, _ start: Int, _ 
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         writer.beginList(0)
         let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
-            try packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, into: &writer)
         }
         writer.patchList(at: 0, count: rows)
         finishPacked(writer, outSize)
@@ -100,10 +100,10 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
         writer.beginList(0)
         var rows = 0
         // A query run before with arguments of the same types: its rows straight from the shared
-        // statement. Anything else takes the general path.
+        // statement (classes of plain columns). Anything else takes the general path.
         let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
                                             propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            try packWholeRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, into: &writer)
             rows += 1
         }
         if !read {
@@ -112,7 +112,7 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
             rows = 0
             let results = try db.objects(classIndex: index).filter(text, arguments)
             try results.forEachRow(rowIndices) { (row) throws(DrumlinError) in
-                try packWholeRow(row, width: width, rowIndices, into: &writer)
+                try packRow(row, width: width, rowIndices, into: &writer)
                 rows += 1
             }
         }
@@ -133,10 +133,19 @@ public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32,
     }
 }
 
-/// One object as a tuple of `width + 1` items: every property by index (the row properties'
-/// values, None for the others: collections, backlinks, mixed values) then the object key.
-/// Values marshal has no type for are tagged tuples, `(DRUMLIN_TYPE_*, payload...)`.
-func packWholeRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) throws(DrumlinError) {
+// MARK: - The packer of every packed read
+//
+// One packer for rows (the four row functions above) and for the values of chosen properties
+// (drumlin_object_get_marshal, drumlin_object_find_marshal, drumlin_results_get_marshal,
+// drumlin_query_marshal); drumlin.h, "Packed values", documents both forms. Rows hold what the
+// row statement read (scalars, and a link as its target's class and key); chosen values are
+// whole: collections, a mixed value's nested lists and dictionaries, embedded objects and link
+// targets' primary keys, which cost further reads.
+
+/// One object as a row: a tuple of `width + 1` items, every property by index (the row
+/// properties' values, None for the others: collections, linkingObjects, mixed values), then the
+/// object key.
+func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) throws(DrumlinError) {
     writer.beginTuple(width + 1)
     // The row's values in one pass (`forEach`: no per-value dispatch on the row's source), the
     // properties between them (`rowIndices` ascend) as None.
@@ -147,7 +156,9 @@ func packWholeRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer
             writer.put(.null)
             next += 1
         }
-        putTagged(value, into: &writer)
+        if !writer.put(value), case .value(let value) = value {
+            try putValue(value, whole: false, links: false, row, into: &writer)
+        }
         next += 1
     }
     while next < width {
@@ -157,9 +168,24 @@ func packWholeRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer
     writer.put(.int(row.key))
 }
 
-private func putTagged(_ value: BorrowedValue, into writer: inout MarshalWriter) {
-    if writer.put(value) { return }
-    guard case .value(let value) = value else { writer.put(.null); return }
+/// The values `row` holds, in its order, whole, as a tuple.
+func packValues(_ row: ObjectRow, into writer: inout MarshalWriter) throws(DrumlinError) {
+    writer.beginTuple(row.count)
+    for position in 0..<row.count {
+        let value = row[position]
+        if !writer.put(value), case .value(let value) = value {
+            try putValue(value, whole: true, links: row.holdsLinks(at: position), row, into: &writer)
+        }
+    }
+}
+
+/// `value` as a packed item, for values marshal has no type for. `whole`: embedded objects as
+/// their values (packValues of every property but linkingObjects ones) and link targets with
+/// their primary key; `links`: the value is a link property's (or its collection's), not a mixed
+/// value's (whose links are always (DRUMLIN_TYPE_LINK, class, key)).
+private func putValue(_ value: Value, whole: Bool, links: Bool, _ row: ObjectRow,
+                      into writer: inout MarshalWriter) throws(DrumlinError) {
+    if writer.put(.value(value)) { return }
     switch value {
     case .float(let f):
         writer.beginTuple(2)
@@ -183,11 +209,28 @@ private func putTagged(_ value: BorrowedValue, into writer: inout MarshalWriter)
         writer.beginTuple(2)
         writer.put(.int(Int64(DRUMLIN_TYPE_UUID)))
         uuid.bytes.withUnsafeBytes { _ = writer.put(.bytes($0)) }
+    case .link(let link) where whole && links && row.isEmbedded(link):
+        try row.visitEmbedded(link) { (embedded) throws(DrumlinError) in
+            try packValues(embedded, into: &writer)
+        }
     case .link(let link):
-        writer.beginTuple(3)
+        let primaryKey = whole && links ? try row.primaryKey(of: link) : nil
+        writer.beginTuple(primaryKey == nil ? 3 : 4)
         writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
         writer.put(.int(Int64(link.classIndex)))
         writer.put(.int(link.key))
+        if let primaryKey { try putValue(primaryKey, whole: false, links: false, row, into: &writer) }
+    case .list(let items):
+        writer.beginList(items.count)
+        for item in items { try putValue(item, whole: whole, links: links, row, into: &writer) }
+    case .dictionary(let entries):
+        writer.beginDict()
+        for entry in entries {
+            var key = entry.key
+            key.withUTF8 { _ = writer.put(.text(UnsafeRawBufferPointer($0))) }
+            try putValue(entry.value, whole: whole, links: links, row, into: &writer)
+        }
+        writer.endDict()
     default:
         writer.put(.null)
     }

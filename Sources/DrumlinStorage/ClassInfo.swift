@@ -55,8 +55,11 @@ package final class ClassInfo {
     /// single-property UPDATE by object key per property, then one by primary key per property.
     package enum Slot: Int {
         case insert, selectRow, keyByPrimaryKey, exists, delete, count, readSequence, writeSequence, insertBatch, selectRowByPrimaryKey
+        /// `selectRow` for a read nested in another row's read (an embedded object, a link target's
+        /// primary key), which may be on `selectRow` of the same class.
+        case selectNestedRow
     }
-    static let fixedSlots = 10
+    static let fixedSlots = 11
     // The vars below are set while the database opens (`resolve`, the slot layout) and only read
     // afterwards, under the database's call lock: they skip Swift's dynamic exclusivity checks,
     // which the hot paths would otherwise pay on every call.
@@ -262,6 +265,8 @@ package final class ClassInfo {
     @exclusivity(unchecked) package private(set) var geoPointIndices: (type: Int, coordinates: Int)?
     /// The row properties, computed on first use (`rowIndices`).
     @exclusivity(unchecked) package var cachedRowIndices: [Int]?
+    /// See `Database.wholeRowPropertyIndices(classIndex:)`.
+    @exclusivity(unchecked) package var cachedWholeRowIndices: [Int]?
 
     /// Targets and incoming links reference classes both ways; the database breaks the cycle
     /// when it goes away.

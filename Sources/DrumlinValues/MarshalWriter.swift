@@ -1,6 +1,7 @@
 /// Writes Python's `marshal` format (readable by every marshal version from 2 on) for the
-/// read fast path of bindings: a row becomes a tuple, a results set a list of tuples. Only
-/// None, bool, int, float, str and bytes are written; `put` returns false for anything else.
+/// read fast path of bindings: a row becomes a tuple, a results set a list of tuples. `put` writes
+/// None, bool, int, float, str and bytes and returns false for anything else; containers are
+/// written with their headers (`beginTuple`, `beginList`, `beginDict`).
 ///
 /// The bytes go straight into a caller's buffer, snprintf style: `count` keeps growing past
 /// `capacity`, so a caller whose buffer was too small learns the size it needs (what was written
@@ -50,6 +51,16 @@ public struct MarshalWriter {
     public mutating func beginList(_ count: Int) {
         byte(UInt8(ascii: "["))
         int32(Int32(truncatingIfNeeded: count))
+    }
+
+    /// A dict header: key and value pairs follow, then `endDict()`.
+    public mutating func beginDict() {
+        byte(UInt8(ascii: "{"))
+    }
+
+    /// Ends a dict begun with `beginDict()`.
+    public mutating func endDict() {
+        byte(UInt8(ascii: "0"))
     }
 
     /// Overwrites the item count of a list begun at `offset` (for lists counted while writing).

@@ -132,9 +132,10 @@ extension Database {
 
     /// Reads the given properties of one object: columns in one SELECT, then collections and
     /// nested mixed values (after the row statement is done, so reading may recurse).
-    func readRow(_ info: ClassInfo, _ key: Int64, _ connection: Connection, indices: [Int]) throws(DrumlinError) -> [Value] {
+    func readRow(_ info: ClassInfo, _ key: Int64, _ connection: Connection, indices: [Int],
+                 slot: ClassInfo.Slot = .selectRow) throws(DrumlinError) -> [Value] {
         for index in indices { try checkIndex(info, index) }
-        let statement = try connection.statement(slot: info.slot(.selectRow), info.selectRowSQL)
+        let statement = try connection.statement(slot: info.slot(slot), info.selectRowSQL)
         statement.bind(key, at: 1)
         guard try statement.step() else {
             statement.reset()

@@ -130,7 +130,6 @@ class Connection(Handle):
         "_models",
         "_object_lock",
         "_path",
-        "_readers",
         "_schema",
         "_version",
         "_write_lock",
@@ -141,7 +140,6 @@ class Connection(Handle):
     # Set by Database.__init__ (and by a migration's lent database).
     _models: dict[str, type[Object]]
     _classes: dict[str | type[Any], ClassInfo]
-    _readers: dict[str, Any]
     _schema: list[dict[str, Any]] | None
     _path: str
     _write_lock: threading.RLock
@@ -152,7 +150,6 @@ class Connection(Handle):
     # ---- Lifetime ------------------------------------------------------------------------------
 
     def _release(self, handle: Any) -> None:
-        self._readers.clear()
         for info in self._classes.values():
             info.detach_rows()  # the version word is freed with the handle
         _ffi.drumlin_close(handle)

@@ -1,7 +1,7 @@
 """Conversion of Python values to and from ``drumlin_value`` (the typed layer's tagged union).
 
-(The package's other crossing, whole rows in Python's ``marshal`` format, is ``_rows`` and
-``_fastread``: "marshal" names that wire format only.)
+(The package's other crossing, whole rows in Python's ``marshal`` format, is ``_rows``:
+"marshal" names that wire format only.)
 
 Writing picks the C type from the Python type alone and lets the engine convert or refuse it,
 exactly as it does for JSON payloads (``3`` for a ``double`` property is widened, ``"3"`` for an

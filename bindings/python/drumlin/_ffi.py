@@ -34,6 +34,7 @@ from ctypes import (
     c_uint64,
     c_void_p,
 )
+from typing import Any
 
 # The header's integer constants, generated from it by tools/gen-python-constants.py, re-exported
 # beside the functions that take and return them: _ffi.DRUMLIN_TYPE_INT is DRUMLIN_TYPE_INT.
@@ -762,4 +763,40 @@ drumlin_has_changes = _fn("drumlin_has_changes", [drumlin_db_p, POINTER(c_int)])
 # int drumlin_commit_without_notifying(drumlin_db *db, drumlin_token *const *tokens, size_t count);
 drumlin_commit_without_notifying = _fn(
     "drumlin_commit_without_notifying", [drumlin_db_p, POINTER(drumlin_token_p), c_size_t]
+)
+
+# ---- Unchecked entry points of the hot row calls -----------------------------------------------
+#
+# The calls an object read or a dict read makes once per object or per read: ctypes' argtypes
+# conversion and errcheck cost more than the call's own Python around it (docs/performance.md,
+# "The documented object API", has the callgrind counts). These are second function pointers to the
+# functions declared above, with the same restype and no argtypes or errcheck: every argument must
+# already be a ctypes object of the declared type (or bytes / None for a char *), and the caller
+# checks the status (_raise). UNCHECKED pairs each with its declaration (tests/test_ffi_unchecked.py
+# checks that they are the same C function).
+
+
+def _unchecked(declared: Any) -> Any:
+    raw = lib[declared.__name__]
+    raw.restype = declared.restype
+    return raw
+
+
+drumlin_object_find_row_unchecked = _unchecked(drumlin_object_find_row)
+drumlin_object_read_row_unchecked = _unchecked(drumlin_object_read_row)
+drumlin_results_get_rows_unchecked = _unchecked(drumlin_results_get_rows)
+drumlin_query_rows_unchecked = _unchecked(drumlin_query_rows)
+drumlin_object_find_marshal_unchecked = _unchecked(drumlin_object_find_marshal)
+drumlin_object_get_marshal_unchecked = _unchecked(drumlin_object_get_marshal)
+drumlin_results_get_marshal_unchecked = _unchecked(drumlin_results_get_marshal)
+drumlin_query_marshal_unchecked = _unchecked(drumlin_query_marshal)
+UNCHECKED = (
+    (drumlin_object_find_row_unchecked, drumlin_object_find_row),
+    (drumlin_object_read_row_unchecked, drumlin_object_read_row),
+    (drumlin_results_get_rows_unchecked, drumlin_results_get_rows),
+    (drumlin_query_rows_unchecked, drumlin_query_rows),
+    (drumlin_object_find_marshal_unchecked, drumlin_object_find_marshal),
+    (drumlin_object_get_marshal_unchecked, drumlin_object_get_marshal),
+    (drumlin_results_get_marshal_unchecked, drumlin_results_get_marshal),
+    (drumlin_query_marshal_unchecked, drumlin_query_marshal),
 )

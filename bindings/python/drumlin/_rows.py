@@ -1,45 +1,145 @@
-"""Objects that keep their row.
+"""The package's one read route: packed calls into this thread's arena.
 
-An object read through the package keeps every value stored in its row (one crossing: a whole row,
-``drumlin_object_find_row`` / ``drumlin_object_read_row`` / ``drumlin_results_get_rows`` /
-``drumlin_query_rows``) together with the database's *read version* at the time of the read. The
-read version is a 64-bit word the engine keeps per database handle (``drumlin_db_read_version``):
-it moves on every commit, rollback and write through the handle, and when a call that reads sees
-another connection's commit. An attribute read compares the word (read in place through ctypes,
-no call) with the one the object kept: equal, the kept value is current; otherwise the row is read
-again. So attribute reads are Python attribute reads, and objects stay live.
+Objects read rows (``drumlin_object_find_row`` / ``drumlin_object_read_row`` /
+``drumlin_results_get_rows`` / ``drumlin_query_rows``; drumlin.h, "Whole rows"): the values stored in
+the object's row, read in one statement (collections, mixed values and linkingObjects are None, read
+by their accessors when asked for; a link is ``(DRUMLIN_TYPE_LINK, class, key)``). Objects keep
+their row together with the database's *read version* at the time of the read. The read version is
+a 64-bit word the engine keeps per database handle (``drumlin_db_read_version``): it moves on every
+commit, rollback and write through the handle, and when a call that reads sees another connection's
+commit. An attribute read compares the word (read in place through ctypes, no call) with the one the
+object kept: equal, the kept value is current; otherwise the row is read again. So attribute reads
+are Python attribute reads, and objects stay live.
 
-Rows are Python's marshal format; values marshal has no type for arrive as tagged tuples
-``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h) and are converted once per row here. Links stay
-tagged in the row: the descriptor turns ``(DRUMLIN_TYPE_LINK, class, key)`` into an Object.
+Dictionaries (``to_dict()``, ``to_dicts()``, ``get_dict``, ``query_dicts``) are built
+(:func:`dict_builder`) from packed values (``drumlin_object_find_marshal`` /
+``drumlin_object_get_marshal`` / ``drumlin_results_get_marshal`` / ``drumlin_query_marshal`` with
+every property but linkingObjects ones): each whole, collections, mixed values, embedded objects and
+link targets' primary keys included, in the same one call. The C layer packs both with one packer.
 
-Like ``_fastread``, the calls go through function pointers without ``argtypes`` (every argument a
-ctypes object made once), into the per-thread arena.
+Both are Python's marshal format; values marshal has no type for arrive as tagged tuples
+``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h). The scalar ones kept in a row are converted once
+per row here (:func:`row_converter`); links stay tagged (the descriptor turns them into Objects).
+
+Every call goes through an unchecked entry point of ``_ffi`` (every argument a ctypes object made
+once, the status checked here) into this thread's arena: the primary key, the size cell and the
+packed bytes in one buffer (the calls release the GIL, so a shared one would race). A result larger
+than the arena is read again into a larger one, by one loop (:func:`_finish`).
 """
 
 from __future__ import annotations
 
-from ctypes import byref, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
+import struct
+import threading
+from ctypes import addressof, byref, c_char_p, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
+from ctypes import create_string_buffer
 from marshal import loads
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 from uuid import UUID
 
 from . import _ffi
 from ._constants import DRUMLIN_NOT_FOUND
 from ._convert import shortest_float32
-from ._fastread import DATA_OFFSET, DRUMLIN_TYPE_INT, _new_arena, arena, put_int_key
 from .values import ObjectId, bid_to_decimal, timestamp_to_datetime
 
 if TYPE_CHECKING:
-    from ._schema import ClassInfo
+    from ._schema import ClassInfo, Property
+    from .database import Database
 
-_find_row = _ffi.lib["drumlin_object_find_row"]
-_read_row = _ffi.lib["drumlin_object_read_row"]
-_results_rows = _ffi.lib["drumlin_results_get_rows"]
-_query_rows = _ffi.lib["drumlin_query_rows"]
+_find_row = _ffi.drumlin_object_find_row_unchecked
+_read_row = _ffi.drumlin_object_read_row_unchecked
+_results_rows = _ffi.drumlin_results_get_rows_unchecked
+_query_rows = _ffi.drumlin_query_rows_unchecked
+_find_values = _ffi.drumlin_object_find_marshal_unchecked
+_object_values = _ffi.drumlin_object_get_marshal_unchecked
+_results_values = _ffi.drumlin_results_get_marshal_unchecked
+_query_values = _ffi.drumlin_query_marshal_unchecked
+_raise = _ffi._raise
 
 NO_ROW = -1
 """What an object without a kept row holds as its version (see _schema.DEAD)."""
+
+# ---- The per-thread arena ------------------------------------------------------------------------
+
+# Layout: the key (a drumlin_value: int type, then the 8-byte-aligned union), the size cell, then
+# the packed bytes.
+_KEY_OFFSET = 0
+_SIZE_OFFSET = 32
+_DATA_OFFSET = 64
+_ARENA_BYTES = 16 * 1024
+_ARENA_KEPT = 1 << 20  # a larger arena, for one large result, is not kept
+
+_DRUMLIN_TYPE_INT = _ffi.DRUMLIN_TYPE_INT
+_put_int_key = struct.Struct("=i4xq").pack_into
+
+
+class Arena(NamedTuple):
+    buffer: Any  # the ctypes buffer (kept alive here)
+    view: memoryview
+    size: c_size_t  # the size cell, a view into the buffer
+    key: c_void_p  # the arguments the calls take
+    size_address: c_void_p
+    data: c_void_p
+    capacity: c_size_t  # bytes available at `data`
+    limit: int  # the same, as an int
+
+
+_local = threading.local()
+
+
+def _new_arena(capacity: int) -> Arena:
+    buffer = create_string_buffer(_DATA_OFFSET + capacity)
+    base = addressof(buffer)
+    area = Arena(
+        buffer,
+        memoryview(buffer),
+        c_size_t.from_buffer(buffer, _SIZE_OFFSET),
+        c_void_p(base + _KEY_OFFSET),
+        c_void_p(base + _SIZE_OFFSET),
+        c_void_p(base + _DATA_OFFSET),
+        c_size_t(capacity),
+        capacity,
+    )
+    if capacity <= _ARENA_KEPT:
+        _local.arena = area
+    return area
+
+
+def arena() -> Arena:
+    """This thread's arena."""
+    try:
+        return _local.arena  # type: ignore[no-any-return]
+    except AttributeError:
+        return _new_arena(_ARENA_BYTES)
+
+
+def _call(function: Any, args: tuple[Any, ...], area: Arena) -> Any:
+    """One packed call: ``function(*args, data, capacity, size_address)`` into ``area``, the result
+    decoded (:func:`_finish` for anything but a result that fits). `args` may point into ``area``
+    (the key): the caller holds it."""
+    status = function(*args, area.data, area.capacity, area.size_address)
+    return _finish(status, function, args, area)
+
+
+def _finish(status: int, function: Any, args: tuple[Any, ...], area: Arena) -> Any:
+    """The rest of a packed call made into ``area``, and the one grow-and-retry loop: the status
+    checked (None for DRUMLIN_NOT_FOUND), then, while the result does not fit (the call reports its
+    size), the call again into an arena of that size (it may grow in between, written by another
+    thread). The hot calls make their first call inline and come here only when it did not fit."""
+    _, view, size, _, _, _, _, limit = area
+    while True:
+        if status:
+            if status == DRUMLIN_NOT_FOUND:
+                return None
+            _raise(status)
+        needed = size.value
+        if needed <= limit:
+            return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
+        status = function(*args, data, capacity, size_address)
+
+
+# ---- Rows ----------------------------------------------------------------------------------------
 
 _MASK = (1 << 64) - 1
 _TAGGED: dict[int, Callable[[tuple[Any, ...]], Any]] = {
@@ -61,9 +161,11 @@ _TAGGED_PROPERTY_TYPES = frozenset(
 
 
 def row_converter(info: ClassInfo) -> Callable[[tuple[Any, ...]], tuple[Any, ...]] | None:
-    """The function turning a row's tagged values into Python values, or None when the class
-    has none (its rows are used as marshal made them)."""
-    positions = tuple(p.index for p in info.properties if p.in_row and p.type in _TAGGED_PROPERTY_TYPES)
+    """The function turning the tagged values of a row's scalar properties into Python values, or
+    None when the class has none (its rows are used as marshal made them)."""
+    positions = tuple(
+        p.index for p in info.properties if p.in_row and not p.is_link and p.type in _TAGGED_PROPERTY_TYPES
+    )
     if not positions:
         return None
     tagged = _TAGGED
@@ -80,58 +182,61 @@ def row_converter(info: ClassInfo) -> Callable[[tuple[Any, ...]], tuple[Any, ...
 
 
 class RowAccess:
-    """What the row calls of one class through one open database take, made once."""
+    """What the packed calls of one class through one open database take, made once."""
 
-    __slots__ = ("class_index", "convert", "db", "version")
+    __slots__ = ("class_index", "cname", "convert", "count", "db", "indices", "last_size", "version")
 
     def __init__(self, handle: Any, info: ClassInfo, version: c_uint64) -> None:
         self.db = cast(handle, c_void_p)
         self.class_index = c_int32(info.index)
+        self.cname = info.cname
         self.convert = row_converter(info)
         self.version = version
+        # The properties a dict shows (all but linkingObjects ones), for the packed-values calls.
+        shown = [p.index for p in info.properties if not p.is_backlink]
+        self.count = c_size_t(len(shown))
+        self.indices = (c_int32 * len(shown))(*shown)
+        # The size of the last read of many objects of this class: a read expected to be as large
+        # starts in an arena that size, instead of running twice (once to learn the size).
+        self.last_size = 0
 
 
-def _status(status: int) -> None:
-    _ffi._raise(status)
+def _key_pointer(area: Arena, key_value: int | _ffi.drumlin_value) -> Any:
+    """The primary key as the find calls take it: an int written into the arena, or a filled
+    ``drumlin_value``."""
+    if isinstance(key_value, int):
+        _put_int_key(area.buffer, 0, _DRUMLIN_TYPE_INT, key_value)
+        return area.key
+    return byref(key_value)
 
 
 def find_row(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
-    """The row of the object with this primary key (an int, or a filled ``drumlin_value``), or
-    None when there is none."""
-    buffer, view, size, key, size_address, data, capacity, limit = arena()
-    while True:
-        if isinstance(key_value, int):
-            put_int_key(buffer, 0, DRUMLIN_TYPE_INT, key_value)
-            key_pointer: Any = key
-        else:
-            key_pointer = byref(key_value)
-        status = _find_row(access.db, access.class_index, key_pointer, data, capacity, size_address)
-        if status:
-            if status == DRUMLIN_NOT_FOUND:
-                return None
-            _status(status)
-        needed = size.value
-        if needed <= limit:
-            break
-        buffer, view, size, key, size_address, data, capacity, limit = _new_arena(needed)
-    row: tuple[Any, ...] = loads(view[DATA_OFFSET : DATA_OFFSET + needed])
+    """The row of the object with this primary key (an int within int64, or a filled
+    ``drumlin_value``), or None when there is none."""
+    area = arena()
+    _, view, size, _, size_address, data, capacity, limit = area
+    args = (access.db, access.class_index, _key_pointer(area, key_value))
+    status = _find_row(*args, data, capacity, size_address)
+    needed = size.value
+    if status or needed > limit:
+        row: tuple[Any, ...] | None = _finish(status, _find_row, args, area)
+    else:
+        row = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
     convert = access.convert
-    return row if convert is None else convert(row)
+    return row if convert is None or row is None else convert(row)
 
 
 def read_row(access: RowAccess, key: int) -> tuple[Any, ...]:
     """The row of the object with this object key (InvalidatedObjectError once deleted)."""
-    _, view, size, _, size_address, data, capacity, limit = arena()
+    area = arena()
+    _, view, size, _, size_address, data, capacity, limit = area
     ckey = c_int64(key)
-    while True:
-        status = _read_row(access.db, access.class_index, ckey, data, capacity, size_address)
-        if status:
-            _status(status)
-        needed = size.value
-        if needed <= limit:
-            break
-        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
-    row: tuple[Any, ...] = loads(view[DATA_OFFSET : DATA_OFFSET + needed])
+    status = _read_row(access.db, access.class_index, ckey, data, capacity, size_address)
+    needed = size.value
+    if status or needed > limit:
+        row: tuple[Any, ...] = _finish(status, _read_row, (access.db, access.class_index, ckey), area)
+    else:
+        row = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
     convert = access.convert
     return row if convert is None else convert(row)
 
@@ -141,31 +246,180 @@ _EVERY_ROW = c_size_t((1 << 63) - 1)
 
 
 def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
-    """Every row of a results handle, in order (one call; again with a larger arena when they
-    do not fit)."""
-    handle = cast(results, c_void_p)
-    return _packed_rows(access, lambda data, capacity, size_address: _results_rows(
-        handle, _ALL, _EVERY_ROW, data, capacity, size_address))
+    """Every row of a results handle, in order, in one call."""
+    # Handles are passed as they are (pointer instances): ctypes.cast would tie the handle into a
+    # reference cycle, releasing it only at the next garbage collection.
+    rows = _many(access, _results_rows, (results, _ALL, _EVERY_ROW))
+    convert = access.convert
+    return rows if convert is None else list(map(convert, rows))
 
 
 def query_rows(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
     """The rows of the objects matching a query, in order, with no results handle."""
-    return _packed_rows(access, lambda data, capacity, size_address: _query_rows(
-        access.db, access.class_index, query, args_json, data, capacity, size_address))
-
-
-def _packed_rows(access: RowAccess, call: Callable[[Any, Any, Any], int]) -> list[tuple[Any, ...]]:
-    """Rows packed by `call(data, capacity, size_address)` into the arena, grown and called
-    again when they do not fit."""
-    _, view, size, _, size_address, data, capacity, limit = arena()
-    while True:
-        status = call(data, capacity, size_address)
-        if status:
-            _status(status)
-        needed = size.value
-        if needed <= limit:
-            break
-        _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
-    rows: list[tuple[Any, ...]] = loads(view[DATA_OFFSET : DATA_OFFSET + needed])
+    rows = _many(access, _query_rows, (access.db, access.class_index, query, args_json))
     convert = access.convert
     return rows if convert is None else list(map(convert, rows))
+
+
+def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:
+    """A packed call returning many objects, into an arena as large as the class's last one."""
+    area = arena()
+    if access.last_size > area.limit:
+        area = _new_arena(access.last_size + (access.last_size >> 3))
+    result = _call(function, args, area)
+    access.last_size = area.size.value
+    return result
+
+
+# ---- Packed values: what dicts are built from ----------------------------------------------------
+#
+# Each returns the shown properties' whole values (drumlin.h, "drumlin_object_get_marshal"):
+# collections, mixed values, embedded objects and link targets' primary keys included, read by the
+# engine in the same call.
+
+
+def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
+    """The values of the object with this primary key (as :func:`find_row` takes it), or None."""
+    area = arena()
+    _, view, size, _, size_address, data, capacity, limit = area
+    args = (access.db, access.cname, _key_pointer(area, key_value), access.count, access.indices)
+    status = _find_values(*args, data, capacity, size_address)
+    needed = size.value
+    if status or needed > limit:
+        return _finish(status, _find_values, args, area)  # type: ignore[no-any-return]
+    return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])  # type: ignore[no-any-return]
+
+
+def object_values(access: RowAccess, handle: Any) -> tuple[Any, ...]:
+    """The values of the object of an object handle."""
+    args = (handle, access.count, access.indices)  # a pointer instance: passed as it is
+    return _call(_object_values, args, arena())  # type: ignore[no-any-return]
+
+
+def results_values(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
+    """The values of every object of a results handle, in order."""
+    args = (results, access.count, access.indices)
+    return _many(access, _results_values, args)  # type: ignore[no-any-return]
+
+
+def query_values(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
+    """The values of the objects matching a query, in order, with no results handle."""
+    args = (access.db, access.cname, query, args_json, access.count, access.indices)
+    return _many(access, _query_values, args)  # type: ignore[no-any-return]
+
+
+# ---- Dicts from packed values --------------------------------------------------------------------
+#
+# What Object.to_dict() shows for each kind of value: links as the target's primary key (its object
+# key when its class has none), embedded objects as nested dicts, collections as lists and dicts, a
+# mixed value's links as {"$link": {"class": ..., "key": ...}} (what Extended JSON writes);
+# linkingObjects properties left out.
+
+_LINK = _ffi.DRUMLIN_TYPE_LINK
+
+
+def _value(value: Any) -> Any:
+    """A collection item: tagged tuples converted."""
+    return _TAGGED[value[0]](value) if type(value) is tuple else value
+
+
+def _link_key(value: Any) -> Any:
+    """A link property's target as a dict shows it: its primary key, else its object key."""
+    if value is None:
+        return None
+    return _value(value[3]) if len(value) == 4 else value[2]
+
+
+def _mixed(access: RowAccess) -> Callable[[Any], Any]:
+    names: dict[int, str] = {}
+
+    def class_name(index: int) -> str:
+        name = names.get(index)
+        if name is None:
+            out = c_char_p()
+            _ffi.drumlin_class_name(cast(access.db, _ffi.drumlin_db_p), index, byref(out))
+            name = names[index] = (out.value or b"").decode("utf-8")
+        return name
+
+    def mixed(value: Any) -> Any:
+        kind = type(value)
+        if kind is tuple:
+            if value[0] == _LINK:
+                return {"$link": {"class": class_name(value[1]), "key": value[2]}}
+            return _TAGGED[value[0]](value)
+        if kind is list:
+            return [mixed(item) for item in value]
+        if kind is dict:
+            return {key: mixed(item) for key, item in value.items()}
+        return value
+
+    return mixed
+
+
+def _item_reader(db: Database, prop: Property, access: RowAccess) -> Callable[[Any], Any] | None:
+    """How one value (or one collection item) of ``prop`` becomes what a dict shows; None when it
+    is shown as the row holds it."""
+    kind = prop.type
+    if kind == _ffi.DRUMLIN_PROPERTY_OBJECT:
+        target = db._class(prop.object_type)
+        if target.is_embedded:  # its packed values, as a dict of it
+            return dict_builder(db, target)
+        return _link_key
+    if kind == _ffi.DRUMLIN_PROPERTY_MIXED:
+        return _mixed(access)
+    if kind in _TAGGED_PROPERTY_TYPES:
+        return _value
+    return None
+
+
+def _each_item(read: Callable[[Any], Any]) -> Callable[[list[Any]], list[Any]]:
+    return lambda items: [read(item) for item in items]
+
+
+def _each_entry(read: Callable[[Any], Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    return lambda entries: {key: read(item) for key, item in entries.items()}
+
+
+def dict_builder(db: Database, info: ClassInfo) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
+    """The function turning the packed values of ``info`` (:func:`find_values` and the others: the
+    properties but linkingObjects ones, in order) into the object's dict; made once per class and
+    database, kept on the ClassInfo."""
+    kept = info.dict_builder
+    if kept is not None:
+        return kept
+    access = info.rows
+    if access is None:
+        db._ptr()  # closed: the error
+        raise AssertionError("a class of an open database has its row access")
+    shown = [p for p in info.properties if not p.is_backlink]
+    names = tuple(p.name for p in shown)
+    readers: list[tuple[int, Callable[[Any], Any]]] = []
+    for position, prop in enumerate(shown):
+        read = _item_reader(db, prop, access)
+        if read is None:
+            continue
+        if prop.collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+            readers.append((position, _each_entry(read)))
+        elif prop.collection != _ffi.DRUMLIN_COLLECTION_NONE:
+            readers.append((position, _each_item(read)))
+        else:
+            readers.append((position, read))
+    pairs = tuple(readers)
+
+    if not pairs:  # the values are what the dict shows
+
+        def build(values: tuple[Any, ...]) -> dict[str, Any]:
+            return dict(zip(names, values))
+
+    else:
+
+        def build(values: tuple[Any, ...]) -> dict[str, Any]:
+            shown = list(values)
+            for position, read in pairs:
+                value = shown[position]
+                if value is not None:
+                    shown[position] = read(value)
+            return dict(zip(names, shown))
+
+    info.dict_builder = build
+    return build

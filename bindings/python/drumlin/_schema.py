@@ -156,6 +156,7 @@ class ClassInfo:
         "all_indices",
         "by_name",
         "cname",
+        "dict_builder",
         "has_mixed",
         "index",
         "kind",
@@ -205,6 +206,8 @@ class ClassInfo:
         self.all_indices = (c_int32 * len(properties))(*range(len(properties)))
         self.model = None
         self.rows: RowAccess | None = None  # set by the database (attach_rows)
+        # Turns a row into the object's dict (_rows.dict_builder), made on first use.
+        self.dict_builder: Callable[[tuple[Any, ...]], dict[str, Any]] | None = None
         # The accessors reading the kept row (_accessors.ScalarAccessor), of every Object subclass
         # made for this class: their version cell is DEAD once the database closes.
         self.row_readers: list[Any] = []

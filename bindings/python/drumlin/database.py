@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import marshal
 import os
-import struct
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from ctypes import byref, c_int32, c_int64, c_uint64, c_void_p
@@ -29,20 +27,8 @@ from ._errors import (
     InvalidArgumentError,
     TypeMismatchError,
 )
-from ._fastread import (
-    DATA_OFFSET,
-    DRUMLIN_TYPE_INT,
-    NO_LOCK,
-    Reader,
-    arena,
-    find_marshal,
-    put_int_key,
-    read_packed,
-)
-from ._fastread import query_dicts as fast_query_dicts
-from ._fastread import reader as new_reader
 from ._payload import check_values, fill_value, pack_rows, prepare_values, typed_value
-from ._rows import find_row
+from ._rows import dict_builder, find_row, find_values, query_values
 from ._schema import ClassInfo, encode_name
 from .migration import Migration, MigrationCallback
 from .model import collect_schema
@@ -185,8 +171,6 @@ class Database(Connection):
         self._object_lock = threading.RLock()
         self._writer: int | None = None
         self._classes: dict[str | type[Any], ClassInfo] = {}  # by name, and by model class
-        # Fast whole-object readers by class name (_fastread); dropped when the handle is released.
-        self._readers: dict[str, Reader] = {}
         self._schema: list[dict[str, Any]] | None = None
         migrate = None
         if migration is not None:
@@ -425,43 +409,24 @@ class Database(Connection):
 
     def get_dict(self, class_name: str, primary_key: Any) -> dict[str, Any] | None:
         """The object of ``class_name`` with this primary key as a plain ``dict`` (what
-        ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. For classes of
-        plain properties (bool, int, float, double, string, data) this is one call and one
-        database read (``drumlin_object_find_marshal``), the fastest way to read a whole object."""
-        reader = self._readers.get(class_name) if type(class_name) is str else None
-        if reader is not None and type(primary_key) is int and reader.int_key:
-            db, cname, count, indices, build, _, info = reader
-            buffer, view, size, key, size_address, data, capacity, limit = arena()
-            try:
-                put_int_key(buffer, 0, DRUMLIN_TYPE_INT, primary_key)
-            except struct.error:  # beyond int64: the general path reports it
-                return self._get_dict(class_name, info, primary_key)
-            status = find_marshal(db, cname, key, count, indices, data, capacity, size_address)
-            if status:
-                if status == DRUMLIN_NOT_FOUND:
-                    return None
-                _ffi._raise(status)
-            needed = size.value
-            if needed > limit:  # larger than the arena: the general path grows its buffer
-                return self._get_dict(class_name, info, primary_key)
-            return build(marshal.loads(view[DATA_OFFSET:DATA_OFFSET + needed]))
-        return self._get_dict(class_name, self._class(class_name), primary_key)
-
-    def _get_dict(self, class_name: str, info: ClassInfo, primary_key: Any) -> dict[str, Any] | None:
-        handle = self._ptr()
-        if not info.packable:
-            found = self._find(handle, info, primary_key)
-            if found is None:
-                return None
-            with found:
-                return found.to_dict()
-        if type(class_name) is str and class_name not in self._readers:
-            self._readers[class_name] = new_reader(handle, info)
-        key = _ffi.drumlin_value()
-        to_value(primary_key, info.primary_key, key)
-        find = _ffi.drumlin_object_find_marshal
-        row = read_packed(find, NO_LOCK, handle, info.cname, key, len(info.names), info.all_indices)
-        return None if row is None else dict(zip(info.names, row))
+        ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. One call
+        (``drumlin_object_find_marshal``), whatever the class's properties."""
+        info = self._classes.get(class_name) if type(class_name) is str else None
+        if info is None:
+            info = self._class(class_name)
+        rows = info.rows
+        if self._drumlin_h is None or rows is None:
+            self._ptr()  # closed: the error
+        if type(primary_key) is int and -INT64_MAX - 1 <= primary_key <= INT64_MAX:
+            values = find_values(rows, primary_key)  # type: ignore[arg-type]
+        else:
+            key = _ffi.drumlin_value()
+            to_value(primary_key, info.primary_key, key)
+            values = find_values(rows, key)  # type: ignore[arg-type]
+        if values is None:
+            return None
+        build = info.dict_builder or dict_builder(self, info)
+        return build(values)
 
     def _find(self, handle: Any, info: ClassInfo, primary_key: Any) -> Object | None:
         key = _ffi.drumlin_value()
@@ -637,28 +602,24 @@ class Database(Connection):
 
     def query_dicts(self, class_name: str, query: str, *args: Any) -> list[dict[str, Any]]:
         """The objects matching a query as plain dicts, in result order: what
-        ``db.query(class_name, query, *args).to_dicts()`` returns, as a snapshot. For classes of
-        plain properties (bool, int, float, double, string, data) this is one C call and one
-        database read (``drumlin_query_marshal``), with no :class:`~drumlin.Results` in between."""
-        reader = self._readers.get(class_name) if type(class_name) is str else None
-        text = _query_texts.get(query) if type(query) is str else None
-        if reader is None or text is None:
-            if query is None:
-                raise TypeMismatchError(
-                    "query_dicts() needs a query string (\"TRUEPREDICATE\" reads every object)"
-                )
+        ``db.query(class_name, query, *args).to_dicts()`` returns, as a snapshot. One call and one
+        crossing (``drumlin_query_marshal``), with no :class:`~drumlin.Results` in between."""
+        if query is None:
+            raise TypeMismatchError("query_dicts() needs a query string (\"TRUEPREDICATE\" reads every object)")
+        info = self._classes.get(class_name) if type(class_name) is str else None
+        if info is None:
             info = self._class(class_name)
-            if not info.packable:
-                with self.query(class_name, query, *args) as results:
-                    return results.to_dicts()
+        text = _query_texts.get(query) if type(query) is str else None
+        if text is None:
             text = encode_query(query)
             if len(_query_texts) >= _QUERY_TEXTS_KEPT:
                 _query_texts.clear()
             _query_texts[query] = text
-            if reader is None:
-                reader = self._readers[class_name] = new_reader(self._ptr(), info)
-        rows: list[dict[str, Any]] = fast_query_dicts(reader, text, query_args(args))
-        return rows
+        rows = info.rows
+        if self._drumlin_h is None or rows is None:
+            self._ptr()  # closed: the error
+        build = info.dict_builder or dict_builder(self, info)
+        return list(map(build, query_values(rows, text, query_args(args))))  # type: ignore[arg-type]
 
     @overload
     def query(self, class_name: type[_M], query: str, *args: Any) -> Results[_M]: ...
@@ -700,7 +661,6 @@ class _LentDatabase(Database):
         # Writes happen in the migration's transaction, on the thread running it.
         self._writer = threading.get_ident() if writable else None
         self._classes = {}
-        self._readers = {}
         self._schema = None
         # The lent database's own read version (see Database.__init__ and _rows).
         address = c_void_p()
@@ -709,7 +669,7 @@ class _LentDatabase(Database):
 
     def _release(self, handle: Any) -> None:
         # The migration ends the handle (closing it here would end the migration's database).
-        self._readers.clear()
+        pass
 
 
 def open(

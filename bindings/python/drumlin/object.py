@@ -32,9 +32,8 @@ from ._errors import (
     MisuseError,
     TypeMismatchError,
 )
-from ._fastread import read_packed
 from ._handle import HandleBase
-from ._rows import NO_ROW, read_row
+from ._rows import NO_ROW, dict_builder, object_values, read_row
 from ._schema import Property, encode_name
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
 from .notifications import NotificationToken, ObjectChange
@@ -482,29 +481,18 @@ class Object(HandleBase):
         if json:
             plain: dict[str, Any] = _json_loads(self.to_json(depth))
             return plain
-        info = self._drumlin_class
-        if depth or not info.scalar_only:
+        if depth:  # linked objects as nested dicts: the engine's JSON, which follows them
             return self._drumlin_json(min(depth, 0x7FFFFFFF))
-        if not info.has_mixed:  # every value is in the row
-            return dict(zip(info.names, self._drumlin_current_row()))
+        # One call: the packed values of the object's handle (made once, by one call, for an
+        # object read as a row).
         handle = self._ptr()
-        count = len(info.properties)
-        if info.packable:
-            get = _ffi.drumlin_object_get_marshal
-            return dict(zip(info.names, read_packed(get, self._drumlin_lock, handle, count, info.all_indices)))
-        values = (_drumlin_value * count)()
-        result = {}
-        with self._drumlin_lock:
-            _ffi.drumlin_object_get_values(handle, count, info.all_indices, values)
-            for prop, value in zip(info.properties, values):
-                kind = value.type
-                reader = READERS[kind] if 0 <= kind < SCALAR_LIMIT else None
-                if reader is None:  # a nested list or dictionary in a mixed property
-                    break
-                result[prop.name] = reader(value.as_)
-            else:
-                return result
-        return self._drumlin_json()
+        info = self._drumlin_class
+        db = self._drumlin_db
+        access = info.rows
+        if db._drumlin_h is None or access is None:
+            db._ptr()  # closed: the error
+        build = info.dict_builder or dict_builder(db, info)
+        return build(object_values(access, handle))  # type: ignore[arg-type]
 
     def to_json(self, depth: int = 0) -> str:
         """The object as Extended JSON text (what ``to_dict(json=True)`` decodes), ``depth`` as

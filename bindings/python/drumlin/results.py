@@ -29,9 +29,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Uni
 from . import _ffi, notifications
 from ._convert import from_value, take_string
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
-from ._fastread import NO_LOCK, read_packed
 from ._handle import Handle
-from ._rows import results_rows
+from ._rows import dict_builder, results_rows, results_values
 from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
@@ -460,16 +459,14 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         if json:
             result: list[dict[str, Any]] = _json_loads(self.to_json())
             return result
+        db = self._drumlin_db
         info = self._drumlin_class
-        if info.packable:  # plain values: one packed read, decoded by marshal
-            names = info.names
-            get = _ffi.drumlin_results_get_marshal
-            rows = read_packed(get, NO_LOCK, self._ptr(), len(names), info.all_indices)
-            return [dict(zip(names, row)) for row in rows]
-        out = c_void_p()
-        _ffi.drumlin_results_to_json(self._ptr(), byref(out))
-        objects: list[dict[str, Any]] = ejson_loads(take_string(out))
-        return objects
+        access = info.rows
+        handle = self._ptr()
+        if db._drumlin_h is None or access is None:
+            db._ptr()  # closed: the error
+        build = info.dict_builder or dict_builder(db, info)
+        return list(map(build, results_values(access, handle)))  # type: ignore[arg-type]
 
     def to_json(self) -> str:
         """Every object as one Extended JSON array (text), links as keys as in

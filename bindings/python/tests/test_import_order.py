@@ -36,7 +36,6 @@ STACK = [
     "geo",
     "_schema",
     "_convert",
-    "_fastread",
     "_rows",
     "notifications",
     "model",

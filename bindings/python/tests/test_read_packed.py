@@ -113,14 +113,14 @@ def test_classes_with_other_types_are_not_packed_and_still_read(db: drumlin.Data
     assert obj.to_dict() == {"id": 1, "f": 0.1}
 
 
-def test_the_engine_refuses_to_pack_a_float_naming_the_property(db: drumlin.Database) -> None:
+def test_the_engine_packs_a_float_as_a_tagged_tuple(db: drumlin.Database) -> None:
     with db.write():
         obj = db.create("WithFloat", {"id": 1, "f": 2.5})
     info = db._class("WithFloat")
     size = c_size_t()
     buffer = create_string_buffer(64)
-    with pytest.raises(drumlin.NotSupportedError, match="WithFloat.f"):
-        _ffi.drumlin_object_get_marshal(obj._ptr(), 2, info.all_indices, buffer, 64, byref(size))
+    _ffi.drumlin_object_get_marshal(obj._ptr(), 2, info.all_indices, buffer, 64, byref(size))
+    assert marshal.loads(buffer.raw[: size.value]) == (1, (_ffi.DRUMLIN_TYPE_FLOAT, 2.5))
 
 
 def test_a_too_small_buffer_reports_the_size_needed(db: drumlin.Database) -> None:

@@ -1,6 +1,5 @@
-"""The fast paths of get_dict and query_dicts (drumlin/_fastread.py) once a class's reader exists:
-they must give what the general path gives, per database and per thread, and hand everything they
-do not take (other key types, big results) back to it."""
+"""get_dict and query_dicts read whole rows (drumlin/_rows.py) once a class is known: they must give
+what the live objects give, per database and per thread, for every key type and result size."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from typing import Any
 import pytest
 
 import drumlin
-from drumlin._fastread import row_builder
 
 SCHEMA = [
     {
@@ -133,9 +131,11 @@ def test_threads_read_with_their_own_arena(db: drumlin.Database) -> None:
     assert failures == []
 
 
-def test_row_builder_takes_any_property_name() -> None:
-    names = ("plain", "it's", 'quote"}', "back\\slash", "new\nline", "Grüße 🌍", "row")
-    build = row_builder(names)
-    values = tuple(range(len(names)))
-    assert build(values) == dict(zip(names, values))
-    assert list(build(values)) == list(names)
+def test_dicts_take_any_property_name(open_db: Any) -> None:
+    names = ("plain", "it's", 'quote"}', "back\\slash", "Grüße 🌍", "row")
+    db = open_db([{"name": "Odd", "primaryKey": "plain", "properties": {name: "int" for name in names}}])
+    values = dict(zip(names, range(len(names))))
+    with db.write():
+        db.create("Odd", values)
+    assert db.get_dict("Odd", 0) == values
+    assert list(db.get_dict("Odd", 0)) == list(names)  # type: ignore[arg-type]

@@ -1,0 +1,55 @@
+import DrumlinStorage
+import DrumlinValues
+
+/// Whole values: what a binding needs to turn an object into a dictionary in one crossing
+/// (collections, mixed values, embedded objects and link targets' primary keys included; the C
+/// layer's packed values, drumlin.h "Packed values").
+extension Database {
+    /// Every property of class `classIndex` but linkingObjects ones (computed, and left out of a
+    /// dictionary of the object), in property order: what an embedded object's packed values hold.
+    public func wholeRowPropertyIndices(classIndex: Int) throws(DrumlinError) -> [Int] {
+        let info = try classInfo(index: classIndex)
+        if let cached = info.cachedWholeRowIndices { return cached }
+        let indices = info.traits.indices.filter { !info.traits[$0].isComputed }
+        info.cachedWholeRowIndices = indices
+        return indices
+    }
+}
+
+extension ObjectRow {
+    /// Whether the value at `position` is a link property's (a link, or a collection of links,
+    /// whose targets packed values show as embedded objects' values or primary keys), not a mixed value's.
+    public func holdsLinks(at position: Int) -> Bool {
+        traits[indices[position]].type == .object
+    }
+
+    /// Whether a link held by a link property points at an embedded object.
+    public func isEmbedded(_ link: ObjectLink) -> Bool {
+        database.classes.indices.contains(link.classIndex) && database.classes[link.classIndex].isEmbedded
+    }
+
+    /// Hands `body` the values of every property (`Database.wholeRowPropertyIndices`) of the embedded object a
+    /// link of this row points at. Read on the connection this row's call holds, so only inside
+    /// the closure that received this row.
+    public func visitEmbedded(_ link: ObjectLink, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
+        let target = try database.classInfo(index: link.classIndex)
+        let indices = try database.wholeRowPropertyIndices(classIndex: link.classIndex)
+        let values = try database.readRow(target, link.key, try nestedConnection(), indices: indices, slot: .selectNestedRow)
+        try body(ObjectRow(database: database, info: target, key: link.key, source: .values(values), indices: indices))
+    }
+
+    /// The primary key of the object a link of this row points at; nil when its class has none.
+    /// Only inside the closure that received this row, as `visitEmbedded`.
+    public func primaryKey(of link: ObjectLink) throws(DrumlinError) -> Value? {
+        let target = try database.classInfo(index: link.classIndex)
+        guard let pk = target.primaryKeyIndex else { return nil }
+        return try database.readRow(target, link.key, try nestedConnection(), indices: [pk], slot: .selectNestedRow)[0]
+    }
+
+    /// The connection of the call this row was handed out by (its lock is held while the row is
+    /// valid); nested reads use their own statement slot, so the row's statement stays on its row.
+    private func nestedConnection() throws(DrumlinError) -> Connection {
+        guard let connection = database.connection else { throw DrumlinError(.misuse, "The database is closed.") }
+        return connection
+    }
+}
