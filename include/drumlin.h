@@ -683,7 +683,7 @@ int drumlin_object_find_values(drumlin_db *db, const char *class_name, const dru
 
 /**
  * Find an object by primary key and read properties packed, in one call, with no object handle:
- * the values as drumlin_object_get_marshal() packs them (whole), with the same
+ * the object as drumlin_object_get_marshal() packs it (a dict of whole values), with the same
  * buffer protocol. Returns DRUMLIN_NOT_FOUND (and *out_size 0) when there is no such object. The
  * Python package's Database.get_dict() is this call.
  */
@@ -733,8 +733,9 @@ int drumlin_object_get_values(drumlin_object *object, size_t count, const int32_
 
 /**
  * Read several properties packed, in one call: the route of bindings that turn an object into a
- * dictionary. The packed form ("packed values") is Python's `marshal` serialization (version 2 or
- * later reads it) of a tuple of the values, in the order of property_indices, each whole:
+ * dictionary. The packed form ("packed values") is Python's `marshal` serialization (version 3 or
+ * later reads it) of the object as a dict: its keys are the properties' public names, in the order of
+ * property_indices, and its values each whole:
  * - null, bool, int, double, string and data as themselves;
  * - float, decimal128, timestamp, object id and UUID as tuples whose first item is a DRUMLIN_TYPE_*
  *   constant: (DRUMLIN_TYPE_FLOAT, double), (DRUMLIN_TYPE_DECIMAL128, low 64 bits, high 64 bits)
@@ -742,13 +743,16 @@ int drumlin_object_get_values(drumlin_object *object, size_t count, const int32_
  *   (DRUMLIN_TYPE_OBJECT_ID, 12 bytes), (DRUMLIN_TYPE_UUID, 16 bytes);
  * - lists and sets as lists, dictionaries as dicts (string keys), their items packed the same way;
  *   a mixed value as its value, its nested lists and dictionaries likewise;
- * - a link property's target (alone or in a collection) as (DRUMLIN_TYPE_LINK, class index,
- *   object key, primary key), without the last item when the target's class has no primary key
- *   (reading the primary key is one more statement per link); a link held by a mixed value as
- *   (DRUMLIN_TYPE_LINK, class index, object key);
- * - an embedded object as the packed values of all its properties but linkingObjects ones, in
- *   property index order (one more statement per embedded object);
+ * - a link property's target (alone or in a collection) as its primary key, packed the same way, or
+ *   its object key when its class has none (reading the primary key is one more statement per
+ *   link); a link held by a mixed value as {"$link": {"class": class name, "key": object key}}, as
+ *   Extended JSON writes it;
+ * - an embedded object as the packed values of all its properties but linkingObjects ones, a dict
+ *   in property index order (one more statement per embedded object);
  * - a linkingObjects property as None.
+ * A name is written once per call, as a string with marshal's reference flag; later dicts
+ * of the same call (drumlin_results_get_marshal(), drumlin_query_marshal()) refer back to it, so
+ * every dict of a result shares its key strings.
  * The bytes are written to `buffer` up to `capacity`; *out_size always receives their full size,
  * so a caller whose buffer was too small (*out_size > capacity: the buffer holds an incomplete
  * prefix) calls again with one of at least that size. After an error the buffer's contents are
@@ -840,7 +844,7 @@ int drumlin_results_get_values(drumlin_results *results, size_t start, size_t ma
 
 /**
  * Read properties of every object, packed, in one call: Python's `marshal` serialization of a
- * list of tuples (one per object, in order; the values of property_indices). Packing rules and
+ * list of dicts (one per object, in order; the values of property_indices by name). Packing rules and
  * the buffer protocol are those of drumlin_object_get_marshal(): *out_size always receives the
  * size, and the bytes are complete only when it is at most `capacity`.
  */

@@ -215,8 +215,9 @@ func packRows(into writer: inout MarshalWriter, _ indices: [Int],
               _ read: ((ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool) throws(DrumlinError) -> Bool {
     writer.beginList(0)
     var rows = 0
+    var names = PackedNames()
     let done = try read { (row) throws(DrumlinError) in
-        try packValues(row, into: &writer)
+        try packValues(row, names: &names, into: &writer)
         rows += 1
     }
     writer.patchList(at: 0, count: rows)

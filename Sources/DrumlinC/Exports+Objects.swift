@@ -97,7 +97,8 @@ public func drumlin_object_find_marshal(_ db: OpaquePointer?, _ className: Unsaf
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         let found = try db.visitObjectRow(classIndex: classIndex, primaryKey: try value(from: primaryKey.pointee),
                                           propertyIndices: indices) { (row) throws(DrumlinError) in
-            try packValues(row, into: &writer)
+            var names = PackedNames()
+            try packValues(row, names: &names, into: &writer)
         }
         guard found else { return DRUMLIN_NOT_FOUND }
         finishPacked(writer, outSize)
@@ -216,7 +217,8 @@ public func drumlin_object_get_marshal(_ object: OpaquePointer?, _ count: Int, _
         let indices = try indices(propertyIndices, count)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         try object.visitRow(indices) { (row) throws(DrumlinError) in
-            try packValues(row, into: &writer)
+            var names = PackedNames()
+            try packValues(row, names: &names, into: &writer)
         }
         finishPacked(writer, outSize)
         return DRUMLIN_OK

@@ -157,7 +157,8 @@ func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: ino
             next += 1
         }
         if !writer.put(value), case .value(let value) = value {
-            try putValue(value, whole: false, links: false, row, into: &writer)
+            var names = PackedNames()
+            try putValue(value, whole: false, links: false, row, names: &names, into: &writer)
         }
         next += 1
     }
@@ -168,22 +169,72 @@ func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: ino
     writer.put(.int(row.key))
 }
 
-/// The values `row` holds, in its order, whole, as a tuple.
-func packValues(_ row: ObjectRow, into writer: inout MarshalWriter) throws(DrumlinError) {
-    writer.beginTuple(row.count)
+/// The names of packed values' dicts, each written once per call and referred back to after
+/// (marshal's references): a results set of many objects names each property once.
+struct PackedNames {
+    /// Per class seen: the reference index of each property's name (-1 until written).
+    private var classes: [(classIndex: Int, refs: [Int32])] = []
+    /// "$link", "class" and "key" of a mixed value's link (no array: a row's packer makes a
+    /// table for every value it hands to `putValue`).
+    private var linkNames: (Int32, Int32, Int32) = (-1, -1, -1)
+    private static let linkNameTexts = ["$link", "class", "key"]
+    private var next: Int32 = 0
+
+    /// Writes the name of property `position` of `row`'s values: the string the first time, a
+    /// reference to it after.
+    mutating func put(_ row: ObjectRow, _ position: Int, into writer: inout MarshalWriter) {
+        let classIndex = row.classIndex
+        var slot = 0
+        while slot < classes.count, classes[slot].classIndex != classIndex { slot += 1 }
+        if slot == classes.count { classes.append((classIndex, [Int32](repeating: -1, count: row.propertyCount))) }
+        let property = row.propertyIndex(at: position)
+        let known = classes[slot].refs[property]
+        if known >= 0 {
+            writer.putReference(known)
+            return
+        }
+        var name = row.propertyName(property)
+        name.withUTF8 { writer.putReferable(UnsafeRawBufferPointer($0)) }
+        classes[slot].refs[property] = next
+        next += 1
+    }
+
+    /// Writes one of a mixed value's link names (0: "$link", 1: "class", 2: "key").
+    mutating func putLinkName(_ which: Int, into writer: inout MarshalWriter) {
+        let known = which == 0 ? linkNames.0 : which == 1 ? linkNames.1 : linkNames.2
+        if known >= 0 {
+            writer.putReference(known)
+            return
+        }
+        var name = Self.linkNameTexts[which]
+        name.withUTF8 { writer.putReferable(UnsafeRawBufferPointer($0)) }
+        switch which {
+        case 0: linkNames.0 = next
+        case 1: linkNames.1 = next
+        default: linkNames.2 = next
+        }
+        next += 1
+    }
+}
+
+/// The values `row` holds, whole, as a dict by property name (drumlin.h, "Packed values").
+func packValues(_ row: ObjectRow, names: inout PackedNames, into writer: inout MarshalWriter) throws(DrumlinError) {
+    writer.beginDict()
     for position in 0..<row.count {
+        names.put(row, position, into: &writer)
         let value = row[position]
         if !writer.put(value), case .value(let value) = value {
-            try putValue(value, whole: true, links: row.holdsLinks(at: position), row, into: &writer)
+            try putValue(value, whole: true, links: row.holdsLinks(at: position), row, names: &names, into: &writer)
         }
     }
+    writer.endDict()
 }
 
 /// `value` as a packed item, for values marshal has no type for. `whole`: embedded objects as
 /// their values (packValues of every property but linkingObjects ones) and link targets with
 /// their primary key; `links`: the value is a link property's (or its collection's), not a mixed
 /// value's (whose links are always (DRUMLIN_TYPE_LINK, class, key)).
-private func putValue(_ value: Value, whole: Bool, links: Bool, _ row: ObjectRow,
+private func putValue(_ value: Value, whole: Bool, links: Bool, _ row: ObjectRow, names: inout PackedNames,
                       into writer: inout MarshalWriter) throws(DrumlinError) {
     if writer.put(.value(value)) { return }
     switch value {
@@ -211,24 +262,41 @@ private func putValue(_ value: Value, whole: Bool, links: Bool, _ row: ObjectRow
         uuid.bytes.withUnsafeBytes { _ = writer.put(.bytes($0)) }
     case .link(let link) where whole && links && row.isEmbedded(link):
         try row.visitEmbedded(link) { (embedded) throws(DrumlinError) in
-            try packValues(embedded, into: &writer)
+            try packValues(embedded, names: &names, into: &writer)
         }
+    case .link(let link) where whole && links:
+        // What a dict shows for a link property: the target's primary key, else its object key.
+        if let primaryKey = try row.primaryKey(of: link) {
+            try putValue(primaryKey, whole: false, links: false, row, names: &names, into: &writer)
+        } else {
+            writer.put(.int(link.key))
+        }
+    case .link(let link) where whole:
+        // A mixed value's link, as Extended JSON writes it: {"$link": {"class": ..., "key": ...}}.
+        writer.beginDict()
+        names.putLinkName(0, into: &writer)
+        writer.beginDict()
+        names.putLinkName(1, into: &writer)
+        var className = row.className(ofClass: link.classIndex)
+        className.withUTF8 { _ = writer.put(.text(UnsafeRawBufferPointer($0))) }
+        names.putLinkName(2, into: &writer)
+        writer.put(.int(link.key))
+        writer.endDict()
+        writer.endDict()
     case .link(let link):
-        let primaryKey = whole && links ? try row.primaryKey(of: link) : nil
-        writer.beginTuple(primaryKey == nil ? 3 : 4)
+        writer.beginTuple(3)
         writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
         writer.put(.int(Int64(link.classIndex)))
         writer.put(.int(link.key))
-        if let primaryKey { try putValue(primaryKey, whole: false, links: false, row, into: &writer) }
     case .list(let items):
         writer.beginList(items.count)
-        for item in items { try putValue(item, whole: whole, links: links, row, into: &writer) }
+        for item in items { try putValue(item, whole: whole, links: links, row, names: &names, into: &writer) }
     case .dictionary(let entries):
         writer.beginDict()
         for entry in entries {
             var key = entry.key
             key.withUTF8 { _ = writer.put(.text(UnsafeRawBufferPointer($0))) }
-            try putValue(entry.value, whole: whole, links: links, row, into: &writer)
+            try putValue(entry.value, whole: whole, links: links, row, names: &names, into: &writer)
         }
         writer.endDict()
     default:

@@ -63,6 +63,33 @@ public struct MarshalWriter {
         byte(UInt8(ascii: "0"))
     }
 
+    /// A string that later items refer back to (marshal's FLAG_REF): the reader adds it to its
+    /// table of references, at the next index (the writer's caller counts them). ASCII strings of
+    /// up to 255 bytes take marshal's short form.
+    public mutating func putReferable(_ text: UnsafeRawBufferPointer) {
+        var ascii = text.count < 256
+        if ascii {
+            for byte in text where byte >= 0x80 {
+                ascii = false
+                break
+            }
+        }
+        if ascii {
+            byte(UInt8(ascii: "z") | 0x80)
+            byte(UInt8(text.count))
+        } else {
+            byte(UInt8(ascii: "u") | 0x80)
+            int32(Int32(truncatingIfNeeded: text.count))
+        }
+        raw(text)
+    }
+
+    /// A reference to the `index`th item written with `putReferable` (marshal's TYPE_REF).
+    public mutating func putReference(_ index: Int32) {
+        byte(UInt8(ascii: "r"))
+        int32(index)
+    }
+
     /// Overwrites the item count of a list begun at `offset` (for lists counted while writing).
     public mutating func patchList(at offset: Int, count items: Int) {
         guard offset + 5 <= capacity, let base else { return }

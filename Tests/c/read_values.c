@@ -205,6 +205,9 @@ static void test_find_values_other_shapes(void) {
     CHECK_OK(drumlin_close(db));
 }
 
+/* A property name in packed values: marshal's short ASCII string with the reference flag. */
+#define NAME ('z' | 0x80)
+
 /* find_marshal: the packed bytes of a row, the same as get_marshal's; NOT_FOUND; the buffer
  * protocol with a buffer too small; values marshal has no type for, as tagged tuples; bad arguments. */
 static void test_find_marshal(void) {
@@ -223,8 +226,10 @@ static void test_find_marshal(void) {
                                  "\"oid\": {\"$oid\": \"507f1f77bcf86cd799439011\"}, \"n\": 1}", DRUMLIN_UPDATE_NEVER, NULL));
     REQUIRE_OK(drumlin_commit(db));
 
-    /* ("k1", 7, None) in marshal: a 3-tuple of a str, an int and None. */
-    static const unsigned char want[] = {')', 3, 'u', 2, 0, 0, 0, 'k', '1', 'i', 7, 0, 0, 0, 'N'};
+    /* {"key": "k1", "v": 7, "label": None} in marshal: a dict, each name a short ASCII string
+     * written with marshal's reference flag ('z' | 0x80, its length, its bytes), then '0'. */
+    static const unsigned char want[] = {'{', NAME, 3, 'k', 'e', 'y', 'u', 2, 0, 0, 0, 'k', '1', NAME, 1, 'v', 'i', 7, 0, 0, 0,
+                                         NAME, 5, 'l', 'a', 'b', 'e', 'l', 'N', '0'};
     unsigned char packed[64], again[64];
     size_t size = 99, again_size = 99;
     drumlin_value k1 = v_str("k1"), k2 = v_str("k2"), missing = v_str("nope");
@@ -246,7 +251,7 @@ static void test_find_marshal(void) {
     /* Too small: the full size is reported; a buffer of that size gets all of it. */
     size_t need = 0;
     CHECK_OK(drumlin_object_find_marshal(db, "Named", &k2, 3, named, NULL, 0, &need));
-    CHECK(need == 2 + 7 + 5 + 5 + (sizeof label - 1));
+    CHECK(need == 1 + 5 + 7 + 3 + 5 + 7 + 5 + (sizeof label - 1) + 1);
     unsigned char *big = malloc(need);
     REQUIRE(big != NULL);
     CHECK_OK(drumlin_object_find_marshal(db, "Named", &k2, 3, named, big, 4, &size));
@@ -254,21 +259,22 @@ static void test_find_marshal(void) {
     CHECK_OK(drumlin_object_find_marshal(db, "Named", &k2, 3, named, big, need, &size));
     CHECK(size == need);
     /* -70000 fits an int32: marshal's 'i' and four bytes, little endian. */
-    CHECK(big[7 + 2] == 'i');
+    CHECK(big[16] == 'i');
     int32_t v = 0;
-    memcpy(&v, big + 7 + 3, 4);
+    memcpy(&v, big + 17, 4);
     CHECK(v == -70000);
-    CHECK(big[14] == 'u' && memcmp(big + 19, label, sizeof label - 1) == 0);
+    CHECK(big[28] == 'u' && memcmp(big + 33, label, sizeof label - 1) == 0 && big[need - 1] == '0');
     free(big);
 
-    /* A date is (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds): (1, (5, 1704164645, 0)). */
+    /* A date is (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds): {"id": 1, "when": (5, 1704164645, 0)}. */
     drumlin_value one = v_int(1);
     CHECK_OK(drumlin_object_find_marshal(db, "Special", &one, 2, special, packed, sizeof packed, &size));
-    static const unsigned char dated[] = {')', 2, 'i', 1, 0, 0, 0, ')', 3, 'i', DRUMLIN_TYPE_TIMESTAMP, 0, 0, 0,
-                                          'i', 0x25, 0x7D, 0x93, 0x65, 'i', 0, 0, 0, 0};
+    static const unsigned char dated[] = {'{', NAME, 2, 'i', 'd', 'i', 1, 0, 0, 0, NAME, 4, 'w', 'h', 'e', 'n',
+                                          ')', 3, 'i', DRUMLIN_TYPE_TIMESTAMP, 0, 0, 0,
+                                          'i', 0x25, 0x7D, 0x93, 0x65, 'i', 0, 0, 0, 0, '0'};
     CHECK(size == sizeof dated && memcmp(packed, dated, sizeof dated) == 0);
     CHECK_OK(drumlin_object_find_marshal(db, "Special", &one, 1, special, packed, sizeof packed, &size));
-    CHECK(size == 7 && packed[2] == 'i' && packed[3] == 1);
+    CHECK(size == 11 && packed[5] == 'i' && packed[6] == 1 && packed[10] == '0');
 
     /* Bad arguments: unknown class, index out of range, wrong key type, negative capacity. */
     CHECK_FAILS(drumlin_object_find_marshal(db, "Nobody", &k1, 3, named, packed, sizeof packed, &size),
@@ -304,9 +310,11 @@ static void test_query_marshal(void) {
     unsigned char packed[128], again[128];
     size_t size = 0, again_size = 0;
     CHECK_OK(drumlin_query_marshal(db, "Named", "v >= $0", "[2]", 2, named, packed, sizeof packed, &size));
-    /* [("b", 2), ("c", 3)] in creation order: list header, then two 2-tuples. */
-    static const unsigned char want[] = {'[', 2, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'b', 'i', 2, 0, 0, 0,
-                                         ')', 2, 'u', 1, 0, 0, 0, 'c', 'i', 3, 0, 0, 0};
+    /* [{"key": "b", "v": 2}, {"key": "c", "v": 3}] in creation order: list header, then two dicts,
+     * the second naming its keys by reference to the first's ('r' and the name's index). */
+    static const unsigned char want[] = {'[', 2, 0, 0, 0, '{', NAME, 3, 'k', 'e', 'y', 'u', 1, 0, 0, 0, 'b',
+                                         NAME, 1, 'v', 'i', 2, 0, 0, 0, '0',
+                                         '{', 'r', 0, 0, 0, 0, 'u', 1, 0, 0, 0, 'c', 'r', 1, 0, 0, 0, 'i', 3, 0, 0, 0, '0'};
     CHECK(size == sizeof want);
     CHECK(memcmp(packed, want, sizeof want) == 0);
     drumlin_results *results = NULL;
@@ -317,11 +325,11 @@ static void test_query_marshal(void) {
 
     /* Every object (NULL query), an empty result, a buffer too small. */
     CHECK_OK(drumlin_query_marshal(db, "Named", NULL, NULL, 1, named, packed, sizeof packed, &size));
-    CHECK(size == 5 + 3 * 8 && packed[1] == 3 && packed[12] == 'b' && packed[20] == 'a' && packed[28] == 'c');
+    CHECK(size == 5 + 3 * 13 && packed[1] == 3 && packed[16] == 'b' && packed[29] == 'a' && packed[42] == 'c');
     CHECK_OK(drumlin_query_marshal(db, "Named", "v > 9", NULL, 2, named, packed, sizeof packed, &size));
     CHECK(size == 5 && memcmp(packed, "[\0\0\0\0", 5) == 0);
     CHECK_OK(drumlin_query_marshal(db, "Named", "TRUEPREDICATE", NULL, 2, named, packed, 3, &size));
-    CHECK(size == 5 + 3 * 13);
+    CHECK(size == 5 + 21 + 2 * 23);
 
     CHECK_FAILS(drumlin_query_marshal(db, "Named", "v >", NULL, 2, named, packed, sizeof packed, &size),
                 DRUMLIN_ERR_QUERY, "Invalid predicate: 'v >'");
@@ -330,10 +338,11 @@ static void test_query_marshal(void) {
                 DRUMLIN_ERR_INVALID_ARGUMENT, "args_json: Invalid JSON");
     CHECK_FAILS(drumlin_query_marshal(db, "Nobody", "TRUEPREDICATE", NULL, 2, named, packed, sizeof packed, &size),
                 DRUMLIN_ERR_NO_SUCH_CLASS, "Nobody");
-    /* [((DRUMLIN_TYPE_TIMESTAMP, 1704164645, 0),)] */
+    /* [{"when": (DRUMLIN_TYPE_TIMESTAMP, 1704164645, 0)}] */
     CHECK_OK(drumlin_query_marshal(db, "Special", "TRUEPREDICATE", NULL, 1, special, packed, sizeof packed, &size));
-    static const unsigned char dated[] = {'[', 1, 0, 0, 0, ')', 1, ')', 3, 'i', DRUMLIN_TYPE_TIMESTAMP, 0, 0, 0,
-                                          'i', 0x25, 0x7D, 0x93, 0x65, 'i', 0, 0, 0, 0};
+    static const unsigned char dated[] = {'[', 1, 0, 0, 0, '{', NAME, 4, 'w', 'h', 'e', 'n',
+                                          ')', 3, 'i', DRUMLIN_TYPE_TIMESTAMP, 0, 0, 0,
+                                          'i', 0x25, 0x7D, 0x93, 0x65, 'i', 0, 0, 0, 0, '0'};
     CHECK(size == sizeof dated && memcmp(packed, dated, sizeof dated) == 0);
     CHECK_OK(drumlin_close(db));
 }
@@ -348,8 +357,10 @@ static void test_query_marshal_repeated(void) {
 
     unsigned char packed[128];
     size_t size = 0;
-    static const unsigned char only_a[] = {'[', 1, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'a', 'i', 1, 0, 0, 0};
-    static const unsigned char only_b[] = {'[', 1, 0, 0, 0, ')', 2, 'u', 1, 0, 0, 0, 'b', 'i', 2, 0, 0, 0};
+    static const unsigned char only_a[] = {'[', 1, 0, 0, 0, '{', NAME, 3, 'k', 'e', 'y', 'u', 1, 0, 0, 0, 'a',
+                                           NAME, 1, 'v', 'i', 1, 0, 0, 0, '0'};
+    static const unsigned char only_b[] = {'[', 1, 0, 0, 0, '{', NAME, 3, 'k', 'e', 'y', 'u', 1, 0, 0, 0, 'b',
+                                           NAME, 1, 'v', 'i', 2, 0, 0, 0, '0'};
     for (int round = 0; round < 3; round++) {
         CHECK_OK(drumlin_query_marshal(db, "Named", "key == $0", "[\"a\"]", 2, named, packed, sizeof packed, &size));
         CHECK(size == sizeof only_a && memcmp(packed, only_a, sizeof only_a) == 0);
@@ -367,7 +378,9 @@ static void test_query_marshal_repeated(void) {
     REQUIRE_OK(drumlin_commit(db));
     CHECK_OK(drumlin_query_marshal(db, "Named", "v == $0", "[1]", 1, named, packed, sizeof packed, &size));
     CHECK_OK(drumlin_query_marshal(db, "Named", "v == $0", "[1]", 1, named, packed, sizeof packed, &size));
-    CHECK(size == 5 + 8 + 9 && packed[1] == 2 && packed[12] == 'a' && packed[20] == 'a' && packed[21] == '2');
+    /* [{"key": "a"}, {"key": "a2"}]: the second dict names "key" by reference. */
+    CHECK(size == 5 + 13 + 14 && packed[1] == 2 && packed[16] == 'a' && packed[19] == 'r' && packed[29] == 'a' &&
+          packed[30] == '2');
     /* Errors on a repeated text are the general path's. */
     int32_t bad[1] = {99};
     CHECK_FAILS(drumlin_query_marshal(db, "Named", "key == $0", "[\"a\"]", 1, bad, packed, sizeof packed, &size),
@@ -376,9 +389,9 @@ static void test_query_marshal_repeated(void) {
                 DRUMLIN_ERR_QUERY, "Unsupported comparison");
     for (int round = 0; round < 2; round++) {  /* a date: (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds) */
         CHECK_OK(drumlin_query_marshal(db, "Special", "n == $0", "[1]", 1, special, packed, sizeof packed, &size));
-        CHECK(size == 5 + 2 + 17 && packed[7] == ')' && packed[8] == 3 && packed[10] == DRUMLIN_TYPE_TIMESTAMP);
+        CHECK(size == 5 + 1 + 6 + 17 + 1 && packed[12] == ')' && packed[13] == 3 && packed[15] == DRUMLIN_TYPE_TIMESTAMP);
         int32_t seconds = 0;
-        memcpy(&seconds, packed + 15, 4);
+        memcpy(&seconds, packed + 20, 4);
         CHECK(seconds == 1704164645);
     }
     CHECK_OK(drumlin_query_marshal(db, "Named", "key == $0", "[\"b\"]", 2, named, packed, sizeof packed, &size));

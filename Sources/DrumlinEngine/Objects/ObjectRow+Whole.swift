@@ -17,6 +17,20 @@ extension Database {
 }
 
 extension ObjectRow {
+    /// The index of the row's class.
+    public var classIndex: Int { info.index }
+
+    /// How many properties the row's class has.
+    public var propertyCount: Int { traits.count }
+
+    /// The property index of the value at `position`.
+    public func propertyIndex(at position: Int) -> Int { indices[position] }
+
+    /// The public name of the class with index `classIndex` (a link's target class).
+    public func className(ofClass classIndex: Int) -> String {
+        database.classes.indices.contains(classIndex) ? database.classes[classIndex].name : ""
+    }
+
     /// Whether the value at `position` is a link property's (a link, or a collection of links,
     /// whose targets packed values show as embedded objects' values or primary keys), not a mixed value's.
     public func holdsLinks(at position: Int) -> Bool {

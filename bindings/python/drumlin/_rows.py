@@ -11,11 +11,12 @@ commit. An attribute read compares the word (read in place through ctypes, no ca
 object kept: equal, the kept value is current; otherwise the row is read again. So attribute reads
 are Python attribute reads, and objects stay live.
 
-Dictionaries (``to_dict()``, ``to_dicts()``, ``get_dict``, ``query_dicts``) are built
-(:func:`dict_builder`) from packed values (``drumlin_object_find_marshal`` /
-``drumlin_object_get_marshal`` / ``drumlin_results_get_marshal`` / ``drumlin_query_marshal`` with
-every property but linkingObjects ones): each whole, collections, mixed values, embedded objects and
-link targets' primary keys included, in the same one call. The C layer packs both with one packer.
+Dictionaries (``to_dict()``, ``to_dicts()``, ``get_dict``, ``query_dicts``) are packed values
+(``drumlin_object_find_marshal`` / ``drumlin_object_get_marshal`` / ``drumlin_results_get_marshal`` /
+``drumlin_query_marshal`` with every property but linkingObjects ones): each object a dict by
+property name that marshal builds itself, every value whole (collections, mixed values, embedded
+objects and link targets' primary keys included), in the same one call; :func:`dict_builder`
+converts the tagged values in place. The C layer packs both with one packer.
 
 Both are Python's marshal format; values marshal has no type for arrive as tagged tuples
 ``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h). The scalar ones kept in a row are converted once
@@ -273,12 +274,12 @@ def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:
 
 # ---- Packed values: what dicts are built from ----------------------------------------------------
 #
-# Each returns the shown properties' whole values (drumlin.h, "drumlin_object_get_marshal"):
-# collections, mixed values, embedded objects and link targets' primary keys included, read by the
-# engine in the same call.
+# Each returns the shown properties' whole values as a dict by name (drumlin.h,
+# "drumlin_object_get_marshal"): collections, mixed values, embedded objects and link targets'
+# primary keys included, read by the engine in the same call.
 
 
-def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[Any, ...] | None:
+def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> dict[str, Any] | None:
     """The values of the object with this primary key (as :func:`find_row` takes it), or None."""
     area = arena()
     _, view, size, _, size_address, data, capacity, limit = area
@@ -290,19 +291,19 @@ def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple
     return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])  # type: ignore[no-any-return]
 
 
-def object_values(access: RowAccess, handle: Any) -> tuple[Any, ...]:
+def object_values(access: RowAccess, handle: Any) -> dict[str, Any]:
     """The values of the object of an object handle."""
     args = (handle, access.count, access.indices)  # a pointer instance: passed as it is
     return _call(_object_values, args, arena())  # type: ignore[no-any-return]
 
 
-def results_values(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
+def results_values(access: RowAccess, results: Any) -> list[dict[str, Any]]:
     """The values of every object of a results handle, in order."""
     args = (results, access.count, access.indices)
     return _many(access, _results_values, args)  # type: ignore[no-any-return]
 
 
-def query_values(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
+def query_values(access: RowAccess, query: bytes, args_json: bytes | None) -> list[dict[str, Any]]:
     """The values of the objects matching a query, in order, with no results handle."""
     args = (access.db, access.cname, query, args_json, access.count, access.indices)
     return _many(access, _query_values, args)  # type: ignore[no-any-return]
@@ -310,63 +311,49 @@ def query_values(access: RowAccess, query: bytes, args_json: bytes | None) -> li
 
 # ---- Dicts from packed values --------------------------------------------------------------------
 #
-# What Object.to_dict() shows for each kind of value: links as the target's primary key (its object
-# key when its class has none), embedded objects as nested dicts, collections as lists and dicts, a
-# mixed value's links as {"$link": {"class": ..., "key": ...}} (what Extended JSON writes);
-# linkingObjects properties left out.
-
-_LINK = _ffi.DRUMLIN_TYPE_LINK
+# The packed values are the object's dict already (drumlin.h, "Packed values"): marshal builds it,
+# names shared across the objects of one call; links are the target's primary key (its object key
+# when its class has none), embedded objects nested dicts, collections lists and dicts, a mixed
+# value's links {"$link": {"class": ..., "key": ...}} (what Extended JSON writes); linkingObjects
+# properties left out. What is left for Python is turning the tagged values (dates, decimals,
+# ObjectIds, UUIDs, floats) into Python's types, for the properties that can hold them.
 
 
 def _value(value: Any) -> Any:
-    """A collection item: tagged tuples converted."""
+    """A value or collection item: a tagged tuple converted."""
     return _TAGGED[value[0]](value) if type(value) is tuple else value
 
 
-def _link_key(value: Any) -> Any:
-    """A link property's target as a dict shows it: its primary key, else its object key."""
-    if value is None:
-        return None
-    return _value(value[3]) if len(value) == 4 else value[2]
+def _mixed_value(value: Any) -> Any:
+    """A mixed value, its nested lists and dictionaries included."""
+    kind = type(value)
+    if kind is tuple:
+        return _TAGGED[value[0]](value)
+    if kind is list:
+        return [_mixed_value(item) for item in value]
+    if kind is dict:
+        return {key: _mixed_value(item) for key, item in value.items()}
+    return value
 
 
-def _mixed(access: RowAccess) -> Callable[[Any], Any]:
-    names: dict[int, str] = {}
-
-    def class_name(index: int) -> str:
-        name = names.get(index)
-        if name is None:
-            out = c_char_p()
-            _ffi.drumlin_class_name(cast(access.db, _ffi.drumlin_db_p), index, byref(out))
-            name = names[index] = (out.value or b"").decode("utf-8")
-        return name
-
-    def mixed(value: Any) -> Any:
-        kind = type(value)
-        if kind is tuple:
-            if value[0] == _LINK:
-                return {"$link": {"class": class_name(value[1]), "key": value[2]}}
-            return _TAGGED[value[0]](value)
-        if kind is list:
-            return [mixed(item) for item in value]
-        if kind is dict:
-            return {key: mixed(item) for key, item in value.items()}
-        return value
-
-    return mixed
+def as_is(values: dict[str, Any]) -> dict[str, Any]:
+    """The builder of a class whose packed values need no conversion (callers of lists skip it)."""
+    return values
 
 
-def _item_reader(db: Database, prop: Property, access: RowAccess) -> Callable[[Any], Any] | None:
+def _item_converter(db: Database, prop: Property) -> Callable[[Any], Any] | None:
     """How one value (or one collection item) of ``prop`` becomes what a dict shows; None when it
-    is shown as the row holds it."""
+    is shown as packed."""
     kind = prop.type
     if kind == _ffi.DRUMLIN_PROPERTY_OBJECT:
         target = db._class(prop.object_type)
-        if target.is_embedded:  # its packed values, as a dict of it
-            return dict_builder(db, target)
-        return _link_key
+        if target.is_embedded:
+            inner = dict_builder(db, target)
+            return None if inner is as_is else inner
+        key = target.primary_key
+        return _value if key is not None and key.type in _TAGGED_PROPERTY_TYPES else None
     if kind == _ffi.DRUMLIN_PROPERTY_MIXED:
-        return _mixed(access)
+        return _mixed_value
     if kind in _TAGGED_PROPERTY_TYPES:
         return _value
     return None
@@ -380,46 +367,37 @@ def _each_entry(read: Callable[[Any], Any]) -> Callable[[dict[str, Any]], dict[s
     return lambda entries: {key: read(item) for key, item in entries.items()}
 
 
-def dict_builder(db: Database, info: ClassInfo) -> Callable[[tuple[Any, ...]], dict[str, Any]]:
-    """The function turning the packed values of ``info`` (:func:`find_values` and the others: the
-    properties but linkingObjects ones, in order) into the object's dict; made once per class and
-    database, kept on the ClassInfo."""
+def dict_builder(db: Database, info: ClassInfo) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The function finishing the packed values of ``info`` (:func:`find_values` and the others)
+    as the object's dict, in place: :func:`as_is` when nothing needs converting. Made once per
+    class and database, kept on the ClassInfo."""
     kept = info.dict_builder
     if kept is not None:
         return kept
-    access = info.rows
-    if access is None:
-        db._ptr()  # closed: the error
-        raise AssertionError("a class of an open database has its row access")
-    shown = [p for p in info.properties if not p.is_backlink]
-    names = tuple(p.name for p in shown)
-    readers: list[tuple[int, Callable[[Any], Any]]] = []
-    for position, prop in enumerate(shown):
-        read = _item_reader(db, prop, access)
-        if read is None:
+    converters: list[tuple[str, Callable[[Any], Any]]] = []
+    for prop in info.properties:
+        if prop.is_backlink:
+            continue
+        convert = _item_converter(db, prop)
+        if convert is None:
             continue
         if prop.collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
-            readers.append((position, _each_entry(read)))
+            converters.append((prop.name, _each_entry(convert)))
         elif prop.collection != _ffi.DRUMLIN_COLLECTION_NONE:
-            readers.append((position, _each_item(read)))
+            converters.append((prop.name, _each_item(convert)))
         else:
-            readers.append((position, read))
-    pairs = tuple(readers)
-
-    if not pairs:  # the values are what the dict shows
-
-        def build(values: tuple[Any, ...]) -> dict[str, Any]:
-            return dict(zip(names, values))
-
+            converters.append((prop.name, convert))
+    pairs = tuple(converters)
+    if not pairs:
+        build = as_is
     else:
 
-        def build(values: tuple[Any, ...]) -> dict[str, Any]:
-            shown = list(values)
-            for position, read in pairs:
-                value = shown[position]
+        def build(values: dict[str, Any]) -> dict[str, Any]:
+            for name, convert in pairs:
+                value = values[name]
                 if value is not None:
-                    shown[position] = read(value)
-            return dict(zip(names, shown))
+                    values[name] = convert(value)
+            return values
 
     info.dict_builder = build
     return build

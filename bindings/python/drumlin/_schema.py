@@ -207,7 +207,7 @@ class ClassInfo:
         self.model = None
         self.rows: RowAccess | None = None  # set by the database (attach_rows)
         # Turns a row into the object's dict (_rows.dict_builder), made on first use.
-        self.dict_builder: Callable[[tuple[Any, ...]], dict[str, Any]] | None = None
+        self.dict_builder: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         # The accessors reading the kept row (_accessors.ScalarAccessor), of every Object subclass
         # made for this class: their version cell is DEAD once the database closes.
         self.row_readers: list[Any] = []

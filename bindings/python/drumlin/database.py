@@ -28,7 +28,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._payload import check_values, fill_value, pack_rows, prepare_values, typed_value
-from ._rows import dict_builder, find_row, find_values, query_values
+from ._rows import as_is, dict_builder, find_row, find_values, query_values
 from ._schema import ClassInfo, encode_name
 from .migration import Migration, MigrationCallback
 from .model import collect_schema
@@ -619,7 +619,8 @@ class Database(Connection):
         if self._drumlin_h is None or rows is None:
             self._ptr()  # closed: the error
         build = info.dict_builder or dict_builder(self, info)
-        return list(map(build, query_values(rows, text, query_args(args))))  # type: ignore[arg-type]
+        found = query_values(rows, text, query_args(args))  # type: ignore[arg-type]
+        return found if build is as_is else list(map(build, found))
 
     @overload
     def query(self, class_name: type[_M], query: str, *args: Any) -> Results[_M]: ...

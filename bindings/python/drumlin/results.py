@@ -30,7 +30,7 @@ from . import _ffi, notifications
 from ._convert import from_value, take_string
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
 from ._handle import Handle
-from ._rows import dict_builder, results_rows, results_values
+from ._rows import as_is, dict_builder, results_rows, results_values
 from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
@@ -466,7 +466,8 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         if db._drumlin_h is None or access is None:
             db._ptr()  # closed: the error
         build = info.dict_builder or dict_builder(db, info)
-        return list(map(build, results_values(access, handle)))  # type: ignore[arg-type]
+        found = results_values(access, handle)  # type: ignore[arg-type]
+        return found if build is as_is else list(map(build, found))
 
     def to_json(self) -> str:
         """Every object as one Extended JSON array (text), links as keys as in

@@ -120,7 +120,7 @@ def test_the_engine_packs_a_float_as_a_tagged_tuple(db: drumlin.Database) -> Non
     size = c_size_t()
     buffer = create_string_buffer(64)
     _ffi.drumlin_object_get_marshal(obj._ptr(), 2, info.all_indices, buffer, 64, byref(size))
-    assert marshal.loads(buffer.raw[: size.value]) == (1, (_ffi.DRUMLIN_TYPE_FLOAT, 2.5))
+    assert marshal.loads(buffer.raw[: size.value]) == {"id": 1, "f": (_ffi.DRUMLIN_TYPE_FLOAT, 2.5)}
 
 
 def test_a_too_small_buffer_reports_the_size_needed(db: drumlin.Database) -> None:
@@ -133,10 +133,31 @@ def test_a_too_small_buffer_reports_the_size_needed(db: drumlin.Database) -> Non
     assert size.value > 4
     large = create_string_buffer(size.value)
     _ffi.drumlin_object_get_marshal(obj._ptr(), 6, info.all_indices, large, size.value, byref(size))
-    assert marshal.loads(large.raw[: size.value]) == (1, None, "hello", None, None, None)
-    # The small buffer holds the items that fit whole (tuple header, the int's tag); the int's
-    # four bytes did not fit, so they were not written.
+    assert marshal.loads(large.raw[: size.value]) == {
+        "id": 1, "n": None, "text": "hello", "blob": None, "x": None, "flag": None,
+    }
+    # The small buffer holds the items that fit whole (dict header, the first name's tag and length); the
+    # name's two bytes did not fit, so they were not written.
     assert buffer.raw == large.raw[:3] + b"\x00"
+
+
+def test_packed_dicts_of_many_objects_write_each_name_once(db: drumlin.Database) -> None:
+    with db.write():
+        db.create_many("Row", [{"id": i, "text": f"t{i}"} for i in range(50)])
+    info = db._class("Row")
+    results = db.objects("Row")
+    size = c_size_t()
+    buffer = create_string_buffer(1 << 16)
+    _ffi.drumlin_results_get_marshal(results._ptr(), 6, info.all_indices, buffer, 1 << 16, byref(size))
+    packed = buffer.raw[: size.value]
+    dicts = marshal.loads(packed)
+    assert dicts[7] == {"id": 7, "n": None, "text": "t7", "blob": None, "x": None, "flag": None}
+    assert [d["id"] for d in dicts] == list(range(50))
+    # Each name is written once (the later objects refer back to it), and the keys are one
+    # string shared by all the dicts.
+    assert packed.count(b"blob") == 1
+    assert dicts[0].keys() == dicts[49].keys()
+    assert all(a is b for a, b in zip(dicts[0], dicts[49]))
 
 
 def test_results_to_dicts_packed_matches_the_json_read(db: drumlin.Database) -> None:
