@@ -118,28 +118,31 @@ extension Database {
 
         // Resolve every column first (creating linked objects), then bind: nested creates may
         // use this class's cached insert statement too.
-        var row: [Value] = []
+        var row: [BorrowedValue] = []
         row.reserveCapacity(info.columnIndexes.count)
         var hasMixed = false
         for index in info.columnIndexes {
             let trait = traits[index]
             if trait.type == .mixed { hasMixed = true }
             switch inputs[index] {
+            case .column(let item)?:
+                row.append(item)
+                continue
             case .value(let value)? where trait.type != .object:
-                row.append(value)
+                row.append(.value(value))
                 continue
             case .some(let input):
-                row.append(try resolveColumn(input, info, index, mode: mode, connection))
+                row.append(.value(try resolveColumn(input, info, index, mode: mode, connection)))
                 continue
             case nil:
                 break
             }
             if let fallback = info.defaults[index] {
-                row.append(fallback)
+                row.append(.value(fallback))
             } else if trait.isOptional || trait.type == .mixed {
                 row.append(.null)
             } else if let input = defaultInput(info, index) {
-                row.append(try resolveColumn(input, info, index, mode: mode, connection))
+                row.append(.value(try resolveColumn(input, info, index, mode: mode, connection)))
             } else {
                 throw DrumlinError(.missingValue, "Missing value for property '\(info.name).\(info.property(index).name)'")
             }
@@ -148,7 +151,9 @@ extension Database {
         if hasMixed {
             codes = [Int64](repeating: 0, count: row.count)
             for (position, index) in info.columnIndexes.enumerated() where traits[index].type == .mixed {
-                (row[position], codes[position]) = try storeMixed(row[position], connection)
+                let (stored, code) = try storeMixed(try row[position].value(), connection)
+                row[position] = .value(stored)
+                codes[position] = code
             }
         }
 
@@ -189,7 +194,7 @@ extension Database {
         } catch where error.sqliteCode == 1555 || error.sqliteCode == 2067 {
             // SQLITE_CONSTRAINT_PRIMARYKEY / _UNIQUE: the only unique constraint is the primary key.
             var pk: Value = .null
-            if let pkIndex = info.primaryKeyIndex, let slot = info.columnPosition(pkIndex) { pk = row[slot] }
+            if let pkIndex = info.primaryKeyIndex, let slot = info.columnPosition(pkIndex) { pk = (try? row[slot].value()) ?? .null }
             throw DrumlinError(.duplicatePrimaryKey,
                              "Attempting to create an object of type '\(info.name)' with an existing primary key value '\(pk)'.")
         }
