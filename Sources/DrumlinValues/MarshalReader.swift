@@ -147,6 +147,28 @@ package struct MarshalReader {
         return item
     }
 
+    /// The text of a decimal tagged `(DRUMLIN_TYPE_DECIMAL128, text)` when one is next and its
+    /// text is the decimal's canonical form (`Decimal128.isCanonical`: what storing the parsed
+    /// decimal would write), borrowed and read past; else nil, nothing read.
+    package mutating func canonicalDecimalText() -> UnsafeRawBufferPointer? {
+        guard count - offset >= 5 else { return nil }
+        let code = base.load(fromByteOffset: offset, as: UInt8.self)
+        let header: Int    // the tuple's code and length: ")" and a byte, or "(" and four
+        switch code & 0x7F {
+        case UInt8(ascii: ")") where base.load(fromByteOffset: offset + 1, as: UInt8.self) == 2: header = 2
+        case UInt8(ascii: "(") where Int32(littleEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: Int32.self)) == 2: header = 5
+        default: return nil
+        }
+        let start = offset, referenced = references.count, containers = containerStarts.count
+        noteContainer(code)    // a back reference to the tuple reads it again
+        offset += header
+        if case .int(8)? = try? item(), case .text(let text)? = try? item(), Decimal128.isCanonical(text) { return text }
+        offset = start
+        references.removeSubrange(referenced...)
+        containerStarts.removeSubrange(containers...)
+        return nil
+    }
+
     /// Opens a list when one is next, to be read element by element with `item()` (text stays
     /// borrowed): returns its length, or nil (nothing read) when the next value is not a list.
     package mutating func openList() throws(DrumlinError) -> Int? {

@@ -30,7 +30,8 @@ extension Database {
     /// makes of the value read, with the same checks and messages. With `borrowing` (a create
     /// in `.never` mode, whose rows are all written before the call returns), a scalar column,
     /// the elements of a list of scalars and an object given as a dict are read in place:
-    /// checked by `checkedColumn`, their text left in the input, no `Value` built for them.
+    /// checked by `checkedColumn`, their text left in the input, no `Value` built for them. A
+    /// `.column` holds the value as its column stores it: a decimal's canonical text as text.
     /// Errors of reading name the top-level property `top` (this one by default).
     func input(reading reader: inout MarshalReader, _ info: ClassInfo, _ index: Int, borrowing: Bool,
                naming top: (info: ClassInfo, index: Int)? = nil) throws(DrumlinError) -> Input {
@@ -38,6 +39,9 @@ extension Database {
         let trait = info.traits[index]
         if borrowing, trait.type != .object, trait.type != .mixed, !trait.isComputed {
             if trait.isColumn {
+                // A decimal column stores the decimal's canonical text: given so, it is stored
+                // as it is (no parse and print).
+                if trait.type == .decimal128, let text = reader.canonicalDecimalText() { return .column(.text(text)) }
                 let item: BorrowedValue
                 do throws(DrumlinError) { item = try reader.item() } catch { throw Self.readingError(error, top.info, top.index) }
                 return .column(try checkedColumn(item, trait.type, optional: trait.isOptional,

@@ -8,8 +8,9 @@ import DrumlinValues
 enum Input {
     /// A checked scalar, a mixed value (possibly nested), a `.link` to an existing object, or null.
     case value(Value)
-    /// A checked value of a scalar column or collection element, its text or bytes borrowed from
-    /// a bulk call's input (the packed path in `.never` mode: valid until the call returns).
+    /// A checked value of a scalar column or collection element as its column stores it (a
+    /// decimal may be its canonical text), its text or bytes borrowed from a bulk call's input
+    /// (the packed path in `.never` mode: valid until the call returns).
     case column(BorrowedValue)
     /// A nested object payload: created, or upserted in the update modes when its type has a
     /// primary key. For an embedded type, always a new embedded object.

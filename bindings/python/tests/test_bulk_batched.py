@@ -167,6 +167,22 @@ def test_packed_rows_referring_back_to_a_list_or_dict_store_what_each_row_gives(
     assert many.count("Location") == 139
 
 
+def test_decimals_given_in_any_form_store_what_creating_them_one_by_one_stores(pair: Any) -> None:
+    # A decimal's canonical text is stored as given; other forms are parsed and printed.
+    many, single = pair
+    texts = ["12.5", "-12.50", "0", "-0", "0.000001", "0.0000001", "0.000000", "1E+3", "100", "7.000",
+             "1234567890123456789012345678901234", "0.0012300", "-0.0", "1.5E-9", "NaN", "Infinity"]
+    rows = [dict(task(i + 1), estimate=Decimal(text)) for i, text in enumerate(texts * 10)]
+    with many.write():
+        many.create_many("Task", rows)
+    with single.write():
+        for row in rows:
+            single.create("Task", row)
+    stored = [str(t.estimate) for t in many.objects("Task")]
+    assert stored == [str(t.estimate) for t in single.objects("Task")]
+    assert stored[: len(texts)] == [str(Decimal(text)) for text in texts]   # trailing zeros kept: "-12.50", "7.000"
+
+
 def test_objects_without_a_primary_key_get_the_keys_create_gives(pair: Any) -> None:
     many, single = pair
     for db in (many, single):
