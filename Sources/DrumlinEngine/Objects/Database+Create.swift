@@ -97,14 +97,28 @@ extension Database {
     /// Creates (or, in the update modes, upserts) one object.
     func create(_ info: ClassInfo, _ given: [(Int, Input)], mode: UpdateMode, _ connection: Connection) throws(DrumlinError) -> Int64 {
         let traits = info.traits
-        var inputs = [Input?](repeating: nil, count: traits.count)
-        for (index, input) in given { inputs[index] = input }
+        // The input of a property, if given. Inputs usually come in property order, which is
+        // the order they are asked for: each search starts after the last found (no array of
+        // inputs by index is built per object).
+        var cursor = 0
+        func inputs(_ index: Int) -> Input? {
+            var position = cursor
+            for _ in 0..<given.count {
+                if position == given.count { position = 0 }
+                if given[position].0 == index {
+                    cursor = position + 1
+                    return given[position].1
+                }
+                position += 1
+            }
+            return nil
+        }
 
         if mode != .never, !info.isEmbedded {
             guard let pkIndex = info.primaryKeyIndex else {
                 throw DrumlinError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
             }
-            guard case .value(let pk)? = inputs[pkIndex] ?? defaultInput(info, pkIndex) else {
+            guard case .value(let pk)? = inputs(pkIndex) ?? defaultInput(info, pkIndex) else {
                 throw DrumlinError(.missingValue, "Missing value for property '\(info.name).\(info.property(pkIndex).name)'")
             }
             if !info.hasRelationships, let key = try upsertInPlace(info, given, pkIndex, pk, mode: mode, connection) {
@@ -124,7 +138,7 @@ extension Database {
         for index in info.columnIndexes {
             let trait = traits[index]
             if trait.type == .mixed { hasMixed = true }
-            switch inputs[index] {
+            switch inputs(index) {
             case .column(let item)?:
                 row.append(item)
                 continue
@@ -161,7 +175,7 @@ extension Database {
         if mode == .never, pendingRows != nil, let key = try deferRow(info, row, codes, connection) {
             if info.hasCollections {
                 for index in traits.indices where traits[index].collection != .single {
-                    if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
+                    if let input = inputs(index) { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
                 }
             }
             return key
@@ -204,7 +218,7 @@ extension Database {
         if info.hasSequenceColumn { try noteCreated(info, keys: CollectionOfOne(key), connection) }
         if info.hasCollections {
             for index in traits.indices where traits[index].collection != .single {
-                if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
+                if let input = inputs(index) { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
             }
         }
         if info.geoPointIndices != nil { try validateGeoPoint(info, key, connection) }

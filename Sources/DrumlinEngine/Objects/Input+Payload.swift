@@ -1,3 +1,4 @@
+import Glibc
 import DrumlinSchema
 import DrumlinStorage
 import DrumlinValues
@@ -84,7 +85,7 @@ extension Database {
             }
             // Payloads usually list properties in schema order: try the next one before decoding the name.
             let index: Int
-            if expected < info.propertyNames.count, info.propertyNames[expected].utf8.elementsEqual(key) {
+            if expected < info.propertyNames.count, Self.equal(info.propertyNames[expected], key) {
                 index = expected
             } else {
                 guard let name = UTF8Text.string(key.bindMemory(to: UInt8.self)) else {
@@ -101,6 +102,14 @@ extension Database {
             given.append((index, try input(reading: &reader, info, index, borrowing: true, naming: top)))
         }
         return given
+    }
+
+    /// Whether a name's UTF-8 is `bytes`.
+    private static func equal(_ name: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var name = name
+        return name.withUTF8 { utf8 in
+            utf8.count == bytes.count && (utf8.count == 0 || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+        }
     }
 
     /// An error of reading packed rows named by the property read, as the JSON path names it:
