@@ -59,6 +59,14 @@ public final class Statement {
         }
     }
 
+    /// Binds UTF-8 text someone else owns (checked by the caller); SQLite copies it.
+    @inline(__always) package func bind(text utf8: UnsafeRawBufferPointer, at index: Int32) {
+        // A non-NULL pointer even for "", so SQLite stores an empty string, not NULL.
+        let base = utf8.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+        sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), UInt64(utf8.count),
+                            csqlite_transient(), UInt8(SQLITE_UTF8))
+    }
+
     @inline(__always) package func bind(bytes: UnsafeRawBufferPointer, at index: Int32) {
         if bytes.count == 0 {
             sqlite3_bind_zeroblob(handle, index, 0)

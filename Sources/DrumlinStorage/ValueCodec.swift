@@ -91,6 +91,20 @@ package enum ValueCodec {
         }
     }
 
+    /// Binds a checked value (see `Database.checkedColumn`): borrowed text and bytes are copied
+    /// by SQLite; the rest binds as `bind(_: Value, ...)` does.
+    package static func bind(_ item: BorrowedValue, to statement: Statement, at index: Int32) throws(DrumlinError) {
+        switch item {
+        case .null: statement.bindNull(index)
+        case .bool(let b): statement.bind(Int64(b ? 1 : 0), at: index)
+        case .int(let i): statement.bind(i, at: index)
+        case .double(let d): bindDouble(d, statement, index)
+        case .text(let utf8): statement.bind(text: utf8, at: index)
+        case .bytes(let bytes): statement.bind(bytes: bytes, at: index)
+        case .value(let value): try bind(value, to: statement, at: index)
+        }
+    }
+
     private static func bindDouble(_ d: Double, _ statement: Statement, _ index: Int32) {
         // SQLite turns a NaN REAL into NULL and may store -0.0 as the integer 0: keep both as bits.
         if d.isNaN || (d == 0 && d.sign == .minus) {

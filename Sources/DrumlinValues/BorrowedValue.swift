@@ -23,6 +23,22 @@ public enum BorrowedValue {
         }
     }
 
+    /// Whether the value is null.
+    package var isNull: Bool {
+        switch self {
+        case .null, .value(.null): true
+        default: false
+        }
+    }
+
+    /// The value when it is an int.
+    package var int64: Int64? {
+        switch self {
+        case .int(let i), .value(.int(let i)): i
+        default: nil
+        }
+    }
+
     /// The value as an owned Value (for the general path and for messages).
     public func value() throws(DrumlinError) -> Value {
         switch self {

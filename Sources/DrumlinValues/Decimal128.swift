@@ -213,6 +213,38 @@ public struct Decimal128: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// Whether `text` (UTF-8) is exactly what `description` prints for the decimal it parses
+    /// to, so it can be stored as it is: `-?(0|[1-9][0-9]*)(\.[0-9]+)?` with at most 34 digits
+    /// and, for `0.`, at most five zeros before the first significant digit (six when all are
+    /// zero). Other texts (an exponent, a `+`, leading zeros, special values) may still be
+    /// decimals; they are not checked here.
+    public static func isCanonical(_ text: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        let n = text.count
+        if i < n, text[i] == UInt8(ascii: "-") { i += 1 }
+        let integerStart = i
+        while i < n, text[i] >= UInt8(ascii: "0"), text[i] <= UInt8(ascii: "9") { i += 1 }
+        let integerDigits = i - integerStart
+        guard integerDigits > 0, integerDigits == 1 || text[integerStart] != UInt8(ascii: "0") else { return false }
+        var fractionDigits = 0
+        var leadingZeros = 0
+        if i < n {
+            guard text[i] == UInt8(ascii: "."), i + 1 < n else { return false }
+            i += 1
+            let fractionStart = i
+            while i < n, text[i] >= UInt8(ascii: "0"), text[i] <= UInt8(ascii: "9") { i += 1 }
+            guard i == n else { return false }
+            fractionDigits = i - fractionStart
+            while leadingZeros < fractionDigits, text[fractionStart + leadingZeros] == UInt8(ascii: "0") { leadingZeros += 1 }
+        }
+        guard integerDigits + fractionDigits <= maxDigits else { return false }
+        if text[integerStart] == UInt8(ascii: "0"), fractionDigits > 0 {
+            // 0.000ddd prints so while the adjusted exponent is -6 or more, else in E notation.
+            return leadingZeros == fractionDigits ? fractionDigits <= 6 : leadingZeros <= 5
+        }
+        return true
+    }
+
     // MARK: - Printing
 
     /// The BSON/decNumber to-scientific-string form, so that output matches

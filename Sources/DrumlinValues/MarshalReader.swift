@@ -20,6 +20,9 @@ package struct MarshalReader {
     package var offset = 0
     /// Objects flagged for back references, in order. Containers get a placeholder.
     var references: [Item?] = []
+    /// Where flagged lists and dicts read element by element (`openList`, `openDictionary`)
+    /// start, in slot order: a back reference to one reads it again from there, owned.
+    var containerStarts: [(slot: Int, offset: Int)] = []
 
     package init(_ buffer: UnsafeRawBufferPointer) throws(DrumlinError) {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
@@ -112,10 +115,17 @@ package struct MarshalReader {
             item = .bytes(try slice(Int(try int32())))
         case UInt8(ascii: "r"):
             let index = Int(try int32())
-            guard index >= 0, index < references.count, let referenced = references[index] else {
-                throw fail("a back reference to \(index) is not a scalar")
-            }
-            return referenced
+            guard index >= 0, index < references.count else { throw fail("a back reference to \(index) is not a scalar") }
+            if let referenced = references[index] { return referenced }
+            guard let start = containerStart(index) else { throw fail("a back reference to \(index) is not a scalar") }
+            // A container read element by element before: read it again, owned, with the
+            // reference slots it had then.
+            var again = self
+            again.offset = start
+            again.references.removeSubrange(index...)
+            let item = try again.item()
+            references[index] = item
+            return item
         case UInt8(ascii: "["):
             let n = Int(try int32())
             guard n >= 0 else { throw fail("negative length") }
@@ -135,6 +145,80 @@ package struct MarshalReader {
         }
         if slot >= 0 { references[slot] = item }
         return item
+    }
+
+    /// The text of a decimal tagged `(DRUMLIN_TYPE_DECIMAL128, text)` when one is next and its
+    /// text is the decimal's canonical form (`Decimal128.isCanonical`: what storing the parsed
+    /// decimal would write), borrowed and read past; else nil, nothing read.
+    package mutating func canonicalDecimalText() -> UnsafeRawBufferPointer? {
+        guard count - offset >= 5 else { return nil }
+        let code = base.load(fromByteOffset: offset, as: UInt8.self)
+        let header: Int    // the tuple's code and length: ")" and a byte, or "(" and four
+        switch code & 0x7F {
+        case UInt8(ascii: ")") where base.load(fromByteOffset: offset + 1, as: UInt8.self) == 2: header = 2
+        case UInt8(ascii: "(") where Int32(littleEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: Int32.self)) == 2: header = 5
+        default: return nil
+        }
+        let start = offset, referenced = references.count, containers = containerStarts.count
+        noteContainer(code)    // a back reference to the tuple reads it again
+        offset += header
+        if case .int(8)? = try? item(), case .text(let text)? = try? item(), Decimal128.isCanonical(text) { return text }
+        offset = start
+        references.removeSubrange(referenced...)
+        containerStarts.removeSubrange(containers...)
+        return nil
+    }
+
+    /// Opens a list when one is next, to be read element by element with `item()` (text stays
+    /// borrowed): returns its length, or nil (nothing read) when the next value is not a list.
+    package mutating func openList() throws(DrumlinError) -> Int? {
+        guard offset < count else { return nil }
+        let code = base.load(fromByteOffset: offset, as: UInt8.self)
+        guard code & 0x7F == UInt8(ascii: "[") else { return nil }
+        noteContainer(code)
+        offset += 1
+        let n = Int(try int32())
+        guard n >= 0 else { throw fail("negative length") }
+        return n
+    }
+
+    /// Opens a dict when one is next, to be read entry by entry (`dictionaryKey()`, then the
+    /// value): true when it was opened, false (nothing read) when the next value is not a dict.
+    package mutating func openDictionary() -> Bool {
+        guard offset < count else { return false }
+        let code = base.load(fromByteOffset: offset, as: UInt8.self)
+        guard code & 0x7F == UInt8(ascii: "{") else { return false }
+        noteContainer(code)
+        offset += 1
+        return true
+    }
+
+    /// The next key of a dict opened with `openDictionary` (UTF-8, borrowed), or nil at its end.
+    package mutating func dictionaryKey() throws(DrumlinError) -> UnsafeRawBufferPointer? {
+        guard offset < count else { throw fail("unexpected end") }
+        if base.load(fromByteOffset: offset, as: UInt8.self) == UInt8(ascii: "0") {
+            offset += 1
+            return nil
+        }
+        guard case .text(let key) = try item() else { throw DrumlinError(.typeMismatch, "a dict whose keys are not all str") }
+        return key
+    }
+
+    /// A container opened for reading element by element takes its reference slot (when
+    /// flagged), remembering where it starts.
+    private mutating func noteContainer(_ code: UInt8) {
+        guard code & 0x80 != 0 else { return }
+        containerStarts.append((references.count, offset))
+        references.append(nil)
+    }
+
+    private func containerStart(_ slot: Int) -> Int? {
+        var low = 0, high = containerStarts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if containerStarts[middle].slot < slot { low = middle + 1 } else { high = middle }
+        }
+        return low < containerStarts.count && containerStarts[low].slot == slot ? containerStarts[low].offset : nil
     }
 
     /// `n` nested values, owned (their text copied): nested values outlive the row's buffer slots.

@@ -139,14 +139,8 @@ extension Database {
                                 throw DrumlinError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
                             }
                             given.removeAll(keepingCapacity: true)
-                            for (position, index) in propertyIndices.enumerated() {
-                                let value: Value
-                                do throws(DrumlinError) {
-                                    value = try item(position).value()
-                                } catch where error.code == .invalidArgument && !error.message.hasPrefix("Invalid marshal data") {
-                                    throw DrumlinError(error.code, "Property '\(info.name).\(info.propertyNames[index])': \(error.message)")
-                                }
-                                given.append((index, try input(from: value, info, index, form: .payload)))
+                            for index in propertyIndices {
+                                given.append((index, try input(reading: &reader, info, index, borrowing: mode == .never)))
                             }
                             if row == rows - 1 { try checkEnd(reader) }
                             _ = try create(info, given, mode: mode, connection)
@@ -376,32 +370,43 @@ extension Database {
         if info.hasSequenceColumn { statement.bind(sequence, at: parameter) }
     }
 
-    /// Binds one marshal value to a column of `trait`'s type, with the same rules as `coerceScalar`.
+    /// Binds one marshal value to a column of `trait`'s type, checked by `checkedColumn`. A
+    /// value of the column's own type binds as it is (what `checkedColumn` would return), without
+    /// copying the enum.
     func bind(_ item: BorrowedValue, _ trait: ClassInfo.Traits, _ label: @autoclosure () -> Label,
-                      _ statement: Statement, _ parameter: Int32) throws(DrumlinError) {
+              _ statement: Statement, _ parameter: Int32) throws(DrumlinError) {
         switch (trait.type, item) {
-        case (_, .null):
-            guard trait.isOptional else { throw DrumlinError(.notNullable, "Invalid null value for non-nullable property \(label()).") }
-            statement.bindNull(parameter)
+        case (_, .null) where trait.isOptional: statement.bindNull(parameter)
         case (.int, .int(let i)): statement.bind(i, at: parameter)
         case (.bool, .bool(let b)): statement.bind(Int64(b ? 1 : 0), at: parameter)
-        case (.double, .double(let d)): try ValueCodec.bind(.double(d), to: statement, at: parameter)
-        case (.double, .int(let i)): statement.bind(try Coercion.double(i, label()), at: parameter)
-        case (.float, .double(let d)): try ValueCodec.bind(.float(try Coercion.float(d, label())), to: statement, at: parameter)
-        case (.float, .int(let i)): try ValueCodec.bind(.float(try Coercion.float(i, label())), to: statement, at: parameter)
+        case (.double, .double(let d)): try ValueCodec.bind(Value.double(d), to: statement, at: parameter)
+        case (.string, .text(let bytes)) where UTF8Text.isValid(bytes): statement.bind(text: bytes, at: parameter)
+        default:
+            try ValueCodec.bind(try checkedColumn(item, trait.type, optional: trait.isOptional, label()), to: statement, at: parameter)
+        }
+    }
+
+    /// A value given for a scalar column (or a collection element) of `type`, checked and
+    /// converted as `Coercion.scalar` does — the one set of rules; only a value of the column's
+    /// own type, or a null where one is allowed, passes without it — with text and bytes still
+    /// borrowed. A nested list or dictionary gets the checks reading it from JSON would make
+    /// first, so both paths give one message.
+    func checkedColumn(_ item: BorrowedValue, _ type: PropertyType, optional: Bool,
+                       _ label: @autoclosure () -> Label) throws(DrumlinError) -> BorrowedValue {
+        switch (type, item) {
+        case (_, .null) where optional: return .null
+        case (.int, .int), (.bool, .bool), (.double, .double), (.data, .bytes): return item
         case (.string, .text(let bytes)):
             guard UTF8Text.isValid(bytes) else { throw DrumlinError(.invalidArgument, "Property \(label()): a string is not valid UTF-8.") }
-            let base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
-            sqlite3_bind_text64(statement.handle, parameter, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
-                                csqlite_transient(), UInt8(SQLITE_UTF8))
-        case (.data, .bytes(let bytes)): statement.bind(bytes: bytes, at: parameter)
-        // A Swift string is valid UTF-8 already: bound from its own storage.
-        case (.string, .value(.string(let text))): statement.bind(text, at: parameter)
+            return item
+        case (_, .text), (_, .bytes):
+            // No conversion takes text or bytes to another type.
+            throw DrumlinError(.typeMismatch, "Type mismatch for property \(label()): expected \(type.rawValue), got \(item.typeName).")
         case (_, .value(let value)):
-            let coerced = try Coercion.scalar(value, trait.type, optional: trait.isOptional, nested: false, label())
-            try ValueCodec.bind(coerced, to: statement, at: parameter)
+            try Self.checkPayloadValue(value, label())
+            return .value(try Coercion.scalar(value, type, optional: optional, nested: false, label()))
         default:
-            throw DrumlinError(.typeMismatch, "Type mismatch for property \(label()): expected \(trait.type.rawValue), got \(item.typeName).")
+            return .value(try Coercion.scalar(try item.value(), type, optional: optional, nested: false, label()))
         }
     }
 }

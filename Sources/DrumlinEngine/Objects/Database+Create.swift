@@ -97,14 +97,28 @@ extension Database {
     /// Creates (or, in the update modes, upserts) one object.
     func create(_ info: ClassInfo, _ given: [(Int, Input)], mode: UpdateMode, _ connection: Connection) throws(DrumlinError) -> Int64 {
         let traits = info.traits
-        var inputs = [Input?](repeating: nil, count: traits.count)
-        for (index, input) in given { inputs[index] = input }
+        // The input of a property, if given. Inputs usually come in property order, which is
+        // the order they are asked for: each search starts after the last found (no array of
+        // inputs by index is built per object).
+        var cursor = 0
+        func inputs(_ index: Int) -> Input? {
+            var position = cursor
+            for _ in 0..<given.count {
+                if position == given.count { position = 0 }
+                if given[position].0 == index {
+                    cursor = position + 1
+                    return given[position].1
+                }
+                position += 1
+            }
+            return nil
+        }
 
         if mode != .never, !info.isEmbedded {
             guard let pkIndex = info.primaryKeyIndex else {
                 throw DrumlinError(.invalidArgument, "'\(info.name)' does not have a primary key defined")
             }
-            guard case .value(let pk)? = inputs[pkIndex] ?? defaultInput(info, pkIndex) else {
+            guard case .value(let pk)? = inputs(pkIndex) ?? defaultInput(info, pkIndex) else {
                 throw DrumlinError(.missingValue, "Missing value for property '\(info.name).\(info.property(pkIndex).name)'")
             }
             if !info.hasRelationships, let key = try upsertInPlace(info, given, pkIndex, pk, mode: mode, connection) {
@@ -118,28 +132,31 @@ extension Database {
 
         // Resolve every column first (creating linked objects), then bind: nested creates may
         // use this class's cached insert statement too.
-        var row: [Value] = []
+        var row: [BorrowedValue] = []
         row.reserveCapacity(info.columnIndexes.count)
         var hasMixed = false
         for index in info.columnIndexes {
             let trait = traits[index]
             if trait.type == .mixed { hasMixed = true }
-            switch inputs[index] {
+            switch inputs(index) {
+            case .column(let item)?:
+                row.append(item)
+                continue
             case .value(let value)? where trait.type != .object:
-                row.append(value)
+                row.append(.value(value))
                 continue
             case .some(let input):
-                row.append(try resolveColumn(input, info, index, mode: mode, connection))
+                row.append(.value(try resolveColumn(input, info, index, mode: mode, connection)))
                 continue
             case nil:
                 break
             }
             if let fallback = info.defaults[index] {
-                row.append(fallback)
+                row.append(.value(fallback))
             } else if trait.isOptional || trait.type == .mixed {
                 row.append(.null)
             } else if let input = defaultInput(info, index) {
-                row.append(try resolveColumn(input, info, index, mode: mode, connection))
+                row.append(.value(try resolveColumn(input, info, index, mode: mode, connection)))
             } else {
                 throw DrumlinError(.missingValue, "Missing value for property '\(info.name).\(info.property(index).name)'")
             }
@@ -148,7 +165,9 @@ extension Database {
         if hasMixed {
             codes = [Int64](repeating: 0, count: row.count)
             for (position, index) in info.columnIndexes.enumerated() where traits[index].type == .mixed {
-                (row[position], codes[position]) = try storeMixed(row[position], connection)
+                let (stored, code) = try storeMixed(try row[position].value(), connection)
+                row[position] = .value(stored)
+                codes[position] = code
             }
         }
 
@@ -156,7 +175,7 @@ extension Database {
         if mode == .never, pendingRows != nil, let key = try deferRow(info, row, codes, connection) {
             if info.hasCollections {
                 for index in traits.indices where traits[index].collection != .single {
-                    if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
+                    if let input = inputs(index) { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
                 }
             }
             return key
@@ -189,7 +208,7 @@ extension Database {
         } catch where error.sqliteCode == 1555 || error.sqliteCode == 2067 {
             // SQLITE_CONSTRAINT_PRIMARYKEY / _UNIQUE: the only unique constraint is the primary key.
             var pk: Value = .null
-            if let pkIndex = info.primaryKeyIndex, let slot = info.columnPosition(pkIndex) { pk = row[slot] }
+            if let pkIndex = info.primaryKeyIndex, let slot = info.columnPosition(pkIndex) { pk = (try? row[slot].value()) ?? .null }
             throw DrumlinError(.duplicatePrimaryKey,
                              "Attempting to create an object of type '\(info.name)' with an existing primary key value '\(pk)'.")
         }
@@ -199,7 +218,7 @@ extension Database {
         if info.hasSequenceColumn { try noteCreated(info, keys: CollectionOfOne(key), connection) }
         if info.hasCollections {
             for index in traits.indices where traits[index].collection != .single {
-                if let input = inputs[index] { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
+                if let input = inputs(index) { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
             }
         }
         if info.geoPointIndices != nil { try validateGeoPoint(info, key, connection) }

@@ -39,9 +39,15 @@ extension Database {
             let nested = try decodePayload(target, json)
             let key = try create(target, nested, mode: target.isEmbedded ? .never : mode, connection)
             return .link(ObjectLink(classIndex: target.index, key: key))
+        case .column(let item):
+            return try item.value()
         case .objectValues(let entries):
             guard let target = info.targets[index] else { throw DrumlinError(.internal, "No target class for \(label).") }
             let nested = try decodePayload(target, values: entries)
+            let key = try create(target, nested, mode: target.isEmbedded ? .never : mode, connection)
+            return .link(ObjectLink(classIndex: target.index, key: key))
+        case .objectInputs(let nested):
+            guard let target = info.targets[index] else { throw DrumlinError(.internal, "No target class for \(label).") }
             let key = try create(target, nested, mode: target.isEmbedded ? .never : mode, connection)
             return .link(ObjectLink(classIndex: target.index, key: key))
         case .primaryKey(let pk):
@@ -115,10 +121,21 @@ extension Database {
         switch (table.kind, input) {
         case (.list, .elements(let elements)):
             for (offset, element) in elements.enumerated() {
-                let value = try resolve(element, info, index, mode: .never, connection)
-                let stored = try storedElement(table, value, connection)
-                pending.append(id, prefix: "INSERT INTO \(table.name) (owner, position, value\(mixed ? ", value_type" : ""))",
-                               width: mixed ? 4 : 3, .int(owner), .int(Int64(offset)), stored.0, mixed ? .int(stored.1) : nil)
+                let stored: (BorrowedValue, Int64)
+                if case .column(let item) = element {
+                    stored = (item, 0)    // checked, and never mixed
+                } else {
+                    let value = try resolve(element, info, index, mode: .never, connection)
+                    let (storedValue, code) = try storedElement(table, value, connection)
+                    stored = (.value(storedValue), code)
+                }
+                pending.appendRow(id, prefix: "INSERT INTO \(table.name) (owner, position, value\(mixed ? ", value_type" : ""))",
+                                  width: mixed ? 4 : 3) { values in
+                    values.append(.int(owner))
+                    values.append(.int(Int64(offset)))
+                    values.append(stored.0)
+                    if mixed { values.append(.int(stored.1)) }
+                }
             }
         case (.dictionary, .entries(let entries)):
             for (key, element) in entries {

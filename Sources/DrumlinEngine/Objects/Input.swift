@@ -3,15 +3,22 @@ import DrumlinStorage
 import DrumlinValues
 
 /// What a write assigns to one property, decoded and type-checked but not yet stored. Links may
-/// still need their target created (`object`) or looked up (`primaryKey`).
-indirect enum Input {
+/// still need their target created (`object`) or looked up (`primaryKey`). (Not `indirect`: the
+/// recursive cases hold arrays, so an input needs no box of its own.)
+enum Input {
     /// A checked scalar, a mixed value (possibly nested), a `.link` to an existing object, or null.
     case value(Value)
+    /// A checked value of a scalar column or collection element as its column stores it (a
+    /// decimal may be its canonical text), its text or bytes borrowed from a bulk call's input
+    /// (the packed path in `.never` mode: valid until the call returns).
+    case column(BorrowedValue)
     /// A nested object payload: created, or upserted in the update modes when its type has a
     /// primary key. For an embedded type, always a new embedded object.
     case object(JSON)
     /// The same as `object`, from a payload of values (the packed bulk path).
     case objectValues([(key: String, value: Value)])
+    /// The same as `object`, its properties' inputs already decoded (the packed bulk path).
+    case objectInputs([(Int, Input)])
     /// An existing object by primary key (by object key for types without one).
     case primaryKey(Value)
     /// The elements of a list or set.
@@ -22,7 +29,8 @@ indirect enum Input {
     var hasNestedWrites: Bool {
         switch self {
         case .value(let value): if case .list = value { return true }; if case .dictionary = value { return true }; return false
-        case .object, .objectValues, .primaryKey, .elements, .entries: return true
+        case .column: return false
+        case .object, .objectValues, .objectInputs, .primaryKey, .elements, .entries: return true
         }
     }
 }

@@ -39,7 +39,9 @@ final class PendingRows {
         /// For a class's own rows: its name and where the primary key is in a row (the message
         /// of a duplicate key).
         var duplicateKey: (className: String, position: Int)?
-        var values: [Value] = []
+        /// Checked values: owned, or text and bytes borrowed from the bulk call's input (which
+        /// outlives every flush: the rows are all written before the call returns).
+        var values: [BorrowedValue] = []
         var elements: [Int] = []
         var many: Statement?
         var count: Int { elements.count }
@@ -63,17 +65,17 @@ final class PendingRows {
     func append(_ id: Int, prefix: @autoclosure () -> String, width: Int, _ a: Value, _ b: Value, _ c: Value,
                 _ d: Value? = nil, _ e: Value? = nil) {
         appendRow(id, prefix: prefix(), width: width) { values in
-            values.append(a)
-            values.append(b)
-            values.append(c)
-            if let d { values.append(d) }
-            if let e { values.append(e) }
+            values.append(.value(a))
+            values.append(.value(b))
+            values.append(.value(c))
+            if let d { values.append(.value(d)) }
+            if let e { values.append(.value(e)) }
         }
     }
 
     /// Appends one row that `fill` adds (`width` values) to table `id`.
     func appendRow(_ id: Int, prefix: @autoclosure () -> String, width: Int, duplicateKey: (String, Int)? = nil,
-                   _ fill: (inout [Value]) throws(DrumlinError) -> Void) rethrows {
+                   _ fill: (inout [BorrowedValue]) throws(DrumlinError) -> Void) rethrows {
         let position: Int
         if let known = positions[id] {
             position = known
@@ -219,8 +221,9 @@ final class PendingRows {
                 } catch where (error.sqliteCode == 1555 || error.sqliteCode == 2067) && table.duplicateKey != nil {
                     // SQLITE_CONSTRAINT_PRIMARYKEY / _UNIQUE: the only unique constraint is the primary key.
                     let (className, position) = table.duplicateKey!
+                    let pk = (try? table.values[row * width + position].value()) ?? .null
                     throw DrumlinError(.duplicatePrimaryKey,
-                                       "Attempting to create an object of type '\(className)' with an existing primary key value '\(table.values[row * width + position])'.")
+                                       "Attempting to create an object of type '\(className)' with an existing primary key value '\(pk)'.")
                 }
             } catch {
                 let element = table.elements[row]
@@ -272,14 +275,14 @@ extension Database {
     /// `INSERT`. Returns the object's key, or nil when its row must be written now (a class
     /// whose insert reads its table first: an optional primary key, a GeoJSON point, or keys
     /// that SQLite would not give in order).
-    func deferRow(_ info: ClassInfo, _ row: [Value], _ codes: [Int64], _ connection: Connection) throws(DrumlinError) -> Int64? {
+    func deferRow(_ info: ClassInfo, _ row: [BorrowedValue], _ codes: [Int64], _ connection: Connection) throws(DrumlinError) -> Int64? {
         guard let pending = pendingRows, !info.hasOptionalPrimaryKey, info.geoPointIndices == nil,
               info.schema.kind != .asymmetric else { return nil }
         let traits = info.traits
         let key: Int64
         if info.hasSequenceColumn {
             guard let pkIndex = info.primaryKeyIndex, let position = info.columnPosition(pkIndex),
-                  case .int(let given) = row[position] else { return nil }
+                  let given = row[position].int64 else { return nil }
             key = given
         } else {
             guard let next = try pending.nextKey(info, connection) else { return nil }

@@ -6,6 +6,8 @@ failure. Batches hold 64 rows, so the fixtures here cross several batch boundari
 
 from __future__ import annotations
 
+import marshal
+from ctypes import c_int32
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 
 import drumlin
+from drumlin._constants import DRUMLIN_TYPE_TIMESTAMP
 
 SCHEMA = [
     {"name": "User", "primaryKey": "id", "properties": {"id": "int", "name": "string"}},
@@ -135,6 +138,49 @@ def test_links_given_as_objects_and_by_primary_key_batch_alike(pair: Any) -> Non
     with single.write():
         single.create_many("Task", rows)
     assert contents(many, "Task") == contents(single, "Task")
+
+
+def test_packed_rows_referring_back_to_a_list_or_dict_store_what_each_row_gives(pair: Any) -> None:
+    # marshal writes a list or dict that several rows share once and refers back to it after;
+    # the engine reads such containers in place the first time, so it must read them again.
+    many, single = pair
+    location = {"city": "shared", "floor": 3, "codes": [7, 8]}
+    tags = ["a", "b", "a"]
+    start = int(START.timestamp())
+    rows = [(i, f"task {i}", (DRUMLIN_TYPE_TIMESTAMP, start + i, 0), tags, location) for i in range(1, 140)]
+    data = marshal.dumps(rows)
+    unshared = [(i, title, due, list(tags), dict(location, codes=[7, 8])) for i, title, due, _, _ in rows]
+    assert len(data) < len(marshal.dumps(unshared))   # the back references are there
+    info = many._class("Task")
+    names = ("id", "title", "due", "tags", "location")
+    indices = (c_int32 * len(names))(*(info.by_name[name].index for name in names))
+    with many.write():
+        assert many._create_many_packed(many._ptr(), b"Task", indices, data, 0) == 139
+    with single.write():
+        for i, title, _, tag_list, place in rows:
+            due = START + timedelta(seconds=i)
+            single.create("Task", {"id": i, "title": title, "due": due, "tags": tag_list, "location": place})
+    assert contents(many, "Task") == contents(single, "Task")
+    assert [many.get("Task", i).location.city for i in (1, 70, 139)] == ["shared"] * 3
+    assert list(many.get("Task", 139).tags) == ["a", "b", "a"]
+    assert list(many.get("Task", 139).location.codes) == [7, 8]
+    assert many.count("Location") == 139
+
+
+def test_decimals_given_in_any_form_store_what_creating_them_one_by_one_stores(pair: Any) -> None:
+    # A decimal's canonical text is stored as given; other forms are parsed and printed.
+    many, single = pair
+    texts = ["12.5", "-12.50", "0", "-0", "0.000001", "0.0000001", "0.000000", "1E+3", "100", "7.000",
+             "1234567890123456789012345678901234", "0.0012300", "-0.0", "1.5E-9", "NaN", "Infinity"]
+    rows = [dict(task(i + 1), estimate=Decimal(text)) for i, text in enumerate(texts * 10)]
+    with many.write():
+        many.create_many("Task", rows)
+    with single.write():
+        for row in rows:
+            single.create("Task", row)
+    stored = [str(t.estimate) for t in many.objects("Task")]
+    assert stored == [str(t.estimate) for t in single.objects("Task")]
+    assert stored[: len(texts)] == [str(Decimal(text)) for text in texts]   # trailing zeros kept: "-12.50", "7.000"
 
 
 def test_objects_without_a_primary_key_get_the_keys_create_gives(pair: Any) -> None:
