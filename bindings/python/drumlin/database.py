@@ -409,20 +409,25 @@ class Database(Connection):
 
     def get_dict(self, class_name: str, primary_key: Any) -> dict[str, Any] | None:
         """The object of ``class_name`` with this primary key as a plain ``dict`` (what
-        ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. One call
-        (``drumlin_object_find_marshal``), whatever the class's properties."""
+        ``get(...).to_dict()`` returns), or None: a snapshot, not a live object. One call,
+        whatever the class's properties: ``drumlin_object_find_marshal``, or for a class of plain
+        values (bool, int, double, string, data) its row (``drumlin_object_find_row``)."""
         info = self._classes.get(class_name) if type(class_name) is str else None
         if info is None:
             info = self._class(class_name)
         rows = info.rows
         if self._drumlin_h is None or rows is None:
             self._ptr()  # closed: the error
-        if type(primary_key) is int and -INT64_MAX - 1 <= primary_key <= INT64_MAX:
-            values = find_values(rows, primary_key)  # type: ignore[arg-type]
-        else:
+        key: Any = primary_key
+        if type(primary_key) is not int or not -INT64_MAX - 1 <= primary_key <= INT64_MAX:
             key = _ffi.drumlin_value()
             to_value(primary_key, info.primary_key, key)
-            values = find_values(rows, key)  # type: ignore[arg-type]
+        if info.packable:
+            # Every value is marshal's own type and stored in the row: the row is the dict's
+            # values, in property order, and the names are made once (not in every call).
+            row = find_row(rows, key)  # type: ignore[arg-type]
+            return None if row is None else dict(zip(info.names, row))
+        values = find_values(rows, key)  # type: ignore[arg-type]
         if values is None:
             return None
         build = info.dict_builder or dict_builder(self, info)
