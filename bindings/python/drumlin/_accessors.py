@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from . import _ffi
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import DrumlinError
+from ._rows import TAGGED_PROPERTY_TYPES, convert_tagged
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._schema import DEAD, ClassInfo, Property
 from .collection import List, Set
@@ -146,6 +147,39 @@ class ScalarAccessor(Accessor):
         write(obj, self.prop, value)
 
 
+class TaggedAccessor(ScalarAccessor):
+    """A value marshal has no type for (a date, decimal, ObjectId, UUID or float), kept in the row
+    as its tagged tuple ``(DRUMLIN_TYPE_*, ...)`` and converted when first read: the converted value
+    replaces it in the object's row (a list from then on), so later reads are row reads, and a row
+    whose tagged values are never read costs no conversion."""
+
+    __slots__ = ()
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        if obj._drumlin_seen == self.version.value:
+            row = obj._drumlin_row
+        else:
+            row = obj._drumlin_current_row()
+        value = row[self.index]  # type: ignore[index]
+        if type(value) is not tuple:
+            return value
+        return _convert_kept(obj, row, self.index, value)
+
+    def read(self, obj: Object) -> Any:
+        return self.__get__(obj)
+
+
+def _convert_kept(obj: Object, row: Any, index: int, value: tuple[Any, ...]) -> Any:
+    converted = convert_tagged(value)
+    if type(row) is tuple:
+        row = list(row)
+        object.__setattr__(obj, "_drumlin_row", row)
+    row[index] = converted
+    return converted
+
+
 class MixedAccessor(Accessor):
     """A mixed property: one typed call per read (not kept in the row)."""
 
@@ -261,7 +295,7 @@ def accessor_for(prop: Property, info: ClassInfo) -> Accessor:
     if prop.is_link:
         return LinkAccessor(prop)
     if prop.in_row:
-        accessor = ScalarAccessor(prop, info)
+        accessor = (TaggedAccessor if prop.type in TAGGED_PROPERTY_TYPES else ScalarAccessor)(prop, info)
         info.row_readers.append(accessor)
         return accessor
     return MixedAccessor(prop)

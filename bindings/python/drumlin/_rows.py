@@ -19,8 +19,10 @@ objects and link targets' primary keys included), in the same one call; :func:`d
 converts the tagged values in place. The C layer packs both with one packer.
 
 Both are Python's marshal format; values marshal has no type for arrive as tagged tuples
-``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h). The scalar ones kept in a row are converted once
-per row here (:func:`row_converter`); links stay tagged (the descriptor turns them into Objects).
+``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h). The scalar ones kept in a row stay tagged until an
+attribute read converts them (``_accessors.TaggedAccessor``, :func:`convert_tagged`), so a row whose
+dates or decimals are never read costs no conversion; links stay tagged (the descriptor turns them
+into Objects).
 
 Every call goes through an unchecked entry point of ``_ffi`` (every argument a ctypes object made
 once, the status checked here) into this thread's arena: the primary key, the size cell and the
@@ -150,7 +152,7 @@ _TAGGED: dict[int, Callable[[tuple[Any, ...]], Any]] = {
     _ffi.DRUMLIN_TYPE_OBJECT_ID: lambda v: ObjectId._from_bytes(v[1]),
     _ffi.DRUMLIN_TYPE_UUID: lambda v: UUID(bytes=v[1]),
 }
-_TAGGED_PROPERTY_TYPES = frozenset(
+TAGGED_PROPERTY_TYPES = frozenset(
     {
         _ffi.DRUMLIN_PROPERTY_FLOAT,
         _ffi.DRUMLIN_PROPERTY_DECIMAL128,
@@ -161,37 +163,20 @@ _TAGGED_PROPERTY_TYPES = frozenset(
 )
 
 
-def row_converter(info: ClassInfo) -> Callable[[tuple[Any, ...]], tuple[Any, ...]] | None:
-    """The function turning the tagged values of a row's scalar properties into Python values, or
-    None when the class has none (its rows are used as marshal made them)."""
-    positions = tuple(
-        p.index for p in info.properties if p.in_row and not p.is_link and p.type in _TAGGED_PROPERTY_TYPES
-    )
-    if not positions:
-        return None
-    tagged = _TAGGED
-
-    def convert(row: tuple[Any, ...]) -> tuple[Any, ...]:
-        values = list(row)
-        for i in positions:
-            value = values[i]
-            if value is not None:
-                values[i] = tagged[value[0]](value)
-        return tuple(values)
-
-    return convert
+def convert_tagged(value: tuple[Any, ...]) -> Any:
+    """A tagged value of a row (``(DRUMLIN_TYPE_*, payload...)``) as its Python value."""
+    return _TAGGED[value[0]](value)
 
 
 class RowAccess:
     """What the packed calls of one class through one open database take, made once."""
 
-    __slots__ = ("class_index", "cname", "convert", "count", "db", "indices", "last_size", "version")
+    __slots__ = ("class_index", "cname", "count", "db", "indices", "last_size", "version")
 
     def __init__(self, handle: Any, info: ClassInfo, version: c_uint64) -> None:
         self.db = cast(handle, c_void_p)
         self.class_index = c_int32(info.index)
         self.cname = info.cname
-        self.convert = row_converter(info)
         self.version = version
         # The properties a dict shows (all but linkingObjects ones), for the packed-values calls.
         shown = [p.index for p in info.properties if not p.is_backlink]
@@ -223,8 +208,7 @@ def find_row(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[An
         row: tuple[Any, ...] | None = _finish(status, _find_row, args, area)
     else:
         row = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
-    convert = access.convert
-    return row if convert is None or row is None else convert(row)
+    return row
 
 
 def read_row(access: RowAccess, key: int) -> tuple[Any, ...]:
@@ -238,8 +222,7 @@ def read_row(access: RowAccess, key: int) -> tuple[Any, ...]:
         row: tuple[Any, ...] = _finish(status, _read_row, (access.db, access.class_index, ckey), area)
     else:
         row = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
-    convert = access.convert
-    return row if convert is None else convert(row)
+    return row
 
 
 _ALL = c_size_t(0)
@@ -250,16 +233,12 @@ def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     """Every row of a results handle, in order, in one call."""
     # Handles are passed as they are (pointer instances): ctypes.cast would tie the handle into a
     # reference cycle, releasing it only at the next garbage collection.
-    rows = _many(access, _results_rows, (results, _ALL, _EVERY_ROW))
-    convert = access.convert
-    return rows if convert is None else list(map(convert, rows))
+    return _many(access, _results_rows, (results, _ALL, _EVERY_ROW))  # type: ignore[no-any-return]
 
 
 def query_rows(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
     """The rows of the objects matching a query, in order, with no results handle."""
-    rows = _many(access, _query_rows, (access.db, access.class_index, query, args_json))
-    convert = access.convert
-    return rows if convert is None else list(map(convert, rows))
+    return _many(access, _query_rows, (access.db, access.class_index, query, args_json))  # type: ignore[no-any-return]
 
 
 def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:
@@ -351,10 +330,10 @@ def _item_converter(db: Database, prop: Property) -> Callable[[Any], Any] | None
             inner = dict_builder(db, target)
             return None if inner is as_is else inner
         key = target.primary_key
-        return _value if key is not None and key.type in _TAGGED_PROPERTY_TYPES else None
+        return _value if key is not None and key.type in TAGGED_PROPERTY_TYPES else None
     if kind == _ffi.DRUMLIN_PROPERTY_MIXED:
         return _mixed_value
-    if kind in _TAGGED_PROPERTY_TYPES:
+    if kind in TAGGED_PROPERTY_TYPES:
         return _value
     return None
 

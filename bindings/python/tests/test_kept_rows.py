@@ -235,3 +235,32 @@ def test_attribute_writes_of_numbers_and_bools_are_what_the_general_write_stores
     assert person.score == 3.0 and type(person.score) is float
     with pytest.raises(drumlin.DrumlinError):
         person.score = 1.0  # outside a write transaction
+
+
+def test_dates_and_decimals_are_converted_when_read_and_stay_live(db: Any) -> None:
+    due = datetime.datetime(2024, 1, 2, 3, 4, 5, 678000, tzinfo=datetime.timezone.utc)
+    with db.write():
+        db.create("Task", {"id": 1, "title": "t", "due": due, "cost": decimal.Decimal("1.50"), "ratio": 0.1,
+                           "uid": uuid.UUID(int=7)})
+    task = db.get("Task", 1)
+    other = db.get("Task", 1)
+    # Read twice: the same values, of Python's types (the second read is the converted one kept).
+    for _ in range(2):
+        assert task.due == due and type(task.due) is datetime.datetime
+        assert task.cost == decimal.Decimal("1.50") and type(task.cost) is decimal.Decimal
+        assert task.ratio == 0.1 and task.uid == uuid.UUID(int=7)
+    # The kept, converted row is still revalidated: a write through another object is seen.
+    later = due + datetime.timedelta(days=1)
+    with db.write():
+        other.due = later
+        other.cost = None
+    assert task.due == later
+    assert task.cost is None
+    assert task["due"] == later  # the read by name takes the same accessor
+    # A rollback brings the old value back on the next read.
+    with pytest.raises(RuntimeError):
+        with db.write():
+            other.due = due
+            assert task.due == due
+            raise RuntimeError("roll back")
+    assert task.due == later
