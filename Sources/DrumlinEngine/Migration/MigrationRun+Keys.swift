@@ -109,7 +109,6 @@ extension MigrationRun {
         }
         guard !becameEmbedded.isEmpty else { return }
         for objectSchema in becameEmbedded {
-            let info = ClassInfo(index: 0, schema: objectSchema)
             let links = incomingLinks(objectSchema)
             let all = links.isEmpty ? "SELECT NULL AS k WHERE 0" : links.joined(separator: " UNION ALL ")
             if try connection.scalarText("SELECT 1 FROM (\(all)) GROUP BY k HAVING count(*) > 1 LIMIT 1") != nil {

@@ -77,11 +77,22 @@ extension Database {
                 seen = [Bool](repeating: false, count: info.propertyNames.count)
                 seen[first] = true
             }
-            guard !seen[index] else {
-                throw DrumlinError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
-            }
-            seen[index] = true
+            try markGiven(info, index, &seen)
         }
+    }
+
+    /// The index of property `name` of `info`, as a payload names it (its public name exactly).
+    func givenIndex(_ info: ClassInfo, named name: String) throws(DrumlinError) -> Int {
+        guard let index = info.propertyIndex(name), info.propertyNames[index] == name else { throw noSuchProperty(info, name) }
+        return index
+    }
+
+    /// Marks property `index` as given in `seen`; an error when it was given before.
+    func markGiven(_ info: ClassInfo, _ index: Int, _ seen: inout [Bool]) throws(DrumlinError) {
+        guard !seen[index] else {
+            throw DrumlinError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
+        }
+        seen[index] = true
     }
 
     // MARK: Errors

@@ -16,11 +16,8 @@ extension Database {
         given.reserveCapacity(entries.count)
         var seen = [Bool](repeating: false, count: info.propertyNames.count)
         for (name, value) in entries {
-            guard let index = info.propertyIndex(name), info.propertyNames[index] == name else { throw noSuchProperty(info, name) }
-            guard !seen[index] else {
-                throw DrumlinError(.invalidArgument, "Property '\(info.name).\(name)' is given more than once.")
-            }
-            seen[index] = true
+            let index = try givenIndex(info, named: name)
+            try markGiven(info, index, &seen)
             given.append((index, try input(from: value, info, index, form: .payload)))
         }
         return given
@@ -91,14 +88,10 @@ extension Database {
                 guard let name = UTF8Text.string(key.bindMemory(to: UInt8.self)) else {
                     throw Self.readingError(DrumlinError(.invalidArgument, "A string is not valid UTF-8."), top.info, top.index)
                 }
-                guard let found = info.propertyIndex(name), info.propertyNames[found] == name else { throw noSuchProperty(info, name) }
-                index = found
+                index = try givenIndex(info, named: name)
             }
             expected = index + 1
-            guard !seen[index] else {
-                throw DrumlinError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
-            }
-            seen[index] = true
+            try markGiven(info, index, &seen)
             given.append((index, try input(reading: &reader, info, index, borrowing: true, naming: top)))
         }
         return given

@@ -53,14 +53,10 @@ extension Database {
             if expected < info.propertyNames.count, info.propertyNames[expected] == name {
                 index = expected
             } else {
-                guard let found = info.propertyIndex(name), info.propertyNames[found] == name else { throw noSuchProperty(info, name) }
-                index = found
+                index = try givenIndex(info, named: name)
             }
             expected = index + 1
-            guard !seen[index] else {
-                throw DrumlinError(.invalidArgument, "Property '\(info.name).\(name)' is given more than once.")
-            }
-            seen[index] = true
+            try markGiven(info, index, &seen)
             let trait = info.traits[index]
             if trait.isColumn, trait.type != .object, trait.type != .mixed, !Self.isLinkJSON(valueJSON) {
                 // The common case, without copying the Property: a scalar column.
