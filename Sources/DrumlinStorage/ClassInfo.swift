@@ -4,6 +4,7 @@ import DrumlinValues
 /// A class of the open schema, resolved once at open: its table, its columns and the SQL for the
 /// operations on it. Property indexes (positions in `schema.properties`) are what the C API's
 /// `drumlin_property_index` hands out.
+@usableFromInline
 package final class ClassInfo {
     package let index: Int
     package let schema: ObjectSchema
@@ -15,7 +16,7 @@ package final class ClassInfo {
     package let hasSequenceColumn: Bool
     package let primaryKeyIndex: Int?
     /// Per property: its position in `selectColumns` (nil for collections and computed ones).
-    package let slots: [Int?]
+    @usableFromInline package let slots: [Int?]
     /// The quoted columns `selectRowSQL` reads, in order (a mixed property adds its type column).
     let selectColumns: [String]
     private let indexByName: [String: Int]
@@ -89,15 +90,16 @@ package final class ClassInfo {
 
     /// What the hot paths need to know about a property, without copying `Property` (which holds
     /// strings and JSON) for every value read or written.
+    @usableFromInline
     package struct Traits {
-        package var type: PropertyType
+        @usableFromInline package var type: PropertyType
         package var collection: CollectionKind
-        package var isOptional: Bool
+        @usableFromInline package var isOptional: Bool
         package var isPrimaryKey: Bool
         package var isColumn: Bool { collection == .single && type != .linkingObjects }
         package var isComputed: Bool { type == .linkingObjects }
     }
-    package let traits: [Traits]
+    @usableFromInline package let traits: [Traits]
     /// Public property names, by property index.
     package let propertyNames: [String]
     /// Decoded `default` values of scalar properties (checked at open).

@@ -139,13 +139,13 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             page.reserveCapacity(count)
             // A class whose row values all go into storages: each row goes straight into a new
             // object's storages, as a read by primary key does.
-            let slotLoaders = dynamic ? nil : handleClass.slotLoaders
+            let plan = dynamic ? nil : handleClass.rowFill
             var failure: (any Swift.Error)?
             _ = try results.forEachRow(from: start, maxRows: count, handleClass.rowEngineIndices) { (row) throws(EError) in
-                if let (loads, loaders) = slotLoaders {
+                if let plan {
                     guard failure == nil else { return }
                     let instance = context.readInstance(of: handleClass, as: objectType, key: row.key)
-                    failure = try context.fill(instance, from: row, loads, loaders)
+                    failure = try context.fill(instance, from: row, plan)
                     page.append(element(instance))
                     return
                 }

@@ -108,8 +108,10 @@ open class ObjectBase: CustomStringConvertible {
         _isManaged = true
         _counter = context.counter
     }
-    /// The handle's version counter, for `@Persisted`'s inlined reads.
-    @usableFromInline @exclusivity(unchecked) final var _counter: _VersionCounter?
+    /// The handle's version counter, for `@Persisted`'s inlined reads. Not retained: it is a
+    /// constant of the context, which a managed object holds (`_readContext` or `_stateStorage`),
+    /// and it is nil whenever the object is unmanaged.
+    @usableFromInline @exclusivity(unchecked) final unowned(unsafe) var _counter: _VersionCounter?
     /// Whether the object is managed (what `@Persisted`'s inlined accessors test first).
     @usableFromInline @exclusivity(unchecked) final var _isManaged = false
     final var _recorder: _KeyPathRecorder? {

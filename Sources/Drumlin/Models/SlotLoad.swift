@@ -63,9 +63,9 @@ enum SlotLoad {
     }
 
     @inline(__always)
-    private static func set<Value: _Persistable>(_ value: Value, _ object: ObjectBase, _ offset: Int, _ version: UInt64) {
+    private static func set<Value: _Persistable>(_ value: consuming Value, _ object: ObjectBase, _ offset: Int, _ version: UInt64) {
         let storage = Persisted<Value>._storage(of: object, at: offset)
-        storage.pointee.value = value
+        storage.pointee.value = consume value
         storage.pointee.cacheVersion = version
     }
 }

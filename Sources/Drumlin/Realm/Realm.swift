@@ -247,7 +247,7 @@ public struct Realm: @unchecked Sendable, Equatable {
             }
             // A class whose row values all go into storages is read straight into them, in one
             // pass over the row.
-            if let (loads, loaders) = handleClass.slotLoaders {
+            if let plan = handleClass.rowFill {
                 var found: Element?
                 let context = self.context
                 var failure: (any Swift.Error)?
@@ -255,7 +255,7 @@ public struct Realm: @unchecked Sendable, Equatable {
                                                         propertyIndices: handleClass.rowEngineIndices) { (row) throws(EError) in
                     // The row is of this class: a primary key lookup does not look into subclasses.
                     let instance = context.readInstance(of: handleClass, as: type, key: row.key)
-                    failure = try context.fill(instance, from: row, loads, loaders)
+                    failure = try context.fill(instance, from: row, plan)
                     found = instance
                 }
                 if let failure { throw failure }

@@ -6,6 +6,19 @@ import Glibc
 
 /// A model class as one open database sees it: the engine's class index, the engine's index of
 /// each property (by the class's position), and which properties live in the row.
+/// How each value of a class's row goes into an object's storages, by slot: the common
+/// conversions (`loads`) and the general loader of each storage (`loaders`). One object, so a
+/// read takes one reference to it.
+final class RowFill {
+    let loads: [SlotLoad]
+    let loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void]
+
+    init(loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void]) {
+        self.loads = loads
+        self.loaders = loaders
+    }
+}
+
 final class HandleClass: @unchecked Sendable {
     let meta: ClassMeta
     let engineClassIndex: Int
@@ -38,16 +51,10 @@ final class HandleClass: @unchecked Sendable {
         return result
     }
 
-    /// The loader of each row value by its slot, and how each is stored without it, when every
-    /// row value goes into a storage (so a row read goes straight into a new object's storages,
-    /// in one pass over the row).
-    @exclusivity(unchecked) private var slotLoadersCache: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])?
-    /// Set once the class is known to have a row value that no storage keeps (a link, a mixed
-    /// value): the answer is then nil for good, and is not worked out again on every read.
-    @exclusivity(unchecked) private var hasRowValuesNotKept = false
-
-    var slotLoaders: (loads: [SlotLoad], loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void])? {
-        if let slotLoadersCache { return slotLoadersCache }
+    /// How a row read by `rowEngineIndices` goes straight into a new object's storages, in one
+    /// pass over the row, when every row value goes into a storage (nil otherwise).
+    var rowFill: RowFill? {
+        if let rowFillCache { return rowFillCache }
         if hasRowValuesNotKept { return nil }
         guard loaders != nil else { return nil }
         let accesses = meta.accesses
@@ -63,10 +70,14 @@ final class HandleClass: @unchecked Sendable {
             bySlot[slot] = load
             loads[slot] = SlotLoad(access)
         }
-        let result = (loads: loads.map { $0! }, loaders: bySlot.map { $0! })
-        slotLoadersCache = result
+        let result = RowFill(loads: loads.map { $0! }, loaders: bySlot.map { $0! })
+        rowFillCache = result
         return result
     }
+    @exclusivity(unchecked) private var rowFillCache: RowFill?
+    /// Set once the class is known to have a row value that no storage keeps (a link, a mixed
+    /// value): the answer is then nil for good, and is not worked out again on every read.
+    @exclusivity(unchecked) private var hasRowValuesNotKept = false
 
     init(meta: ClassMeta, database: EDatabase) throws {
         self.meta = meta
@@ -275,18 +286,17 @@ public final class _RealmContext: @unchecked Sendable {
     }
 
     /// Puts the values of a row read by `handleClass.rowEngineIndices` into `instance`'s storages,
-    /// in one pass over the row (`HandleClass.slotLoaders`); returns the first error of a
+    /// in one pass over the row (`HandleClass.rowFill`); returns the first error of a
     /// conversion, if any (the row is read to its end either way).
     @inline(__always)
-    func fill(_ instance: ObjectBase, from row: ObjectRow, _ loads: [SlotLoad],
-              _ loaders: [(ObjectBase, _RawItem, _RealmContext?, UInt64) throws -> Void]) throws(EError) -> (any Swift.Error)? {
+    func fill(_ instance: ObjectBase, from row: ObjectRow, _ plan: RowFill) throws(EError) -> (any Swift.Error)? {
         let version = self.version
         var failure: (any Swift.Error)?
         try row.forEach { (slot, value) throws(EError) in
             guard failure == nil else { return }
             do {
-                if try !loads[slot].store(value, into: instance, version: version) {
-                    try loaders[slot](instance, _RawItem(value), self, version)
+                if try !plan.loads[slot].store(value, into: instance, version: version) {
+                    try plan.loaders[slot](instance, _RawItem(value), self, version)
                 }
             } catch {
                 failure = error

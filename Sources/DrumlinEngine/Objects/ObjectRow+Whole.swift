@@ -21,7 +21,7 @@ extension ObjectRow {
     public var classIndex: Int { info.index }
 
     /// How many properties the row's class has.
-    public var propertyCount: Int { traits.count }
+    public var propertyCount: Int { info.traits.count }
 
     /// The property index of the value at `position`.
     public func propertyIndex(at position: Int) -> Int { indices[position] }
@@ -34,7 +34,7 @@ extension ObjectRow {
     /// Whether the value at `position` is a link property's (a link, or a collection of links,
     /// whose targets packed values show as embedded objects' values or primary keys), not a mixed value's.
     public func holdsLinks(at position: Int) -> Bool {
-        traits[indices[position]].type == .object
+        info.traits[indices[position]].type == .object
     }
 
     /// Whether a link held by a link property points at an embedded object.

@@ -6,22 +6,18 @@ import DrumlinValues
 /// and bytes borrowed from the statement, so nothing is allocated for plain columns. Valid only
 /// inside the closure that receives it.
 public struct ObjectRow {
+    @usableFromInline
     enum Source {
         case statement(Statement)
         case values([Value])
     }
 
-    let database: Database
-    let info: ClassInfo
+    @usableFromInline let database: Database
+    @usableFromInline let info: ClassInfo
     /// The object key.
     public internal(set) var key: Int64
-    let source: Source
-    let indices: [Int]
-    /// The class's traits, column slots and link targets, held here so that reading a value
-    /// retains nothing (and checks no access to the class's `targets`).
-    let traits: [ClassInfo.Traits]
-    let slots: [Int?]
-    let targets: [ClassInfo?]
+    @usableFromInline let source: Source
+    @usableFromInline let indices: [Int]
 
     init(database: Database, info: ClassInfo, key: Int64, source: Source, indices: [Int]) {
         self.database = database
@@ -29,9 +25,6 @@ public struct ObjectRow {
         self.key = key
         self.source = source
         self.indices = indices
-        traits = info.traits
-        slots = info.slots
-        targets = info.targets
     }
 
     /// The public name of the object's class.
@@ -50,26 +43,28 @@ public struct ObjectRow {
     public subscript(position: Int) -> BorrowedValue {
         switch source {
         case .values(let values): return .value(values[position])
-        case .statement(let statement): return Self.read(statement, targets, traits, slots, indices[position])
+        case .statement(let statement): return Self.read(statement, info, indices[position])
         }
     }
 
-    /// Calls `body` with each value asked for, in order.
+    /// Calls `body` with each value asked for, in order. Inlinable, so that a caller's `body` is
+    /// inlined into the loop (no closure call per value).
+    @inlinable @inline(__always)
     public func forEach(_ body: (_ position: Int, _ value: BorrowedValue) throws(DrumlinError) -> Void) throws(DrumlinError) {
         switch source {
         case .values(let values):
             for (position, value) in values.enumerated() { try body(position, .value(value)) }
         case .statement(let statement):
-            for (position, index) in indices.enumerated() { try body(position, Self.read(statement, targets, traits, slots, index)) }
+            for (position, index) in indices.enumerated() { try body(position, Self.read(statement, info, index)) }
         }
     }
 
-    @inline(__always)
-    private static func read(_ statement: Statement, _ targets: [ClassInfo?], _ traits: [ClassInfo.Traits], _ slots: [Int?],
-                             _ index: Int) -> BorrowedValue {
-        let column = Int32((slots[index] ?? 0) + 1)
+    @inlinable @inline(__always)
+    static func read(_ statement: Statement, _ info: ClassInfo, _ index: Int) -> BorrowedValue {
+        // The class's `let` arrays are read in place: nothing is retained per value.
+        let column = Int32((info.slots[index] ?? 0) + 1)
         let handle = statement.handle
-        let trait = traits[index]
+        let trait = info.traits[index]
         let type = trait.type
         // A double is a REAL unless it is NaN or -0.0 (kept as bits: see ValueCodec) or NULL.
         if type == .double, sqlite3_column_type(handle, column) == SQLITE_FLOAT {
@@ -90,8 +85,14 @@ public struct ObjectRow {
             let blob = sqlite3_column_blob(handle, column)
             return .bytes(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column))))
         default:
-            let target = type == .object ? targets[index]?.index ?? -1 : -1
-            return .value(ValueCodec.read(statement, column, as: type, classIndex: target))
+            return readOther(statement, info, index, column)
         }
+    }
+
+    @usableFromInline
+    static func readOther(_ statement: Statement, _ info: ClassInfo, _ index: Int, _ column: Int32) -> BorrowedValue {
+        let type = info.traits[index].type
+        let target = type == .object ? info.targets[index]?.index ?? -1 : -1
+        return .value(ValueCodec.read(statement, column, as: type, classIndex: target))
     }
 }
