@@ -19,6 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bindings", "python"))
 import drumlin  # noqa: E402
+from run import fmt_rate  # noqa: E402  (bench/run.py: k/s, M/s, or /s below 1000)
 
 SCHEMA = [{"name": "Person", "primaryKey": "id", "properties": {
     "id": "int", "name": {"type": "string", "indexed": True}, "age": "int",
@@ -183,7 +184,7 @@ def main() -> int:
                 ratio = base / t
                 target = "≥ 1.0× sqlite3" if name.startswith("object API") else "—"
                 met = ("yes" if ratio >= 1.0 else "NO") if target != "—" else "—"
-                print(f"| {label} | {name} | {ops / t / 1e3:.1f}k/s | {ops / base / 1e3:.1f}k/s | {ratio:.2f}× | {target} | {met} |")
+                print(f"| {label} | {name} | {fmt_rate(ops / t)} | {fmt_rate(ops / base)} | {ratio:.2f}× | {target} | {met} |")
         model = statistics.median(times["get + read all 6 attributes|" + MODEL_WAY])
         dynamic = statistics.median(times["get + read all 6 attributes|object API: db.get(...) then attributes"])
         print(f"\nModel class against the dynamic object (get + 6 attributes): {dynamic / model:.2f}× "

@@ -45,6 +45,7 @@ from decimal import Decimal
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bindings", "python"))
 import drumlin  # noqa: E402
+from run import fmt_rate  # noqa: E402  (bench/run.py: k/s, M/s, or /s below 1000)
 
 SCHEMA = [
     {"name": "User", "primaryKey": "id", "properties": {"id": "int", "name": "string"}},
@@ -317,7 +318,7 @@ def main() -> int:
         ratio = base / t
         target = "≥ 1.0× sqlite3" if (name.startswith("object API") or name.startswith("create_many")) else "—"
         met = ("yes" if ratio >= 1.0 else "NO") if target != "—" else "—"
-        print(f"| {label} | {name} | {ops / t / 1e3:.1f}k/s | {ops / base / 1e3:.1f}k/s | {ratio:.2f}× | {target} | {met} |")
+        print(f"| {label} | {name} | {fmt_rate(ops / t)} | {fmt_rate(ops / base)} | {ratio:.2f}× | {target} | {met} |")
     return 0
 
 
