@@ -65,10 +65,10 @@ public final class Database: @unchecked Sendable {
     /// connections' commits) it tells cached query results when to re-evaluate.
     var commitCount = 0
     /// Creation-order counters of classes written in the current transaction (by class index).
-    var pendingSequences: [Int: Int64] = [:]
+    @exclusivity(unchecked) var pendingSequences = ClassTable<Int64>()
     /// Classes created into in the current transaction: whether their creation order is still
     /// their key order, and their greatest key (Objects/Database+KeyOrder.swift).
-    var keyOrders: [Int: KeyOrderState] = [:]
+    @exclusivity(unchecked) var keyOrders = ClassTable<KeyOrderState>()
     /// Per class: whether reads try key order first (a hint: each read checks it in its own
     /// snapshot, and a wrong hint costs one more statement).
     lazy var keyOrderHints = [Bool](repeating: true, count: classes.count)
@@ -524,7 +524,7 @@ public final class Database: @unchecked Sendable {
     }
 
     private func flushSequences(_ connection: Connection) throws(DrumlinError) {
-        for (classIndex, next) in pendingSequences {
+        for (classIndex, next) in pendingSequences.entries {
             let statement = try connection.statement(slot: classes[classIndex].slot(.writeSequence), "UPDATE _drumlin_classes SET next_seq = ?1 WHERE table_name = ?2")
             statement.bind(next, at: 1)
             statement.bind(classes[classIndex].schema.storedName, at: 2)

@@ -110,9 +110,16 @@ package final class ClassInfo {
     package let collectionTables: [CollectionTable?]
     /// Per property: the class a link, link collection or linkingObjects property points at.
     /// Set by `resolve(_:)` once every class exists.
-    @exclusivity(unchecked) package private(set) var targets: [ClassInfo?] = []
+    ///
+    /// This and the other state set after `init` are private stored properties read through
+    /// computed ones: Swift checks the exclusivity of a stored `var` accessed from another module
+    /// (the engine) at every access, `@exclusivity(unchecked)` here notwithstanding; a getter
+    /// compiled in this module does not.
+    @exclusivity(unchecked) private var _targets: [ClassInfo?] = []
+    package var targets: [ClassInfo?] { _targets }
     /// Properties (of any class, this one included) that link to this class.
-    @exclusivity(unchecked) package private(set) var incoming: [(origin: ClassInfo, property: Int)] = []
+    @exclusivity(unchecked) private var _incoming: [(origin: ClassInfo, property: Int)] = []
+    package var incoming: [(origin: ClassInfo, property: Int)] { _incoming }
     package static let sequenceColumnName = "_drumlin_seq"
 
     /// `allowsIntegerRowKey` false keeps `_drumlin_key` as the row key even for a required int
@@ -201,16 +208,16 @@ package final class ClassInfo {
         var byName: [String: ClassInfo] = [:]
         for info in classes { byName[info.name] = info }
         for info in classes {
-            info.targets = info.schema.properties.map { property in property.objectType.flatMap { byName[$0] } }
+            info._targets = info.schema.properties.map { property in property.objectType.flatMap { byName[$0] } }
             for (index, property) in info.schema.properties.enumerated() where property.type == .object {
-                info.targets[index]?.incoming.append((info, index))
+                info._targets[index]?._incoming.append((info, index))
             }
         }
         for info in classes {
-            info.hasCollections = info.collectionTables.contains { $0 != nil }
-            info.hasRelationships = info.schema.properties.contains { $0.isCollection || $0.type == .object || $0.type == .mixed }
+            info._hasCollections = info.collectionTables.contains { $0 != nil }
+            info._hasRelationships = info.schema.properties.contains { $0.isCollection || $0.type == .object || $0.type == .mixed }
                 || !info.incoming.isEmpty
-            info.geoPointIndices = geoPointIndices(info)
+            info._geoPointIndices = geoPointIndices(info)
         }
         // Where a mixed value can hold a link: every class's mixed columns and mixed collections.
         var holders: [MixedLinkHolder] = []
@@ -233,8 +240,8 @@ package final class ClassInfo {
             }
         }
         for info in classes where info.schema.kind == .topLevel {
-            info.mixedLinkHolders = holders
-            info.mixedLinkProbeSQL = probes.isEmpty ? nil : "SELECT " + probes.joined(separator: " OR ")
+            info._mixedLinkHolders = holders
+            info._mixedLinkProbeSQL = probes.isEmpty ? nil : "SELECT " + probes.joined(separator: " OR ")
         }
     }
 
@@ -250,32 +257,45 @@ package final class ClassInfo {
     }
 
     /// One statement telling whether any mixed value holds a given object (`?1`: its stored form).
-    @exclusivity(unchecked) package private(set) var mixedLinkProbeSQL: String?
+    @exclusivity(unchecked) private var _mixedLinkProbeSQL: String?
+    package var mixedLinkProbeSQL: String? { _mixedLinkProbeSQL }
 
     /// Where mixed values pointing at this class's objects may be (empty for classes a mixed
     /// value cannot link to, and for schemas without mixed properties).
-    @exclusivity(unchecked) package private(set) var mixedLinkHolders: [MixedLinkHolder] = []
+    @exclusivity(unchecked) private var _mixedLinkHolders: [MixedLinkHolder] = []
+    package var mixedLinkHolders: [MixedLinkHolder] { _mixedLinkHolders }
 
     package var isEmbedded: Bool { schema.kind == .embedded }
 
     /// Whether the class has list, set or dictionary properties.
-    @exclusivity(unchecked) package private(set) var hasCollections = false
+    @exclusivity(unchecked) private var _hasCollections: Bool = false
+    package var hasCollections: Bool { _hasCollections }
     /// Whether writes to this class can touch more than its own row (links, collections, mixed,
     /// or links pointing here), so they need a savepoint and cascading deletes.
-    @exclusivity(unchecked) package private(set) var hasRelationships = false
+    @exclusivity(unchecked) private var _hasRelationships: Bool = false
+    package var hasRelationships: Bool { _hasRelationships }
     /// For GeoJSON point types: the `type` and `coordinates` properties.
-    @exclusivity(unchecked) package private(set) var geoPointIndices: (type: Int, coordinates: Int)?
+    @exclusivity(unchecked) private var _geoPointIndices: (type: Int, coordinates: Int)?
+    package var geoPointIndices: (type: Int, coordinates: Int)? { _geoPointIndices }
     /// The row properties, computed on first use (`rowIndices`).
-    @exclusivity(unchecked) package var cachedRowIndices: [Int]?
+    @exclusivity(unchecked) private var _cachedRowIndices: [Int]?
+    package var cachedRowIndices: [Int]? {
+        get { _cachedRowIndices }
+        set { _cachedRowIndices = newValue }
+    }
     /// See `Database.wholeRowPropertyIndices(classIndex:)`.
-    @exclusivity(unchecked) package var cachedWholeRowIndices: [Int]?
+    @exclusivity(unchecked) private var _cachedWholeRowIndices: [Int]?
+    package var cachedWholeRowIndices: [Int]? {
+        get { _cachedWholeRowIndices }
+        set { _cachedWholeRowIndices = newValue }
+    }
 
     /// Targets and incoming links reference classes both ways; the database breaks the cycle
     /// when it goes away.
     package func unlinkClasses() {
-        targets = []
-        incoming = []
-        mixedLinkHolders = []
+        _targets = []
+        _incoming = []
+        _mixedLinkHolders = []
     }
 
     package var name: String { schema.name }

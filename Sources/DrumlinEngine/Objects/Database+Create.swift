@@ -292,7 +292,6 @@ extension ClassInfo {
 
     /// The position of a column property among the column properties.
     func columnPosition(_ index: Int) -> Int? {
-        guard schema.properties[index].isColumn else { return nil }
-        return schema.properties[..<index].filter(\.isColumn).count
+        columnIndexes.firstIndex(of: index)
     }
 }

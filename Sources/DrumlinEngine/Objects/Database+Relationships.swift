@@ -16,14 +16,14 @@ extension Database {
 
     private func resolve(_ input: Input, _ info: ClassInfo, _ index: Int, mode: UpdateMode,
                          _ connection: Connection) throws(DrumlinError) -> Value {
-        let property = info.property(index)
-        let label = Self.label(info, property)
+        // Named only in messages: no copy of the property per value.
+        var label: Label { Label(className: info.name, propertyName: info.propertyNames[index]) }
         switch input {
         case .value(let value):
-            guard property.type == .object, case .link(let link) = value else { return value }
+            guard info.traits[index].type == .object, case .link(let link) = value else { return value }
             guard let target = info.targets[index], link.classIndex == target.index else {
                 let found = classes.indices.contains(link.classIndex) ? classes[link.classIndex].name : "unknown"
-                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected an object of type '\(property.objectType ?? "")', got '\(found)'.")
+                throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected an object of type '\(info.schema.properties[index].objectType ?? "")', got '\(found)'.")
             }
             if target.isEmbedded {
                 throw DrumlinError(.invalidArgument, "Cannot link \(label) to an existing embedded object of type '\(target.name)': embedded objects have exactly one owner. Assign a new object (a copy of its properties) instead.")

@@ -23,12 +23,12 @@ final class PendingRows {
     @exclusivity(unchecked) private(set) var failure: DrumlinError?
 
     /// Targets found by primary key, by class index: int and string keys.
-    @exclusivity(unchecked) var keysByInt: [Int: [Int64: Int64]] = [:]
-    @exclusivity(unchecked) var keysByString: [Int: [String: Int64]] = [:]
+    @exclusivity(unchecked) var keysByInt = ClassTable<[Int64: Int64]>()
+    @exclusivity(unchecked) var keysByString = ClassTable<[String: Int64]>()
     /// Objects known to exist, by class index (a link given as `.link`).
-    @exclusivity(unchecked) var existing: [Int: Set<Int64>] = [:]
+    @exclusivity(unchecked) var existing = ClassTable<Set<Int64>>()
     /// The next object key of classes keyed by `_drumlin_key`, by class index.
-    @exclusivity(unchecked) private var nextKeys: [Int: Int64] = [:]
+    @exclusivity(unchecked) private var nextKeys = ClassTable<Int64>()
 
     static let batch = 64
 
@@ -47,9 +47,10 @@ final class PendingRows {
         var count: Int { elements.count }
     }
 
-    /// The tables, and where each is in `tables` by id (an array: its rows grow in place).
+    /// The tables, and their ids (`ids[position]`: a call writes a handful of tables, found by a
+    /// scan, not a hash). An array, so a table's rows grow in place.
     @exclusivity(unchecked) private var tables: [Table] = []
-    @exclusivity(unchecked) private var positions: [Int: Int] = [:]
+    @exclusivity(unchecked) private var ids: [Int] = []
     /// Tables with `batch` rows or more (positions in `tables`).
     @exclusivity(unchecked) private var full: [Int] = []
 
@@ -77,11 +78,11 @@ final class PendingRows {
     func appendRow(_ id: Int, prefix: @autoclosure () -> String, width: Int, duplicateKey: (String, Int)? = nil,
                    _ fill: (inout [BorrowedValue]) throws(DrumlinError) -> Void) rethrows {
         let position: Int
-        if let known = positions[id] {
+        if let known = ids.firstIndex(of: id) {
             position = known
         } else {
             position = tables.count
-            positions[id] = position
+            ids.append(id)
             tables.append(Table(prefix: prefix(), width: width, duplicateKey: duplicateKey))
         }
         try fill(&tables[position].values)
@@ -90,7 +91,7 @@ final class PendingRows {
     }
 
     /// Whether rows of `info` itself wait to be written.
-    func hasRows(of info: ClassInfo) -> Bool { positions[Self.classTableID(info)].map { tables[$0].count > 0 } ?? false }
+    func hasRows(of info: ClassInfo) -> Bool { ids.firstIndex(of: Self.classTableID(info)).map { tables[$0].count > 0 } ?? false }
 
     /// The key of the next object of a class keyed by `_drumlin_key`: one above the greatest in
     /// the table when the call started (SQLite's own choice for a row without a key), counting
@@ -125,7 +126,7 @@ final class PendingRows {
 
     /// Writes `info`'s own pending rows (before a read of its table).
     func flush(_ info: ClassInfo, _ connection: Connection) throws(DrumlinError) {
-        guard let position = positions[Self.classTableID(info)] else { return }
+        guard let position = ids.firstIndex(of: Self.classTableID(info)) else { return }
         full.removeAll { $0 == position }
         try write([position], connection)
     }

@@ -15,7 +15,8 @@ import gc
 import marshal
 from collections.abc import Callable, Iterable, Mapping
 from ctypes import c_int32
-from operator import itemgetter
+from itertools import chain, repeat
+from operator import itemgetter, sub
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -412,6 +413,38 @@ def _encoder(db: Database, prop: Property) -> Callable[[Any], Any]:
     return elements
 
 
+_NONE = type(None)
+
+
+def _encode_column(db: Database, p: Property, kinds: set[type], column: tuple[Any, ...]) -> Any:
+    """A whole column of a common form encoded with no function call per value (what the
+    property's encoder gives for each, value by value), or None for the per-value encoder: aware
+    dates, decimals, and nested objects' dicts of plain values (their own encoding)."""
+    if p.collection != _ffi.DRUMLIN_COLLECTION_NONE:
+        return None
+    kind = p.type
+    if kind == _ffi.DRUMLIN_PROPERTY_DATE and kinds == {datetime}:
+        try:
+            deltas = list(map(sub, column, repeat(_EPOCH)))
+        except TypeError:  # a naive datetime: _tag_date's rule, value by value
+            return None
+        tag = _ffi.DRUMLIN_TYPE_TIMESTAMP
+        return [(tag, d.days * 86400 + d.seconds, d.microseconds * 1000) for d in deltas]
+    if kind == _ffi.DRUMLIN_PROPERTY_DECIMAL128 and kinds <= {decimal.Decimal, _NONE}:
+        tag = _ffi.DRUMLIN_TYPE_DECIMAL128
+        # As _tag_decimal: 'NaN', '-NaN', 'sNaN' (and payloads) are the only texts with an N.
+        return [None if v is None else (tag, t if "N" not in (t := str(v)) else "NaN") for v in column]
+    if kind == _ffi.DRUMLIN_PROPERTY_OBJECT and kinds <= {dict, _NONE}:
+        # Nested objects' dicts: one of plain values under property names is its own encoding.
+        dicts = [v for v in column if v is not None] if _NONE in kinds else column
+        names = _PayloadEncoder(db, db._class(p.object_type)).names
+        if set().union(*map(dict.keys, dicts)) <= names and set(
+            map(type, chain.from_iterable(map(dict.values, dicts)))
+        ) <= _PACKABLE:
+            return column
+    return None
+
+
 def pack_rows(db: Database, info: ClassInfo, rows: list[Any]) -> tuple[Any, bytes] | None:
     """Rows as one ``marshal`` blob of tuples plus the property indexes, or None when the batch
     needs the general JSON path (mixed key sets, unknown names, or values the packed path does
@@ -462,7 +495,8 @@ def pack_tuples(db: Database, info: ClassInfo, rows: list[Any], keys: tuple[str,
                 and p.type in _PLAIN_ELEMENT_TYPES
             ):
                 continue
-            columns[position] = tuple(map(encode, column))
+            encoded = _encode_column(db, p, kinds, column)
+            columns[position] = encoded if encoded is not None else tuple(map(encode, column))
         tuples = list(zip(*columns))
     indices = (c_int32 * width)(*(p.index for p in props))
     try:
