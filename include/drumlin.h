@@ -761,6 +761,20 @@ int drumlin_object_get_values(drumlin_object *object, size_t count, const int32_
 int drumlin_object_get_marshal(drumlin_object *object, size_t count, const int32_t *property_indices, void *buffer,
                              size_t capacity, size_t *out_size);
 
+/**
+ * Read several properties packed, as drumlin_object_get_marshal() does, of the object with an object
+ * key (drumlin_object_key(), or the last item of a row; see "Whole rows"), in one call with no object
+ * handle: how a binding that keeps an object's row reads its collections and mixed values.
+ *
+ * @param class_index  From drumlin_class_index().
+ * @return DRUMLIN_OK; DRUMLIN_ERR_INVALIDATED_OBJECT (deleted); DRUMLIN_ERR_INVALID_ARGUMENT (class
+ *         or property index out of range); DRUMLIN_ERR_NOT_SUPPORTED (asymmetric class);
+ *         DRUMLIN_ERR_MISUSE.
+ * Thread safety: any thread; serialized with the handle's other calls.
+ */
+int drumlin_object_read_marshal(drumlin_db *db, int32_t class_index, int64_t key, size_t count,
+                              const int32_t *property_indices, void *buffer, size_t capacity, size_t *out_size);
+
 /** Write one property by name (inside a write transaction). The value is copied. */
 int drumlin_object_set(drumlin_object *object, const char *property_name, const drumlin_value *value);
 

@@ -225,6 +225,24 @@ public func drumlin_object_get_marshal(_ object: OpaquePointer?, _ count: Int, _
     }
 }
 
+@_cdecl("drumlin_object_read_marshal")
+public func drumlin_object_read_marshal(_ db: OpaquePointer?, _ classIndex: Int32, _ key: Int64, _ count: Int,
+                                       _ propertyIndices: UnsafePointer<Int32>?, _ buffer: UnsafeMutableRawPointer?,
+                                       _ capacity: Int, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let outSize = try packedOutput(count, buffer, capacity, outSize)
+        let db = try database(db)
+        let indices = try indices(propertyIndices, count)
+        var writer = MarshalWriter(into: buffer, capacity: capacity)
+        try db.visitValues(classIndex: Int(classIndex), key: key, propertyIndices: indices) { (row) throws(DrumlinError) in
+            var names = PackedNames()
+            try packValues(row, names: &names, into: &writer)
+        }
+        finishPacked(writer, outSize)
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_object_set")
 public func drumlin_object_set(_ object: OpaquePointer?, _ propertyName: UnsafePointer<CChar>?,
                              _ value: UnsafePointer<drumlin_value>?) -> Int32 {

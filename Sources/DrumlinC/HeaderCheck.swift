@@ -75,6 +75,7 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_object_get_at; v = DrumlinC.drumlin_object_get_at; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_get_values; v = DrumlinC.drumlin_object_get_values; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_get_marshal; v = DrumlinC.drumlin_object_get_marshal; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_object_read_marshal; v = DrumlinC.drumlin_object_read_marshal; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_set; v = DrumlinC.drumlin_object_set; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_set_at; v = DrumlinC.drumlin_object_set_at; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_set_values; v = DrumlinC.drumlin_object_set_values; keep(v) }

@@ -1,6 +1,7 @@
 /*
  * rows.c — whole-row reads and the read version: drumlin_db_read_version, drumlin_object_find_row,
- * drumlin_object_read_row, drumlin_results_get_rows, drumlin_query_rows, drumlin_object_set_by_key.
+ * drumlin_object_read_row, drumlin_results_get_rows, drumlin_query_rows, drumlin_object_set_by_key,
+ * drumlin_object_read_marshal.
  */
 #include "typed_fixtures.h"
 
@@ -128,10 +129,44 @@ static void test_set_by_key_writes_and_reports_errors(void) {
     drumlin_close(db);
 }
 
+static void test_read_marshal_reads_collections_and_mixed_values_by_object_key(void) {
+    drumlin_db *db = fresh();
+    drumlin_object *object = NULL;
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_object_create_json(db, "Tagged", "{\"code\": \"t1\", \"n\": 1, \"tags\": [\"red\", \"blue\"], "
+                                          "\"extra\": \"mixed-text\"}", DRUMLIN_UPDATE_NEVER, &object));
+    REQUIRE_OK(drumlin_commit(db));
+    int64_t key = 0;
+    REQUIRE_OK(drumlin_object_key(object, &key));
+    int32_t tagged = class_index(db, "Tagged");
+    int32_t idx[2] = {prop(db, "Tagged", "tags"), prop(db, "Tagged", "extra")};
+    unsigned char buffer[512];
+    size_t size = 0;
+    CHECK_OK(drumlin_object_read_marshal(db, tagged, key, 2, idx, buffer, sizeof buffer, &size));
+    /* A dict ('{') of the two values: the list's strings and the mixed value's. */
+    CHECK(size > 1 && buffer[0] == '{' && buffer[size - 1] == '0');
+    CHECK(has_text(buffer, size, "red") && has_text(buffer, size, "blue") && has_text(buffer, size, "mixed-text"));
+    /* Too small a buffer: the size needed. */
+    size_t needed = size;
+    CHECK_OK(drumlin_object_read_marshal(db, tagged, key, 2, idx, buffer, 3, &size));
+    CHECK(size == needed);
+    int32_t bad = 99;
+    CHECK_FAILS(drumlin_object_read_marshal(db, tagged, key, 1, &bad, buffer, sizeof buffer, &size),
+                DRUMLIN_ERR_INVALID_ARGUMENT, "99");
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_object_delete(object));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_ERR(drumlin_object_read_marshal(db, tagged, key, 2, idx, buffer, sizeof buffer, &size), DRUMLIN_ERR_INVALIDATED_OBJECT);
+    CHECK_ERR(drumlin_object_read_marshal(db, 99, key, 2, idx, buffer, sizeof buffer, &size), DRUMLIN_ERR_INVALID_ARGUMENT);
+    drumlin_object_release(object);
+    drumlin_close(db);
+}
+
 int main(void) {
     test_read_version_moves_on_commit_rollback_and_writes();
     test_read_version_sees_another_connections_commit_at_the_next_read();
     test_rows_by_primary_key_key_results_and_query();
     test_set_by_key_writes_and_reports_errors();
+    test_read_marshal_reads_collections_and_mixed_values_by_object_key();
     return check_report("rows");
 }

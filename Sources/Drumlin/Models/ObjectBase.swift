@@ -94,6 +94,8 @@ open class ObjectBase: CustomStringConvertible {
             _counter = newValue?.context.counter
         }
     }
+    // An object's bookkeeping fields skip Swift's dynamic exclusivity checks: an object is
+    // confined to its thread (as in Realm Swift), and no access to them overlaps another.
     @exclusivity(unchecked) private final var _stateStorage: ManagedState?
     @exclusivity(unchecked) private final var _readContext: _RealmContext?
     @exclusivity(unchecked) private final var _readClass: HandleClass?
@@ -114,12 +116,12 @@ open class ObjectBase: CustomStringConvertible {
     @usableFromInline @exclusivity(unchecked) final unowned(unsafe) var _counter: _VersionCounter?
     /// Whether the object is managed (what `@Persisted`'s inlined accessors test first).
     @usableFromInline @exclusivity(unchecked) final var _isManaged = false
-    final var _recorder: _KeyPathRecorder? {
+    @exclusivity(unchecked) final var _recorder: _KeyPathRecorder? {
         didSet { _isPlain = _recorder == nil && _overrides == nil }
     }
-    final var _metaCache: ClassMeta?
-    final var _isPrototype = false
-    final var _overrides: [Int: Any]? {
+    @exclusivity(unchecked) final var _metaCache: ClassMeta?
+    @exclusivity(unchecked) final var _isPrototype = false
+    @exclusivity(unchecked) final var _overrides: [Int: Any]? {
         didSet { _isPlain = _recorder == nil && _overrides == nil }
     }
     /// Unmanaged, not recording key paths, no values set by name: `@Persisted` reads and writes

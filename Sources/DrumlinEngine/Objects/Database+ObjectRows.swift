@@ -29,6 +29,15 @@ extension Database {
         try Object(database: self, info: info, key: key).visitRow(info.rowIndices, body)
     }
 
+    /// Hands `body` the values of `propertyIndices` (collections and mixed values included) of
+    /// the object of class `classIndex` with object key `key`, read in one call. The
+    /// corresponding C function is `drumlin_object_read_marshal`.
+    public func visitValues(classIndex: Int, key: Int64, propertyIndices: [Int],
+                            _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
+        let info = try classInfo(index: classIndex)
+        try Object(database: self, info: info, key: key).visitRow(propertyIndices, body)
+    }
+
     /// Writes one property of the object with object key `key` (inside a write transaction). A
     /// plain column (bool, int, float, double, string, data; not the primary key) is one cached
     /// `UPDATE ... WHERE key = ?`, with no read first; anything else takes the general path

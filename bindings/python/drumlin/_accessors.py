@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from . import _ffi
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import DrumlinError
-from ._rows import TAGGED_PROPERTY_TYPES, convert_tagged
+from ._rows import TAGGED_PROPERTY_TYPES, convert_tagged, mixed_value, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._schema import DEAD, ClassInfo, Property
 from .collection import List, Set
@@ -41,6 +41,7 @@ from .object import (
     _class_attribute,
     keyed_object,
     managed_init,
+    mixed_from_json,
     mixed_link_object,
 )
 from .results import Results
@@ -181,12 +182,27 @@ def _convert_kept(obj: Object, row: Any, index: int, value: tuple[Any, ...]) -> 
 
 
 class MixedAccessor(Accessor):
-    """A mixed property: one typed call per read (not kept in the row)."""
+    """A mixed property (not kept in the row): one packed read by the object's key, or, for an
+    object without a kept row, one typed call through its handle."""
 
-    __slots__ = ()
+    __slots__ = ("indices",)
+
+    def __init__(self, prop: Property) -> None:
+        super().__init__(prop)
+        self.indices = (c_int32 * 1)(prop.index)
 
     def read(self, obj: Object) -> Any:
         prop = self.prop
+        access = obj._drumlin_class.rows
+        db = obj._drumlin_db
+        if access is not None and obj._drumlin_values is None and db._drumlin_h is not None:
+            key = obj._drumlin_key
+            if key is None:
+                key = obj._drumlin_object_key()
+            if key is not None:
+                value = read_values(access, key, self.indices)[prop.name]
+                # Tagged values converted; a link ({"$link": ...}, never nested) as its Object.
+                return mixed_from_json(db, mixed_value(value))
         handle = obj._ptr()
         value = _drumlin_value()
         with obj._drumlin_lock:
@@ -208,16 +224,30 @@ class MixedAccessor(Accessor):
 
 
 class LinkAccessor(Accessor):
-    """A to-one link: the target's class and object key are kept in the row."""
+    """A to-one link: the target's class and object key are kept in the row; the target object is
+    made from them, with no call (its own row is read when one of its attributes is)."""
 
-    __slots__ = ()
+    __slots__ = ("version",)
 
-    def read(self, obj: Object) -> Any:
-        value = obj._drumlin_current_row()[self.index]
+    def __init__(self, prop: Property, info: ClassInfo) -> None:
+        super().__init__(prop)
+        # As ScalarAccessor: the database's read version while the kept row answers reads.
+        self.version = info.rows.version if info.rows is not None else DEAD
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        if obj._drumlin_seen == self.version.value:
+            value = obj._drumlin_row[self.index]  # type: ignore[index]
+        else:
+            value = obj._drumlin_current_row()[self.index]
         if value is None:
             return None
         db = obj._drumlin_db
-        return db._class(self.prop.object_type).object_type._drumlin_keyed(db, value[2])  # type: ignore[attr-defined]
+        return keyed_object(db._class(self.prop.object_type).object_type, db, value[2])  # type: ignore[arg-type]
+
+    def read(self, obj: Object) -> Any:
+        return self.__get__(obj)
 
 
 class ListAccessor(Accessor):
@@ -293,7 +323,9 @@ def accessor_for(prop: Property, info: ClassInfo) -> Accessor:
     if prop.is_backlink:
         return BacklinksAccessor(prop)
     if prop.is_link:
-        return LinkAccessor(prop)
+        link = LinkAccessor(prop, info)
+        info.row_readers.append(link)
+        return link
     if prop.in_row:
         accessor = (TaggedAccessor if prop.type in TAGGED_PROPERTY_TYPES else ScalarAccessor)(prop, info)
         info.row_readers.append(accessor)

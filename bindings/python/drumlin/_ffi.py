@@ -459,6 +459,12 @@ drumlin_object_get_marshal = _fn(
     "drumlin_object_get_marshal",
     [drumlin_object_p, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
 )
+# int drumlin_object_read_marshal(drumlin_db *db, int32_t class_index, int64_t key, size_t count,
+#                               const int32_t *property_indices, void *buffer, size_t capacity, size_t *out_size);
+drumlin_object_read_marshal = _fn(
+    "drumlin_object_read_marshal",
+    [drumlin_db_p, c_int32, c_int64, c_size_t, POINTER(c_int32), c_void_p, c_size_t, POINTER(c_size_t)],
+)
 # int drumlin_object_set(drumlin_object *object, const char *property_name, const drumlin_value *value);
 drumlin_object_set = _fn("drumlin_object_set", [drumlin_object_p, c_char_p, drumlin_value_p])
 # int drumlin_object_set_at(drumlin_object *object, int32_t property_index, const drumlin_value *value);
@@ -785,18 +791,18 @@ def _unchecked(declared: Any) -> Any:
 drumlin_object_find_row_unchecked = _unchecked(drumlin_object_find_row)
 drumlin_object_read_row_unchecked = _unchecked(drumlin_object_read_row)
 drumlin_results_get_rows_unchecked = _unchecked(drumlin_results_get_rows)
-drumlin_query_rows_unchecked = _unchecked(drumlin_query_rows)
 drumlin_object_find_marshal_unchecked = _unchecked(drumlin_object_find_marshal)
 drumlin_object_get_marshal_unchecked = _unchecked(drumlin_object_get_marshal)
+drumlin_object_read_marshal_unchecked = _unchecked(drumlin_object_read_marshal)
 drumlin_results_get_marshal_unchecked = _unchecked(drumlin_results_get_marshal)
 drumlin_query_marshal_unchecked = _unchecked(drumlin_query_marshal)
 UNCHECKED = (
     (drumlin_object_find_row_unchecked, drumlin_object_find_row),
     (drumlin_object_read_row_unchecked, drumlin_object_read_row),
     (drumlin_results_get_rows_unchecked, drumlin_results_get_rows),
-    (drumlin_query_rows_unchecked, drumlin_query_rows),
     (drumlin_object_find_marshal_unchecked, drumlin_object_find_marshal),
     (drumlin_object_get_marshal_unchecked, drumlin_object_get_marshal),
+    (drumlin_object_read_marshal_unchecked, drumlin_object_read_marshal),
     (drumlin_results_get_marshal_unchecked, drumlin_results_get_marshal),
     (drumlin_query_marshal_unchecked, drumlin_query_marshal),
 )

@@ -1,7 +1,7 @@
 """The package's one read route: packed calls into this thread's arena.
 
 Objects read rows (``drumlin_object_find_row`` / ``drumlin_object_read_row`` /
-``drumlin_results_get_rows`` / ``drumlin_query_rows``; drumlin.h, "Whole rows"): the values stored in
+``drumlin_results_get_rows``; drumlin.h, "Whole rows"): the values stored in
 the object's row, read in one statement (collections, mixed values and linkingObjects are None, read
 by their accessors when asked for; a link is ``(DRUMLIN_TYPE_LINK, class, key)``). Objects keep
 their row together with the database's *read version* at the time of the read. The read version is
@@ -32,6 +32,7 @@ than the arena is read again into a larger one, by one loop (:func:`_finish`).
 
 from __future__ import annotations
 
+import gc
 import struct
 import threading
 from ctypes import addressof, byref, c_char_p, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
@@ -52,9 +53,9 @@ if TYPE_CHECKING:
 _find_row = _ffi.drumlin_object_find_row_unchecked
 _read_row = _ffi.drumlin_object_read_row_unchecked
 _results_rows = _ffi.drumlin_results_get_rows_unchecked
-_query_rows = _ffi.drumlin_query_rows_unchecked
 _find_values = _ffi.drumlin_object_find_marshal_unchecked
 _object_values = _ffi.drumlin_object_get_marshal_unchecked
+_read_values = _ffi.drumlin_object_read_marshal_unchecked
 _results_values = _ffi.drumlin_results_get_marshal_unchecked
 _query_values = _ffi.drumlin_query_marshal_unchecked
 _raise = _ffi._raise
@@ -236,17 +237,21 @@ def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     return _many(access, _results_rows, (results, _ALL, _EVERY_ROW))  # type: ignore[no-any-return]
 
 
-def query_rows(access: RowAccess, query: bytes, args_json: bytes | None) -> list[tuple[Any, ...]]:
-    """The rows of the objects matching a query, in order, with no results handle."""
-    return _many(access, _query_rows, (access.db, access.class_index, query, args_json))  # type: ignore[no-any-return]
-
-
 def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:
-    """A packed call returning many objects, into an arena as large as the class's last one."""
+    """A packed call returning many objects, into an arena as large as the class's last one. The
+    cyclic collector is paused while ``marshal`` builds the result: every container it makes
+    lives at least as long as the result, so collections in between would only walk them (and
+    everything older, as they are promoted) for nothing."""
     area = arena()
     if access.last_size > area.limit:
         area = _new_arena(access.last_size + (access.last_size >> 3))
-    result = _call(function, args, area)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        result = _call(function, args, area)
+    finally:
+        if collecting:
+            gc.enable()
     access.last_size = area.size.value
     return result
 
@@ -276,6 +281,28 @@ def object_values(access: RowAccess, handle: Any) -> dict[str, Any]:
     return _call(_object_values, args, arena())  # type: ignore[no-any-return]
 
 
+def read_values(access: RowAccess, key: int, indices: Any) -> dict[str, Any]:
+    """The values of ``indices`` (a ctypes int32 array) of the object with this object key, with no
+    object handle (InvalidatedObjectError once it is deleted)."""
+    args = (access.db, access.class_index, c_int64(key), len(indices), indices)
+    return _call(_read_values, args, arena())  # type: ignore[no-any-return]
+
+
+def collection_converter(db: Database, prop: Property) -> Callable[[Any], Any]:
+    """How the packed values of a collection property of values (not links) become the items its
+    view reads: tagged values converted (a mixed value's links stay ``$link`` dicts)."""
+    convert = _item_converter(db, prop)
+    if convert is None:
+        return as_is_value
+    if prop.collection == _ffi.DRUMLIN_COLLECTION_DICTIONARY:
+        return _each_entry(convert)
+    return _each_item(convert)
+
+
+def as_is_value(value: Any) -> Any:
+    return value
+
+
 def results_values(access: RowAccess, results: Any) -> list[dict[str, Any]]:
     """The values of every object of a results handle, in order."""
     args = (results, access.count, access.indices)
@@ -303,15 +330,15 @@ def _value(value: Any) -> Any:
     return _TAGGED[value[0]](value) if type(value) is tuple else value
 
 
-def _mixed_value(value: Any) -> Any:
+def mixed_value(value: Any) -> Any:
     """A mixed value, its nested lists and dictionaries included."""
     kind = type(value)
     if kind is tuple:
         return _TAGGED[value[0]](value)
     if kind is list:
-        return [_mixed_value(item) for item in value]
+        return [mixed_value(item) for item in value]
     if kind is dict:
-        return {key: _mixed_value(item) for key, item in value.items()}
+        return {key: mixed_value(item) for key, item in value.items()}
     return value
 
 
@@ -332,7 +359,7 @@ def _item_converter(db: Database, prop: Property) -> Callable[[Any], Any] | None
         key = target.primary_key
         return _value if key is not None and key.type in TAGGED_PROPERTY_TYPES else None
     if kind == _ffi.DRUMLIN_PROPERTY_MIXED:
-        return _mixed_value
+        return mixed_value
     if kind in TAGGED_PROPERTY_TYPES:
         return _value
     return None

@@ -28,7 +28,7 @@ from collections.abc import (
     MutableSet,
 )
 from collections.abc import Set as AbstractSet
-from ctypes import byref, c_int, c_size_t, c_void_p
+from ctypes import byref, c_int, c_int32, c_size_t, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, overload
 
 from . import _ffi, notifications
@@ -37,7 +37,9 @@ from ._errors import (
     InvalidArgumentError,
     TypeMismatchError,
 )
+from ._errors import MisuseError
 from ._handle import Handle
+from ._rows import NO_ROW, collection_converter, read_values
 from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
 from .notifications import NotificationToken
 from .object import Object, mixed_from_json, mixed_link_object
@@ -53,17 +55,32 @@ _T = TypeVar("_T")
 _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 
+# A view's handle before it is opened: views of values read through their owner's key (one packed
+# call), and open a handle only for what needs one (writes, observers, lookups, links).
+_UNOPENED = object()
+_OPENING = threading.Lock()
+# The property-index arrays the packed reads take, one per index.
+_INDICES: dict[int, Any] = {}
+
 
 class _Collection(Handle):
     """What List, Set and Dictionary share: the owner, the property, the handle, the lock."""
 
-    __slots__ = ("_drumlin_lock", "_drumlin_owner", "_drumlin_prop", "_drumlin_target")
+    __slots__ = (
+        "_drumlin_cached",
+        "_drumlin_convert",
+        "_drumlin_lock",
+        "_drumlin_owner",
+        "_drumlin_prop",
+        "_drumlin_seen",
+        "_drumlin_target",
+    )
 
     _kind = "collection"
 
     def __init__(self, owner: Object, prop: Property) -> None:
         # Views come from reading a property of an Object, never from user code.
-        self._drumlin_h = None
+        self._drumlin_h = _UNOPENED
         self._drumlin_owner: Object = owner
         # (Declared here, not in the class body: a Property is also a descriptor.)
         self._drumlin_prop: Property = prop
@@ -73,9 +90,60 @@ class _Collection(Handle):
         db = owner._drumlin_db
         is_object = prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT
         self._drumlin_target: ClassInfo | None = db._class(prop.object_type) if is_object else None
-        owner_handle = owner._ptr()
-        with owner._drumlin_lock:
-            self._drumlin_h = self._drumlin_open(owner_handle, prop.cname)
+        # The values last read (packed, by the owner's key) and the read version they are current at.
+        self._drumlin_cached: Any = None
+        self._drumlin_seen = NO_ROW
+        self._drumlin_convert: Callable[[Any], Any] | None = None
+        if is_object or owner._drumlin_class.rows is None:
+            self._ptr()
+        else:
+            # A deleted owner fails here, as opening the view did (no call while nothing changed).
+            owner._drumlin_current_row()
+
+    def _ptr(self) -> Any:
+        handle = self._drumlin_h
+        if handle is _UNOPENED:
+            with _OPENING:
+                handle = self._drumlin_h
+                if handle is _UNOPENED:
+                    owner = self._drumlin_owner
+                    owner_handle = owner._ptr()
+                    with owner._drumlin_lock:
+                        handle = self._drumlin_open(owner_handle, self._drumlin_prop.cname)
+                    self._drumlin_h = handle
+        if handle is None:
+            raise MisuseError(f"This {self._kind} is closed.")
+        return handle
+
+    def _drumlin_packed(self) -> Any:
+        """The collection's items (a list, or a dict for a dictionary), read in one packed call by
+        the owner's object key and kept while the database's read version is unchanged; None for
+        a view of links (read through its handle). Callers must not change what it returns."""
+        if self._drumlin_target is not None:
+            return None
+        owner = self._drumlin_owner
+        access = owner._drumlin_class.rows
+        if access is None:
+            return None
+        version = access.version.value
+        if self._drumlin_seen == version:
+            return self._drumlin_cached
+        if self._drumlin_h is None or owner._drumlin_db._drumlin_h is None:
+            self._ptr()  # this view or its database closed: the error
+        key = owner._drumlin_key
+        if key is None:
+            key = owner._drumlin_object_key()
+        prop = self._drumlin_prop
+        indices = _INDICES.get(prop.index)
+        if indices is None:
+            indices = _INDICES[prop.index] = (c_int32 * 1)(prop.index)
+        convert = self._drumlin_convert
+        if convert is None:
+            convert = self._drumlin_convert = collection_converter(owner._drumlin_db, prop)
+        items = convert(read_values(access, key, indices)[prop.name])  # type: ignore[arg-type]
+        self._drumlin_cached = items
+        self._drumlin_seen = version
+        return items
 
     # Each subclass names the C functions of its handle type; the plumbing below is shared.
     _ffi_handle: Any = None
@@ -115,6 +183,9 @@ class _Collection(Handle):
         )
 
     def __len__(self) -> int:
+        items = self._drumlin_packed()
+        if items is not None:
+            return len(items)
         handle = self._ptr()
         size = c_size_t()
         self._ffi_size(handle, byref(size))
@@ -147,7 +218,11 @@ class _Collection(Handle):
         return take_string(out)
 
     def _drumlin_json(self) -> Any:
-        """The whole collection as Python values (links as references)."""
+        """The whole collection as Python values (links as references; a mixed value's as
+        ``$link`` dicts), a new list or dict."""
+        items = self._drumlin_packed()
+        if items is not None:
+            return items.copy()
         return ejson_loads(self._drumlin_text())
 
     def _drumlin_raw(self) -> Any:
@@ -242,7 +317,8 @@ class _Collection(Handle):
         return None
 
     def _release(self, handle: Any) -> None:
-        self._ffi_release(handle)
+        if handle is not _UNOPENED:
+            self._ffi_release(handle)
 
     def close(self) -> None:
         """Release this view's handle (the stored collection is untouched)."""
@@ -328,6 +404,9 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         return self._drumlin_get(self._drumlin_position(index, len(self)))
 
     def _drumlin_get(self, position: int) -> Any:
+        items = self._drumlin_packed()
+        if items is not None:
+            return self._drumlin_mixed_values(items[position])
         handle = self._ptr()
         target = self._drumlin_target
         if target is not None:

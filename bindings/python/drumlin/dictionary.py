@@ -136,7 +136,8 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
         return dict(zip(entries, self._drumlin_objects(list(entries.values()))))
 
     def __iter__(self) -> Iterator[str]:
-        return iter(list(self._drumlin_raw()))
+        items = self._drumlin_packed()
+        return iter(list(items if items is not None else self._drumlin_raw()))
 
     def items(self) -> ItemsView[str, Any]:
         """The entries, in key order (iterating reads the dictionary once)."""

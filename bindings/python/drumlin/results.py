@@ -23,6 +23,7 @@ import pathlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int64, c_size_t, c_void_p
+from itertools import repeat
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
 
@@ -405,6 +406,12 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     def _drumlin_objects(self) -> list[Any]:
         """The objects now in the results, read in one call (``drumlin_results_get_rows``): each
         keeps its row (see _rows), and has no handle until a call needs one."""
+        return list(self._drumlin_each())
+
+    def _drumlin_each(self) -> Iterator[Any]:
+        """The objects now in the results, their rows read in one call, each object made when it
+        is reached: a loop that drops each object holds one at a time (so Python's cyclic
+        collector does not walk a whole result's objects again and again as they age)."""
         db = self._drumlin_db
         info = self._drumlin_class
         access = info.rows
@@ -412,14 +419,14 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         if db._drumlin_h is None or access is None:
             db._ptr()  # closed: the error
         version = access.version.value  # type: ignore[union-attr]
-        cls = info.object_type
-        objects = [object_from_row(cls, db, row, version) for row in results_rows(access, handle)]  # type: ignore[arg-type]
+        rows = results_rows(access, handle)  # type: ignore[arg-type]
+        cls: Any = info.object_type  # a generated Object class (typed as its constructor)
+        objects = map(object_from_row, repeat(cls), repeat(db), rows, repeat(version))
         view = self._drumlin_view
-        return objects if view is None else [view(obj) for obj in objects]
+        return objects if view is None else map(view, objects)
 
     def __iter__(self) -> Iterator[_T_co]:
-        objects: list[_T_co] = self._drumlin_objects()
-        return iter(objects)
+        return self._drumlin_each()
 
     def __reversed__(self) -> Iterator[_T_co]:
         objects: list[_T_co] = self._drumlin_objects()

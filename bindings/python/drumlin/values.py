@@ -232,7 +232,7 @@ def datetime_to_timestamp(value: datetime) -> tuple[int, int]:
 def timestamp_to_datetime(seconds: int, nanoseconds: int) -> datetime:
     """An aware UTC datetime; nanoseconds below a microsecond are truncated."""
     try:
-        return _EPOCH + timedelta(seconds=seconds, microseconds=nanoseconds // 1000)
+        return _EPOCH + timedelta(0, seconds, nanoseconds // 1000)  # (days, seconds, microseconds)
     except OverflowError:
         raise OverflowError(
             f"the date {seconds} s after 1970 is outside Python's datetime range (years 1-9999)"
