@@ -18,6 +18,10 @@ public struct ObjectRow {
     public internal(set) var key: Int64
     @usableFromInline let source: Source
     @usableFromInline let indices: [Int]
+    /// The statement's SQLite handle when the values are on a statement's row: the hot loop
+    /// reads columns through it without taking the statement out of `source` (a copy of the
+    /// enum's payload is a reference taken and dropped).
+    @usableFromInline let statementHandle: OpaquePointer?
 
     init(database: Database, info: ClassInfo, key: Int64, source: Source, indices: [Int]) {
         self.database = database
@@ -25,6 +29,7 @@ public struct ObjectRow {
         self.key = key
         self.source = source
         self.indices = indices
+        if case .statement(let statement) = source { statementHandle = statement.handle } else { statementHandle = nil }
     }
 
     /// The public name of the object's class.
@@ -41,29 +46,26 @@ public struct ObjectRow {
 
     /// The value of the `position`th property asked for.
     public subscript(position: Int) -> BorrowedValue {
-        switch source {
-        case .values(let values): return .value(values[position])
-        case .statement(let statement): return Self.read(statement, info, indices[position])
-        }
+        guard let handle = statementHandle else { return readOther(position, indices[position], 0) }
+        return read(handle, position, indices[position])
     }
 
     /// Calls `body` with each value asked for, in order. Inlinable, so that a caller's `body` is
     /// inlined into the loop (no closure call per value).
     @inlinable @inline(__always)
     public func forEach(_ body: (_ position: Int, _ value: BorrowedValue) throws(DrumlinError) -> Void) throws(DrumlinError) {
-        switch source {
-        case .values(let values):
-            for (position, value) in values.enumerated() { try body(position, .value(value)) }
-        case .statement(let statement):
-            for (position, index) in indices.enumerated() { try body(position, Self.read(statement, info, index)) }
+        guard let handle = statementHandle else {
+            for position in indices.indices { try body(position, readOther(position, indices[position], 0)) }
+            return
         }
+        for (position, index) in indices.enumerated() { try body(position, read(handle, position, index)) }
     }
 
     @inlinable @inline(__always)
-    static func read(_ statement: Statement, _ info: ClassInfo, _ index: Int) -> BorrowedValue {
+    func read(_ handle: OpaquePointer, _ position: Int, _ index: Int) -> BorrowedValue {
         // The class's `let` arrays are read in place: nothing is retained per value.
+        let info = self.info
         let column = Int32((info.slots[index] ?? 0) + 1)
-        let handle = statement.handle
         let trait = info.traits[index]
         let type = trait.type
         // A double is a REAL unless it is NaN or -0.0 (kept as bits: see ValueCodec) or NULL.
@@ -85,14 +87,21 @@ public struct ObjectRow {
             let blob = sqlite3_column_blob(handle, column)
             return .bytes(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column))))
         default:
-            return readOther(statement, info, index, column)
+            return readOther(position, index, column)
         }
     }
 
+    /// The value at `position` when it is not one `read` takes from the statement's row (`column`
+    /// of it), or when the values were read already.
     @usableFromInline
-    static func readOther(_ statement: Statement, _ info: ClassInfo, _ index: Int, _ column: Int32) -> BorrowedValue {
-        let type = info.traits[index].type
-        let target = type == .object ? info.targets[index]?.index ?? -1 : -1
-        return .value(ValueCodec.read(statement, column, as: type, classIndex: target))
+    func readOther(_ position: Int, _ index: Int, _ column: Int32) -> BorrowedValue {
+        switch source {
+        case .values(let values):
+            return .value(values[position])
+        case .statement(let statement):
+            let type = info.traits[index].type
+            let target = type == .object ? info.targets[index]?.index ?? -1 : -1
+            return .value(ValueCodec.read(statement, column, as: type, classIndex: target))
+        }
     }
 }
