@@ -32,6 +32,26 @@ final class PendingRows {
 
     static let batch = 64
 
+    /// Per class: the width of its deferred rows and where its primary key is in them (for the
+    /// message of a duplicate), worked out on its first row of the call.
+    @exclusivity(unchecked) private var layouts = ClassTable<(width: Int, duplicateKey: (String, Int)?)>()
+
+    /// The values a deferred row of `info` binds: [the key,] each column (a mixed one with its
+    /// type code) [, the sequence]; and the class's name with its primary key's position in them.
+    func rowLayout(_ info: ClassInfo) -> (width: Int, duplicateKey: (String, Int)?) {
+        if let known = layouts[info.index] { return known }
+        var width = info.hasSequenceColumn ? 0 : 1
+        var pkPosition: Int?
+        for index in info.columnIndexes {
+            if index == info.primaryKeyIndex { pkPosition = width }
+            width += info.traits[index].type == .mixed ? 2 : 1
+        }
+        if info.hasSequenceColumn { width += 1 }
+        let layout = (width: width, duplicateKey: pkPosition.map { (info.name, $0) })
+        layouts[info.index] = layout
+        return layout
+    }
+
     /// One table's pending rows, `width` values each.
     struct Table {
         let prefix: String
@@ -289,18 +309,11 @@ extension Database {
             guard let next = try pending.nextKey(info, connection) else { return nil }
             key = next
         }
-        // The values bound: [the key,] each column (a mixed one with its type code) [, the sequence].
-        var width = info.hasSequenceColumn ? 0 : 1
-        var pkPosition: Int?
-        for index in info.columnIndexes {
-            if index == info.primaryKeyIndex { pkPosition = width }
-            width += traits[index].type == .mixed ? 2 : 1
-        }
-        if info.hasSequenceColumn { width += 1 }
+        let (width, duplicateKey) = pending.rowLayout(info)
         if info.hasSequenceColumn { try prepareKeyOrder(info, connection) }
         let sequence = info.hasSequenceColumn ? try nextSequence(info, connection) : 0
         pending.appendRow(PendingRows.classTableID(info), prefix: Self.keyedInsertPrefix(info), width: width,
-                          duplicateKey: pkPosition.map { (info.name, $0) }) { values in
+                          duplicateKey: duplicateKey) { values in
             if !info.hasSequenceColumn { values.append(.int(key)) }
             for (position, index) in info.columnIndexes.enumerated() {
                 values.append(row[position])
