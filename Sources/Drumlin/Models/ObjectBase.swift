@@ -38,6 +38,9 @@ final class ManagedState {
         key = nil
     }
 
+    /// The object key, when known without a call.
+    var knownKey: Int64? { resolved?.key ?? key }
+
     /// The engine object (found by primary key the first time for objects of a bulk add).
     var object: EObject {
         if let resolved { return resolved }
@@ -109,6 +112,17 @@ open class ObjectBase: CustomStringConvertible {
         _readKey = key
         _isManaged = true
         _counter = context.counter
+    }
+    /// The class and object key of a top-level object managed by `context`, when they are known
+    /// without a call (what a link to it stores); nil otherwise.
+    final func _knownLink(in context: _RealmContext) -> ObjectLink? {
+        if let state = _stateStorage {
+            guard state.context === context, state.handleClass.meta.kind != .embedded, let key = state.knownKey else { return nil }
+            return ObjectLink(classIndex: state.handleClass.engineClassIndex, key: key)
+        }
+        guard let readContext = _readContext, readContext === context, let readClass = _readClass,
+              readClass.meta.kind != .embedded else { return nil }
+        return ObjectLink(classIndex: readClass.engineClassIndex, key: _readKey)
     }
     /// The handle's version counter, for `@Persisted`'s inlined reads. Not retained: it is a
     /// constant of the context, which a managed object holds (`_readContext` or `_stateStorage`),

@@ -380,7 +380,12 @@ public final class _RealmContext: @unchecked Sendable {
                 }
                 values.append((handleClass.engineIndices[position], raw))
             } else {
-                deferred.append((position, current(position)))
+                let value = current(position)
+                if let raw = try createdWith(property, value) {
+                    values.append((handleClass.engineIndices[position], raw))
+                } else {
+                    deferred.append((position, value))
+                }
             }
         }
         let created: EObject
@@ -402,6 +407,23 @@ public final class _RealmContext: @unchecked Sendable {
             try meta.properties[position].accessor.apply(object, position, value)
         }
         return created
+    }
+
+    /// The stored form of a link or collection value that `create` can take with the row, in the
+    /// same engine call: a collection of values (not of objects or mixed values, which may hold
+    /// unmanaged objects), or a link to an object already managed here whose key is known. Nil for
+    /// the others, which are applied after the object exists (a link to an unmanaged object adds
+    /// it then, so objects linking to each other are added once each).
+    private func createdWith(_ property: PropertyMeta, _ value: Any) throws -> EValue? {
+        let shape = property.shape
+        if shape.collection != nil {
+            guard shape.type != "object", shape.type != "mixed" else { return nil }
+            return try property.accessor.raw(value)
+        }
+        guard shape.type == "object", let target = value as? ObjectBase, let link = target._knownLink(in: self) else {
+            return nil
+        }
+        return .link(link)
     }
 
     /// Adds a sequence of objects. Runs of unmanaged objects of one class whose properties are
