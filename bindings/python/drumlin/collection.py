@@ -72,7 +72,6 @@ class _Collection(Handle):
         "_drumlin_lock",
         "_drumlin_owner",
         "_drumlin_prop",
-        "_drumlin_seen",
         "_drumlin_target",
     )
 
@@ -90,9 +89,9 @@ class _Collection(Handle):
         db = owner._drumlin_db
         is_object = prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT
         self._drumlin_target: ClassInfo | None = db._class(prop.object_type) if is_object else None
-        # The values last read (packed, by the owner's key) and the read version they are current at.
-        self._drumlin_cached: Any = None
-        self._drumlin_seen = NO_ROW
+        # (read version, items) of the values last read (packed, by the owner's key): one tuple, so
+        # threads sharing the view never pair one read's items with another's version.
+        self._drumlin_cached: tuple[int, Any] = (NO_ROW, None)
         self._drumlin_convert: Callable[[Any], Any] | None = None
         if is_object or owner._drumlin_class.rows is None:
             self._ptr()
@@ -126,8 +125,9 @@ class _Collection(Handle):
         if access is None:
             return None
         version = access.version.value
-        if self._drumlin_seen == version:
-            return self._drumlin_cached
+        seen, items = self._drumlin_cached
+        if seen == version:
+            return items
         if self._drumlin_h is None or owner._drumlin_db._drumlin_h is None:
             self._ptr()  # this view or its database closed: the error
         key = owner._drumlin_key
@@ -141,8 +141,7 @@ class _Collection(Handle):
         if convert is None:
             convert = self._drumlin_convert = collection_converter(owner._drumlin_db, prop)
         items = convert(read_values(access, key, indices)[prop.name])  # type: ignore[arg-type]
-        self._drumlin_cached = items
-        self._drumlin_seen = version
+        self._drumlin_cached = (version, items)
         return items
 
     # Each subclass names the C functions of its handle type; the plumbing below is shared.
