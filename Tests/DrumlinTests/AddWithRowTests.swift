@@ -8,6 +8,16 @@ final class AddOwner: Object {
     @Persisted var partner: AddOwner?
 }
 
+final class AddPlace: EmbeddedObject {
+    @Persisted var city = ""
+    @Persisted var floors: List<Int>
+}
+
+final class AddSpot: EmbeddedObject {
+    @Persisted var name = ""
+    @Persisted var keeper: AddOwner?
+}
+
 final class AddItem: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var title = ""
@@ -17,11 +27,13 @@ final class AddItem: Object {
     @Persisted var scores: Map<String, Int>
     @Persisted var owner: AddOwner?
     @Persisted var mixes: List<AnyRealmValue>
+    @Persisted var place: AddPlace?
+    @Persisted var spot: AddSpot?
 }
 
 private func addRealm(_ name: String = #function) throws -> Realm {
     try Realm(configuration: Realm.Configuration(inMemoryIdentifier: name + "\(UInt64.random(in: 0 ... .max))",
-                                                 objectTypes: [AddOwner.self, AddItem.self]))
+                                                 objectTypes: [AddOwner.self, AddItem.self, AddPlace.self, AddSpot.self]))
 }
 
 private func item(_ id: Int, owner: AddOwner?, tags: [String]) -> AddItem {
@@ -93,5 +105,36 @@ private func item(_ id: Int, owner: AddOwner?, tags: [String]) -> AddItem {
         try realm.write { realm.add(item(1, owner: nil, tags: []), update: .all) }
         stored = try #require(realm.object(ofType: AddItem.self, forPrimaryKey: 1))
         #expect(stored.tags.isEmpty && stored.owner == nil)
+    }
+
+    @Test func embeddedObjectsOfValuesAreCreatedWithTheRowAndBecomeManaged() throws {
+        let realm = try addRealm()
+        let keeper = AddOwner()
+        keeper.id = 9
+        let added = item(1, owner: nil, tags: [])
+        let place = AddPlace()
+        place.city = "Oslo"
+        place.floors.append(objectsIn: [1, 2])
+        added.place = place
+        let spot = AddSpot()  // holds a link: written after the row
+        spot.name = "desk"
+        spot.keeper = keeper
+        added.spot = spot
+        try realm.write { realm.add(added) }
+        #expect(place.realm != nil && !place.isInvalidated && spot.realm != nil)
+        #expect(place.city == "Oslo" && Array(place.floors) == [1, 2])
+        let stored = try #require(realm.object(ofType: AddItem.self, forPrimaryKey: 1))
+        #expect(stored.place?.city == "Oslo" && stored.place.map { Array($0.floors) } == [1, 2])
+        #expect(stored.spot?.keeper?.id == 9 && stored.spot?.name == "desk")
+        try realm.write { place.city = "Bergen" }
+        #expect(stored.place?.city == "Bergen")
+        // An update gives a new embedded object: the old one is deleted, as Realm does.
+        let replaced = item(1, owner: nil, tags: [])
+        let other = AddPlace()
+        other.city = "Rome"
+        replaced.place = other
+        try realm.write { realm.add(replaced, update: .modified) }
+        #expect(place.isInvalidated)
+        #expect(realm.object(ofType: AddItem.self, forPrimaryKey: 1)?.place?.city == "Rome")
     }
 }

@@ -368,6 +368,7 @@ public final class _RealmContext: @unchecked Sendable {
         }
         var values: [(index: Int, value: EValue)] = []
         var deferred: [(Int, Any)] = []
+        var embedded: [(Int, ObjectBase)] = []
         values.reserveCapacity(meta.properties.count)
         for (position, property) in meta.properties.enumerated() {
             if property.shape.type == "linkingObjects" { continue }
@@ -383,6 +384,7 @@ public final class _RealmContext: @unchecked Sendable {
                 let value = current(position)
                 if let raw = try createdWith(property, value) {
                     values.append((handleClass.engineIndices[position], raw))
+                    if case .dictionary = raw, let target = value as? ObjectBase { embedded.append((position, target)) }
                 } else {
                     deferred.append((position, value))
                 }
@@ -398,6 +400,16 @@ public final class _RealmContext: @unchecked Sendable {
         object._managedState = ManagedState(context: self, handleClass: handleClass, object: created)
         object._metaCache = meta
         object._overrides = nil
+        // Embedded objects created with the row are managed now, as the objects they were read from.
+        for (position, value) in embedded {
+            guard case .link(let link) = try created.value(at: handleClass.engineIndices[position]) else {
+                throw Realm.Error(.internal, "The embedded object was not created.")
+            }
+            let embeddedClass = try self.handleClass(type(of: value))
+            value._managedState = ManagedState(context: self, handleClass: embeddedClass, key: link.key)
+            value._metaCache = embeddedClass.meta
+            value._overrides = nil
+        }
         for (position, value) in deferred {
             if update == .modified, meta.properties[position].shape.collection == nil, value is _OptionalProtocol,
                (value as! any _OptionalProtocol)._isNil, meta.properties[position].shape.type == "object" {
@@ -420,10 +432,30 @@ public final class _RealmContext: @unchecked Sendable {
             guard shape.type != "object", shape.type != "mixed" else { return nil }
             return try property.accessor.raw(value)
         }
-        guard shape.type == "object", let target = value as? ObjectBase, let link = target._knownLink(in: self) else {
-            return nil
+        guard shape.type == "object", let target = value as? ObjectBase else { return nil }
+        if let link = target._knownLink(in: self) { return .link(link) }
+        return try embeddedValues(target)
+    }
+
+    /// An unmanaged embedded object as the values `create` makes it from (a dictionary by
+    /// property name), when they are all values and collections of values; nil when it holds
+    /// links or mixed values (it is then written after its parent, by `setEmbedded`).
+    private func embeddedValues(_ value: ObjectBase) throws -> EValue? {
+        guard value._managedState == nil else { return nil }
+        let meta = try handleClass(type(of: value)).meta
+        guard meta.kind == .embedded else { return nil }
+        let readers = meta.accesses
+        let storages = readers.contains(where: { $0 == nil }) ? ClassMeta.storages(of: value) : nil
+        var members: [(key: String, value: EValue)] = []
+        members.reserveCapacity(meta.properties.count)
+        for (position, property) in meta.properties.enumerated() {
+            let shape = property.shape
+            if shape.type == "linkingObjects" { continue }
+            guard shape.type != "object", shape.type != "mixed" else { return nil }
+            let item = value._overrides?[position] ?? storages?[position].1.anyCurrent ?? readers[position]!.value(value)
+            members.append((property.name, try property.accessor.raw(item)))
         }
-        return .link(link)
+        return .dictionary(members)
     }
 
     /// Adds a sequence of objects. Runs of unmanaged objects of one class whose properties are

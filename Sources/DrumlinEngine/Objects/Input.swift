@@ -218,7 +218,9 @@ extension Database {
                 }
                 return .value(.null)
             case .link: return .value(value)
-            case .dictionary(let members) where form == .payload: return .objectValues(members)
+            // A dictionary is a new object of the target class, from its values (an embedded
+            // object, as the Swift face gives one with its parent's row).
+            case .dictionary(let members): return .objectValues(members)
             default:
                 guard form == .payload else {
                     throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a link to '\(property.objectType ?? "")', got \(value.typeName).")
