@@ -137,4 +137,20 @@ private func item(_ id: Int, owner: AddOwner?, tags: [String]) -> AddItem {
         #expect(place.isInvalidated)
         #expect(realm.object(ofType: AddItem.self, forPrimaryKey: 1)?.place?.city == "Rome")
     }
+
+    @Test func aLinkedObjectIsReadWithItsRowAndStaysLive() throws {
+        let realm = try addRealm()
+        let owner = AddOwner()
+        owner.id = 1
+        owner.name = "ann"
+        try realm.write { realm.add(item(1, owner: owner, tags: [])) }
+        let read = try #require(realm.object(ofType: AddItem.self, forPrimaryKey: 1))
+        let linked = try #require(read.owner)
+        #expect(linked.name == "ann" && linked.isSameObject(as: owner) && linked.realm != nil)
+        try realm.write { owner.name = "bo" }
+        #expect(linked.name == "bo")
+        try realm.write { realm.delete(owner) }
+        #expect(linked.isInvalidated && read.owner == nil)
+    }
 }
+

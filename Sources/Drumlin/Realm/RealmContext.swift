@@ -320,6 +320,29 @@ public final class _RealmContext: @unchecked Sendable {
 
     func object<T: ObjectBase>(_ link: ObjectLink, as type: T.Type) -> T {
         do {
+            // A link to an object of the model class asked for: its row is read now, in one
+            // statement, into a new instance (as a read by primary key does), so reading its
+            // properties next takes no call. A link read from a current row points at an object
+            // that exists; a deleted one is the engine's error.
+            if let handleClass = handleClass(engineIndex: link.classIndex), handleClass.meta.type == type {
+                var found: T?
+                var failure: (any Swift.Error)?
+                try database.visitValues(classIndex: link.classIndex, key: link.key,
+                                         propertyIndices: handleClass.rowEngineIndices) { (row) throws(EError) in
+                    if let plan = handleClass.rowFill {
+                        let instance = readInstance(of: handleClass, as: type, key: row.key)
+                        failure = try fill(instance, from: row, plan)
+                        found = instance
+                    } else {
+                        var values: [EValue] = []
+                        values.reserveCapacity(row.count)
+                        try row.forEach { (_, value) throws(EError) in values.append(try value.value()) }
+                        found = wrap(row.object, of: handleClass, as: type, row: values)
+                    }
+                }
+                if let failure { throw failure }
+                if let found { return found }
+            }
             guard let object = try database.object(link) else {
                 _fatal(Realm.Error(.invalidatedObject, "The linked object no longer exists."))
             }
