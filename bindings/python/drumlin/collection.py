@@ -35,12 +35,12 @@ from . import _ffi, notifications
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import (
     InvalidArgumentError,
+    MisuseError,
     TypeMismatchError,
 )
-from ._errors import MisuseError
 from ._handle import Handle
-from ._rows import NO_ROW, collection_converter, read_values
 from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
+from ._rows import NO_ROW, collection_converter, read_values
 from .notifications import NotificationToken
 from .object import Object, mixed_from_json, mixed_link_object
 from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
