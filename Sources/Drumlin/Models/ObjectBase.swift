@@ -113,6 +113,7 @@ open class ObjectBase: CustomStringConvertible {
         _isManaged = true
         _counter = context.counter
     }
+
     /// The class and object key of a top-level object managed by `context`, when they are known
     /// without a call (what a link to it stores); nil otherwise.
     final func _knownLink(in context: _RealmContext) -> ObjectLink? {
@@ -124,6 +125,7 @@ open class ObjectBase: CustomStringConvertible {
               readClass.meta.kind != .embedded else { return nil }
         return ObjectLink(classIndex: readClass.engineClassIndex, key: _readKey)
     }
+
     /// The handle's version counter, for `@Persisted`'s inlined reads. Not retained: it is a
     /// constant of the context, which a managed object holds (`_readContext` or `_stateStorage`),
     /// and it is nil whenever the object is unmanaged.

@@ -4,8 +4,6 @@ internal import DrumlinEngine
 import Glibc
 #endif
 
-/// A model class as one open database sees it: the engine's class index, the engine's index of
-/// each property (by the class's position), and which properties live in the row.
 /// How each value of a class's row goes into an object's storages, by slot: the common
 /// conversions (`loads`) and the general loader of each storage (`loaders`). One object, so a
 /// read takes one reference to it.
@@ -19,6 +17,8 @@ final class RowFill {
     }
 }
 
+/// A model class as one open database sees it: the engine's class index, the engine's index of
+/// each property (by the class's position), and which properties live in the row.
 final class HandleClass: @unchecked Sendable {
     let meta: ClassMeta
     let engineClassIndex: Int
