@@ -50,6 +50,34 @@ let petsSchema = """
         #expect(try rex.jsonText() == #"{"name":"Rex","age":3}"#)
     }
 
+    /// A dictionary given for a link property in a typed create is a new object of the target
+    /// class made from its values (what the Swift face sends for an embedded object); a bad
+    /// value in it fails the whole create with the message of the payload path.
+    @Test func typedDictionaryForALinkCreatesTheObject() throws {
+        let db = try open()
+        let person = try db.classIndex("Person")
+        let address = try db.propertyIndex("Person", "address")
+        let name = try db.propertyIndex("Person", "name")
+        try db.write {
+            try db.create(classIndex: person, values: [(try db.propertyIndex("Person", "id"), .int(1)), (name, .string("p")),
+                                                       (address, .dictionary([("street", .string("Main St"))]))])
+        }
+        let json = try #require(try db.getJSON("Person", primaryKey: 1))
+        #expect(json.contains(#""address":{"street":"Main St","city":null,"geo":null}"#))
+        try db.beginWrite()
+        expectError(.noSuchProperty, "Property 'Address.nowhere' does not exist.") {
+            try db.create(classIndex: person, values: [(try db.propertyIndex("Person", "id"), .int(2)), (name, .string("p")),
+                                                       (address, .dictionary([("nowhere", .string("x"))]))])
+        }
+        expectError(.typeMismatch) {
+            try db.create(classIndex: person, values: [(try db.propertyIndex("Person", "id"), .int(3)), (name, .string("p")),
+                                                       (address, .dictionary([("street", .int(5))]))])
+        }
+        try db.commit()
+        #expect(try db.count("Person") == 1)
+        #expect(try db.count("Address") == 1)
+    }
+
     /// `{"$link": {"class": ..., "key": ...}}` names an existing object in a payload as a typed
     /// `.link` does, with the same checks and messages (the Python face sends objects this way).
     @Test func linkJSONNamesAnExistingObjectInPayloads() throws {
