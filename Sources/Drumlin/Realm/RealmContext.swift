@@ -379,16 +379,8 @@ public final class _RealmContext: @unchecked Sendable {
         if meta.kind == .embedded {
             throw Realm.Error(.invalidArgument, "Cannot add an object of embedded type '\(meta.name)' on its own: assign it to a property of its parent.")
         }
-        // Unmanaged values are read through the storages' key paths where the class knows them,
-        // and by reflection for properties never accessed yet.
         let readers = meta.accesses
-        var reflected: [(String, any _AnyPersisted)]?
-        func current(_ position: Int) -> Any {
-            if let value = object._overrides?[position] { return value }
-            if let reader = readers[position] { return reader.value(object) }
-            if reflected == nil { reflected = ClassMeta.storages(of: object) }
-            return reflected![position].1.anyCurrent
-        }
+        let current = Self.unmanagedValues(of: object, meta)
         var values: [(index: Int, value: EValue)] = []
         var deferred: [(Int, Any)] = []
         var embedded: [(Int, ObjectBase)] = []
@@ -444,6 +436,20 @@ public final class _RealmContext: @unchecked Sendable {
         return created
     }
 
+    /// The current value of each property of an unmanaged object, by position: a value set by
+    /// name, else its storage through the reader the class knows, else by reflection (done once,
+    /// and only when some storage of the class was never accessed).
+    private static func unmanagedValues(of object: ObjectBase, _ meta: ClassMeta) -> (Int) -> Any {
+        let readers = meta.accesses
+        var reflected: [(String, any _AnyPersisted)]?
+        return { position in
+            if let value = object._overrides?[position] { return value }
+            if let reader = readers[position] { return reader.value(object) }
+            if reflected == nil { reflected = ClassMeta.storages(of: object) }
+            return reflected![position].1.anyCurrent
+        }
+    }
+
     /// The stored form of a link or collection value that `create` can take with the row, in the
     /// same engine call: a collection of values (not of objects or mixed values, which may hold
     /// unmanaged objects), or a link to an object already managed here whose key is known. Nil for
@@ -467,16 +473,14 @@ public final class _RealmContext: @unchecked Sendable {
         guard value._managedState == nil else { return nil }
         let meta = try handleClass(type(of: value)).meta
         guard meta.kind == .embedded else { return nil }
-        let readers = meta.accesses
-        let storages = readers.contains(where: { $0 == nil }) ? ClassMeta.storages(of: value) : nil
+        let current = Self.unmanagedValues(of: value, meta)
         var members: [(key: String, value: EValue)] = []
         members.reserveCapacity(meta.properties.count)
         for (position, property) in meta.properties.enumerated() {
             let shape = property.shape
             if shape.type == "linkingObjects" { continue }
             guard shape.type != "object", shape.type != "mixed" else { return nil }
-            let item = value._overrides?[position] ?? storages?[position].1.anyCurrent ?? readers[position]!.value(value)
-            members.append((property.name, try property.accessor.raw(item)))
+            members.append((property.name, try property.accessor.raw(current(position))))
         }
         return .dictionary(members)
     }
@@ -592,15 +596,12 @@ public final class _RealmContext: @unchecked Sendable {
     func fillEmbedded(_ value: ObjectBase, _ create: ([(key: String, value: EJSON)]) throws -> EObject) throws {
         let handleClass = try handleClass(type(of: value))
         let meta = handleClass.meta
-        // Storages are read through the readers the class knows, by reflection only when some
-        // storage of the class was never accessed.
-        let readers = meta.accesses
-        let storages = readers.contains(where: { $0 == nil }) ? ClassMeta.storages(of: value) : nil
+        let current = Self.unmanagedValues(of: value, meta)
         var members: [(key: String, value: EJSON)] = []
         var deferred: [(Int, Any)] = []
         for (position, property) in meta.properties.enumerated() {
             if property.shape.type == "linkingObjects" { continue }
-            let item = value._overrides?[position] ?? storages?[position].1.anyCurrent ?? readers[position]!.value(value)
+            let item = current(position)
             // Values and collections of values go in the object as it is created (its checks, such
             // as a GeoJSON point's coordinates, see them together); links follow.
             if property.shape.type != "object" && property.shape.type != "mixed" {

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from . import _ffi
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import DrumlinError
-from ._rows import TAGGED_PROPERTY_TYPES, convert_tagged, mixed_value, read_values
+from ._rows import TAGGED_PROPERTY_TYPES, convert_tagged, mixed_value, one_index, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._schema import DEAD, ClassInfo, Property
 from .collection import List, Set
@@ -185,11 +185,7 @@ class MixedAccessor(Accessor):
     """A mixed property (not kept in the row): one packed read by the object's key, or, for an
     object without a kept row, one typed call through its handle."""
 
-    __slots__ = ("indices",)
-
-    def __init__(self, prop: Property) -> None:
-        super().__init__(prop)
-        self.indices = (c_int32 * 1)(prop.index)
+    __slots__ = ()
 
     def read(self, obj: Object) -> Any:
         prop = self.prop
@@ -200,7 +196,7 @@ class MixedAccessor(Accessor):
             if key is None:
                 key = obj._drumlin_object_key()
             if key is not None:
-                value = read_values(access, key, self.indices)[prop.name]
+                value = read_values(access, key, one_index(self.index))[prop.name]
                 # Tagged values converted; a link ({"$link": ...}, never nested) as its Object.
                 return mixed_from_json(db, mixed_value(value))
         handle = obj._ptr()

@@ -281,6 +281,17 @@ def object_values(access: RowAccess, handle: Any) -> dict[str, Any]:
     return _call(_object_values, args, arena())  # type: ignore[no-any-return]
 
 
+_ONE_INDEX: dict[int, Any] = {}
+
+
+def one_index(index: int) -> Any:
+    """The property-index array (ctypes int32) of one property, made once per index."""
+    indices = _ONE_INDEX.get(index)
+    if indices is None:
+        indices = _ONE_INDEX[index] = (c_int32 * 1)(index)
+    return indices
+
+
 def read_values(access: RowAccess, key: int, indices: Any) -> dict[str, Any]:
     """The values of ``indices`` (a ctypes int32 array) of the object with this object key, with no
     object handle (InvalidatedObjectError once it is deleted)."""

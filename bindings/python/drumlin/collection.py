@@ -28,7 +28,7 @@ from collections.abc import (
     MutableSet,
 )
 from collections.abc import Set as AbstractSet
-from ctypes import byref, c_int, c_int32, c_size_t, c_void_p
+from ctypes import byref, c_int, c_size_t, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, overload
 
 from . import _ffi, notifications
@@ -40,7 +40,7 @@ from ._errors import (
 )
 from ._handle import Handle
 from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
-from ._rows import NO_ROW, collection_converter, read_values
+from ._rows import NO_ROW, collection_converter, one_index, read_values
 from .notifications import NotificationToken
 from .object import Object, mixed_from_json, mixed_link_object
 from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
@@ -59,8 +59,6 @@ _drumlin_value = _ffi.drumlin_value
 # call), and open a handle only for what needs one (writes, observers, lookups, links).
 _UNOPENED = object()
 _OPENING = threading.Lock()
-# The property-index arrays the packed reads take, one per index.
-_INDICES: dict[int, Any] = {}
 
 
 class _Collection(Handle):
@@ -134,13 +132,10 @@ class _Collection(Handle):
         if key is None:
             key = owner._drumlin_object_key()
         prop = self._drumlin_prop
-        indices = _INDICES.get(prop.index)
-        if indices is None:
-            indices = _INDICES[prop.index] = (c_int32 * 1)(prop.index)
         convert = self._drumlin_convert
         if convert is None:
             convert = self._drumlin_convert = collection_converter(owner._drumlin_db, prop)
-        items = convert(read_values(access, key, indices)[prop.name])  # type: ignore[arg-type]
+        items = convert(read_values(access, key, one_index(prop.index))[prop.name])  # type: ignore[arg-type]
         self._drumlin_cached = (version, items)
         return items
 
