@@ -47,6 +47,11 @@ package final class Connection {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeout)
         SQLFunctions.register(db)
+        // Statement journals (every multi-row INSERT or UPDATE in a transaction keeps one, for
+        // the statement's own rollback) and savepoints' journals stay in memory, not in a temp
+        // file: a bulk insert used to write a page to /var/tmp for every few objects (one
+        // `pwrite` per Task of the benchmark). Temp tables and large sorts live in memory too.
+        sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nil, nil, nil)
     }
 
     package func close() {

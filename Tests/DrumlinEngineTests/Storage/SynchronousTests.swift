@@ -24,3 +24,17 @@ import Testing
         #expect(try mode(fresh) == "2")
     }
 }
+
+/// Statement and savepoint journals stay in memory (`PRAGMA temp_store = MEMORY`): a bulk insert
+/// writes no temporary file.
+@Suite struct TempStoreTests {
+    @Test func everyHandleKeepsTemporaryDataInMemory() throws {
+        let path = temporaryPath()
+        let created = try openPeople(path)
+        let reopened = try openPeople(path)
+        for db in [created, reopened] {
+            let mode = try db.serialized { (connection) throws(DrumlinError) in try connection.scalarText("PRAGMA temp_store") }
+            #expect(mode == "2")
+        }
+    }
+}
