@@ -138,9 +138,11 @@ extension Database {
                             guard count == propertyIndices.count else {
                                 throw DrumlinError(.invalidArgument, "Expected \(propertyIndices.count) values, got \(count).")
                             }
-                            given.removeAll(keepingCapacity: true)
-                            for index in propertyIndices {
-                                given.append((index, try input(reading: &reader, info, index, borrowing: mode == .never)))
+                            // The previous row's inputs are replaced one by one (emptying the array
+                            // first went through the standard library's generic, unspecialized path).
+                            for (position, index) in propertyIndices.enumerated() {
+                                let value = (index, try input(reading: &reader, info, index, borrowing: mode == .never))
+                                if position < given.count { given[position] = value } else { given.append(value) }
                             }
                             if row == rows - 1 { try checkEnd(reader) }
                             _ = try create(info, given, mode: mode, connection)

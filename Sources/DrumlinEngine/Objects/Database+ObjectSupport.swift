@@ -65,19 +65,10 @@ extension Database {
 
     /// Checks the property indexes a write is given: each in range, none twice.
     func checkWriteIndices<S: Sequence<Int>>(_ info: ClassInfo, _ indices: S) throws(DrumlinError) {
-        var first = -1
-        var seen: [Bool] = []   // allocated from the second index on: one-property writes need none
+        var given = GivenProperties(info)
         for index in indices {
             try checkIndex(info, index)
-            if first < 0 {
-                first = index
-                continue
-            }
-            if seen.isEmpty {
-                seen = [Bool](repeating: false, count: info.propertyNames.count)
-                seen[first] = true
-            }
-            try markGiven(info, index, &seen)
+            try markGiven(info, index, &given)
         }
     }
 
@@ -87,17 +78,41 @@ extension Database {
         return index
     }
 
-    /// Marks property `index` as given in `seen`; an error when it was given before.
-    func markGiven(_ info: ClassInfo, _ index: Int, _ seen: inout [Bool]) throws(DrumlinError) {
-        guard !seen[index] else {
+    /// Marks property `index` as given in `given`; an error when it was given before.
+    func markGiven(_ info: ClassInfo, _ index: Int, _ given: inout GivenProperties) throws(DrumlinError) {
+        guard given.insert(index) else {
             throw DrumlinError(.invalidArgument, "Property '\(info.name).\(info.propertyNames[index])' is given more than once.")
         }
-        seen[index] = true
     }
 
     // MARK: Errors
 
     func invalidated(_ info: ClassInfo) -> DrumlinError {
         DrumlinError(.invalidatedObject, "Accessing object of type \(info.name) which has been invalidated or deleted")
+    }
+}
+
+/// The properties of one class a write has given so far, to refuse one given twice: a bit per
+/// property for classes of up to 64 (no allocation per object), else a flag per property.
+struct GivenProperties {
+    private var bits: UInt64 = 0
+    private var flags: [Bool]
+
+    init(_ info: ClassInfo) {
+        let count = info.propertyNames.count
+        flags = count > 64 ? [Bool](repeating: false, count: count) : []
+    }
+
+    /// Adds `index`; false when it was there already.
+    mutating func insert(_ index: Int) -> Bool {
+        if flags.isEmpty {
+            let bit: UInt64 = 1 << UInt64(index)
+            if bits & bit != 0 { return false }
+            bits |= bit
+            return true
+        }
+        if flags[index] { return false }
+        flags[index] = true
+        return true
     }
 }

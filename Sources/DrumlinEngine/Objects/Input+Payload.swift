@@ -14,7 +14,7 @@ extension Database {
     func decodePayload(_ info: ClassInfo, values entries: [(key: String, value: Value)]) throws(DrumlinError) -> [(Int, Input)] {
         var given: [(Int, Input)] = []
         given.reserveCapacity(entries.count)
-        var seen = [Bool](repeating: false, count: info.propertyNames.count)
+        var seen = GivenProperties(info)
         for (name, value) in entries {
             let index = try givenIndex(info, named: name)
             try markGiven(info, index, &seen)
@@ -70,7 +70,8 @@ extension Database {
     private func decodePayload(_ info: ClassInfo, reading reader: inout MarshalReader,
                                naming top: (info: ClassInfo, index: Int)) throws(DrumlinError) -> [(Int, Input)] {
         var given: [(Int, Input)] = []
-        var seen = [Bool](repeating: false, count: info.propertyNames.count)
+        given.reserveCapacity(info.propertyNames.count)   // one allocation, not one per doubling
+        var seen = GivenProperties(info)
         var expected = 0
         while true {
             let key: UnsafeRawBufferPointer

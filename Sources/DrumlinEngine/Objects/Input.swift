@@ -45,7 +45,7 @@ extension Database {
         }
         var given: [(Int, Input)] = []
         given.reserveCapacity(members.count)
-        var seen = [Bool](repeating: false, count: info.propertyNames.count)
+        var seen = GivenProperties(info)
         var expected = 0
         for (name, valueJSON) in members {
             // Payloads usually list properties in schema order: try the next one before hashing.
@@ -174,8 +174,9 @@ extension Database {
             if form == .payload { try Self.checkPayloadValue(value, label) }
             return .value(try Coercion.scalar(value, trait.type, optional: trait.isOptional, nested: false, label))
         }
-        let property = info.property(index)
-        let label = Self.label(info, property)
+        // The property's traits, not its `Property` (a copy of its strings per value).
+        let property = trait
+        let label = Label(className: info.name, propertyName: info.propertyNames[index])
         if property.isComputed { throw DrumlinError(.invalidArgument, "Cannot modify read-only property \(label).") }
         // The payload form names kinds as JSON does, so both paths give one message.
         func mismatch(_ typed: String, _ json: String) -> DrumlinError {
@@ -185,13 +186,13 @@ extension Database {
         }
         switch property.collection {
         case .single:
-            return try element(value, property, optional: property.isOptional, nested: property.type == .mixed, label, form)
+            return try element(value, info, index, optional: property.isOptional, nested: property.type == .mixed, label, form)
         case .list, .set:
             guard case .list(let items) = value else { throw mismatch("a list", "an array") }
             var elements: [Input] = []
             elements.reserveCapacity(items.count)
             for item in items {
-                elements.append(try element(item, property, optional: property.isOptional,
+                elements.append(try element(item, info, index, optional: property.isOptional,
                                             nested: property.type == .mixed && property.collection == .list, label, form))
             }
             return .elements(elements)
@@ -202,14 +203,15 @@ extension Database {
             for (key, item) in entries {
                 try Self.checkDictionaryKey(key, label)
                 guard keys.insert(key).inserted else { throw DrumlinError(.invalidArgument, "Duplicate key '\(key)' for property \(label).") }
-                result.append((key, try element(item, property, optional: true, nested: property.type == .mixed, label, form)))
+                result.append((key, try element(item, info, index, optional: true, nested: property.type == .mixed, label, form)))
             }
             return .entries(result)
         }
     }
 
-    private func element(_ value: Value, _ property: Property, optional: Bool, nested: Bool,
+    private func element(_ value: Value, _ info: ClassInfo, _ index: Int, optional: Bool, nested: Bool,
                          _ label: Label, _ form: ValueForm) throws(DrumlinError) -> Input {
+        let property = info.traits[index]
         if property.type == .object {
             switch value {
             case .null:
@@ -223,7 +225,7 @@ extension Database {
             case .dictionary(let members): return .objectValues(members)
             default:
                 guard form == .payload else {
-                    throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a link to '\(property.objectType ?? "")', got \(value.typeName).")
+                    throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): expected a link to '\(info.property(index).objectType ?? "")', got \(value.typeName).")
                 }
                 try Self.checkPayloadValue(value, label)
                 return .primaryKey(value)
