@@ -414,12 +414,14 @@ def _encoder(db: Database, prop: Property) -> Callable[[Any], Any]:
 
 
 _NONE = type(None)
+_NOT_STORED = object()  # a link column's value that is not a stored object of the database
 
 
 def _encode_column(db: Database, p: Property, kinds: set[type], column: tuple[Any, ...]) -> Any:
     """A whole column of a common form encoded with no function call per value (what the
     property's encoder gives for each, value by value), or None for the per-value encoder: aware
-    dates, decimals, and nested objects' dicts of plain values (their own encoding)."""
+    dates, decimals, nested objects' dicts of plain values (their own encoding), and stored objects
+    of this database as links."""
     if p.collection != _ffi.DRUMLIN_COLLECTION_NONE:
         return None
     kind = p.type
@@ -434,6 +436,17 @@ def _encode_column(db: Database, p: Property, kinds: set[type], column: tuple[An
         tag = _ffi.DRUMLIN_TYPE_DECIMAL128
         # As _tag_decimal: 'NaN', '-NaN', 'sNaN' (and payloads) are the only texts with an N.
         return [None if v is None else (tag, t if "N" not in (t := str(v)) else "NaN") for v in column]
+    if kind == _ffi.DRUMLIN_PROPERTY_OBJECT and all(issubclass(k, Object) for k in kinds - {_NONE}):
+        # Stored objects of this database (what the link encoder gives each, inline): anything
+        # else (an unmanaged or deleted object, another database's) takes the per-value path.
+        links = [
+            v if v is None
+            else (_LINK, v._drumlin_class.index, v._drumlin_key)
+            if v._drumlin_values is None and v._drumlin_db is db and v._drumlin_key is not None
+            else _NOT_STORED
+            for v in column
+        ]
+        return None if _NOT_STORED in links else links
     if kind == _ffi.DRUMLIN_PROPERTY_OBJECT and kinds <= {dict, _NONE}:
         # Nested objects' dicts: one of plain values under property names is its own encoding.
         dicts = [v for v in column if v is not None] if _NONE in kinds else column

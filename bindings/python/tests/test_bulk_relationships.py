@@ -202,3 +202,38 @@ def test_columns_the_whole_column_encoding_does_not_take_go_value_by_value(db: A
     with db.write():
         db.create_many("Task", [task(1, due=naive[0]), task(2, due=DUE)])
     assert db.get("Task", 1).due == datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+
+def test_a_column_of_stored_objects_encodes_as_each_link_would(db: Any, tmp_path: Any) -> None:
+    """Owners given as stored objects are encoded a whole column at a time, as the link encoder
+    gives each; an unmanaged object, a deleted one or another database's takes the per-value
+    path, with its own error or outcome."""
+    from drumlin import _payload
+
+    prop = db._class("Task").by_name["owner"]
+    ann, bo = db.get("User", 1), db.get("User", 2)
+    column = (ann, None, bo, ann)
+    whole = _payload._encode_column(db, prop, set(map(type, column)), column)
+    encode = _payload._encoder(db, prop)
+    assert whole == [encode(value) for value in column]
+    assert whole[0] == (_ffi.DRUMLIN_TYPE_LINK, ann._drumlin_class.index, ann._drumlin_key)
+    with db.write():
+        db.create_many("Task", [task(i, owner=column[i - 1]) for i in range(1, 5)])
+    assert [None if t.owner is None else t.owner.name for t in db.objects("Task")] == ["ann", None, "bo", "ann"]
+
+    other = drumlin.open(str(tmp_path / "other.drumlin"), schema=SCHEMA)
+    with other.write():
+        stranger = other.create("User", {"id": 3, "name": "cy"})
+    with db.write():
+        gone = db.create("User", {"id": 4, "name": "dee"})
+        db.delete(gone)
+    assert _payload._encode_column(db, prop, {type(stranger)}, (ann, stranger)) is None
+    # A deleted object keeps its key: encoded as the link encoder encodes it, refused by the engine.
+    assert _payload._encode_column(db, prop, {type(gone)}, (ann, gone)) == [encode(ann), encode(gone)]
+    for odd in (stranger, gone):
+        kind, message = error_of(db, lambda: db.create_many("Task", [task(10, owner=ann), task(11, owner=odd)]))
+        single_kind, single = error_of(db, lambda: db.create("Task", task(11, owner=odd)))
+        assert kind is single_kind
+        assert message in (single, f"Element 1: {single}")  # refused in Python, or by the engine
+        assert db.get("Task", 10) is None
+    other.close()
