@@ -67,12 +67,26 @@ public final class Statement {
                             csqlite_transient(), UInt8(SQLITE_UTF8))
     }
 
-    @inline(__always) package func bind(bytes: UnsafeRawBufferPointer, at index: Int32) {
+    /// Binds UTF-8 text without SQLite's copy: it must stay as it is until the statement has
+    /// stepped, and the caller clears the bindings after (`clearBindings`), so that no pointer
+    /// into it stays with the statement.
+    @inline(__always) package func bind(uncopiedText utf8: UnsafeRawBufferPointer, at index: Int32) {
+        let base = utf8.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+        sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), UInt64(utf8.count),
+                            csqlite_static(), UInt8(SQLITE_UTF8))
+    }
+
+    @inline(__always) package func bind(bytes: UnsafeRawBufferPointer, at index: Int32, copied: Bool = true) {
         if bytes.count == 0 {
             sqlite3_bind_zeroblob(handle, index, 0)
         } else {
-            sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), csqlite_transient())
+            sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), copied ? csqlite_transient() : csqlite_static())
         }
+    }
+
+    /// Sets every parameter to NULL (after binds that SQLite did not copy).
+    package func clearBindings() {
+        sqlite3_clear_bindings(handle)
     }
 
     package func bind(_ bytes: [UInt8], at index: Int32) {

@@ -92,15 +92,17 @@ package enum ValueCodec {
     }
 
     /// Binds a checked value (see `Database.checkedColumn`): borrowed text and bytes are copied
-    /// by SQLite; the rest binds as `bind(_: Value, ...)` does.
-    package static func bind(_ item: BorrowedValue, to statement: Statement, at index: Int32) throws(DrumlinError) {
+    /// by SQLite, unless `copied` is false (the caller steps the statement before they can
+    /// change, then clears its bindings); the rest binds as `bind(_: Value, ...)` does.
+    package static func bind(_ item: BorrowedValue, to statement: Statement, at index: Int32, copied: Bool = true) throws(DrumlinError) {
         switch item {
         case .null: statement.bindNull(index)
         case .bool(let b): statement.bind(Int64(b ? 1 : 0), at: index)
         case .int(let i): statement.bind(i, at: index)
         case .double(let d): bindDouble(d, statement, index)
-        case .text(let utf8): statement.bind(text: utf8, at: index)
-        case .bytes(let bytes): statement.bind(bytes: bytes, at: index)
+        case .text(let utf8):
+            if copied { statement.bind(text: utf8, at: index) } else { statement.bind(uncopiedText: utf8, at: index) }
+        case .bytes(let bytes): statement.bind(bytes: bytes, at: index, copied: copied)
         case .value(let value): try bind(value, to: statement, at: index)
         }
     }

@@ -214,9 +214,14 @@ final class PendingRows {
                     statement = try connection.statement(Self.sql(table.prefix, n, width))
                 }
                 statement.reset()
-                defer { statement.reset() }
+                defer {
+                    statement.reset()
+                    statement.clearBindings()
+                }
+                // Borrowed text is bound without SQLite's copy: it stays where it is (the
+                // packed rows, or the pending values) until the step, right after.
                 for (offset, value) in table.values[row * width..<(row + n) * width].enumerated() {
-                    try ValueCodec.bind(value, to: statement, at: Int32(offset + 1))
+                    try ValueCodec.bind(value, to: statement, at: Int32(offset + 1), copied: false)
                 }
                 _ = try statement.step()
             } catch {
