@@ -123,6 +123,24 @@ package final class Connection {
         return statement.string(0)
     }
 
+    /// Runs `body` inside the read transaction that a statement of the caller holds open (one
+    /// stepped and not reset yet, which `body` may reset): the statements `body` runs read the
+    /// same snapshot and take no lock of their own (in WAL mode each read transaction costs two
+    /// `fcntl` calls). Inside a transaction already, just runs `body`. `body` only reads.
+    package func continuingRead<R>(_ body: () throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        guard isAutocommit else { return try body() }
+        try statement("BEGIN").run()
+        let result: R
+        do throws(DrumlinError) {
+            result = try body()
+        } catch {
+            try? statement("COMMIT").run()
+            throw error
+        }
+        try statement("COMMIT").run()
+        return result
+    }
+
     package var changes: Int { Int(sqlite3_changes64(handle)) }
     /// How many `?` parameters one statement may have.
     package var variableLimit: Int32 { sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1) }

@@ -142,9 +142,16 @@ extension Database {
             throw invalidated(info)
         }
         var (values, pending) = rowValues(info, statement, indices: indices)
-        statement.reset()
-        try loadOutOfRow(info, key, &values, pending, connection, indices: indices)
-        return values
+        if pending.isEmpty {
+            statement.reset()
+            return values
+        }
+        // The collections and nested values are read in the row's read transaction.
+        return try connection.continuingRead { () throws(DrumlinError) -> [Value] in
+            statement.reset()
+            try loadOutOfRow(info, key, &values, pending, connection, indices: indices)
+            return values
+        }
     }
 
     /// The properties stored outside an object's row that `rowValues` left for a second read:

@@ -1,0 +1,43 @@
+@testable import DrumlinEngine
+@testable import DrumlinStorage
+import Testing
+
+/// An object's row and the values stored outside it (a list, a mixed value's nested list) are
+/// read in one read transaction (`Connection.continuingRead`): none is left open after the read,
+/// a read inside a write transaction sees the write's changes and leaves it open, and a read of a
+/// deleted object fails with nothing left open.
+@Suite struct OutOfRowReadTests {
+    let schema = """
+    [{"name": "Task", "primaryKey": "id", "properties": {"id": "int", "title": "string", "tags": "string[]", "extra": "mixed"}}]
+    """
+
+    func values(_ db: Database, _ key: Int64) throws(DrumlinError) -> [Value] {
+        var values: [Value] = []
+        try db.visitValues(classIndex: 0, key: key, propertyIndices: [1, 2, 3]) { (row) throws(DrumlinError) in
+            try row.forEach { (_, value) throws(DrumlinError) in values.append(try value.value()) }
+        }
+        return values
+    }
+
+    func autocommit(_ db: Database) throws -> Bool {
+        try db.serialized { (connection) throws(DrumlinError) in connection.isAutocommit }
+    }
+
+    @Test func aRowWithItsCollectionsLeavesNoTransactionOpen() throws {
+        let db = try Database(path: temporaryPath(), schemaJSON: schema)
+        let one = try db.write { try db.create("Task", json: #"{"id": 1, "title": "a", "tags": ["x", "y"], "extra": [1, "two"]}"#) }
+        #expect(try values(db, one.key) == [.string("a"), .list([.string("x"), .string("y")]), .list([.int(1), .string("two")])])
+        #expect(try autocommit(db))
+
+        try db.write {
+            let two = try db.create("Task", json: #"{"id": 2, "title": "b", "tags": ["z"], "extra": 3}"#)
+            #expect(try values(db, two.key) == [.string("b"), .list([.string("z")]), .int(3)])
+            #expect(!(try autocommit(db)))
+        }
+        #expect(try db.count("Task") == 2)
+
+        try db.write { try db.delete(one) }
+        expectError(.invalidatedObject) { _ = try values(db, one.key) }
+        #expect(try autocommit(db))
+    }
+}
