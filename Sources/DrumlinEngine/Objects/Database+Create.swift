@@ -132,8 +132,9 @@ extension Database {
 
         // Resolve every column first (creating linked objects), then bind: nested creates may
         // use this class's cached insert statement too.
+        // The columns in order, then the type code of each mixed one (`mixedCode`): one array.
         var row: [BorrowedValue] = []
-        row.reserveCapacity(info.columnIndexes.count)
+        row.reserveCapacity(info.columnIndexes.count + 4)
         var hasMixed = false
         for index in info.columnIndexes {
             let trait = traits[index]
@@ -161,18 +162,16 @@ extension Database {
                 throw DrumlinError(.missingValue, "Missing value for property '\(info.name).\(info.property(index).name)'")
             }
         }
-        var codes: [Int64] = []
         if hasMixed {
-            codes = [Int64](repeating: 0, count: row.count)
             for (position, index) in info.columnIndexes.enumerated() where traits[index].type == .mixed {
                 let (stored, code) = try storeMixed(try row[position].value(), connection)
                 row[position] = .value(stored)
-                codes[position] = code
+                row.append(.int(code))
             }
         }
 
         // A bulk create writes the row later, with others (Objects/PendingRows.swift).
-        if mode == .never, pendingRows != nil, let key = try deferRow(info, row, codes, connection) {
+        if mode == .never, pendingRows != nil, let key = try deferRow(info, row, connection) {
             if info.hasCollections {
                 for index in traits.indices where traits[index].collection != .single {
                     if let input = inputs(index) { try writeCollection(info, key, index, input, mode: mode, isEmpty: true, connection) }
@@ -191,11 +190,13 @@ extension Database {
         let statement = try connection.statement(slot: info.slot(.insert), info.insertSQL)
         defer { statement.reset() }
         var parameter: Int32 = 1
+        var code = info.columnIndexes.count
         for (position, index) in info.columnIndexes.enumerated() {
             try ValueCodec.bind(row[position], to: statement, at: parameter)
             parameter += 1
             if hasMixed, traits[index].type == .mixed {
-                statement.bind(codes[position], at: parameter)
+                try ValueCodec.bind(row[code], to: statement, at: parameter)
+                code += 1
                 parameter += 1
             }
         }

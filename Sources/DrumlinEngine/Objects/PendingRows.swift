@@ -297,11 +297,11 @@ extension Database {
     }
 
     /// Defers the row of a new object of `info` (`create` in a bulk create, `.never` mode): its
-    /// columns `row` (with the type codes of mixed ones) are written later in a multi-row
+    /// columns `row` (then the type code of each mixed one, as `create` makes it) are written later in a multi-row
     /// `INSERT`. Returns the object's key, or nil when its row must be written now (a class
     /// whose insert reads its table first: an optional primary key, a GeoJSON point, or keys
     /// that SQLite would not give in order).
-    func deferRow(_ info: ClassInfo, _ row: [BorrowedValue], _ codes: [Int64], _ connection: Connection) throws(DrumlinError) -> Int64? {
+    func deferRow(_ info: ClassInfo, _ row: [BorrowedValue], _ connection: Connection) throws(DrumlinError) -> Int64? {
         guard let pending = pendingRows, !info.hasOptionalPrimaryKey, info.geoPointIndices == nil,
               info.schema.kind != .asymmetric else { return nil }
         let traits = info.traits
@@ -320,9 +320,13 @@ extension Database {
         pending.appendRow(PendingRows.classTableID(info), prefix: Self.keyedInsertPrefix(info), width: width,
                           duplicateKey: duplicateKey) { values in
             if !info.hasSequenceColumn { values.append(.int(key)) }
+            var code = info.columnIndexes.count
             for (position, index) in info.columnIndexes.enumerated() {
                 values.append(row[position])
-                if !codes.isEmpty, traits[index].type == .mixed { values.append(.int(codes[position])) }
+                if traits[index].type == .mixed {
+                    values.append(row[code])
+                    code += 1
+                }
             }
             if info.hasSequenceColumn { values.append(.int(sequence)) }
         }
