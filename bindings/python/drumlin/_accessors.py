@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from . import _ffi
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import DrumlinError
-from ._rows import TAGGED_PROPERTY_TYPES, convert_tagged, mixed_value, one_index, read_values
+from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, mixed_value, one_index, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._schema import DEAD, ClassInfo, Property
 from .collection import List, Set
@@ -163,22 +163,19 @@ class TaggedAccessor(ScalarAccessor):
             row = obj._drumlin_row
         else:
             row = obj._drumlin_current_row()
-        value = row[self.index]  # type: ignore[index]
+        index = self.index
+        value = row[index]  # type: ignore[index]
         if type(value) is not tuple:
             return value
-        return _convert_kept(obj, row, self.index, value)
+        converted = TAGGED[value[0]](value)
+        if type(row) is tuple:
+            row = list(row)
+            object.__setattr__(obj, "_drumlin_row", row)
+        row[index] = converted  # type: ignore[index]
+        return converted
 
     def read(self, obj: Object) -> Any:
         return self.__get__(obj)
-
-
-def _convert_kept(obj: Object, row: Any, index: int, value: tuple[Any, ...]) -> Any:
-    converted = convert_tagged(value)
-    if type(row) is tuple:
-        row = list(row)
-        object.__setattr__(obj, "_drumlin_row", row)
-    row[index] = converted
-    return converted
 
 
 class MixedAccessor(Accessor):

@@ -20,7 +20,7 @@ converts the tagged values in place. The C layer packs both with one packer.
 
 Both are Python's marshal format; values marshal has no type for arrive as tagged tuples
 ``(DRUMLIN_TYPE_*, payload...)`` (see drumlin.h). The scalar ones kept in a row stay tagged until an
-attribute read converts them (``_accessors.TaggedAccessor``, :func:`convert_tagged`), so a row whose
+attribute read converts them (``_accessors.TaggedAccessor``, by :data:`TAGGED`), so a row whose
 dates or decimals are never read costs no conversion; links stay tagged (the descriptor turns them
 into Objects).
 
@@ -37,6 +37,7 @@ import struct
 import threading
 from ctypes import addressof, byref, c_char_p, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
 from ctypes import create_string_buffer
+from datetime import datetime, timedelta
 from marshal import loads
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 from uuid import UUID
@@ -44,7 +45,7 @@ from uuid import UUID
 from . import _ffi
 from ._constants import DRUMLIN_NOT_FOUND
 from ._convert import shortest_float32
-from .values import ObjectId, bid_to_decimal, timestamp_to_datetime
+from .values import _EPOCH, ObjectId, bid_to_decimal, timestamp_to_datetime
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo, Property
@@ -146,10 +147,21 @@ def _finish(status: int, function: Any, args: tuple[Any, ...], area: Arena) -> A
 # ---- Rows ----------------------------------------------------------------------------------------
 
 _MASK = (1 << 64) - 1
-_TAGGED: dict[int, Callable[[tuple[Any, ...]], Any]] = {
+
+
+def _tagged_date(value: tuple[Any, ...]) -> datetime:
+    """A tagged date ``(DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds)``: what
+    ``timestamp_to_datetime`` gives, without its frame on the common path."""
+    try:
+        return _EPOCH + timedelta(0, value[1], value[2] // 1000)  # (days, seconds, microseconds)
+    except OverflowError:
+        return timestamp_to_datetime(value[1], value[2])  # its error
+
+
+TAGGED: dict[int, Callable[[tuple[Any, ...]], Any]] = {
     _ffi.DRUMLIN_TYPE_FLOAT: lambda v: shortest_float32(v[1]),
     _ffi.DRUMLIN_TYPE_DECIMAL128: lambda v: bid_to_decimal(v[1] & _MASK, v[2] & _MASK),
-    _ffi.DRUMLIN_TYPE_TIMESTAMP: lambda v: timestamp_to_datetime(v[1], v[2]),
+    _ffi.DRUMLIN_TYPE_TIMESTAMP: _tagged_date,
     _ffi.DRUMLIN_TYPE_OBJECT_ID: lambda v: ObjectId._from_bytes(v[1]),
     _ffi.DRUMLIN_TYPE_UUID: lambda v: UUID(bytes=v[1]),
 }
@@ -162,11 +174,6 @@ TAGGED_PROPERTY_TYPES = frozenset(
         _ffi.DRUMLIN_PROPERTY_UUID,
     }
 )
-
-
-def convert_tagged(value: tuple[Any, ...]) -> Any:
-    """A tagged value of a row (``(DRUMLIN_TYPE_*, payload...)``) as its Python value."""
-    return _TAGGED[value[0]](value)
 
 
 class RowAccess:
@@ -338,14 +345,14 @@ def query_values(access: RowAccess, query: bytes, args_json: bytes | None) -> li
 
 def _value(value: Any) -> Any:
     """A value or collection item: a tagged tuple converted."""
-    return _TAGGED[value[0]](value) if type(value) is tuple else value
+    return TAGGED[value[0]](value) if type(value) is tuple else value
 
 
 def mixed_value(value: Any) -> Any:
     """A mixed value, its nested lists and dictionaries included."""
     kind = type(value)
     if kind is tuple:
-        return _TAGGED[value[0]](value)
+        return TAGGED[value[0]](value)
     if kind is list:
         return [mixed_value(item) for item in value]
     if kind is dict:
