@@ -159,19 +159,20 @@ class TaggedAccessor(ScalarAccessor):
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
         if obj is None:
             return self
+        row: Any
         if obj._drumlin_seen == self.version.value:
             row = obj._drumlin_row
         else:
             row = obj._drumlin_current_row()
         index = self.index
-        value = row[index]  # type: ignore[index]
+        value = row[index]
         if type(value) is not tuple:
             return value
         converted = TAGGED[value[0]](value)
         if type(row) is tuple:
             row = list(row)
             object.__setattr__(obj, "_drumlin_row", row)
-        row[index] = converted  # type: ignore[index]
+        row[index] = converted
         return converted
 
     def read(self, obj: Object) -> Any:
