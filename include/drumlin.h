@@ -957,6 +957,19 @@ int drumlin_query_rows(drumlin_db *db, int32_t class_index, const char *query, c
                      size_t capacity, size_t *out_size);
 
 /**
+ * As drumlin_query_rows(), but at most max_rows rows: the first ones in the results' order. A
+ * query matching more stops reading there, so asking for one row more than a caller keeps tells
+ * it whether it has them all. The Python package's Database.query() makes this call: it checks
+ * the query and reads small results at once, and opens a results handle only when it needs one.
+ *
+ * @param max_rows  The most rows to read (SIZE_MAX: every row).
+ * @return DRUMLIN_OK; DRUMLIN_ERR_QUERY (a bad query, with its position); DRUMLIN_ERR_MISUSE.
+ * Thread safety: any thread; serialized with the handle's other calls.
+ */
+int drumlin_query_first_rows(drumlin_db *db, int32_t class_index, const char *query, const char *args_json,
+                           size_t max_rows, void *buffer, size_t capacity, size_t *out_size);
+
+/**
  * Write one property of the object with an object key (inside a write transaction), with no object
  * handle. A plain column (bool, int, float, double, string, data; not the primary key) is one
  * cached UPDATE with no read first; other properties take the path of drumlin_object_set_at().

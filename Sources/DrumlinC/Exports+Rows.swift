@@ -88,38 +88,54 @@ public func drumlin_query_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ quer
                                _ argsJSON: UnsafePointer<CChar>?, _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
                                _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
     capi { () throws(DrumlinError) in
-        let outSize = try packedOutput(0, buffer, capacity, outSize)
-        let db = try database(db)
-        guard let query else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" to read every object).") }
-        let index = Int(classIndex)
-        let rowIndices = try db.rowPropertyIndices(classIndex: index)
-        let width = try db.propertyCount(classIndex: index)
-        let text = try string(query, "query")
-        let arguments = try queryArguments(db, argsJSON)
-        var writer = MarshalWriter(into: buffer, capacity: capacity)
-        writer.beginList(0)
-        var rows = 0
-        // A query run before with arguments of the same types: its rows straight from the shared
-        // statement (classes of plain columns). Anything else takes the general path.
-        let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
-                                            propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, into: &writer)
-            rows += 1
-        }
-        if !read {
-            writer = MarshalWriter(into: buffer, capacity: capacity)
-            writer.beginList(0)
-            rows = 0
-            let results = try db.objects(classIndex: index).filter(text, arguments)
-            try results.forEachRow(rowIndices) { (row) throws(DrumlinError) in
-                try packRow(row, width: width, rowIndices, into: &writer)
-                rows += 1
-            }
-        }
-        writer.patchList(at: 0, count: rows)
-        finishPacked(writer, outSize)
-        return DRUMLIN_OK
+        try queryRows(db, classIndex, query, argsJSON, maxRows: .max, buffer, capacity, outSize)
     }
+}
+
+@_cdecl("drumlin_query_first_rows")
+public func drumlin_query_first_rows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: UnsafePointer<CChar>?,
+                                     _ argsJSON: UnsafePointer<CChar>?, _ maxRows: Int, _ buffer: UnsafeMutableRawPointer?,
+                                     _ capacity: Int, _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        // A size_t above Int.max arrives negative: every row.
+        try queryRows(db, classIndex, query, argsJSON, maxRows: maxRows < 0 ? .max : maxRows, buffer, capacity, outSize)
+    }
+}
+
+/// The rows of `drumlin_query_rows` and `drumlin_query_first_rows`: at most `maxRows`, the first
+/// in the results' order.
+private func queryRows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: UnsafePointer<CChar>?,
+                       _ argsJSON: UnsafePointer<CChar>?, maxRows: Int, _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                       _ outSize: UnsafeMutablePointer<Int>?) throws(DrumlinError) -> Int32 {
+    let outSize = try packedOutput(0, buffer, capacity, outSize)
+    let db = try database(db)
+    guard let query else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" to read every object).") }
+    let index = Int(classIndex)
+    let rowIndices = try db.rowPropertyIndices(classIndex: index)
+    let width = try db.propertyCount(classIndex: index)
+    let text = try string(query, "query")
+    let arguments = try queryArguments(db, argsJSON)
+    var writer = MarshalWriter(into: buffer, capacity: capacity)
+    writer.beginList(0)
+    var rows = 0
+    // A query run before with arguments of the same types: its rows straight from the shared
+    // statement (classes of plain columns). Anything else takes the general path.
+    let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
+                                        propertyIndices: rowIndices, maxRows: maxRows) { (row) throws(DrumlinError) in
+        try packRow(row, width: width, rowIndices, into: &writer)
+        rows += 1
+    }
+    if !read {
+        writer = MarshalWriter(into: buffer, capacity: capacity)
+        writer.beginList(0)
+        let results = try db.objects(classIndex: index).filter(text, arguments)
+        rows = try results.forEachRow(from: 0, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
+            try packRow(row, width: width, rowIndices, into: &writer)
+        }
+    }
+    writer.patchList(at: 0, count: rows)
+    finishPacked(writer, outSize)
+    return DRUMLIN_OK
 }
 
 @_cdecl("drumlin_object_set_by_key")

@@ -258,6 +258,9 @@ static void object_lookup_functions(drumlin_db *db) {
         CHECK_MISUSE(drumlin_query_rows(NULL, 0, "TRUEPREDICATE", NULL, packed, sizeof packed, &size));
         CHECK_MISUSE(drumlin_query_rows(db, 0, NULL, NULL, packed, sizeof packed, &size));
         CHECK_MISUSE(drumlin_query_rows(db, 0, "TRUEPREDICATE", NULL, packed, sizeof packed, NULL));
+        CHECK_MISUSE(drumlin_query_first_rows(NULL, 0, "TRUEPREDICATE", NULL, 1, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_first_rows(db, 0, NULL, NULL, 1, packed, sizeof packed, &size));
+        CHECK_MISUSE(drumlin_query_first_rows(db, 0, "TRUEPREDICATE", NULL, 1, packed, sizeof packed, NULL));
         CHECK_MISUSE(drumlin_object_set_by_key(NULL, 0, 1, 0, &pk));
         CHECK_MISUSE(drumlin_object_set_by_key(db, 0, 1, 0, NULL));
     }

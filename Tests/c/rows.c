@@ -1,7 +1,7 @@
 /*
  * rows.c — whole-row reads and the read version: drumlin_db_read_version, drumlin_object_find_row,
- * drumlin_object_read_row, drumlin_results_get_rows, drumlin_query_rows, drumlin_object_set_by_key,
- * drumlin_object_read_marshal.
+ * drumlin_object_read_row, drumlin_results_get_rows, drumlin_query_rows, drumlin_query_first_rows,
+ * drumlin_object_set_by_key, drumlin_object_read_marshal.
  */
 #include "typed_fixtures.h"
 
@@ -106,6 +106,20 @@ static void test_rows_by_primary_key_key_results_and_query(void) {
     CHECK_OK(drumlin_query_rows(db, plain, "name == $0", "[\"Bob\"]", buffer, sizeof buffer, &size));
     CHECK(buffer[1] == 1 && has_text(buffer, size, "Bob"));
     CHECK_ERR(drumlin_query_rows(db, plain, "name ==", NULL, buffer, sizeof buffer, &size), DRUMLIN_ERR_QUERY);
+    /* The first rows only: one of two, both, none; twice, so the second read takes the query's
+       cached statement; SIZE_MAX reads every row; a bad query is the query's error. */
+    for (int round = 0; round < 2; round++) {
+        CHECK_OK(drumlin_query_first_rows(db, plain, "id > $0", "[0]", 1, buffer, sizeof buffer, &size));
+        CHECK(buffer[1] == 1 && has_text(buffer, size, "Ann") && !has_text(buffer, size, "Bob"));
+        CHECK_OK(drumlin_query_first_rows(db, plain, "id > $0", "[0]", 3, buffer, sizeof buffer, &size));
+        CHECK(buffer[1] == 2 && has_text(buffer, size, "Ann") && has_text(buffer, size, "Bob"));
+        CHECK_OK(drumlin_query_first_rows(db, plain, "id > $0", "[0]", 0, buffer, sizeof buffer, &size));
+        CHECK(buffer[0] == '[' && buffer[1] == 0);
+    }
+    CHECK_OK(drumlin_query_first_rows(db, plain, "TRUEPREDICATE", NULL, SIZE_MAX, buffer, sizeof buffer, &size));
+    CHECK(buffer[1] == 2);
+    CHECK_FAILS(drumlin_query_first_rows(db, plain, "name ==", NULL, 1, buffer, sizeof buffer, &size), DRUMLIN_ERR_QUERY,
+                "name ==");
     drumlin_close(db);
 }
 

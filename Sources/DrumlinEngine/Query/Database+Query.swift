@@ -70,13 +70,15 @@ extension Database {
         try objects(className).filter(query, arguments)
     }
 
-    /// The rows of a query over every object of a class, in order, read through the statement its
-    /// shared template holds, with no `Results` built: what `query(...).forEachRow(...)` visits,
+    /// The rows of a query over every object of a class, in order (the first `maxRows`), read
+    /// through the statement its shared template holds, with no `Results` built: what
+    /// `query(...).forEachRow(...)` visits,
     /// for a query text run before with arguments of the same types (the lookup loop of
     /// `drumlin_query_marshal`, Python's `db.query_dicts`). Returns false, visiting nothing, when
     /// there is no such template yet or a property asked for is stored outside the row; the
     /// general path then runs the query (and reports its errors).
     public func visitTemplateRows(classIndex: Int, text: String, arguments: [Value], propertyIndices: [Int],
+                                  maxRows: Int = .max,
                                   _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
         try serialized { (connection) throws(DrumlinError) -> Bool in
             let info = try classInfo(index: classIndex)
@@ -95,10 +97,12 @@ extension Database {
             // Nothing in key order may be a class out of key order: the general path reads it
             // in creation order (nothing was visited yet).
             if !hasRow, byKey, !(try storedKeyOrder(info, connection)) { return false }
-            while hasRow {
+            var rows = 0
+            while hasRow, rows < maxRows {
                 try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
                                    indices: propertyIndices))
-                hasRow = try statement.step()
+                rows += 1
+                if rows < maxRows { hasRow = try statement.step() }
             }
             return true
         }

@@ -415,6 +415,12 @@ drumlin_results_get_rows = _fn(
 drumlin_query_rows = _fn(
     "drumlin_query_rows", [drumlin_db_p, c_int32, c_char_p, c_char_p, c_void_p, c_size_t, POINTER(c_size_t)]
 )
+# int drumlin_query_first_rows(drumlin_db *db, int32_t class_index, const char *query, const char *args_json,
+#                            size_t max_rows, void *buffer, size_t capacity, size_t *out_size);
+drumlin_query_first_rows = _fn(
+    "drumlin_query_first_rows",
+    [drumlin_db_p, c_int32, c_char_p, c_char_p, c_size_t, c_void_p, c_size_t, POINTER(c_size_t)],
+)
 # int drumlin_object_set_by_key(drumlin_db *db, int32_t class_index, int64_t key, int32_t property_index,
 #                             const drumlin_value *value);
 drumlin_object_set_by_key = _fn(
@@ -796,6 +802,7 @@ drumlin_object_get_marshal_unchecked = _unchecked(drumlin_object_get_marshal)
 drumlin_object_read_marshal_unchecked = _unchecked(drumlin_object_read_marshal)
 drumlin_results_get_marshal_unchecked = _unchecked(drumlin_results_get_marshal)
 drumlin_query_marshal_unchecked = _unchecked(drumlin_query_marshal)
+drumlin_query_first_rows_unchecked = _unchecked(drumlin_query_first_rows)
 UNCHECKED = (
     (drumlin_object_find_row_unchecked, drumlin_object_find_row),
     (drumlin_object_read_row_unchecked, drumlin_object_read_row),
@@ -805,4 +812,5 @@ UNCHECKED = (
     (drumlin_object_read_marshal_unchecked, drumlin_object_read_marshal),
     (drumlin_results_get_marshal_unchecked, drumlin_results_get_marshal),
     (drumlin_query_marshal_unchecked, drumlin_query_marshal),
+    (drumlin_query_first_rows_unchecked, drumlin_query_first_rows),
 )

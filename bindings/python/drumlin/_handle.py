@@ -15,12 +15,19 @@ rule, so the garbage collector can never close a database under a live object.
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any, TypeVar
 
 from ._errors import MisuseError
 
 _is_finalizing = sys.is_finalizing
 _H = TypeVar("_H", bound="HandleBase")
+
+UNOPENED: Any = object()
+"""A handle not opened yet: objects that can answer reads without one (collection views of values,
+Results of ``db.query`` whose rows were read with the query) open theirs on first need, under
+:data:`OPENING`."""
+OPENING = threading.Lock()
 
 
 class HandleBase:

@@ -105,7 +105,14 @@ def _raise(status: int) -> None:
     raise _errors.error_for(status, message)
 
 
+CALLS = [0]
+"""How many checked calls this process has made into the library (one cell, bumped by every call
+declared with a status: every commit, by any database, is one). Results of ``db.query`` answer
+from the rows read with the query only while it is unchanged (results.py)."""
+
+
 def _check(status: int, func: Any, args: Any) -> int:
+    CALLS[0] += 1
     if status > DRUMLIN_NOT_FOUND:
         _raise(status)
     return status

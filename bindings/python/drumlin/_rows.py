@@ -59,6 +59,7 @@ _object_values = _ffi.drumlin_object_get_marshal_unchecked
 _read_values = _ffi.drumlin_object_read_marshal_unchecked
 _results_values = _ffi.drumlin_results_get_marshal_unchecked
 _query_values = _ffi.drumlin_query_marshal_unchecked
+_query_first_rows = _ffi.drumlin_query_first_rows_unchecked
 _raise = _ffi._raise
 
 NO_ROW = -1
@@ -242,6 +243,30 @@ def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     # Handles are passed as they are (pointer instances): ctypes.cast would tie the handle into a
     # reference cycle, releasing it only at the next garbage collection.
     return _many(access, _results_rows, (results, _ALL, _EVERY_ROW))  # type: ignore[no-any-return]
+
+
+FIRST_ROWS = 64
+"""How many rows ``db.query`` reads with the query (``query_first_rows``)."""
+_FIRST_ROWS_AND_ONE = c_size_t(FIRST_ROWS + 1)
+_list_count = struct.Struct("<i").unpack_from  # a marshal list: '[', then its length
+
+
+def query_first_rows(access: RowAccess, query: bytes, args: bytes | None) -> list[tuple[Any, ...]] | None:
+    """The rows of the objects matching ``query`` (its ``args_json``), in the results' order, when
+    there are at most ``FIRST_ROWS``; None when there are more. One call, no results handle
+    (``drumlin_query_first_rows`` reading one row more than it keeps): a bad query raises its
+    error here. Larger results are not decoded."""
+    area = arena()
+    _, view, size, _, size_address, data, capacity, limit = area
+    args_ = (access.db, access.class_index, query, args, _FIRST_ROWS_AND_ONE)
+    status = _query_first_rows(*args_, data, capacity, size_address)
+    needed = size.value
+    if status or needed > limit:
+        rows: list[tuple[Any, ...]] = _finish(status, _query_first_rows, args_, area)
+        return rows if len(rows) <= FIRST_ROWS else None
+    if _list_count(view, _DATA_OFFSET + 1)[0] > FIRST_ROWS:
+        return None
+    return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])  # type: ignore[no-any-return]
 
 
 def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:

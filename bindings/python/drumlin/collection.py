@@ -38,7 +38,7 @@ from ._errors import (
     MisuseError,
     TypeMismatchError,
 )
-from ._handle import Handle
+from ._handle import OPENING, UNOPENED, Handle
 from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
 from ._rows import NO_ROW, collection_converter, one_index, read_values
 from .notifications import NotificationToken
@@ -55,10 +55,8 @@ _T = TypeVar("_T")
 _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 
-# A view's handle before it is opened: views of values read through their owner's key (one packed
+# A view's handle starts as UNOPENED: views of values read through their owner's key (one packed
 # call), and open a handle only for what needs one (writes, observers, lookups, links).
-_UNOPENED = object()
-_OPENING = threading.Lock()
 
 
 class _Collection(Handle):
@@ -77,7 +75,7 @@ class _Collection(Handle):
 
     def __init__(self, owner: Object, prop: Property) -> None:
         # Views come from reading a property of an Object, never from user code.
-        self._drumlin_h = _UNOPENED
+        self._drumlin_h = UNOPENED
         self._drumlin_owner: Object = owner
         # (Declared here, not in the class body: a Property is also a descriptor.)
         self._drumlin_prop: Property = prop
@@ -99,10 +97,10 @@ class _Collection(Handle):
 
     def _ptr(self) -> Any:
         handle = self._drumlin_h
-        if handle is _UNOPENED:
-            with _OPENING:
+        if handle is UNOPENED:
+            with OPENING:
                 handle = self._drumlin_h
-                if handle is _UNOPENED:
+                if handle is UNOPENED:
                     owner = self._drumlin_owner
                     owner_handle = owner._ptr()
                     with owner._drumlin_lock:
@@ -311,7 +309,7 @@ class _Collection(Handle):
         return None
 
     def _release(self, handle: Any) -> None:
-        if handle is not _UNOPENED:
+        if handle is not UNOPENED:
             self._ffi_release(handle)
 
     def close(self) -> None:

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Uni
 
 from . import _ffi, notifications
 from ._convert import from_value, take_string
-from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
-from ._handle import Handle
-from ._rows import as_is, dict_builder, results_rows, results_values
+from ._errors import InvalidArgumentError, LimitError, MisuseError, TypeMismatchError
+from ._handle import OPENING, UNOPENED, Handle
+from ._library import CALLS
+from ._rows import as_is, dict_builder, query_first_rows, results_rows, results_values
 from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
@@ -231,13 +232,15 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
 
     _drumlin_annotation_kind: ClassVar[str] = "results"  # read by model.py
 
-    __slots__ = ("_drumlin_class", "_drumlin_db", "_drumlin_owner", "_drumlin_view")
+    __slots__ = ("_drumlin_class", "_drumlin_db", "_drumlin_first", "_drumlin_owner", "_drumlin_query", "_drumlin_view")
 
     _kind = "results"
     _drumlin_db: Database
     _drumlin_class: ClassInfo
     _drumlin_owner: Object | None
     _drumlin_view: Any
+    _drumlin_first: tuple[int, int, list[tuple[Any, ...]]] | None
+    _drumlin_query: tuple[bytes, bytes | None] | None
 
     def __init__(
         self, db: Database, info: ClassInfo, handle: Any, owner: Object | None = None, view: Any = None
@@ -248,6 +251,10 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         self._drumlin_class = info
         self._drumlin_owner = owner  # keeps the object alive whose backlinks or list these are
         self._drumlin_view = view  # a Projection class each object is seen through, or None
+        # Results of db.query: the query (to open the handle when one is needed) and the rows
+        # read with it, with the read version and the process's call count then (see _query).
+        self._drumlin_query = None
+        self._drumlin_first = None
 
     @classmethod
     def _backlinks(cls, owner: Object, property_name: bytes, origin: ClassInfo) -> Results[Any]:
@@ -264,15 +271,65 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     def _query(
         cls, db: Database, info: ClassInfo, query: str | None, args: Sequence[Any], view: Any = None
     ) -> Results[Any]:
-        """``drumlin_query``: every object of the class (``query`` None), or those matching."""
+        """``drumlin_query``: every object of the class (``query`` None), or those matching.
+
+        A query reads its first rows in the same call (``drumlin_query_first_rows``, which reports
+        a bad query as ``drumlin_query`` does): results of at most ``_rows.FIRST_ROWS`` objects
+        keep them and answer iteration, ``len`` and indexing from them while the database's read
+        version is unchanged and the process has made no other call into the library (any commit,
+        through any database, is one). The results handle is opened when a read needs it (larger
+        results, anything changed since, refining, observing, aggregates)."""
         ctext = None if query is None else encode_query(query)
         cargs = query_args(args)
+        access = info.rows
+        if ctext is not None and access is not None and db._drumlin_h is not None:
+            version = access.version.value
+            calls = CALLS[0]
+            rows = query_first_rows(access, ctext, cargs)
+            results = cls(db, info, UNOPENED, None, view)
+            results._drumlin_query = (ctext, cargs)
+            if rows is not None:
+                results._drumlin_first = (version, calls, rows)
+            return results
         out = _ffi.drumlin_results_p()
         _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(out))
         return cls(db, info, out, None, view)
 
+    def _ptr(self) -> Any:
+        handle = self._drumlin_h
+        if handle is UNOPENED:
+            with OPENING:
+                handle = self._drumlin_h
+                if handle is UNOPENED:
+                    ctext, cargs = self._drumlin_query  # type: ignore[misc]
+                    out = _ffi.drumlin_results_p()
+                    _ffi.drumlin_query(self._drumlin_db._ptr(), self._drumlin_class.cname, ctext, cargs, byref(out))
+                    self._drumlin_h = handle = out
+        if handle is None:
+            raise MisuseError(f"This {self._kind} is closed.")
+        return handle
+
+    def _drumlin_kept(self) -> tuple[int, list[tuple[Any, ...]]] | None:
+        """The read version and the rows read with the query, while nothing may have changed
+        since (see _query) and the results and the database are open; else None (for good)."""
+        first = self._drumlin_first
+        if first is None:
+            return None
+        access = self._drumlin_class.rows
+        if (
+            access is None
+            or first[0] != access.version.value
+            or first[1] != CALLS[0]
+            or self._drumlin_h is None
+            or self._drumlin_db._drumlin_h is None
+        ):
+            self._drumlin_first = None
+            return None
+        return first[0], first[2]
+
     def _release(self, handle: Any) -> None:
-        _ffi.drumlin_results_release(handle)
+        if handle is not UNOPENED:
+            _ffi.drumlin_results_release(handle)
 
     def observe(
         self, callback: Callable[[CollectionChange], None], key_paths: Iterable[str] | None = None
@@ -362,6 +419,9 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     # ---- Reading -------------------------------------------------------------------------------
 
     def __len__(self) -> int:
+        kept = self._drumlin_kept()
+        if kept is not None:
+            return len(kept[1])
         count = c_size_t()
         _ffi.drumlin_results_count(self._ptr(), byref(count))
         return count.value
@@ -397,11 +457,17 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         return self._get(position)
 
     def _get(self, position: int) -> Any:
-        out = _ffi.drumlin_object_p()
-        _ffi.drumlin_results_get_object(self._ptr(), position, byref(out))
-        obj = self._drumlin_class.object_type(self._drumlin_db, out)
+        kept = self._drumlin_kept()
+        if kept is not None:
+            version, rows = kept
+            info = self._drumlin_class
+            found = object_from_row(info.object_type, self._drumlin_db, rows[position], version)  # type: ignore[arg-type]
+        else:
+            out = _ffi.drumlin_object_p()
+            _ffi.drumlin_results_get_object(self._ptr(), position, byref(out))
+            found = self._drumlin_class.object_type(self._drumlin_db, out)
         view = self._drumlin_view
-        return obj if view is None else view(obj)
+        return found if view is None else view(found)
 
     def _drumlin_objects(self) -> list[Any]:
         """The objects now in the results, read in one call (``drumlin_results_get_rows``): each
@@ -414,12 +480,16 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         collector does not walk a whole result's objects again and again as they age)."""
         db = self._drumlin_db
         info = self._drumlin_class
-        access = info.rows
-        handle = self._ptr()
-        if db._drumlin_h is None or access is None:
-            db._ptr()  # closed: the error
-        version = access.version.value  # type: ignore[union-attr]
-        rows = results_rows(access, handle)  # type: ignore[arg-type]
+        kept = self._drumlin_kept()
+        if kept is not None:
+            version, rows = kept
+        else:
+            access = info.rows
+            handle = self._ptr()
+            if db._drumlin_h is None or access is None:
+                db._ptr()  # closed: the error
+            version = access.version.value  # type: ignore[union-attr]
+            rows = results_rows(access, handle)  # type: ignore[arg-type]
         cls: Any = info.object_type  # a generated Object class (typed as its constructor)
         objects = map(object_from_row, repeat(cls), repeat(db), rows, repeat(version))
         view = self._drumlin_view
