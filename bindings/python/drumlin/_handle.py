@@ -76,7 +76,7 @@ class Handle(HandleBase):
             handle = self._drumlin_h
         except AttributeError:  # __init__ failed before the handle was set
             return
-        if handle is None or _is_finalizing():
+        if handle is None or handle is UNOPENED or _is_finalizing():
             return
         object.__setattr__(self, "_drumlin_h", None)
         try:
