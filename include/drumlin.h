@@ -958,8 +958,8 @@ int drumlin_query_rows(drumlin_db *db, int32_t class_index, const char *query, c
 
 /**
  * As drumlin_query_rows(), but at most max_rows rows: the first ones in the results' order. A
- * query matching more stops reading there, so asking for one row more than a caller keeps tells
- * it whether it has them all. The Python package's Database.query() makes this call: it checks
+ * query matching more stops reading there (and leaves no read open), so asking for one row more
+ * than a caller keeps tells it whether it has them all. The Python package's Database.query() makes this call: it checks
  * the query and reads small results at once, and opens a results handle only when it needs one.
  *
  * @param max_rows  The most rows to read (SIZE_MAX: every row).

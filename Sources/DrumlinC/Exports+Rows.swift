@@ -129,7 +129,7 @@ private func queryRows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: Unsaf
         writer = MarshalWriter(into: buffer, capacity: capacity)
         writer.beginList(0)
         let results = try db.objects(classIndex: index).filter(text, arguments)
-        rows = try results.forEachRow(from: 0, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
+        rows = try results.forEachRow(from: 0, maxRows: maxRows, rowIndices, parking: false) { (row) throws(DrumlinError) in
             try packRow(row, width: width, rowIndices, into: &writer)
         }
     }

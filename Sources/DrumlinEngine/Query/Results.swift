@@ -366,7 +366,11 @@ public final class Results: @unchecked Sendable {
     /// results, a page after another call) each row is read by its key. `body` reads; a write
     /// from inside it (to the class being read) would change the rows under the statement. The C
     /// functions are `drumlin_results_get_values` and `drumlin_results_get_rows`.
-    public func forEachRow(from start: Int, maxRows: Int, _ indices: [Int],
+    ///
+    /// With `parking` false a read that stops before the last row resets its statement instead
+    /// (a read of the first rows only, such as `drumlin_query_first_rows`), so no read snapshot
+    /// stays open after the call.
+    public func forEachRow(from start: Int, maxRows: Int, _ indices: [Int], parking: Bool = true,
                            _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Int {
         guard start >= 0, maxRows >= 0 else {
             throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.")
@@ -417,7 +421,9 @@ public final class Results: @unchecked Sendable {
                     statement.reset()
                     throw error
                 }
-                if rows == maxRows {
+                if rows == maxRows, !parking {
+                    statement.reset()
+                } else if rows == maxRows {
                     database.parkedRows = ParkedRows(results: self, statement: statement, position: start + rows,
                                                      version: database.readVersion, begun: begun)
                 } else {

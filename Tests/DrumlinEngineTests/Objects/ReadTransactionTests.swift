@@ -41,3 +41,27 @@ import Testing
         #expect(try autocommit(db))
     }
 }
+
+/// A read of the first rows only (`parking: false`, what `drumlin_query_first_rows` does) leaves
+/// no statement parked and no read transaction open; a paged read parks its statement until the
+/// next call.
+@Suite struct FirstRowsTests {
+    @Test func readingTheFirstRowsLeavesNothingOpen() throws {
+        let db = try openPeople(temporaryPath())
+        try db.write {
+            for i in 1...5 { _ = try db.create("Person", json: #"{"id": \#(i), "name": "p\#(i)"}"#) }
+        }
+        let results = try db.query("Person", "id > 0")
+        var keys: [Value] = []
+        let read = try results.forEachRow(from: 0, maxRows: 2, [0], parking: false) { (row) throws(DrumlinError) in
+            keys.append(try row[0].value())
+        }
+        #expect(read == 2 && keys == [.int(1), .int(2)])
+        let open = try db.serialized { (connection) throws(DrumlinError) in (db.parkedRows == nil, connection.isAutocommit) }
+        #expect(open == (true, true))
+
+        let paged = try results.forEachRow(from: 0, maxRows: 2, [0]) { (_) throws(DrumlinError) in }
+        #expect(paged == 2)
+        #expect(db.parkedRows != nil)
+    }
+}
