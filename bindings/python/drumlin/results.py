@@ -275,10 +275,10 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
 
         A query reads its first rows in the same call (``drumlin_query_first_rows``, which reports
         a bad query as ``drumlin_query`` does): results of at most ``_rows.FIRST_ROWS`` objects
-        keep them and answer iteration, ``len`` and indexing from them while the database's read
-        version is unchanged and the process has made no other call into the library (any commit,
-        through any database, is one). The results handle is opened when a read needs it (larger
-        results, anything changed since, refining, observing, aggregates)."""
+        keep them and answer their first read (iteration, ``len``, an index) from them if the
+        database's read version is unchanged and the process has made no other call into the
+        library since (any commit, through any database, is one). Every other read re-evaluates
+        the results through their handle, opened when first needed."""
         ctext = None if query is None else encode_query(query)
         cargs = query_args(args)
         access = info.rows
@@ -309,12 +309,14 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
             raise MisuseError(f"This {self._kind} is closed.")
         return handle
 
-    def _drumlin_kept(self) -> tuple[int, list[tuple[Any, ...]]] | None:
-        """The read version and the rows read with the query, while nothing may have changed
-        since (see _query) and the results and the database are open; else None (for good)."""
+    def _drumlin_take(self) -> tuple[int, list[tuple[Any, ...]]] | None:
+        """The read version and the rows read with the query, for the first read of these results
+        if nothing may have changed since (see _query) and the results and the database are open;
+        else None. Later reads re-evaluate the results through their handle."""
         first = self._drumlin_first
         if first is None:
             return None
+        self._drumlin_first = None
         access = self._drumlin_class.rows
         if (
             access is None
@@ -323,7 +325,6 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
             or self._drumlin_h is None
             or self._drumlin_db._drumlin_h is None
         ):
-            self._drumlin_first = None
             return None
         return first[0], first[2]
 
@@ -419,7 +420,7 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     # ---- Reading -------------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        kept = self._drumlin_kept()
+        kept = self._drumlin_take()
         if kept is not None:
             return len(kept[1])
         count = c_size_t()
@@ -444,12 +445,22 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
 
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
-            if self._drumlin_db._writer is not None:
+            if self._drumlin_db._writer is not None or self._drumlin_first is not None:
                 return self._drumlin_objects()[index]
             return [self._get(i) for i in range(*index.indices(len(self)))]
         if isinstance(index, bool) or not hasattr(index, "__index__"):
             raise TypeMismatchError(f"results indices must be integers or slices, not {type(index).__name__}")
         index = index.__index__()
+        kept = self._drumlin_take()
+        if kept is not None:
+            version, rows = kept
+            position = index + len(rows) if index < 0 else index
+            if not 0 <= position < len(rows):
+                raise IndexError(f"Index {index} is out of bounds for results of size {len(rows)}.")
+            info = self._drumlin_class
+            found = object_from_row(info.object_type, self._drumlin_db, rows[position], version)  # type: ignore[arg-type]
+            view = self._drumlin_view
+            return found if view is None else view(found)
         size = len(self)
         position = index + size if index < 0 else index
         if not 0 <= position < size:
@@ -457,15 +468,9 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         return self._get(position)
 
     def _get(self, position: int) -> Any:
-        kept = self._drumlin_kept()
-        if kept is not None:
-            version, rows = kept
-            info = self._drumlin_class
-            found = object_from_row(info.object_type, self._drumlin_db, rows[position], version)  # type: ignore[arg-type]
-        else:
-            out = _ffi.drumlin_object_p()
-            _ffi.drumlin_results_get_object(self._ptr(), position, byref(out))
-            found = self._drumlin_class.object_type(self._drumlin_db, out)
+        out = _ffi.drumlin_object_p()
+        _ffi.drumlin_results_get_object(self._ptr(), position, byref(out))
+        found = self._drumlin_class.object_type(self._drumlin_db, out)
         view = self._drumlin_view
         return found if view is None else view(found)
 
@@ -480,7 +485,7 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         collector does not walk a whole result's objects again and again as they age)."""
         db = self._drumlin_db
         info = self._drumlin_class
-        kept = self._drumlin_kept()
+        kept = self._drumlin_take()
         if kept is not None:
             version, rows = kept
         else:

@@ -51,14 +51,22 @@ class Calls:
         monkeypatch.setattr("drumlin.results.results_rows", counted_rows)
 
 
-def test_a_small_result_is_read_with_its_query(db: Any, monkeypatch: Any) -> None:
+def test_a_small_result_answers_its_first_read_from_its_query(db: Any, monkeypatch: Any) -> None:
     calls = Calls(monkeypatch)
-    found = db.query("Person", "age == $0 AND id < $1", 3, 50)
+    query = "age == $0 AND id < $1"
+    found = db.query("Person", query, 3, 50)
     assert [p.id for p in found] == [3, 13, 23, 33, 43]
-    assert len(found) == 5 and found[1].name == "p13" and found[-1].id == 43
     assert (calls.opened, calls.pages) == (0, 0)
+    # Every later read re-evaluates the results, through their handle.
+    assert len(found) == 5 and found[1].name == "p13" and [p.id for p in found][-1] == 43
+    assert (calls.opened, calls.pages) == (1, 1)
+    assert db.query("Person", query, 3, 50)[-1].id == 43
+    assert len(db.query("Person", query, 3, 50)) == 5
+    assert db.query("Person", query, 3, 50)[1:3] == [db.get("Person", 13), db.get("Person", 23)]
+    with pytest.raises(IndexError, match="Index 5 is out of bounds for results of size 5"):
+        db.query("Person", query, 3, 50)[5]
+    assert (calls.opened, calls.pages) == (1, 1)
     assert found.filter("id > 20").to_list() == [db.get("Person", i) for i in (23, 33, 43)]
-    assert calls.opened == 1  # refining needs the handle
 
 
 def test_a_result_larger_than_the_first_rows_reads_through_its_handle(db: Any, monkeypatch: Any) -> None:
