@@ -451,7 +451,7 @@ def _encode_column(db: Database, p: Property, kinds: set[type], column: tuple[An
         # Nested objects' dicts: one of plain values under property names is its own encoding.
         dicts = [v for v in column if v is not None] if _NONE in kinds else column
         names = _PayloadEncoder(db, db._class(p.object_type)).names
-        if set().union(*map(dict.keys, dicts)) <= names and set(
+        if set(chain.from_iterable(dicts)) <= names and set(
             map(type, chain.from_iterable(map(dict.values, dicts)))
         ) <= _PACKABLE:
             return column
