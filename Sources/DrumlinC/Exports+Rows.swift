@@ -27,8 +27,7 @@ public func drumlin_object_find_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         let db = try database(db)
         guard let primaryKey else { throw misuse("primary_key must not be NULL.") }
         let index = Int(classIndex)
-        let rowIndices = try db.rowPropertyIndices(classIndex: index)
-        let width = try db.propertyCount(classIndex: index)
+        let (rowIndices, width) = try rowShape(db, index)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         let found = try db.visitObjectRow(classIndex: index, primaryKey: try value(from: primaryKey.pointee),
                                           propertyIndices: rowIndices) { (row) throws(DrumlinError) in
@@ -48,8 +47,7 @@ public func drumlin_object_read_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         let outSize = try packedOutput(0, buffer, capacity, outSize)
         let db = try database(db)
         let index = Int(classIndex)
-        let rowIndices = try db.rowPropertyIndices(classIndex: index)
-        let width = try db.propertyCount(classIndex: index)
+        let (rowIndices, width) = try rowShape(db, index)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         try db.visitRow(classIndex: index, key: key) { (row) throws(DrumlinError) in
             try packRow(row, width: width, rowIndices, into: &writer)
@@ -70,8 +68,7 @@ public func drumlin_results_get_rows(_ results: OpaquePointer?, _ start: Int, _ 
         let results = handle.results
         let classIndex = results.classIndex
         let db = results.database
-        let rowIndices = try db.rowPropertyIndices(classIndex: classIndex)
-        let width = try db.propertyCount(classIndex: classIndex)
+        let (rowIndices, width) = try rowShape(db, classIndex)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         writer.beginList(0)
         let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
@@ -111,8 +108,7 @@ private func queryRows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: Unsaf
     let db = try database(db)
     guard let query else { throw misuse("query must not be NULL (use \"TRUEPREDICATE\" to read every object).") }
     let index = Int(classIndex)
-    let rowIndices = try db.rowPropertyIndices(classIndex: index)
-    let width = try db.propertyCount(classIndex: index)
+    let (rowIndices, width) = try rowShape(db, index)
     let text = try string(query, "query")
     let arguments = try queryArguments(db, argsJSON)
     var writer = MarshalWriter(into: buffer, capacity: capacity)
@@ -318,4 +314,10 @@ private func putValue(_ value: Value, whole: Bool, links: Bool, _ row: ObjectRow
     default:
         writer.put(.null)
     }
+}
+
+/// What a whole row of class `classIndex` holds: the indexes of the properties it packs, and its
+/// width (one item per property, before the object key).
+private func rowShape(_ db: Database, _ classIndex: Int) throws(DrumlinError) -> (indices: [Int], width: Int) {
+    (try db.rowPropertyIndices(classIndex: classIndex), try db.propertyCount(classIndex: classIndex))
 }

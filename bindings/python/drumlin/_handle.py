@@ -40,9 +40,18 @@ class HandleBase:
 
     def _ptr(self) -> Any:
         handle = self._drumlin_h
+        if handle is UNOPENED:
+            with OPENING:
+                handle = self._drumlin_h
+                if handle is UNOPENED:
+                    handle = self._drumlin_h = self._open()
         if handle is None:
             raise MisuseError(f"This {self._kind} is closed.")
         return handle
+
+    def _open(self) -> Any:
+        """The handle of an owner made UNOPENED, opened when :meth:`_ptr` first needs it."""
+        raise NotImplementedError
 
     def _release(self, handle: Any) -> None:
         raise NotImplementedError

@@ -33,12 +33,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, ove
 
 from . import _ffi, notifications
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
-from ._errors import (
-    InvalidArgumentError,
-    MisuseError,
-    TypeMismatchError,
-)
-from ._handle import OPENING, UNOPENED, Handle
+from ._errors import InvalidArgumentError, TypeMismatchError
+from ._handle import UNOPENED, Handle
 from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
 from ._rows import NO_ROW, collection_converter, one_index, read_values
 from .notifications import NotificationToken
@@ -95,20 +91,11 @@ class _Collection(Handle):
             # A deleted owner fails here, as opening the view did (no call while nothing changed).
             owner._drumlin_current_row()
 
-    def _ptr(self) -> Any:
-        handle = self._drumlin_h
-        if handle is UNOPENED:
-            with OPENING:
-                handle = self._drumlin_h
-                if handle is UNOPENED:
-                    owner = self._drumlin_owner
-                    owner_handle = owner._ptr()
-                    with owner._drumlin_lock:
-                        handle = self._drumlin_open(owner_handle, self._drumlin_prop.cname)
-                    self._drumlin_h = handle
-        if handle is None:
-            raise MisuseError(f"This {self._kind} is closed.")
-        return handle
+    def _open(self) -> Any:
+        owner = self._drumlin_owner
+        owner_handle = owner._ptr()
+        with owner._drumlin_lock:
+            return self._drumlin_open(owner_handle, self._drumlin_prop.cname)
 
     def _drumlin_packed(self) -> Any:
         """The collection's items (a list, or a dict for a dictionary), read in one packed call by

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Uni
 
 from . import _ffi, notifications
 from ._convert import from_value, take_string
-from ._errors import InvalidArgumentError, LimitError, MisuseError, TypeMismatchError
-from ._handle import OPENING, UNOPENED, Handle
+from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
+from ._handle import UNOPENED, Handle
 from ._library import CALLS
 from ._rows import as_is, dict_builder, query_first_rows, results_rows, results_values
 from ._schema import encode_name
@@ -295,19 +295,12 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(out))
         return cls(db, info, out, None, view)
 
-    def _ptr(self) -> Any:
-        handle = self._drumlin_h
-        if handle is UNOPENED:
-            with OPENING:
-                handle = self._drumlin_h
-                if handle is UNOPENED:
-                    ctext, cargs = self._drumlin_query  # type: ignore[misc]
-                    out = _ffi.drumlin_results_p()
-                    _ffi.drumlin_query(self._drumlin_db._ptr(), self._drumlin_class.cname, ctext, cargs, byref(out))
-                    self._drumlin_h = handle = out
-        if handle is None:
-            raise MisuseError(f"This {self._kind} is closed.")
-        return handle
+    def _open(self) -> Any:
+        # Results of db.query answered from their first rows: the handle of their query.
+        ctext, cargs = self._drumlin_query  # type: ignore[misc]
+        out = _ffi.drumlin_results_p()
+        _ffi.drumlin_query(self._drumlin_db._ptr(), self._drumlin_class.cname, ctext, cargs, byref(out))
+        return out
 
     def _drumlin_take(self) -> tuple[int, list[tuple[Any, ...]]] | None:
         """The read version and the rows read with the query, for the first read of these results
