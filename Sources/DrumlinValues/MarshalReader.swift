@@ -133,7 +133,16 @@ package struct MarshalReader {
         case UInt8(ascii: "("), UInt8(ascii: ")"):
             let n = code & 0x7F == UInt8(ascii: ")") ? Int(try byte()) : Int(try int32())
             guard n >= 0 else { throw fail("negative length") }
-            item = .value(try tagged(try elements(n)))
+            if n == 2 || n == 3 {
+                // Every tag has two or three items: read them without an array.
+                let first = try self.item().value(), second = try self.item().value()
+                var third: Value?
+                if n == 3 { third = try self.item().value() }
+                item = .value(try Self.tagged(first, second, third))
+            } else {
+                _ = try elements(n)
+                throw DrumlinError(.typeMismatch, "tuple")
+            }
         case UInt8(ascii: "{"):
             item = .value(try dictionary())
         default:
@@ -250,33 +259,32 @@ package struct MarshalReader {
     /// text)`, `(DRUMLIN_TYPE_OBJECT_ID, 12 bytes)`, `(DRUMLIN_TYPE_UUID, 16 bytes)`,
     /// `(DRUMLIN_TYPE_FLOAT, number)` and `(DRUMLIN_TYPE_LINK, class index, object key)`. Any other
     /// tuple is a type error naming it a tuple, as before tags existed.
-    private func tagged(_ items: [Value]) throws(DrumlinError) -> Value {
-        guard case .int(let tag)? = items.first else { throw DrumlinError(.typeMismatch, "tuple") }
-        switch (tag, items.count) {
-        case (5, 3):  // DRUMLIN_TYPE_TIMESTAMP
-            guard case .int(let seconds) = items[1], case .int(let nanoseconds) = items[2],
-                  let nanos = Int32(exactly: nanoseconds) else { break }
+    private static func tagged(_ first: Value, _ second: Value, _ third: Value?) throws(DrumlinError) -> Value {
+        guard case .int(let tag) = first else { throw DrumlinError(.typeMismatch, "tuple") }
+        switch (tag, third) {
+        case (5, .int(let nanoseconds)?):  // DRUMLIN_TYPE_TIMESTAMP
+            guard case .int(let seconds) = second, let nanos = Int32(exactly: nanoseconds) else { break }
             return .date(Timestamp(seconds: seconds, nanoseconds: nanos))
-        case (8, 3):  // DRUMLIN_TYPE_DECIMAL128, BID words
-            guard case .int(let low) = items[1], case .int(let high) = items[2] else { break }
+        case (8, .int(let high)?):  // DRUMLIN_TYPE_DECIMAL128, BID words
+            guard case .int(let low) = second else { break }
             return .decimal(Decimal128(high: UInt64(bitPattern: high), low: UInt64(bitPattern: low)))
-        case (8, 2):  // DRUMLIN_TYPE_DECIMAL128, text
-            guard case .string(let text) = items[1] else { break }
+        case (8, nil):  // DRUMLIN_TYPE_DECIMAL128, text
+            guard case .string(let text) = second else { break }
             guard let decimal = Decimal128(string: text) else {
                 throw DrumlinError(.invalidArgument, "'\(text)' is not a decimal128 value (at most 34 significant digits).")
             }
             return .decimal(decimal)
-        case (9, 2):  // DRUMLIN_TYPE_OBJECT_ID
-            guard case .data(let bytes) = items[1], let id = ObjectId(bytes: bytes) else { break }
+        case (9, nil):  // DRUMLIN_TYPE_OBJECT_ID
+            guard case .data(let bytes) = second, let id = ObjectId(bytes: bytes) else { break }
             return .objectId(id)
-        case (11, 2):  // DRUMLIN_TYPE_UUID
-            guard case .data(let bytes) = items[1], let uuid = UUIDValue(bytes: bytes) else { break }
+        case (11, nil):  // DRUMLIN_TYPE_UUID
+            guard case .data(let bytes) = second, let uuid = UUIDValue(bytes: bytes) else { break }
             return .uuid(uuid)
-        case (6, 2):  // DRUMLIN_TYPE_FLOAT
-            if case .double(let d) = items[1] { return .float(Float(d)) }
-            if case .int(let i) = items[1] { return .float(Float(i)) }
-        case (10, 3):  // DRUMLIN_TYPE_LINK
-            guard case .int(let classIndex) = items[1], case .int(let key) = items[2] else { break }
+        case (6, nil):  // DRUMLIN_TYPE_FLOAT
+            if case .double(let d) = second { return .float(Float(d)) }
+            if case .int(let i) = second { return .float(Float(i)) }
+        case (10, .int(let key)?):  // DRUMLIN_TYPE_LINK
+            guard case .int(let classIndex) = second else { break }
             return .link(ObjectLink(classIndex: Int(classIndex), key: key))
         default:
             break

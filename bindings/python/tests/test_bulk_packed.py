@@ -151,7 +151,19 @@ def test_mixed_key_sets_and_other_types_take_the_json_path(db: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("bad", "kind"), [([1], "list"), ((1, 2), "tuple"), ({"a": 1}, "dict"), ({1}, "set"), (1j, "complex")]
+    ("bad", "kind"),
+    [
+        ([1], "list"),
+        ((1, 2), "tuple"),
+        ((1, 2, 3), "tuple"),          # three items, no such tag
+        ((5, "x", 1), "tuple"),        # a date's tag with a text for its seconds
+        ((10, 0), "tuple"),            # a link's tag with one item
+        ((), "tuple"),
+        ((1, 2, 3, 4), "tuple"),
+        ({"a": 1}, "dict"),
+        ({1}, "set"),
+        (1j, "complex"),
+    ],
 )
 def test_a_container_in_a_plain_class_names_the_element_and_property(db: Any, bad: Any, kind: str) -> None:
     rows = [{"id": i, "name": f"n{i}", "age": i, "score": 1.0} for i in range(100)]
