@@ -133,3 +133,25 @@ def test_a_bad_query_fails_at_the_call(db: Any) -> None:
         db.query("Person", "name ==")
     with pytest.raises(drumlin.QueryError):
         db.query("Person", "nope == 1")
+
+
+def test_threads_sharing_results_open_one_handle(db: Any, monkeypatch: Any) -> None:
+    import threading
+
+    calls = Calls(monkeypatch)
+    found = db.query("Person", "age == 3")
+    list(found)  # the first read, answered from the query's rows
+    sizes: list[int] = []
+    start = threading.Barrier(8)
+
+    def read() -> None:
+        start.wait()
+        sizes.append(len(found))
+
+    threads = [threading.Thread(target=read) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sizes == [20] * 8
+    assert calls.opened == 1
