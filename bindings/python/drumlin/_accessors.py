@@ -23,7 +23,7 @@ from __future__ import annotations
 import struct
 import threading
 from collections.abc import Mapping
-from ctypes import byref, c_int32, c_void_p
+from ctypes import byref, c_int32, c_int64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from . import _ffi
@@ -54,6 +54,8 @@ _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 _get_at = _ffi.drumlin_object_get_at
 _set_by_key = _ffi.drumlin_object_set_by_key
+_set_by_key_unchecked = _ffi.drumlin_object_set_by_key_unchecked  # every argument a ctypes object
+_raise = _ffi._raise
 # Python types that to_value writes as one plain drumlin_value.
 _PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
 _INT64_MIN = -(1 << 63)
@@ -138,7 +140,9 @@ class ScalarAccessor(Accessor):
                     pack_into, value_type = packed
                     pack_into(self.view, 0, value_type, value)
                     class_index, index = self.ivalue
-                    _set_by_key(handle, class_index, key, index, self.pvalue)
+                    status = _set_by_key_unchecked(handle, class_index, c_int64(key), index, self.pvalue)
+                    if status:
+                        _raise(status)
                     return
                 if kind in _PLAIN_WRITES:
                     cvalue = _drumlin_value()

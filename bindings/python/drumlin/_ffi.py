@@ -779,7 +779,8 @@ drumlin_commit_without_notifying = _fn(
 
 # ---- Unchecked entry points of the hot row calls -----------------------------------------------
 #
-# The calls an object read or a dict read makes once per object or per read: ctypes' argtypes
+# The calls an object read or a dict read makes once per object or per read, and the attribute
+# write of a number or bool (obj.score = x): ctypes' argtypes
 # conversion and errcheck cost more than the call's own Python around it (docs/performance.md,
 # "The documented object API", has the callgrind counts). These are second function pointers to the
 # functions declared above, with the same restype and no argtypes or errcheck: every argument must
@@ -803,6 +804,7 @@ drumlin_object_read_marshal_unchecked = _unchecked(drumlin_object_read_marshal)
 drumlin_results_get_marshal_unchecked = _unchecked(drumlin_results_get_marshal)
 drumlin_query_marshal_unchecked = _unchecked(drumlin_query_marshal)
 drumlin_query_first_rows_unchecked = _unchecked(drumlin_query_first_rows)
+drumlin_object_set_by_key_unchecked = _unchecked(drumlin_object_set_by_key)
 UNCHECKED = (
     (drumlin_object_find_row_unchecked, drumlin_object_find_row),
     (drumlin_object_read_row_unchecked, drumlin_object_read_row),
@@ -813,4 +815,5 @@ UNCHECKED = (
     (drumlin_results_get_marshal_unchecked, drumlin_results_get_marshal),
     (drumlin_query_marshal_unchecked, drumlin_query_marshal),
     (drumlin_query_first_rows_unchecked, drumlin_query_first_rows),
+    (drumlin_object_set_by_key_unchecked, drumlin_object_set_by_key),
 )

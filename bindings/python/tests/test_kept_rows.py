@@ -237,6 +237,21 @@ def test_attribute_writes_of_numbers_and_bools_are_what_the_general_write_stores
         person.score = 1.0  # outside a write transaction
 
 
+def test_a_number_written_to_a_deleted_object_raises_and_writes_nothing(db: Any) -> None:
+    # The packed write's call reports the engine's status (InvalidatedObjectError), as the
+    # general write does; the transaction stays usable.
+    person, same = db.get("Person", 1), db.get("Person", 1)
+    other = db.get("Person", 2)
+    with db.write():
+        db.delete(same)
+        with pytest.raises(drumlin.InvalidatedObjectError, match="invalidated or deleted"):
+            person.score = 9.5
+        with pytest.raises(drumlin.InvalidatedObjectError):
+            person.active = False
+        other.score = 9.5
+    assert other.score == 9.5 and db.count("Person") == 2
+
+
 def test_dates_and_decimals_are_converted_when_read_and_stay_live(db: Any) -> None:
     due = datetime.datetime(2024, 1, 2, 3, 4, 5, 678000, tzinfo=datetime.timezone.utc)
     with db.write():
