@@ -120,6 +120,27 @@ static void test_rows_by_primary_key_key_results_and_query(void) {
     CHECK(buffer[1] == 2);
     CHECK_FAILS(drumlin_query_first_rows(db, plain, "name ==", NULL, 1, buffer, sizeof buffer, &size), DRUMLIN_ERR_QUERY,
                 "name ==");
+    /* Bad input: each a clear error, nothing read. */
+    CHECK_FAILS(drumlin_query_first_rows(db, 99, "TRUEPREDICATE", NULL, 1, buffer, sizeof buffer, &size),
+                DRUMLIN_ERR_INVALID_ARGUMENT, "out of range");
+    CHECK_FAILS(drumlin_query_first_rows(db, -1, "TRUEPREDICATE", NULL, 1, buffer, sizeof buffer, &size),
+                DRUMLIN_ERR_INVALID_ARGUMENT, "out of range");
+    CHECK_FAILS(drumlin_query_first_rows(db, plain, "id == $0", "[1,", 1, buffer, sizeof buffer, &size),
+                DRUMLIN_ERR_INVALID_ARGUMENT, "args_json");
+    CHECK_FAILS(drumlin_query_first_rows(db, plain, "id == $1", "[1]", 1, buffer, sizeof buffer, &size),
+                DRUMLIN_ERR_QUERY, "$1 is missing");
+    CHECK_FAILS(drumlin_query_first_rows(db, plain, "name == '\xff'", NULL, 1, buffer, sizeof buffer, &size),
+                DRUMLIN_ERR_INVALID_ARGUMENT, "UTF-8");
+    CHECK_FAILS(drumlin_query_first_rows(db, plain, "nope == 1", NULL, 1, buffer, sizeof buffer, &size),
+                DRUMLIN_ERR_QUERY, "no property 'nope'");
+    /* A class with a list and a mixed value (read through the general path): the first row only. */
+    int32_t tagged = class_index(db, "Tagged");
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"a\", \"n\": 1, \"tags\": [\"x\"]}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Tagged", "{\"code\": \"b\", \"n\": 2}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_OK(drumlin_query_first_rows(db, tagged, "n > 0", NULL, 1, buffer, sizeof buffer, &size));
+    CHECK(buffer[1] == 1 && has_text(buffer, size, "a") && !has_text(buffer, size, "b"));
     drumlin_close(db);
 }
 
