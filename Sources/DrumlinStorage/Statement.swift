@@ -59,21 +59,14 @@ public final class Statement {
         }
     }
 
-    /// Binds UTF-8 text someone else owns (checked by the caller); SQLite copies it.
-    @inline(__always) package func bind(text utf8: UnsafeRawBufferPointer, at index: Int32) {
+    /// Binds UTF-8 text someone else owns (checked by the caller). SQLite copies it, unless
+    /// `copied` is false: then it must stay as it is until the statement has stepped, and the
+    /// caller clears the bindings after (`clearBindings`), so no pointer into it stays behind.
+    @inline(__always) package func bind(text utf8: UnsafeRawBufferPointer, at index: Int32, copied: Bool = true) {
         // A non-NULL pointer even for "", so SQLite stores an empty string, not NULL.
         let base = utf8.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
         sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), UInt64(utf8.count),
-                            csqlite_transient(), UInt8(SQLITE_UTF8))
-    }
-
-    /// Binds UTF-8 text without SQLite's copy: it must stay as it is until the statement has
-    /// stepped, and the caller clears the bindings after (`clearBindings`), so that no pointer
-    /// into it stays with the statement.
-    @inline(__always) package func bind(uncopiedText utf8: UnsafeRawBufferPointer, at index: Int32) {
-        let base = utf8.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
-        sqlite3_bind_text64(handle, index, base.assumingMemoryBound(to: CChar.self), UInt64(utf8.count),
-                            csqlite_static(), UInt8(SQLITE_UTF8))
+                            copied ? csqlite_transient() : csqlite_static(), UInt8(SQLITE_UTF8))
     }
 
     @inline(__always) package func bind(bytes: UnsafeRawBufferPointer, at index: Int32, copied: Bool = true) {

@@ -100,8 +100,7 @@ package enum ValueCodec {
         case .bool(let b): statement.bind(Int64(b ? 1 : 0), at: index)
         case .int(let i): statement.bind(i, at: index)
         case .double(let d): bindDouble(d, statement, index)
-        case .text(let utf8):
-            if copied { statement.bind(text: utf8, at: index) } else { statement.bind(uncopiedText: utf8, at: index) }
+        case .text(let utf8): statement.bind(text: utf8, at: index, copied: copied)
         case .bytes(let bytes): statement.bind(bytes: bytes, at: index, copied: copied)
         case .value(let value): try bind(value, to: statement, at: index)
         }

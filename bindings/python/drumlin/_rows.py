@@ -37,7 +37,6 @@ import struct
 import threading
 from ctypes import addressof, byref, c_char_p, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
 from ctypes import create_string_buffer
-from datetime import datetime, timedelta
 from marshal import loads
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 from uuid import UUID
@@ -45,7 +44,7 @@ from uuid import UUID
 from . import _ffi
 from ._constants import DRUMLIN_NOT_FOUND
 from ._convert import shortest_float32
-from .values import _EPOCH, ObjectId, bid_to_decimal, timestamp_to_datetime
+from .values import ObjectId, bid_to_decimal, timestamp_to_datetime
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo, Property
@@ -150,19 +149,10 @@ def _finish(status: int, function: Any, args: tuple[Any, ...], area: Arena) -> A
 _MASK = (1 << 64) - 1
 
 
-def _tagged_date(value: tuple[Any, ...]) -> datetime:
-    """A tagged date ``(DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds)``: what
-    ``timestamp_to_datetime`` gives, without its frame on the common path."""
-    try:
-        return _EPOCH + timedelta(0, value[1], value[2] // 1000)  # (days, seconds, microseconds)
-    except OverflowError:
-        return timestamp_to_datetime(value[1], value[2])  # its error
-
-
 TAGGED: dict[int, Callable[[tuple[Any, ...]], Any]] = {
     _ffi.DRUMLIN_TYPE_FLOAT: lambda v: shortest_float32(v[1]),
     _ffi.DRUMLIN_TYPE_DECIMAL128: lambda v: bid_to_decimal(v[1] & _MASK, v[2] & _MASK),
-    _ffi.DRUMLIN_TYPE_TIMESTAMP: _tagged_date,
+    _ffi.DRUMLIN_TYPE_TIMESTAMP: lambda v: timestamp_to_datetime(v[1], v[2]),
     _ffi.DRUMLIN_TYPE_OBJECT_ID: lambda v: ObjectId._from_bytes(v[1]),
     _ffi.DRUMLIN_TYPE_UUID: lambda v: UUID(bytes=v[1]),
 }
