@@ -879,13 +879,20 @@ int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *qu
  * A binding that keeps what it read (a Python object's values) needs two things: an object's stored
  * values in one crossing, and a cheap way to know when what it kept may be stale. A whole row is
  * Python's marshal format (version 2 or later reads it): a tuple with one item per property, in
- * property index order, then the object key, read in one statement. Properties stored in the row
- * (every column but mixed values) hold their value; the others (lists, sets, dictionaries,
- * linkingObjects, mixed values) hold None and are read with the typed calls, or as packed values
- * (drumlin_object_get_marshal()). Scalars are packed as in packed values; a link (to an embedded
- * object too) is (DRUMLIN_TYPE_LINK, class index, object key), with no further read. The buffer
- * protocol is drumlin_object_get_marshal()'s: *out_size always receives the size, and the bytes
- * are complete only when it is at most `capacity`.
+ * property index order, then the object key, read in one read transaction. Items:
+ *   - a scalar: packed as in packed values (a date, decimal, ObjectId, UUID or float as its tagged
+ *     tuple);
+ *   - a link to a top-level object: (DRUMLIN_TYPE_LINK, class index, object key), with no further
+ *     read;
+ *   - a link to an embedded object: the embedded object's own whole row (a nested tuple of the
+ *     embedded class's width + 1 items), or None;
+ *   - a mixed value: what it holds, packed as a scalar (an object it holds as
+ *     (DRUMLIN_TYPE_LINK, class index, object key)); a nested list or dictionary is only marked,
+ *     (DRUMLIN_TYPE_LIST,) or (DRUMLIN_TYPE_DICTIONARY,), and read with the typed calls or as
+ *     packed values (drumlin_object_read_marshal());
+ *   - lists, sets, dictionaries and linkingObjects: None (read the same way).
+ * The buffer protocol is drumlin_object_get_marshal()'s: *out_size always receives the size, and
+ * the bytes are complete only when it is at most `capacity`.
  */
 
 /**

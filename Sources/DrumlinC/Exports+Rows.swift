@@ -155,8 +155,8 @@ public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32,
 // targets' primary keys, which cost further reads.
 
 /// One object as a row: a tuple of `width + 1` items, every property by index (the row
-/// properties' values, None for the others: collections, linkingObjects, mixed values), then the
-/// object key.
+/// properties' values, an embedded object as its own row, mixed values, None for collections and
+/// linkingObjects), then the object key.
 func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) throws(DrumlinError) {
     writer.beginTuple(width + 1)
     // The row's values in one pass (`forEach`: no per-value dispatch on the row's source), the
@@ -165,20 +165,47 @@ func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: ino
     try row.forEach { (position, value) throws(DrumlinError) in
         let index = rowIndices[position]
         while next < index {
-            writer.put(.null)
+            try putOutOfRow(row, next, into: &writer)
             next += 1
         }
         if !writer.put(value), case .value(let value) = value {
-            var names = PackedNames()
-            try putValue(value, whole: false, links: false, row, names: &names, into: &writer)
+            if case .link(let link) = value, row.holdsLinks(at: position), row.isEmbedded(link) {
+                try row.visitEmbeddedRow(link) { (embedded) throws(DrumlinError) in
+                    try packRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, into: &writer)
+                }
+            } else {
+                var names = PackedNames()
+                try putValue(value, whole: false, links: false, row, names: &names, into: &writer)
+            }
         }
         next += 1
     }
     while next < width {
-        writer.put(.null)
+        try putOutOfRow(row, next, into: &writer)
         next += 1
     }
     writer.put(.int(row.key))
+}
+
+/// A property a row's statement does not read as a value of its own type: a mixed value (its
+/// scalar, or `(DRUMLIN_TYPE_LIST,)` / `(DRUMLIN_TYPE_DICTIONARY,)` for a nested collection), or
+/// None (a collection, a linkingObjects property).
+private func putOutOfRow(_ row: ObjectRow, _ index: Int, into writer: inout MarshalWriter) throws(DrumlinError) {
+    guard row.isMixedColumn(index) else {
+        writer.put(.null)
+        return
+    }
+    switch try row.mixedCell(index) {
+    case .scalar(let value):
+        var names = PackedNames()
+        try putValue(value, whole: false, links: false, row, names: &names, into: &writer)
+    case .nestedList:
+        writer.beginTuple(1)
+        writer.put(.int(Int64(DRUMLIN_TYPE_LIST)))
+    case .nestedDictionary:
+        writer.beginTuple(1)
+        writer.put(.int(Int64(DRUMLIN_TYPE_DICTIONARY)))
+    }
 }
 
 /// The names of packed values' dicts, each written once per call and referred back to after

@@ -197,11 +197,84 @@ static void test_read_marshal_reads_collections_and_mixed_values_by_object_key(v
     drumlin_close(db);
 }
 
+/* Whether the marshal bytes hold `pattern` (n bytes) anywhere. */
+static int has_bytes(const unsigned char *bytes, size_t size, const char *pattern, size_t n) {
+    for (size_t i = 0; i + n <= size; i++) {
+        if (memcmp(bytes + i, pattern, n) == 0) return 1;
+    }
+    return 0;
+}
+
+static void test_rows_hold_mixed_values_and_embedded_objects(void) {
+    drumlin_db *db = NULL;
+    REQUIRE_OK(drumlin_open(":memory:",
+                            "[{\"name\": \"Task\", \"primaryKey\": \"id\", \"properties\": {\"id\": \"int\","
+                            " \"extra\": \"mixed\", \"tags\": \"string[]\", \"place\": \"Place\"}},"
+                            " {\"name\": \"Place\", \"embedded\": true, \"properties\": {\"city\": \"string\","
+                            " \"note\": \"mixed\"}}]",
+                            NULL, &db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Task", "{\"id\": 1, \"extra\": \"mixed-text\", \"tags\": [\"red\"],"
+                                   " \"place\": {\"city\": \"Oslo\", \"note\": \"inner-note\"}}",
+                                   DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Task", "{\"id\": 2, \"extra\": [1, 2]}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Task", "{\"id\": 3, \"extra\": {\"k\": 1}}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    int32_t task = class_index(db, "Task");
+    unsigned char buffer[512];
+    size_t size = 0;
+    drumlin_value pk = v_int(1);
+    /* (id, extra, tags, place, key): the mixed scalar in place, the list None, the embedded object
+       as its own row (city, note, key) inside the task's. */
+    CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
+    CHECK(buffer[0] == ')' && buffer[1] == 5);
+    CHECK(has_text(buffer, size, "mixed-text") && has_text(buffer, size, "Oslo") && has_text(buffer, size, "inner-note"));
+    CHECK(has_bytes(buffer, size, ")\x03", 2)); /* the embedded row: three items */
+    CHECK(!has_text(buffer, size, "red"));
+    /* A nested list or dictionary is marked, not read: (DRUMLIN_TYPE_LIST,), (DRUMLIN_TYPE_DICTIONARY,). */
+    pk = v_int(2);
+    CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
+    CHECK(has_bytes(buffer, size, ")\x01i\x0c\0\0\0", 7));
+    pk = v_int(3);
+    CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
+    CHECK(has_bytes(buffer, size, ")\x01i\x0d\0\0\0", 7));
+    /* The same rows through results. */
+    drumlin_results *results = NULL;
+    REQUIRE_OK(drumlin_query(db, "Task", "TRUEPREDICATE", NULL, &results));
+    CHECK_OK(drumlin_results_get_rows(results, 0, 10, buffer, sizeof buffer, &size));
+    CHECK(buffer[0] == '[' && buffer[1] == 3 && has_text(buffer, size, "inner-note"));
+    CHECK(has_bytes(buffer, size, ")\x01i\x0c\0\0\0", 7) && has_bytes(buffer, size, ")\x01i\x0d\0\0\0", 7));
+    drumlin_results_release(results);
+    /* One list read by key: its items; an empty list; a deleted object is invalidated. */
+    int32_t tags = prop(db, "Task", "tags");
+    int64_t key1 = 0, key2 = 0;
+    drumlin_object *object = NULL;
+    pk = v_int(1);
+    REQUIRE_OK(drumlin_object_find(db, "Task", &pk, &object));
+    REQUIRE_OK(drumlin_object_key(object, &key1));
+    drumlin_object_release(object);
+    pk = v_int(2);
+    REQUIRE_OK(drumlin_object_find(db, "Task", &pk, &object));
+    REQUIRE_OK(drumlin_object_key(object, &key2));
+    CHECK_OK(drumlin_object_read_marshal(db, task, key1, 1, &tags, buffer, sizeof buffer, &size));
+    CHECK(has_text(buffer, size, "red"));
+    CHECK_OK(drumlin_object_read_marshal(db, task, key2, 1, &tags, buffer, sizeof buffer, &size));
+    CHECK(has_bytes(buffer, size, "[\0\0\0\0", 5) || has_bytes(buffer, size, "\xdb\0\0\0\0", 5));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_object_delete(object));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK_FAILS(drumlin_object_read_marshal(db, task, key2, 1, &tags, buffer, sizeof buffer, &size),
+                DRUMLIN_ERR_INVALIDATED_OBJECT, "deleted");
+    drumlin_object_release(object);
+    drumlin_close(db);
+}
+
 int main(void) {
     test_read_version_moves_on_commit_rollback_and_writes();
     test_read_version_sees_another_connections_commit_at_the_next_read();
     test_rows_by_primary_key_key_results_and_query();
     test_set_by_key_writes_and_reports_errors();
     test_read_marshal_reads_collections_and_mixed_values_by_object_key();
+    test_rows_hold_mixed_values_and_embedded_objects();
     return check_report("rows");
 }

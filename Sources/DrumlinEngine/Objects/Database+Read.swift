@@ -135,6 +135,19 @@ extension Database {
     func readRow(_ info: ClassInfo, _ key: Int64, _ connection: Connection, indices: [Int],
                  slot: ClassInfo.Slot = .selectRow) throws(DrumlinError) -> [Value] {
         for index in indices { try checkIndex(info, index) }
+        if indices.count == 1, let index = indices.first, info.slots[index] == nil, !info.traits[index].isComputed,
+           info.traits[index].type != .mixed {
+            // One collection of values or links (what a binding's view reads): its items in one
+            // statement, and whether the object exists only when it has none.
+            let value = try readCollection(info, key, index, connection)
+            let isEmpty = switch value {
+            case .list(let items): items.isEmpty
+            case .dictionary(let entries): entries.isEmpty
+            default: true
+            }
+            if isEmpty, !(try exists(info, key, connection)) { throw invalidated(info) }
+            return [value]
+        }
         let statement = try connection.statement(slot: info.slot(slot), info.selectRowSQL)
         statement.bind(key, at: 1)
         guard try statement.step() else {
@@ -190,6 +203,17 @@ extension Database {
             }
         }
         return (values, pending)
+    }
+
+    /// Mixed property `index` of the row `statement` is on (the key, then `info.selectColumns`)
+    /// as a whole row holds it, with no further read (`ObjectRow.mixedCell`).
+    func mixedCell(_ info: ClassInfo, _ statement: Statement, _ index: Int) -> ObjectRow.MixedCell {
+        let column = Int32((info.slots[index] ?? 0) + 1)
+        switch statement.int64(column + 1) {
+        case MixedStorage.listCode: return .nestedList
+        case MixedStorage.dictionaryCode: return .nestedDictionary
+        default: return .scalar(readMixedValue(statement, value: column, type: column + 1))
+        }
     }
 
     /// Fills in what `rowValues` left out of object `key`'s values: collections, backlinks and

@@ -23,6 +23,9 @@ extension ObjectRow {
     /// How many properties the row's class has.
     public var propertyCount: Int { info.traits.count }
 
+    /// The property indexes of the values, in order.
+    public var propertyIndices: [Int] { indices }
+
     /// The property index of the value at `position`.
     public func propertyIndex(at position: Int) -> Int { indices[position] }
 
@@ -50,6 +53,44 @@ extension ObjectRow {
         let indices = try database.wholeRowPropertyIndices(classIndex: link.classIndex)
         let values = try database.readRow(target, link.key, try nestedConnection(), indices: indices, slot: .selectNestedRow)
         try body(ObjectRow(database: database, info: target, key: link.key, source: .values(values), indices: indices))
+    }
+
+    /// Hands `body` the row (`Database.rowPropertyIndices`) of the embedded object a link of this
+    /// row points at: what a whole row holds for an embedded object. Read as `visitEmbedded`.
+    public func visitEmbeddedRow(_ link: ObjectLink, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
+        let target = try database.classInfo(index: link.classIndex)
+        let indices = target.rowIndices
+        let values = try database.readRow(target, link.key, try nestedConnection(), indices: indices, slot: .selectNestedRow)
+        try body(ObjectRow(database: database, info: target, key: link.key, source: .values(values), indices: indices))
+    }
+
+    /// What a whole row holds for a mixed property: its scalar (an object it holds as the link),
+    /// or which kind of nested collection it holds (read by the typed or packed calls).
+    public enum MixedCell {
+        case scalar(Value)
+        case nestedList
+        case nestedDictionary
+    }
+
+    /// Whether property `index` is a mixed value stored in the row's columns.
+    public func isMixedColumn(_ index: Int) -> Bool {
+        info.traits[index].type == .mixed && info.slots[index] != nil
+    }
+
+    /// The mixed property `index` (`isMixedColumn`) of the object, as a whole row holds it: read
+    /// from the statement's row, or from the object's row again when the values were read
+    /// already. Only inside the closure that received this row, as `visitEmbedded`.
+    public func mixedCell(_ index: Int) throws(DrumlinError) -> MixedCell {
+        switch source {
+        case .statement(let statement):
+            return database.mixedCell(info, statement, index)
+        case .values:
+            let statement = try nestedConnection().statement(slot: info.slot(.selectNestedRow), info.selectRowSQL)
+            defer { statement.reset() }
+            statement.bind(key, at: 1)
+            guard try statement.step() else { throw database.invalidated(info) }
+            return database.mixedCell(info, statement, index)
+        }
     }
 
     /// The primary key of the object a link of this row points at; nil when its class has none.

@@ -6,9 +6,10 @@ per property. The descriptor's class is the kind of access, chosen once from the
 
 - :class:`ScalarAccessor`: a value kept in the object's row (see ``_rows``): the read is a version
   compare and a tuple index while the database's read version holds; the write one typed call;
-- :class:`MixedAccessor`: a mixed value, read by one typed call (a nested list or dictionary as
-  JSON, an object it holds as that Object);
-- :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``;
+- :class:`MixedAccessor`: a mixed value, kept in the row (an object it holds as that Object; a
+  nested list or dictionary is read by one packed call, a new snapshot each time);
+- :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``, or
+  an embedded object as its own row;
 - :class:`ListAccessor`, :class:`SetAccessor`, :class:`DictionaryAccessor`: a live view;
 - :class:`BacklinksAccessor`: a linkingObjects property, a live :class:`~drumlin.Results`;
 - :class:`TransformedAccessor`: a model's persisted-value transform around one of the above.
@@ -43,6 +44,7 @@ from .object import (
     managed_init,
     mixed_from_json,
     mixed_link_object,
+    object_from_row,
 )
 from .results import Results
 from .values import ejson_dumps, ejson_loads
@@ -56,6 +58,8 @@ _get_at = _ffi.drumlin_object_get_at
 _set_by_key = _ffi.drumlin_object_set_by_key
 _set_by_key_unchecked = _ffi.drumlin_object_set_by_key_unchecked  # every argument a ctypes object
 _raise = _ffi._raise
+_LINK = _ffi.DRUMLIN_TYPE_LINK
+_NESTED = (_ffi.DRUMLIN_TYPE_LIST, _ffi.DRUMLIN_TYPE_DICTIONARY)
 # Python types that to_value writes as one plain drumlin_value.
 _PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
 _INT64_MIN = -(1 << 63)
@@ -184,46 +188,11 @@ class TaggedAccessor(ScalarAccessor):
 
 
 class MixedAccessor(Accessor):
-    """A mixed property (not kept in the row): one packed read by the object's key, or, for an
-    object without a kept row, one typed call through its handle."""
-
-    __slots__ = ()
-
-    def read(self, obj: Object) -> Any:
-        prop = self.prop
-        access = obj._drumlin_class.rows
-        db = obj._drumlin_db
-        if access is not None and obj._drumlin_values is None and db._drumlin_h is not None:
-            key = obj._drumlin_key
-            if key is None:
-                key = obj._drumlin_object_key()
-            if key is not None:
-                value = read_values(access, key, one_index(self.index))[prop.name]
-                # Tagged values converted; a link ({"$link": ...}, never nested) as its Object.
-                return mixed_from_json(db, mixed_value(value))
-        handle = obj._ptr()
-        value = _drumlin_value()
-        with obj._drumlin_lock:
-            _get_at(handle, self.index, value)
-            kind = value.type
-            if 0 <= kind < SCALAR_LIMIT:
-                reader = READERS[kind]
-                if reader is not None:
-                    return reader(value.as_)
-        if kind == _ffi.DRUMLIN_TYPE_LINK:  # an object held by the mixed value
-            return mixed_link_object(obj._drumlin_db, value.as_.link.class_index, value.as_.link.key)
-        if prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
-            raise DrumlinError(f"libdrumlin returned a non-scalar value for property {prop.label}")
-        # A nested list or dictionary, as a plain Python value (a snapshot).
-        out = c_void_p()
-        with obj._drumlin_lock:
-            _ffi.drumlin_object_get_mixed_json(handle, prop.cname, b"[]", byref(out))
-        return ejson_loads(take_string(out))
-
-
-class LinkAccessor(Accessor):
-    """A to-one link: the target's class and object key are kept in the row; the target object is
-    made from them, with no call (its own row is read when one of its attributes is)."""
+    """A mixed property, kept in the row: a scalar as the other kept values (a date, decimal,
+    ObjectId, UUID or float as its tagged tuple), an object it holds as
+    ``(DRUMLIN_TYPE_LINK, class, key)``; a nested list or dictionary is only marked there
+    (``(DRUMLIN_TYPE_LIST,)``, ``(DRUMLIN_TYPE_DICTIONARY,)``) and read by one packed call, a new
+    snapshot each time. An object without a kept row reads it by one typed call."""
 
     __slots__ = ("version",)
 
@@ -237,12 +206,79 @@ class LinkAccessor(Accessor):
             return self
         if obj._drumlin_seen == self.version.value:
             value = obj._drumlin_row[self.index]  # type: ignore[index]
+            if type(value) is not tuple:
+                return value
+            return self._convert(obj, value)
+        return self.read(obj)
+
+    def _convert(self, obj: Object, value: tuple[Any, ...]) -> Any:
+        """A tagged item of the row: the object a link points at, a converted scalar, or the nested
+        list or dictionary read by the object's key."""
+        tag = value[0]
+        if tag == _LINK:
+            return mixed_link_object(obj._drumlin_db, value[1], value[2])
+        if tag in _NESTED:
+            key = obj._drumlin_key
+            if key is None:
+                key = obj._drumlin_object_key()
+            nested = read_values(obj._drumlin_class.rows, key, one_index(self.index))[self.prop.name]  # type: ignore[arg-type]
+            return mixed_from_json(obj._drumlin_db, mixed_value(nested))
+        return TAGGED[tag](value)
+
+    def read(self, obj: Object) -> Any:
+        prop = self.prop
+        if obj._drumlin_class.rows is not None and obj._drumlin_values is None and obj._drumlin_db._drumlin_h is not None:
+            value = obj._drumlin_current_row()[self.index]
+            return self._convert(obj, value) if type(value) is tuple else value
+        handle = obj._ptr()
+        cvalue = _drumlin_value()
+        with obj._drumlin_lock:
+            _get_at(handle, self.index, cvalue)
+            kind = cvalue.type
+            if 0 <= kind < SCALAR_LIMIT:
+                reader = READERS[kind]
+                if reader is not None:
+                    return reader(cvalue.as_)
+        if kind == _LINK:  # an object held by the mixed value
+            return mixed_link_object(obj._drumlin_db, cvalue.as_.link.class_index, cvalue.as_.link.key)
+        if prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
+            raise DrumlinError(f"libdrumlin returned a non-scalar value for property {prop.label}")
+        # A nested list or dictionary, as a plain Python value (a snapshot).
+        out = c_void_p()
+        with obj._drumlin_lock:
+            _ffi.drumlin_object_get_mixed_json(handle, prop.cname, b"[]", byref(out))
+        return ejson_loads(take_string(out))
+
+
+class LinkAccessor(Accessor):
+    """A to-one link, kept in the row: a top-level target as its class and object key
+    ``(DRUMLIN_TYPE_LINK, class, key)``, made into an object with no call (its own row is read
+    when one of its attributes is); an embedded object as its own row, which the object keeps."""
+
+    __slots__ = ("target", "version")
+
+    def __init__(self, prop: Property, info: ClassInfo) -> None:
+        super().__init__(prop)
+        # As ScalarAccessor: the database's read version while the kept row answers reads.
+        self.version = info.rows.version if info.rows is not None else DEAD
+        self.target: ClassInfo | None = None  # the target class, looked up on first read
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        if obj._drumlin_seen == self.version.value:
+            value = obj._drumlin_row[self.index]  # type: ignore[index]
         else:
             value = obj._drumlin_current_row()[self.index]
         if value is None:
             return None
         db = obj._drumlin_db
-        return keyed_object(db._class(self.prop.object_type).object_type, db, value[2])  # type: ignore[arg-type]
+        target = self.target
+        if target is None:
+            target = self.target = db._class(self.prop.object_type)
+        if target.is_embedded:
+            return object_from_row(target.object_type, db, value, obj._drumlin_seen)  # type: ignore[arg-type]
+        return keyed_object(target.object_type, db, value[2])  # type: ignore[arg-type]
 
     def read(self, obj: Object) -> Any:
         return self.__get__(obj)
@@ -324,11 +360,13 @@ def accessor_for(prop: Property, info: ClassInfo) -> Accessor:
         link = LinkAccessor(prop, info)
         info.row_readers.append(link)
         return link
+    accessor: Accessor
     if prop.in_row:
         accessor = (TaggedAccessor if prop.type in TAGGED_PROPERTY_TYPES else ScalarAccessor)(prop, info)
-        info.row_readers.append(accessor)
-        return accessor
-    return MixedAccessor(prop)
+    else:
+        accessor = MixedAccessor(prop, info)
+    info.row_readers.append(accessor)
+    return accessor
 
 
 # ---- Writes -------------------------------------------------------------------------------------

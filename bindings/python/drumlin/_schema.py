@@ -96,7 +96,8 @@ class Property:
         self.is_link: bool = (
             self.collection == _ffi.DRUMLIN_COLLECTION_NONE and self.type == _ffi.DRUMLIN_PROPERTY_OBJECT
         )
-        # Stored in the object's row (drumlin.h, "Whole rows"): kept by the objects read.
+        # Stored in the object's row (drumlin.h, "Whole rows") as a value of its type (not a mixed
+        # value, whose accessor converts what the row holds): kept by the objects read.
         self.in_row: bool = (self.scalar and self.type != _ffi.DRUMLIN_PROPERTY_MIXED) or self.is_link
 
     @property

@@ -197,20 +197,41 @@ def test_a_row_larger_than_the_arena_is_read_whole(db: drumlin.Database) -> None
     assert db.get("Every", 11).s == big_text  # an object's row, grown the same way
 
 
-def test_object_rows_hold_only_what_the_row_statement_reads(db: drumlin.Database) -> None:
-    # An object read keeps its row: in-row values, a link (to an embedded object too) as
-    # (DRUMLIN_TYPE_LINK, class, key), collections and mixed values None (read when asked for).
+def test_object_rows_hold_the_row_an_embedded_row_and_mixed_values(db: drumlin.Database) -> None:
+    # An object read keeps its row: in-row values; a link to a top-level object as
+    # (DRUMLIN_TYPE_LINK, class, key); an embedded object as its own row (nested: its embedded
+    # object too); a mixed value as what it holds; collections None (read when asked for).
+    LINK, LIST, DICTIONARY = (drumlin._ffi.DRUMLIN_TYPE_LINK, drumlin._ffi.DRUMLIN_TYPE_LIST,
+                              drumlin._ffi.DRUMLIN_TYPE_DICTIONARY)
     obj = db.get("Every", 10)
     row = obj._drumlin_row
     info = db._class("Every")
     at = {p.name: p.index for p in info.properties}
+    assert len(row) == len(info.properties) + 1 and row[-1] == obj._drumlin_object_key()
     assert row[at["s"]] == "grüße 🌍" and row[at["i"]] == -7
-    for name in ("ints", "links", "linkdict", "mlist", "mdict", "m", "places"):
+    for name in ("ints", "links", "linkdict", "mlist", "mdict", "places"):
         assert row[at[name]] is None, name
+    assert row[at["m"]][0] == drumlin._ffi.DRUMLIN_TYPE_DECIMAL128 and obj.m == decimal.Decimal("-1E+3")
     target = db.get("Target", 1)
-    link = (drumlin._ffi.DRUMLIN_TYPE_LINK, target._drumlin_class.index, target._drumlin_object_key())
-    assert row[at["link"]] == link
+    assert row[at["link"]] == (LINK, target._drumlin_class.index, target._drumlin_object_key())
+    place_info = db._class("Place")
     place = row[at["place"]]
-    assert len(place) == 3 and place[0] == drumlin._ffi.DRUMLIN_TYPE_LINK
-    assert place[1] == db._class("Place").index
+    assert len(place) == len(place_info.properties) + 1 and place[0] == "Oslo"
+    inner = place[[p.name for p in place_info.properties].index("inner")]
+    assert inner[0] == 2 and inner[1][0] == drumlin._ffi.DRUMLIN_TYPE_TIMESTAMP
+    assert obj.place._drumlin_row == place and obj.place.inner.when == WHEN
     assert obj.place.city == "Oslo" and list(obj.ints) == [1, -2, 3]
+    # A mixed value holding a link, a nested list, a nested dictionary, nothing.
+    with db.write():
+        obj.m = target
+    assert obj._drumlin_current_row()[at["m"]] == (LINK, target._drumlin_class.index, target._drumlin_object_key())
+    assert obj.m == target
+    with db.write():
+        obj.m = [1, {"a": WHEN}]
+    assert obj._drumlin_current_row()[at["m"]] == (LIST,) and obj.m == [1, {"a": WHEN}]
+    with db.write():
+        obj.m = {"k": [2.5]}
+    assert obj._drumlin_current_row()[at["m"]] == (DICTIONARY,) and obj.m == {"k": [2.5]}
+    with db.write():
+        obj.m = None
+    assert obj._drumlin_current_row()[at["m"]] is None and obj.m is None
