@@ -305,3 +305,63 @@ def test_iteration_makes_each_object_when_reached_and_leaves_the_collector_as_it
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+PLACE_SCHEMA: list[dict[str, Any]] = [
+    {"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string"}},
+    {"name": "Trip", "primaryKey": "id", "properties": {"id": "int", "place": "Place?", "extra": "mixed"}},
+    {"name": "Place", "embedded": True, "properties": {"city": "string", "note": "mixed"}},
+]
+
+
+@pytest.fixture
+def trips(tmp_path: Path) -> Any:
+    with drumlin.open(tmp_path / "trips.drumlin", PLACE_SCHEMA) as db:
+        with db.write():
+            db.create("Person", {"id": 1, "name": "Ann"})
+            db.create("Trip", {"id": 1, "place": {"city": "Oslo", "note": 5}, "extra": "x"})
+        yield db
+
+
+def test_embedded_objects_and_mixed_values_from_the_parents_row_stay_live(trips: Any, tmp_path: Path) -> None:
+    trip = trips.get("Trip", 1)
+    place = trip.place
+    assert place.city == "Oslo" and place.note == 5 and trip.extra == "x"
+    # A write through another object of the same rows is seen by both.
+    with trips.write():
+        other = trips.get("Trip", 1)
+        other.place.city = "Bergen"
+        other.extra = trips.get("Person", 1)
+        other.place.note = [1, {"k": "v"}]
+    assert place.city == "Bergen" and trip.place.city == "Bergen"
+    assert trip.extra == trips.get("Person", 1) and trip.extra.name == "Ann"
+    assert place.note == [1, {"k": "v"}]
+    # A rollback is seen.
+    with pytest.raises(RuntimeError):
+        with trips.write():
+            trip.place.city = "Rome"
+            trip.extra = {"a": [2]}
+            assert trip.place.city == "Rome" and trip.extra == {"a": [2]}
+            raise RuntimeError("roll back")
+    assert trip.place.city == "Bergen" and trip.extra.name == "Ann"
+    # Another handle's commit, after refresh().
+    with drumlin.open(tmp_path / "trips.drumlin") as other_db:
+        with other_db.write():
+            other_db.get("Trip", 1).extra = 2.5
+            other_db.get("Trip", 1).place.city = "Paris"
+    trips.refresh()
+    assert trip.extra == 2.5 and place.city == "Paris"
+    # Replacing the embedded object invalidates the one read before; the parent reads the new one.
+    with trips.write():
+        trip.place = {"city": "Lima", "note": None}
+    assert trip.place.city == "Lima" and trip.place.note is None
+    with pytest.raises(drumlin.InvalidatedObjectError):
+        _ = place.city
+    # A deleted parent: its embedded object and mixed value raise.
+    kept = trip.place
+    with trips.write():
+        trips.delete(trip)
+    with pytest.raises(drumlin.InvalidatedObjectError):
+        _ = trip.extra
+    with pytest.raises(drumlin.InvalidatedObjectError):
+        _ = kept.city
