@@ -884,8 +884,10 @@ int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *qu
  *     tuple);
  *   - a link to a top-level object: (DRUMLIN_TYPE_LINK, class index, object key), with no further
  *     read;
- *   - a link to an embedded object: the embedded object's own whole row (a nested tuple of the
- *     embedded class's width + 1 items), or None;
+ *   - a link to an embedded object: as a link; in the row of one object (drumlin_object_find_row(),
+ *     drumlin_object_read_row()) with the embedded object's own whole row as a fourth item,
+ *     (DRUMLIN_TYPE_LINK, class index, object key, row), as an object is read to be used (the rows
+ *     of results leave it out: a page would read every embedded object of every row);
  *   - a mixed value: what it holds, packed as a scalar (an object it holds as
  *     (DRUMLIN_TYPE_LINK, class index, object key)); a nested list or dictionary is only marked,
  *     (DRUMLIN_TYPE_LIST,) or (DRUMLIN_TYPE_DICTIONARY,), and read with the typed calls or as

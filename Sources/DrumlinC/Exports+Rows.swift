@@ -31,7 +31,7 @@ public func drumlin_object_find_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         let found = try db.visitObjectRow(classIndex: index, primaryKey: try value(from: primaryKey.pointee),
                                           propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, embedded: true, into: &writer)
         }
         guard found else { return DRUMLIN_NOT_FOUND }
         finishPacked(writer, outSize)
@@ -50,7 +50,7 @@ public func drumlin_object_read_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         let (rowIndices, width) = try rowShape(db, index)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         try db.visitRow(classIndex: index, key: key) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, embedded: true, into: &writer)
         }
         finishPacked(writer, outSize)
         return DRUMLIN_OK
@@ -72,7 +72,7 @@ public func drumlin_results_get_rows(_ results: OpaquePointer?, _ start: Int, _ 
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         writer.beginList(0)
         let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, embedded: false, into: &writer)
         }
         writer.patchList(at: 0, count: rows)
         finishPacked(writer, outSize)
@@ -118,7 +118,7 @@ private func queryRows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: Unsaf
     // statement (classes of plain columns). Anything else takes the general path.
     let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
                                         propertyIndices: rowIndices, maxRows: maxRows) { (row) throws(DrumlinError) in
-        try packRow(row, width: width, rowIndices, into: &writer)
+        try packRow(row, width: width, rowIndices, embedded: false, into: &writer)
         rows += 1
     }
     if !read {
@@ -126,7 +126,7 @@ private func queryRows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: Unsaf
         writer.beginList(0)
         let results = try db.objects(classIndex: index).filter(text, arguments)
         rows = try results.forEachRow(from: 0, maxRows: maxRows, rowIndices, parking: false) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, into: &writer)
+            try packRow(row, width: width, rowIndices, embedded: false, into: &writer)
         }
     }
     writer.patchList(at: 0, count: rows)
@@ -155,9 +155,13 @@ public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32,
 // targets' primary keys, which cost further reads.
 
 /// One object as a row: a tuple of `width + 1` items, every property by index (the row
-/// properties' values, an embedded object as its own row, mixed values, None for collections and
-/// linkingObjects), then the object key.
-func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: inout MarshalWriter) throws(DrumlinError) {
+/// properties' values, mixed values, None for collections and linkingObjects), then the object
+/// key. A link is (DRUMLIN_TYPE_LINK, class, key); with `embedded`, a link to an embedded object
+/// also carries the embedded object's row, (DRUMLIN_TYPE_LINK, class, key, row): the rows of one
+/// object do (an object is read to be used), the rows of results do not (a page would read every
+/// embedded object of every row).
+func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], embedded inline: Bool,
+             into writer: inout MarshalWriter) throws(DrumlinError) {
     writer.beginTuple(width + 1)
     // The row's values in one pass (`forEach`: no per-value dispatch on the row's source), the
     // properties between them (`rowIndices` ascend) as None.
@@ -169,9 +173,14 @@ func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], into writer: ino
             next += 1
         }
         if !writer.put(value), case .value(let value) = value {
-            if case .link(let link) = value, row.holdsLinks(at: position), row.isEmbedded(link) {
+            if inline, case .link(let link) = value, row.holdsLinks(at: position), row.isEmbedded(link) {
+                writer.beginTuple(4)
+                writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
+                writer.put(.int(Int64(link.classIndex)))
+                writer.put(.int(link.key))
                 try row.visitEmbeddedRow(link) { (embedded) throws(DrumlinError) in
-                    try packRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, into: &writer)
+                    try packRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, embedded: true,
+                                into: &writer)
                 }
             } else {
                 var names = PackedNames()

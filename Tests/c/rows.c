@@ -225,11 +225,12 @@ static void test_rows_hold_mixed_values_and_embedded_objects(void) {
     size_t size = 0;
     drumlin_value pk = v_int(1);
     /* (id, extra, tags, place, key): the mixed scalar in place, the list None, the embedded object
-       as its own row (city, note, key) inside the task's. */
+       as (DRUMLIN_TYPE_LINK, class, key, its row (city, note, key)). */
     CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
     CHECK(buffer[0] == ')' && buffer[1] == 5);
     CHECK(has_text(buffer, size, "mixed-text") && has_text(buffer, size, "Oslo") && has_text(buffer, size, "inner-note"));
-    CHECK(has_bytes(buffer, size, ")\x03", 2)); /* the embedded row: three items */
+    CHECK(has_bytes(buffer, size, ")\x04i\x0a\0\0\0", 7)); /* the link, with a fourth item */
+    CHECK(has_bytes(buffer, size, ")\x03", 2));                /* the embedded row: three items */
     CHECK(!has_text(buffer, size, "red"));
     /* A nested list or dictionary is marked, not read: (DRUMLIN_TYPE_LIST,), (DRUMLIN_TYPE_DICTIONARY,). */
     pk = v_int(2);
@@ -238,11 +239,12 @@ static void test_rows_hold_mixed_values_and_embedded_objects(void) {
     pk = v_int(3);
     CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
     CHECK(has_bytes(buffer, size, ")\x01i\x0d\0\0\0", 7));
-    /* The same rows through results. */
+    /* Rows of results: the mixed values the same, the embedded object as a link only. */
     drumlin_results *results = NULL;
     REQUIRE_OK(drumlin_query(db, "Task", "TRUEPREDICATE", NULL, &results));
     CHECK_OK(drumlin_results_get_rows(results, 0, 10, buffer, sizeof buffer, &size));
-    CHECK(buffer[0] == '[' && buffer[1] == 3 && has_text(buffer, size, "inner-note"));
+    CHECK(buffer[0] == '[' && buffer[1] == 3 && has_text(buffer, size, "mixed-text"));
+    CHECK(!has_text(buffer, size, "Oslo") && has_bytes(buffer, size, ")\x03i\x0a\0\0\0", 7));
     CHECK(has_bytes(buffer, size, ")\x01i\x0c\0\0\0", 7) && has_bytes(buffer, size, ")\x01i\x0d\0\0\0", 7));
     drumlin_results_release(results);
     /* One list read by key: its items; an empty list; a deleted object is invalidated. */

@@ -8,8 +8,8 @@ per property. The descriptor's class is the kind of access, chosen once from the
   compare and a tuple index while the database's read version holds; the write one typed call;
 - :class:`MixedAccessor`: a mixed value, kept in the row (an object it holds as that Object; a
   nested list or dictionary is read by one packed call, a new snapshot each time);
-- :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``, or
-  an embedded object as its own row;
+- :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``
+  (an embedded object's row, when it came with its parent's, as a fourth item);
 - :class:`ListAccessor`, :class:`SetAccessor`, :class:`DictionaryAccessor`: a live view;
 - :class:`BacklinksAccessor`: a linkingObjects property, a live :class:`~drumlin.Results`;
 - :class:`TransformedAccessor`: a model's persisted-value transform around one of the above.
@@ -251,17 +251,17 @@ class MixedAccessor(Accessor):
 
 
 class LinkAccessor(Accessor):
-    """A to-one link, kept in the row: a top-level target as its class and object key
-    ``(DRUMLIN_TYPE_LINK, class, key)``, made into an object with no call (its own row is read
-    when one of its attributes is); an embedded object as its own row, which the object keeps."""
+    """A to-one link, kept in the row as its class and object key ``(DRUMLIN_TYPE_LINK, class,
+    key)``, made into an object with no call (its own row is read when one of its attributes is).
+    An embedded object read with its parent alone (``db.get``) comes with its row as a fourth
+    item, which the object keeps."""
 
-    __slots__ = ("target", "version")
+    __slots__ = ("version",)
 
     def __init__(self, prop: Property, info: ClassInfo) -> None:
         super().__init__(prop)
         # As ScalarAccessor: the database's read version while the kept row answers reads.
         self.version = info.rows.version if info.rows is not None else DEAD
-        self.target: ClassInfo | None = None  # the target class, looked up on first read
 
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
         if obj is None:
@@ -273,12 +273,10 @@ class LinkAccessor(Accessor):
         if value is None:
             return None
         db = obj._drumlin_db
-        target = self.target
-        if target is None:
-            target = self.target = db._class(self.prop.object_type)
-        if target.is_embedded:
-            return object_from_row(target.object_type, db, value, obj._drumlin_seen)  # type: ignore[arg-type]
-        return keyed_object(target.object_type, db, value[2])  # type: ignore[arg-type]
+        object_type = db._class(self.prop.object_type).object_type
+        if len(value) == 4:  # an embedded object, with its row
+            return object_from_row(object_type, db, value[3], obj._drumlin_seen)  # type: ignore[arg-type]
+        return keyed_object(object_type, db, value[2])  # type: ignore[arg-type]
 
     def read(self, obj: Object) -> Any:
         return self.__get__(obj)

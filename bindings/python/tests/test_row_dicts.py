@@ -198,9 +198,9 @@ def test_a_row_larger_than_the_arena_is_read_whole(db: drumlin.Database) -> None
 
 
 def test_object_rows_hold_the_row_an_embedded_row_and_mixed_values(db: drumlin.Database) -> None:
-    # An object read keeps its row: in-row values; a link to a top-level object as
-    # (DRUMLIN_TYPE_LINK, class, key); an embedded object as its own row (nested: its embedded
-    # object too); a mixed value as what it holds; collections None (read when asked for).
+    # An object read keeps its row: in-row values; a link as (DRUMLIN_TYPE_LINK, class, key), to
+    # an embedded object with its row as a fourth item (nested: its embedded object too); a mixed
+    # value as what it holds; collections None (read when asked for).
     LINK, LIST, DICTIONARY = (drumlin._ffi.DRUMLIN_TYPE_LINK, drumlin._ffi.DRUMLIN_TYPE_LIST,
                               drumlin._ffi.DRUMLIN_TYPE_DICTIONARY)
     obj = db.get("Every", 10)
@@ -215,11 +215,16 @@ def test_object_rows_hold_the_row_an_embedded_row_and_mixed_values(db: drumlin.D
     target = db.get("Target", 1)
     assert row[at["link"]] == (LINK, target._drumlin_class.index, target._drumlin_object_key())
     place_info = db._class("Place")
-    place = row[at["place"]]
-    assert len(place) == len(place_info.properties) + 1 and place[0] == "Oslo"
-    inner = place[[p.name for p in place_info.properties].index("inner")]
+    link, place_class, place_key, place = row[at["place"]]
+    assert (link, place_class) == (LINK, place_info.index)
+    assert len(place) == len(place_info.properties) + 1 and place[0] == "Oslo" and place[-1] == place_key
+    _, _, _, inner = place[[p.name for p in place_info.properties].index("inner")]
     assert inner[0] == 2 and inner[1][0] == drumlin._ffi.DRUMLIN_TYPE_TIMESTAMP
     assert obj.place._drumlin_row == place and obj.place.inner.when == WHEN
+    # Objects of results keep the link only: the embedded row is read when first used.
+    from_results = next(iter(db.query("Every", "id == 10")))
+    assert from_results._drumlin_row[at["place"]] == (LINK, place_info.index, place_key)
+    assert from_results.place.city == "Oslo" and from_results.place.inner.when == WHEN
     assert obj.place.city == "Oslo" and list(obj.ints) == [1, -2, 3]
     # A mixed value holding a link, a nested list, a nested dictionary, nothing.
     with db.write():
