@@ -880,8 +880,10 @@ int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *qu
  * values in one crossing, and a cheap way to know when what it kept may be stale. A whole row is
  * Python's marshal format (version 2 or later reads it): a tuple with one item per property, in
  * property index order, then the object key, read in one read transaction. Items:
- *   - a scalar: packed as in packed values (a date, decimal, ObjectId, UUID or float as its tagged
- *     tuple);
+ *   - a scalar: packed as in packed values (a decimal, ObjectId, UUID or float as its tagged
+ *     tuple); a date property's value as the text YYYY-MM-DDTHH:MM:SS.ffffff+00:00 (UTC, the
+ *     microseconds truncated: what Python's datetime.fromisoformat reads) within years 1-9999,
+ *     its tagged tuple outside them;
  *   - a link to a top-level object: (DRUMLIN_TYPE_LINK, class index, object key), with no further
  *     read;
  *   - a link to an embedded object: as a link; in the row of one object (drumlin_object_find_row(),

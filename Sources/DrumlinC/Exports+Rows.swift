@@ -155,8 +155,8 @@ public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32,
 // targets' primary keys, which cost further reads.
 
 /// One object as a row: a tuple of `width + 1` items, every property by index (the row
-/// properties' values, mixed values, None for collections and linkingObjects), then the object
-/// key. A link is (DRUMLIN_TYPE_LINK, class, key); with `embedded`, a link to an embedded object
+/// properties' values, a date property's as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00` text within years
+/// 1–9999, mixed values, None for collections and linkingObjects), then the object key. A link is (DRUMLIN_TYPE_LINK, class, key); with `embedded`, a link to an embedded object
 /// also carries the embedded object's row, (DRUMLIN_TYPE_LINK, class, key, row): the rows of one
 /// object do (an object is read to be used), the rows of results do not (a page would read every
 /// embedded object of every row).
@@ -182,6 +182,9 @@ func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], embedded inline:
                     try packRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, embedded: true,
                                 into: &writer)
                 }
+            } else if case .date(let date) = value,
+                      date.withMicrosecondISO8601({ (text) in _ = writer.put(.text(text)) }) != nil {
+                // A date property's value as the text Python's fromisoformat reads (in C).
             } else {
                 var names = PackedNames()
                 try putValue(value, whole: false, links: false, row, names: &names, into: &writer)

@@ -194,6 +194,39 @@ extension Timestamp {
         return out + "Z"
     }
 
+    /// Hands `body` the instant as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00` (32 ASCII bytes: UTC, the
+    /// microseconds truncated), what Python's `datetime.fromisoformat` reads since 3.7; nil, with
+    /// no call, outside years 1–9999 (outside Python's `datetime`).
+    public func withMicrosecondISO8601<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        let (days, secondOfDay) = Self.floorDivMod(seconds, 86_400)
+        let (year, month, day) = Self.civilFromDays(days)
+        guard (1...9999).contains(year) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { (text) -> R in
+            func digits(_ value: Int64, _ at: Int, _ width: Int) {
+                var value = value
+                for i in stride(from: at + width - 1, through: at, by: -1) {
+                    text[i] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            digits(year, 0, 4)
+            text[4] = UInt8(ascii: "-")
+            digits(month, 5, 2)
+            text[7] = UInt8(ascii: "-")
+            digits(day, 8, 2)
+            text[10] = UInt8(ascii: "T")
+            digits(secondOfDay / 3600, 11, 2)
+            text[13] = UInt8(ascii: ":")
+            digits(secondOfDay / 60 % 60, 14, 2)
+            text[16] = UInt8(ascii: ":")
+            digits(secondOfDay % 60, 17, 2)
+            text[19] = UInt8(ascii: ".")
+            digits(Int64(nanoseconds) / 1000, 20, 6)
+            for (i, byte) in "+00:00".utf8.enumerated() { text[26 + i] = byte }
+            return body(UnsafeRawBufferPointer(text))
+        }
+    }
+
     private static func padded(_ value: UInt64, width: Int) -> String {
         let digits = String(value)
         let count = digits.utf8.count

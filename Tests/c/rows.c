@@ -133,6 +133,15 @@ static void test_rows_by_primary_key_key_results_and_query(void) {
                 DRUMLIN_ERR_INVALID_ARGUMENT, "UTF-8");
     CHECK_FAILS(drumlin_query_first_rows(db, plain, "nope == 1", NULL, 1, buffer, sizeof buffer, &size),
                 DRUMLIN_ERR_QUERY, "no property 'nope'");
+    /* A date property: the text Python's fromisoformat reads, to the microsecond. */
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "Special", "{\"id\": 1, \"dec\": {\"$numberDecimal\": \"1.5\"}, \"n\": 1,"
+                                   " \"when\": {\"$date\": \"1969-12-31T23:59:59.999999999Z\"},"
+                                   " \"oid\": {\"$oid\": \"65f0a1b2c3d4e5f6a7b8c9d0\"}}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    pk = v_int(1);
+    CHECK_OK(drumlin_object_find_row(db, class_index(db, "Special"), &pk, buffer, sizeof buffer, &size));
+    CHECK(has_text(buffer, size, "1969-12-31T23:59:59.999999+00:00"));
     /* A class with a list and a mixed value (read through the general path): the first row only. */
     int32_t tagged = class_index(db, "Tagged");
     REQUIRE_OK(drumlin_begin_write(db));

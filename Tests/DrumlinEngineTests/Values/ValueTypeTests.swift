@@ -372,6 +372,22 @@ private func dec(_ text: String) -> Decimal128 {
         #expect(parse("1900-01-01T00:00:00Z")?.seconds == -2_208_988_800)
     }
 
+    @Test("the microsecond text of whole rows: what Python's fromisoformat reads, within years 1-9999")
+    func microsecondText() throws {
+        func text(_ t: Timestamp?) -> String? {
+            t?.withMicrosecondISO8601 { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(text(Timestamp(seconds: 0)) == "1970-01-01T00:00:00.000000+00:00")
+        #expect(text(parse("1969-12-31T23:59:59.999999999Z")) == "1969-12-31T23:59:59.999999+00:00")
+        #expect(text(parse("2024-02-29T12:34:56.000007Z")) == "2024-02-29T12:34:56.000007+00:00")
+        #expect(text(parse("0001-01-01T00:00:00Z")) == "0001-01-01T00:00:00.000000+00:00")
+        #expect(text(parse("9999-12-31T23:59:59.999999Z")) == "9999-12-31T23:59:59.999999+00:00")
+        #expect(text(Timestamp(nanosecondsSinceEpoch: .min)) == "1677-09-21T00:12:43.145224+00:00")
+        // Outside Python's datetime: no text, and the body is not called.
+        #expect(text(parse("0000-12-31T23:59:59Z")) == nil)
+        #expect(text(parse("+010000-01-01T00:00:00Z")) == nil)
+    }
+
     @Test("nanoseconds are normalised for any Int32")
     func normalisation() {
         let big = Timestamp(seconds: 0, nanoseconds: .max)

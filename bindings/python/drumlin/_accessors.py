@@ -6,6 +6,7 @@ per property. The descriptor's class is the kind of access, chosen once from the
 
 - :class:`ScalarAccessor`: a value kept in the object's row (see ``_rows``): the read is a version
   compare and a tuple index while the database's read version holds; the write one typed call;
+- :class:`DateAccessor`: a date, kept in the row as ISO 8601 text, converted on each read;
 - :class:`MixedAccessor`: a mixed value, kept in the row (an object it holds as that Object; a
   nested list or dictionary is read by one packed call, a new snapshot each time);
 - :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import struct
 import threading
+from datetime import datetime
 from collections.abc import Mapping
 from ctypes import byref, c_int32, c_int64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, cast
@@ -59,6 +61,7 @@ _set_by_key = _ffi.drumlin_object_set_by_key
 _set_by_key_unchecked = _ffi.drumlin_object_set_by_key_unchecked  # every argument a ctypes object
 _raise = _ffi._raise
 _LINK = _ffi.DRUMLIN_TYPE_LINK
+_fromisoformat = datetime.fromisoformat
 _NESTED = (_ffi.DRUMLIN_TYPE_LIST, _ffi.DRUMLIN_TYPE_DICTIONARY)
 # Python types that to_value writes as one plain drumlin_value.
 _PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
@@ -157,7 +160,7 @@ class ScalarAccessor(Accessor):
 
 
 class TaggedAccessor(ScalarAccessor):
-    """A value marshal has no type for (a date, decimal, ObjectId, UUID or float), kept in the row
+    """A value marshal has no type for (a decimal, ObjectId, UUID or float), kept in the row
     as its tagged tuple ``(DRUMLIN_TYPE_*, ...)`` and converted when first read: the converted value
     replaces it in the object's row (a list from then on), so later reads are row reads, and a row
     whose tagged values are never read costs no conversion."""
@@ -182,6 +185,31 @@ class TaggedAccessor(ScalarAccessor):
             object.__setattr__(obj, "_drumlin_row", row)
         row[index] = converted
         return converted
+
+    def read(self, obj: Object) -> Any:
+        return self.__get__(obj)
+
+
+class DateAccessor(ScalarAccessor):
+    """A date, kept in the row as ISO 8601 text with microseconds in UTC and made into an aware
+    datetime on each read by ``datetime.fromisoformat`` (in C): no conversion kept, nothing
+    written back. Stored dates (1677–2262) are always that text; a row gives a tagged tuple only
+    outside years 1–9999, converted as the other tagged values are."""
+
+    __slots__ = ()
+
+    def __get__(self, obj: Object | None, owner: Any = None) -> Any:
+        if obj is not None and obj._drumlin_seen == self.version.value:
+            value = obj._drumlin_row[self.index]  # type: ignore[index]
+        elif obj is None:
+            return self
+        else:
+            value = obj._drumlin_current_row()[self.index]
+        if type(value) is str:
+            return _fromisoformat(value)
+        if value is None:
+            return None
+        return TAGGED[value[0]](value)
 
     def read(self, obj: Object) -> Any:
         return self.__get__(obj)
@@ -359,7 +387,9 @@ def accessor_for(prop: Property, info: ClassInfo) -> Accessor:
         info.row_readers.append(link)
         return link
     accessor: Accessor
-    if prop.in_row:
+    if prop.in_row and prop.type == _ffi.DRUMLIN_PROPERTY_DATE:
+        accessor = DateAccessor(prop, info)
+    elif prop.in_row:
         accessor = (TaggedAccessor if prop.type in TAGGED_PROPERTY_TYPES else ScalarAccessor)(prop, info)
     else:
         accessor = MixedAccessor(prop, info)

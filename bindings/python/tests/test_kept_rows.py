@@ -365,3 +365,26 @@ def test_embedded_objects_and_mixed_values_from_the_parents_row_stay_live(trips:
         _ = trip.extra
     with pytest.raises(drumlin.InvalidatedObjectError):
         _ = kept.city
+
+
+def test_dates_read_from_the_row_at_the_edges_of_the_stored_range(db: Any) -> None:
+    # Dates are stored as int64 nanoseconds (1677-09-21 to 2262-04-11); a row holds them as the
+    # text fromisoformat reads, to the microsecond (the nanoseconds below it truncated).
+    utc = datetime.timezone.utc
+    edges = {
+        1: datetime.datetime(1677, 9, 21, 0, 12, 44, tzinfo=utc),
+        2: datetime.datetime(2262, 4, 11, 23, 47, 16, 854775, tzinfo=utc),
+        3: datetime.datetime(1969, 12, 31, 23, 59, 59, 500001, tzinfo=utc),  # before the epoch
+        4: datetime.datetime(2024, 2, 29, 12, 0, 0, 7, tzinfo=utc),  # a leap day, 7 microseconds
+    }
+    with db.write():
+        for i, due in edges.items():
+            db.create("Task", {"id": i, "title": "t", "due": due, "ratio": 0.0})
+        # One nanosecond before the epoch, through JSON: 1969-12-31T23:59:59.999999 (truncated).
+        payload = b'{"id": 5, "title": "t", "ratio": 0, "due": {"$date": "1969-12-31T23:59:59.999999999Z"}}'
+        drumlin._ffi.drumlin_create_json(db._ptr(), b"Task", payload, 0, None)
+    edges[5] = datetime.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=utc)
+    for i, due in edges.items():
+        read = db.get("Task", i).due
+        assert read == due and read.tzinfo is utc, i
+        assert next(iter(db.query("Task", "id == $0", i))).due == due
