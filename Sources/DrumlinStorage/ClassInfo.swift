@@ -108,6 +108,9 @@ package final class ClassInfo {
     package let columnIndexes: [Int]
     /// Per property: the side table of a list, set or dictionary property.
     package let collectionTables: [CollectionTable?]
+    /// Per property: its side table's `selectElementsSQL`, made once (a read of the collection
+    /// does not build the string again).
+    package let selectElementsSQL: [String?]
     /// Per property: the class a link, link collection or linkingObjects property points at.
     /// Set by `resolve(_:)` once every class exists.
     ///
@@ -169,6 +172,7 @@ package final class ClassInfo {
                                   elementType: property.type, isIndexed: property.index == .general)
                 : nil
         }
+        selectElementsSQL = collectionTables.map { $0?.selectElementsSQL }
         selectColumns = columns
         indexByName = names
 

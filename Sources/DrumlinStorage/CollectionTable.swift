@@ -31,6 +31,17 @@ package struct CollectionTable {
         self.elementType = elementType
     }
 
+    /// Every element of one owner (`?1`), in the collection's order: `value` (then `value_type`
+    /// for mixed elements, then `key` for a dictionary).
+    package var selectElementsSQL: String {
+        let columns = "value" + (isMixed ? ", value_type" : "")
+        return switch kind {
+        case .list: "SELECT \(columns) FROM \(name) WHERE owner = ?1 ORDER BY position"
+        case .set, .single: "SELECT \(columns) FROM \(name) WHERE owner = ?1 ORDER BY rowid"
+        case .dictionary: "SELECT \(columns), key FROM \(name) WHERE owner = ?1 ORDER BY key"
+        }
+    }
+
     package var createStatements: [String] {
         var property = Property(name: "value", type: elementType, isOptional: true)
         property.collection = .single

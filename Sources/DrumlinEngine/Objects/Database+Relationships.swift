@@ -332,14 +332,7 @@ extension Database {
         let table = try collectionTable(info, index)
         let type = info.property(index).type
         let targetIndex = info.targets[index]?.index ?? -1
-        let columns = "value" + (table.isMixed ? ", value_type" : "")
-        let sql: String
-        switch table.kind {
-        case .list: sql = "SELECT \(columns) FROM \(table.name) WHERE owner = ?1 ORDER BY position"
-        case .set, .single: sql = "SELECT \(columns) FROM \(table.name) WHERE owner = ?1 ORDER BY rowid"
-        case .dictionary: sql = "SELECT \(columns), key FROM \(table.name) WHERE owner = ?1 ORDER BY key"
-        }
-        let statement = try connection.statement(sql)
+        let statement = try connection.statement(info.selectElementsSQL[index] ?? table.selectElementsSQL)
         statement.bind(owner, at: 1)
         var values: [Value] = []
         var keys: [String] = []

@@ -56,12 +56,18 @@ extension ObjectRow {
     }
 
     /// Hands `body` the row (`Database.rowPropertyIndices`) of the embedded object a link of this
-    /// row points at: what a whole row holds for an embedded object. Read as `visitEmbedded`.
+    /// row points at, straight from its statement: what a whole row holds for an embedded object.
+    /// Only inside the closure that received this row, as `visitEmbedded`.
     public func visitEmbeddedRow(_ link: ObjectLink, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
         let target = try database.classInfo(index: link.classIndex)
         let indices = target.rowIndices
-        let values = try database.readRow(target, link.key, try nestedConnection(), indices: indices, slot: .selectNestedRow)
-        try body(ObjectRow(database: database, info: target, key: link.key, source: .values(values), indices: indices))
+        // The slot is free: a class is at most once in a chain of embedded objects (the schema
+        // refuses cycles through embedded objects), and its parent reads on another class's slot.
+        let statement = try nestedConnection().statement(slot: target.slot(.selectNestedRow), target.selectRowSQL)
+        defer { statement.reset() }
+        statement.bind(link.key, at: 1)
+        guard try statement.step() else { throw database.invalidated(target) }
+        try body(ObjectRow(database: database, info: target, key: link.key, source: .statement(statement), indices: indices))
     }
 
     /// What a whole row holds for a mixed property: its scalar (an object it holds as the link),

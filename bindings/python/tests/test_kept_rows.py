@@ -388,3 +388,28 @@ def test_dates_read_from_the_row_at_the_edges_of_the_stored_range(db: Any) -> No
         read = db.get("Task", i).due
         assert read == due and read.tzinfo is utc, i
         assert next(iter(db.query("Task", "id == $0", i))).due == due
+
+
+def test_embedded_objects_inside_embedded_objects_read_with_their_parent(tmp_path: Path) -> None:
+    schema: list[dict[str, Any]] = [
+        {"name": "Tree", "primaryKey": "id", "properties": {"id": "int", "root": "Branch?"}},
+        {"name": "Branch", "embedded": True, "properties": {"name": "string", "tag": "mixed", "leaf": "Leaf?"}},
+        {"name": "Leaf", "embedded": True, "properties": {"name": "string", "tag": "mixed", "when": "date?"}},
+    ]
+    when = datetime.datetime(2025, 3, 4, 5, 6, 7, 8, tzinfo=datetime.timezone.utc)
+    with drumlin.open(tmp_path / "tree.drumlin", schema) as db:
+        with db.write():
+            db.create("Tree", {"id": 1, "root": {"name": "b", "tag": 2.5, "leaf": {"name": "l", "tag": [4], "when": when}}})
+        tree = db.get("Tree", 1)
+        _, _, _, branch_row = tree._drumlin_row[1]
+        assert branch_row[0] == "b" and branch_row[2][3][0] == "l"  # the leaf's row inside the branch's
+        root = tree.root
+        leaf = root.leaf
+        assert (root.name, root.tag, leaf.name, leaf.tag, leaf.when) == ("b", 2.5, "l", [4], when)
+        # After a write, each embedded object reads its own row again (with the one inside it).
+        with db.write():
+            leaf.name = "L"
+            root.tag = None
+        assert (root.name, root.tag, leaf.name) == ("b", None, "L")
+        assert root.leaf.name == "L" and root.leaf.when == when
+        assert db.get("Tree", 1).to_dict()["root"]["leaf"]["name"] == "L"
