@@ -284,12 +284,15 @@ class LinkAccessor(Accessor):
     An embedded object read with its parent alone (``db.get``) comes with its row as a fourth
     item, which the object keeps."""
 
-    __slots__ = ("version",)
+    __slots__ = ("target", "version")
 
     def __init__(self, prop: Property, info: ClassInfo) -> None:
         super().__init__(prop)
         # As ScalarAccessor: the database's read version while the kept row answers reads.
         self.version = info.rows.version if info.rows is not None else DEAD
+        # The target class of this database, looked up on the first read (an accessor belongs to
+        # one class of one open database, whose class infos, once made, stay for its lifetime).
+        self.target: ClassInfo | None = None
 
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
         if obj is None:
@@ -301,7 +304,10 @@ class LinkAccessor(Accessor):
         if value is None:
             return None
         db = obj._drumlin_db
-        object_type = db._class(self.prop.object_type).object_type
+        target = self.target
+        if target is None:
+            target = self.target = db._class(self.prop.object_type)
+        object_type = target.object_type
         if len(value) == 4:  # an embedded object, with its row
             return object_from_row(object_type, db, value[3], obj._drumlin_seen)  # type: ignore[arg-type]
         return keyed_object(object_type, db, value[2])  # type: ignore[arg-type]
