@@ -221,8 +221,11 @@ private func putOutOfRow(_ row: ObjectRow, _ index: Int, into writer: inout Mars
 }
 
 /// The names of packed values' dicts, each written once per call and referred back to after
-/// (marshal's references): a results set of many objects names each property once.
+/// (marshal's references): a results set of many objects names each property once. Also the
+/// primary keys of the link targets the call has read.
 struct PackedNames {
+    /// Per link target read in this call (one snapshot): its primary key (nil: its class has none).
+    var primaryKeys: [ObjectLink: Value?] = [:]
     /// Per class seen: the reference index of each property's name (-1 until written).
     private var classes: [(classIndex: Int, refs: [Int32])] = []
     /// "$link", "class" and "key" of a mixed value's link (no array: a row's packer makes a
@@ -317,7 +320,15 @@ private func putValue(_ value: Value, whole: Bool, links: Bool, _ row: ObjectRow
         }
     case .link(let link) where whole && links:
         // What a dict shows for a link property: the target's primary key, else its object key.
-        if let primaryKey = try row.primaryKey(of: link) {
+        // Read once per target and call (the objects of results often share theirs).
+        let primaryKey: Value?
+        if let known = names.primaryKeys[link] {
+            primaryKey = known
+        } else {
+            primaryKey = try row.primaryKey(of: link)
+            names.primaryKeys[link] = primaryKey
+        }
+        if let primaryKey {
             try putValue(primaryKey, whole: false, links: false, row, names: &names, into: &writer)
         } else {
             writer.put(.int(link.key))
