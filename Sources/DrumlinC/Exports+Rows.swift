@@ -155,9 +155,10 @@ public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32,
 // targets' primary keys, which cost further reads.
 
 /// One object as a row: a tuple of `width + 1` items, every property by index (the row
-/// properties' values, a date property's as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00` text within years
-/// 1–9999, mixed values, None for collections and linkingObjects), then the object key. A link is (DRUMLIN_TYPE_LINK, class, key); with `embedded`, a link to an embedded object
-/// also carries the embedded object's row, (DRUMLIN_TYPE_LINK, class, key, row): the rows of one
+/// properties' values, mixed values, None for collections and linkingObjects), then the object
+/// key. A date property's value is `YYYY-MM-DDTHH:MM:SS.ffffff+00:00` text within years 1–9999. A
+/// link is (DRUMLIN_TYPE_LINK, class, key); with `embedded`, a link to an embedded object also
+/// carries the embedded object's row, (DRUMLIN_TYPE_LINK, class, key, row): the rows of one
 /// object do (an object is read to be used), the rows of results do not (a page would read every
 /// embedded object of every row).
 func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], embedded inline: Bool,
@@ -173,22 +174,7 @@ func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], embedded inline:
             next += 1
         }
         if !writer.put(value), case .value(let value) = value {
-            if inline, case .link(let link) = value, row.holdsLinks(at: position), row.isEmbedded(link) {
-                writer.beginTuple(4)
-                writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
-                writer.put(.int(Int64(link.classIndex)))
-                writer.put(.int(link.key))
-                try row.visitEmbeddedRow(link) { (embedded) throws(DrumlinError) in
-                    try packRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, embedded: true,
-                                into: &writer)
-                }
-            } else if case .date(let date) = value,
-                      date.withMicrosecondISO8601({ (text) in _ = writer.put(.text(text)) }) != nil {
-                // A date property's value as the text Python's fromisoformat reads (in C).
-            } else {
-                var names = PackedNames()
-                try putValue(value, whole: false, links: false, row, names: &names, into: &writer)
-            }
+            try putRowValue(value, row, position, embedded: inline, into: &writer)
         }
         next += 1
     }
@@ -197,6 +183,29 @@ func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], embedded inline:
         next += 1
     }
     writer.put(.int(row.key))
+}
+
+/// A value of a row that marshal has no type for (see `packRow`).
+private func putRowValue(_ value: Value, _ row: ObjectRow, _ position: Int, embedded inline: Bool,
+                         into writer: inout MarshalWriter) throws(DrumlinError) {
+    var names = PackedNames()
+    switch value {
+    case .link(let link) where inline && row.holdsLinks(at: position) && row.isEmbedded(link):
+        writer.beginTuple(4)
+        writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
+        writer.put(.int(Int64(link.classIndex)))
+        writer.put(.int(link.key))
+        try row.visitEmbeddedRow(link) { (embedded) throws(DrumlinError) in
+            try packRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, embedded: true, into: &writer)
+        }
+    case .date(let date):
+        // The text Python's fromisoformat reads (in C); the tagged tuple outside years 1-9999.
+        if date.withMicrosecondISO8601({ (text) in _ = writer.put(.text(text)) }) == nil {
+            try putValue(value, whole: false, links: false, row, names: &names, into: &writer)
+        }
+    default:
+        try putValue(value, whole: false, links: false, row, names: &names, into: &writer)
+    }
 }
 
 /// A property a row's statement does not read as a value of its own type: a mixed value (its
