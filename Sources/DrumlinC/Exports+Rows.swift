@@ -191,13 +191,16 @@ private func putRowValue(_ value: Value, _ row: ObjectRow, _ position: Int, embe
     var names = PackedNames()
     switch value {
     case .link(let link) where inline && row.holdsLinks(at: position) && row.isEmbedded(link):
-        writer.beginTuple(4)
-        writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
-        writer.put(.int(Int64(link.classIndex)))
-        writer.put(.int(link.key))
-        try row.visitEmbeddedRow(link) { (embedded) throws(DrumlinError) in
+        let found = try row.visitEmbeddedRow(link) { (embedded) throws(DrumlinError) in
+            writer.beginTuple(4)
+            writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
+            writer.put(.int(Int64(link.classIndex)))
+            writer.put(.int(link.key))
             try packRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, embedded: true, into: &writer)
         }
+        // A dangling link (a damaged file): the link alone, so the object reads and its embedded
+        // object reports itself deleted when used.
+        if !found { try putValue(value, whole: false, links: false, row, names: &names, into: &writer) }
     case .date(let date):
         // The text Python's fromisoformat reads (in C); the tagged tuple outside years 1-9999.
         if date.withMicrosecondISO8601({ (text) in _ = writer.put(.text(text)) }) == nil {

@@ -58,7 +58,10 @@ extension ObjectRow {
     /// Hands `body` the row (`Database.rowPropertyIndices`) of the embedded object a link of this
     /// row points at, straight from its statement: what a whole row holds for an embedded object.
     /// Only inside the closure that received this row, as `visitEmbedded`.
-    public func visitEmbeddedRow(_ link: ObjectLink, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
+    /// Returns false, calling nothing, when the embedded object is missing (a damaged file: the
+    /// link is all a row can show then).
+    @discardableResult
+    public func visitEmbeddedRow(_ link: ObjectLink, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
         let target = try database.classInfo(index: link.classIndex)
         let indices = target.rowIndices
         // The slot is free: a class is at most once in a chain of embedded objects (the schema
@@ -66,8 +69,9 @@ extension ObjectRow {
         let statement = try nestedConnection().statement(slot: target.slot(.selectNestedRow), target.selectRowSQL)
         defer { statement.reset() }
         statement.bind(link.key, at: 1)
-        guard try statement.step() else { throw database.invalidated(target) }
+        guard try statement.step() else { return false }
         try body(ObjectRow(database: database, info: target, key: link.key, source: .statement(statement), indices: indices))
+        return true
     }
 
     /// What a whole row holds for a mixed property: its scalar (an object it holds as the link),

@@ -160,3 +160,27 @@ def test_a_stale_wal_of_another_database_gives_no_crash_and_no_internal(tmp_path
     ran = subprocess.run([sys.executable, "-c", reader, str(mine), package], capture_output=True, text=True)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.startswith(("read", "error")), ran.stdout
+
+
+def test_a_dangling_embedded_link_reads_the_parent_and_reports_the_embedded_object(tmp_path: Path) -> None:
+    # The parent's row comes with its embedded object's row; when that row is gone (deleted behind
+    # Drumlin's back), the parent still reads and only the embedded object reports itself deleted.
+    path = tmp_path / "dangling.drumlin"
+    schema: list[dict[str, Any]] = [
+        {"name": "Trip", "primaryKey": "id", "properties": {"id": "int", "title": "string", "place": "Place?"}},
+        {"name": "Place", "embedded": True, "properties": {"city": "string"}},
+    ]
+    db = drumlin.open(path, schema)
+    with db.write():
+        db.create("Trip", {"id": 1, "title": "t", "place": {"city": "Oslo"}})
+    db.close()
+    run_sql(path, 'DELETE FROM "Place"')
+    db = drumlin.open(path, schema)
+    try:
+        trip = db.get("Trip", 1)
+        assert trip is not None and trip.title == "t"
+        place = trip.place
+        with pytest.raises(drumlin.InvalidatedObjectError):
+            _ = place.city
+    finally:
+        db.close()
