@@ -42,6 +42,7 @@ from .object import (
     _OBJECT_ATTRIBUTES,
     Object,
     _class_attribute,
+    builder_class,
     keyed_object,
     managed_init,
     mixed_from_json,
@@ -526,4 +527,5 @@ def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Call
         namespace["__module__"] = model.__module__
         namespace["__qualname__"] = model.__qualname__
         made = type(model.__name__, (model,), namespace)
+    made._drumlin_raw = builder_class(made)  # type: ignore[attr-defined]
     return cast("Callable[[Database, Any], Object]", made)

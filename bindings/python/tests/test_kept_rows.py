@@ -413,3 +413,37 @@ def test_embedded_objects_inside_embedded_objects_read_with_their_parent(tmp_pat
         assert (root.name, root.tag, leaf.name) == ("b", None, "L")
         assert root.leaf.name == "L" and root.leaf.when == when
         assert db.get("Tree", 1).to_dict()["root"]["leaf"]["name"] == "L"
+
+
+def test_objects_made_from_rows_are_of_their_class_with_its_attribute_rules(db: Any, path: Path) -> None:
+    # Objects are built as instances of a builder class (plain slot stores), then made instances
+    # of the class: nothing of the builder shows afterwards.
+    person = db.get("Person", 1)
+    cls = type(person)
+    assert cls.__name__ == "Person" and cls is type(next(iter(db.objects("Person"))))
+    assert cls._drumlin_raw is not cls and cls._drumlin_raw.__bases__ == (cls,)
+    assert person.name == "p1" and person.is_managed and person.is_valid
+    with pytest.raises(drumlin.NoSuchPropertyError, match="Person.nope"):
+        person.nope = 1
+    with pytest.raises(AttributeError, match="cannot be deleted"):
+        del person.name
+    with db.write():
+        db.create("Task", {"id": 1, "title": "t", "owner": 1, "ratio": 0.0})
+    owner = db.get("Task", 1).owner  # made from its key alone
+    assert type(owner) is cls and owner.name == "p1" and owner == person
+
+
+def test_model_objects_made_from_rows_are_model_instances(path: Path) -> None:
+    class Pet(drumlin.Object):
+        id: int = drumlin.persisted(primary_key=True)
+        name: str = ""
+
+        def shout(self) -> str:
+            return self.name.upper()
+
+    with drumlin.open(path, [Pet]) as pets:
+        with pets.write():
+            pets.create(Pet, {"id": 1, "name": "rex"})
+        pet = pets.get(Pet, 1)
+        assert isinstance(pet, Pet) and type(pet).__name__ == "Pet" and pet.shout() == "REX"
+        assert [p.name for p in pets.objects(Pet)] == ["rex"]
