@@ -42,6 +42,7 @@ from .object import (
     _OBJECT_ATTRIBUTES,
     Object,
     _class_attribute,
+    _keep_row,
     builder_class,
     keyed_object,
     managed_init,
@@ -183,7 +184,7 @@ class TaggedAccessor(ScalarAccessor):
         converted = TAGGED[value[0]](value)
         if type(row) is tuple:
             row = list(row)
-            object.__setattr__(obj, "_drumlin_row", row)
+            _keep_row(obj, row)
         row[index] = converted
         return converted
 
