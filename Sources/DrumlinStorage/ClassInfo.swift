@@ -66,7 +66,7 @@ package final class ClassInfo {
     // which the hot paths would otherwise pay on every call.
     /// Where this class's slots start; set once at open.
     @exclusivity(unchecked) package var slotBase = 0
-    package var slotCount: Int { Self.fixedSlots + 2 * schema.properties.count }
+    package var slotCount: Int { Self.fixedSlots + 3 * schema.properties.count }
     package func slot(_ slot: Slot) -> Int { slotBase + slot.rawValue }
     package func updateSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + propertyIndex }
     /// Whether the primary key may be null (for one object at most).
@@ -84,6 +84,8 @@ package final class ClassInfo {
     }
     @exclusivity(unchecked) private var lastInRow: (indices: [Int], answer: Bool)?
     package func updateByPrimaryKeySlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + schema.properties.count + propertyIndex }
+    /// The slot of `selectElementsSQL[propertyIndex]`: every element of one owner's collection.
+    package func elementsSlot(_ propertyIndex: Int) -> Int { slotBase + Self.fixedSlots + 2 * schema.properties.count + propertyIndex }
     /// The public name as a C string, to find classes by name without allocating.
     package let nameBytes: [UInt8]
     package let storedNameBytes: [UInt8]
@@ -109,7 +111,7 @@ package final class ClassInfo {
     /// Per property: the side table of a list, set or dictionary property.
     package let collectionTables: [CollectionTable?]
     /// Per property: its side table's `selectElementsSQL`, made once (a read of the collection
-    /// does not build the string again).
+    /// does not build the string again; its statement has a slot, `elementsSlot`).
     package let selectElementsSQL: [String?]
     /// Per property: the class a link, link collection or linkingObjects property points at.
     /// Set by `resolve(_:)` once every class exists.

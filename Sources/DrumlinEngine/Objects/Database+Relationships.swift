@@ -332,7 +332,7 @@ extension Database {
         let table = try collectionTable(info, index)
         let type = info.property(index).type
         let targetIndex = info.targets[index]?.index ?? -1
-        let statement = try connection.statement(info.selectElementsSQL[index] ?? table.selectElementsSQL)
+        let statement = try connection.statement(slot: info.elementsSlot(index), info.selectElementsSQL[index] ?? table.selectElementsSQL)
         statement.bind(owner, at: 1)
         var values: [Value] = []
         var keys: [String] = []

@@ -120,10 +120,13 @@ def arena() -> Arena:
 
 def _call(function: Any, args: tuple[Any, ...], area: Arena) -> Any:
     """One packed call: ``function(*args, data, capacity, size_address)`` into ``area``, the result
-    decoded (:func:`_finish` for anything but a result that fits). `args` may point into ``area``
+    decoded (here when it fits, :func:`_finish` for anything else). `args` may point into ``area``
     (the key): the caller holds it."""
     status = function(*args, area.data, area.capacity, area.size_address)
-    return _finish(status, function, args, area)
+    needed = area.size.value
+    if status or needed > area.limit:
+        return _finish(status, function, args, area)
+    return loads(area.view[_DATA_OFFSET : _DATA_OFFSET + needed])
 
 
 def _finish(status: int, function: Any, args: tuple[Any, ...], area: Arena) -> Any:
