@@ -447,3 +447,23 @@ def test_model_objects_made_from_rows_are_model_instances(path: Path) -> None:
         pet = pets.get(Pet, 1)
         assert isinstance(pet, Pet) and type(pet).__name__ == "Pet" and pet.shout() == "REX"
         assert [p.name for p in pets.objects(Pet)] == ["rex"]
+
+
+def test_mixed_values_of_objects_read_by_key_in_results_of_backlinks(tmp_path: Path) -> None:
+    # Results of a linkingObjects property read each row by its key (not from one statement):
+    # their rows hold the mixed values too, each read from the object's row again.
+    schema: list[dict[str, Any]] = [
+        {"name": "Parent", "primaryKey": "id", "properties": {
+            "id": "int", "kids": {"type": "linkingObjects", "objectType": "Kid", "property": "parent"}}},
+        {"name": "Kid", "primaryKey": "id", "properties": {"id": "int", "parent": "Parent?", "extra": "mixed"}},
+    ]
+    with drumlin.open(tmp_path / "kids.drumlin", schema) as db:
+        with db.write():
+            parent = db.create("Parent", {"id": 1})
+            db.create("Kid", {"id": 1, "parent": 1, "extra": "text"})
+            db.create("Kid", {"id": 2, "parent": 1, "extra": [1, {"k": 2}]})
+            db.create("Kid", {"id": 3, "parent": 1, "extra": parent})
+        kids = sorted(db.get("Parent", 1).kids, key=lambda kid: kid.id)
+        assert [kid.extra for kid in kids] == ["text", [1, {"k": 2}], parent]
+        LIST = drumlin._ffi.DRUMLIN_TYPE_LIST
+        assert kids[1]._drumlin_row[2] == (LIST,)
