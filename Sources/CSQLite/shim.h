@@ -4,6 +4,7 @@
    Debian's libsqlite3 is built with it. */
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
+#include <string.h>
 
 /* SQLITE_TRANSIENT and SQLITE_STATIC are macros Swift cannot import. */
 static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
@@ -13,4 +14,30 @@ static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATI
    global mutex taken per allocation and free), as SQLite recommends for speed; only effective
    before SQLite is initialized in the process (SQLITE_MISUSE otherwise, changing nothing). */
 static inline int csqlite_memstatus_off(void) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+/* The write-ahead log's index header (https://www.sqlite.org/walformat.html, "The WAL-Index
+   Header"): 48 bytes that every commit rewrites, kept twice at the start of the "-shm" file, which
+   SQLite maps into memory. A writer stores the second copy, then the first; this reads the first,
+   then the second (the order SQLite's own readers use, without a lock), into `out`. Returns 1 when
+   both copies agree and the header is initialized, 0 otherwise (no shared memory mapped, a write
+   half done): only a file in WAL mode whose shared memory this connection has mapped may ask.
+   `frames` receives the log's frame count (mxFrame) and `copied` how many of them a checkpoint
+   has copied into the database (nBackfill, the first word after the two copies). */
+static inline int csqlite_wal_index_header(sqlite3 *db, unsigned char out[48], unsigned *frames, unsigned *copied) {
+    sqlite3_file *file = 0;
+    if (sqlite3_file_control(db, 0, SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || file == 0) return 0;
+    const sqlite3_io_methods *methods = file->pMethods;
+    if (methods == 0 || methods->iVersion < 2 || methods->xShmMap == 0) return 0;
+    volatile void *region = 0;
+    if (methods->xShmMap(file, 0, 32768, 0, &region) != SQLITE_OK || region == 0) return 0;
+    const volatile unsigned char *header = (const volatile unsigned char *)region;
+    unsigned char second[48];
+    for (int i = 0; i < 48; i++) out[i] = header[i];
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (int i = 0; i < 48; i++) second[i] = header[48 + i];
+    for (int i = 0; i < 48; i++) if (out[i] != second[i]) return 0;
+    if (out[12] == 0) return 0; /* isInit */
+    memcpy(frames, out + 16, 4);
+    *copied = *(const volatile unsigned *)(header + 96);
+    return 1;
+}
 #endif

@@ -36,6 +36,17 @@ final class CallLock: @unchecked Sendable {
         }
         return try body()
     }
+
+    /// Runs `body` under the lock if it is free at once; nil (without waiting) when it is not.
+    func tryWithLock<R>(_ body: () -> R) -> R? {
+        if pthread_mutex_trylock(mutex) != 0 { return nil }
+        owner.store(UInt(pthread_self()), ordering: .releasing)
+        defer {
+            owner.store(0, ordering: .releasing)
+            pthread_mutex_unlock(mutex)
+        }
+        return body()
+    }
 }
 
 /// An open Drumlin database: one SQLite file (WAL mode) holding the objects of a schema.
@@ -172,6 +183,7 @@ public final class Database: @unchecked Sendable {
                 self.recorder = try ChangeRecorder(classes: classes, connection: opened)
             }
             notificationState.dataVersion = try dataVersion(opened)
+            holdsReads = Self.canHoldReads(opened, inMemory: inMemory)
         } catch {
             options.log(.error, error.message)
             throw error
@@ -199,6 +211,7 @@ public final class Database: @unchecked Sendable {
         try? lock.withLock { () throws(DrumlinError) in
             parkedRows?.statement.reset()
             parkedRows = nil
+            if let connection { endHeldRead(connection) }
             connection = nil
             inWriteTransaction = false
             closedFlag.store(true, ordering: .releasing)
@@ -247,6 +260,7 @@ public final class Database: @unchecked Sendable {
             guard let connection else { return }
             parkedRows?.statement.reset()
             parkedRows = nil
+            endHeldRead(connection)
             if inWriteTransaction { try? connection.execute("ROLLBACK") }
             inWriteTransaction = false
             ChangeRecorder.uninstall(from: connection)
@@ -268,13 +282,23 @@ public final class Database: @unchecked Sendable {
     /// refreshes and other reads see the file as usual. Guarded by `lock`.
     @exclusivity(unchecked) var parkedRows: ParkedRows?
 
+    /// The read transaction held open between read calls, with the write-ahead log's index
+    /// header it began at (File/HeldRead.swift); nil when none. Guarded by `lock`.
+    @exclusivity(unchecked) var heldRead: WALHeader?
+    /// Whether read calls may hold their read transaction (a file in WAL mode; set when opened).
+    var holdsReads = false
+    /// Calls made on this handle (guarded by `lock`): the reaper of held reads ends one only after
+    /// a period without calls.
+    @exclusivity(unchecked) var callCount: UInt64 = 0
+
     /// Set once the database is closed; read without the lock by handles checking their parent.
     private let closedFlag = Atomic<Bool>(false)
 
     public var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
     /// Runs `body` with the open connection, serialized with every other call on this database.
-    /// A parked read (see `ParkedRows`) is reset first.
+    /// A parked read (see `ParkedRows`) is reset first, and a held read transaction ended
+    /// (File/HeldRead.swift).
     func serialized<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         try serializedResuming { (connection, parked) throws(DrumlinError) -> R in
             parked?.statement.reset()
@@ -282,17 +306,31 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// `serialized` for a call that only reads: it runs in the read transaction held since an
+    /// earlier read when no connection committed since, else in a new one, which it then holds
+    /// (File/HeldRead.swift). Outside a write transaction only; inside one it is `serialized`.
+    func serializedRead<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        try serializedResuming(reading: true) { (connection, parked) throws(DrumlinError) -> R in
+            parked?.statement.reset()
+            return try body(connection)
+        }
+    }
+
     /// `serialized`, handing `body` the parked read, if any, taken from the database: `body`
     /// continues it (and may park it again) or resets it.
-    func serializedResuming<R>(_ body: (Connection, ParkedRows?) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+    func serializedResuming<R>(reading: Bool = false,
+                               _ body: (Connection, ParkedRows?) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         try lock.withLock { () throws(DrumlinError) -> R in
+            callCount &+= 1
             let parked = parkedRows
             parkedRows = nil
             guard let connection else {
                 parked?.statement.reset()
                 throw DrumlinError(.misuse, "The database is closed.")
             }
+            let began = prepareRead(connection, reading: reading, parked: parked)
             defer {
+                if let began { finishRead(connection, began: began) }
                 noteChanges(connection)
                 // A read parked by this call is of the state this call ends on.
                 parkedRows?.version = readVersion

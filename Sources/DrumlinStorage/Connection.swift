@@ -144,7 +144,7 @@ package final class Connection {
     package var changes: Int { Int(sqlite3_changes64(handle)) }
     /// How many `?` parameters one statement may have.
     package var variableLimit: Int32 { sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1) }
-    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+    package var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// The one funnel from SQLite result codes to Drumlin errors.
     func error(_ rc: Int32, context: String) -> DrumlinError {

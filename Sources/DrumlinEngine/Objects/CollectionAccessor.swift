@@ -24,7 +24,7 @@ public class CollectionAccessor: @unchecked Sendable {
 
     /// Runs `body` with the owner checked to still exist (and, for writes, a write transaction).
     func access<R>(writing: Bool = false, _ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
-        try object.access { (connection) throws(DrumlinError) -> R in
+        try object.access(reading: !writing) { (connection) throws(DrumlinError) -> R in
             if writing { try database.requireWriteTransaction() }
             guard try database.exists(info, object.key, connection) else { throw database.invalidated(info) }
             guard writing else { return try body(connection) }

@@ -8,7 +8,7 @@ import DrumlinValues
 extension Database {
     /// The object with a primary key, or nil. The corresponding C function is `drumlin_object_find`.
     public func object(_ className: String, primaryKey: Value) throws(DrumlinError) -> Object? {
-        try serialized { (connection) throws(DrumlinError) in
+        try serializedRead { (connection) throws(DrumlinError) in
             let info = try readableClass(className)
             return try findKey(info, primaryKey, connection).map { Object(database: self, info: info, key: $0) }
         }
@@ -16,7 +16,7 @@ extension Database {
 
     /// The object of class `classIndex` with a primary key, or nil.
     public func object(classIndex: Int, primaryKey: Value) throws(DrumlinError) -> Object? {
-        try serialized { (connection) throws(DrumlinError) in
+        try serializedRead { (connection) throws(DrumlinError) in
             let info = try readable(try classInfo(index: classIndex))
             return try findKey(info, primaryKey, connection).map { Object(database: self, info: info, key: $0) }
         }
@@ -24,7 +24,7 @@ extension Database {
 
     /// The object with an object key, or nil. The corresponding C function is `drumlin_object_find_by_key`.
     public func object(_ className: String, key: Int64) throws(DrumlinError) -> Object? {
-        try serialized { (connection) throws(DrumlinError) in
+        try serializedRead { (connection) throws(DrumlinError) in
             let info = try readableClass(className)
             return try exists(info, key, connection) ? Object(database: self, info: info, key: key) : nil
         }
@@ -38,7 +38,7 @@ extension Database {
 
     /// The object a link points at, or nil when it no longer exists.
     public func object(_ link: ObjectLink) throws(DrumlinError) -> Object? {
-        try serialized { (connection) throws(DrumlinError) in
+        try serializedRead { (connection) throws(DrumlinError) in
             let info = try classInfo(index: link.classIndex)
             return try exists(info, link.key, connection) ? Object(database: self, info: info, key: link.key) : nil
         }
@@ -47,7 +47,7 @@ extension Database {
     /// The object with a primary key as Extended JSON text, or nil; `depth` expands links into
     /// nested objects that many levels deep. The corresponding C function is `drumlin_get_json`.
     public func getJSON(_ className: String, primaryKey pk: Value, depth: Int = 0) throws(DrumlinError) -> String? {
-        try serialized { (connection) throws(DrumlinError) in
+        try serializedRead { (connection) throws(DrumlinError) in
             let info = try readableClass(className)
             if !info.hasRelationships {
                 // One statement: the row by primary key, written as it is read.
@@ -74,7 +74,7 @@ extension Database {
 
     /// The number of objects of a class. The corresponding C function is `drumlin_count`.
     public func count(_ className: String) throws(DrumlinError) -> Int {
-        try serialized { (connection) throws(DrumlinError) in try storedCount(try readableClass(className), connection) }
+        try serializedRead { (connection) throws(DrumlinError) in try storedCount(try readableClass(className), connection) }
     }
 
     /// `SELECT count(*)` of a class's table, which SQLite answers from its smallest index.

@@ -35,7 +35,7 @@ extension Database {
     /// generic, so callers in other modules pay no generic dispatch on this hot path.
     public func visitObjectRow(classIndex: Int, primaryKey: Value, propertyIndices: [Int],
                                _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
-        try serialized { (connection) throws(DrumlinError) -> Bool in
+        try serializedRead { (connection) throws(DrumlinError) -> Bool in
             let info = try readable(try classInfo(index: classIndex))
             for index in propertyIndices { try checkIndex(info, index) }
             guard let pkIndex = info.primaryKeyIndex else {
@@ -151,7 +151,7 @@ extension Object {
 
     /// `withRow` without a result type (not generic, for callers in other modules).
     public func visitRow(_ indices: [Int], _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) {
-        try access { (connection) throws(DrumlinError) in
+        try access(reading: true) { (connection) throws(DrumlinError) in
             let info = self.info
             for index in indices { try database.checkIndex(info, index) }
             if !info.inRow(indices) {

@@ -13,7 +13,7 @@ import DrumlinValues
 /// ```
 extension Object {
     public func mixedValue(_ name: String, at path: [MixedPathComponent]) throws(DrumlinError) -> Value {
-        try access { (connection) throws(DrumlinError) -> Value in
+        try access(reading: true) { (connection) throws(DrumlinError) -> Value in
             if path.isEmpty, let (index, _) = try propertyCollection(name) {
                 return try database.readCollection(info, key, index, connection)
             }

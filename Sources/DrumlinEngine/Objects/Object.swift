@@ -23,11 +23,13 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
 
     /// Runs `body` serialized with the database's other calls. Asymmetric objects are insert-only:
     /// a handle to one (returned by a create) can be released, but not read or written.
-    func access<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+    /// A call that only reads (`reading`) may run in the read transaction the database holds
+    /// between reads (`Database.serializedRead`).
+    func access<R>(reading: Bool = false, _ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         if info.schema.kind == .asymmetric {
             throw DrumlinError(.notSupported, "Objects of asymmetric type '\(info.name)' are insert-only and cannot be read, queried, updated or deleted.")
         }
-        return try database.serialized(body)
+        return reading ? try database.serializedRead(body) : try database.serialized(body)
     }
     public var objectSchema: ObjectSchema { info.schema }
     public var classIndex: Int { info.index }
@@ -66,7 +68,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
 
     /// Reads a property by index. The corresponding C function is `drumlin_object_get_at`.
     public func value(at index: Int) throws(DrumlinError) -> Value {
-        try access { (connection) throws(DrumlinError) in
+        try access(reading: true) { (connection) throws(DrumlinError) in
             try database.readRow(info, key, connection, indices: [index])[0]
         }
     }
@@ -74,7 +76,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// Reads several properties in one database read. The corresponding C function is
     /// `drumlin_object_get_values`.
     public func values(at indices: [Int]) throws(DrumlinError) -> [Value] {
-        try access { (connection) throws(DrumlinError) in
+        try access(reading: true) { (connection) throws(DrumlinError) in
             try database.readRow(info, key, connection, indices: indices)
         }
     }
@@ -151,7 +153,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// or as nested objects `depth` levels deep; embedded objects always nested.
     /// The corresponding C function is `drumlin_object_to_json`.
     public func jsonText(depth: Int = 0) throws(DrumlinError) -> String {
-        try access { (connection) throws(DrumlinError) in
+        try access(reading: true) { (connection) throws(DrumlinError) in
             var writer = JSONWriter()
             try database.writeJSON(info, key, depth: max(depth, 0), connection, to: &writer)
             return writer.string
@@ -180,7 +182,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// The objects linking here through a linkingObjects property (once per link).
     public func linkingObjects(_ name: String) throws(DrumlinError) -> [Object] {
         guard let index = info.propertyIndex(name) else { throw database.noSuchProperty(info, name) }
-        return try access { (connection) throws(DrumlinError) in
+        return try access(reading: true) { (connection) throws(DrumlinError) in
             let (origin, originIndex) = try database.backlinkOrigin(info, index)
             _ = try database.readable(origin)
             guard try database.exists(info, key, connection) else { throw database.invalidated(info) }
@@ -198,7 +200,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
               origin.property(originIndex).type == .object else {
             throw DrumlinError(.noSuchProperty, "No property '\(property)' found in type '\(className)' which links to type '\(info.name)'")
         }
-        return try access { (connection) throws(DrumlinError) in
+        return try access(reading: true) { (connection) throws(DrumlinError) in
             try database.linkingKeys(origin, originIndex, to: key, connection).map {
                 Object(database: database, info: origin, key: $0)
             }

@@ -80,7 +80,7 @@ extension Database {
     public func visitTemplateRows(classIndex: Int, text: String, arguments: [Value], propertyIndices: [Int],
                                   maxRows: Int = .max,
                                   _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
-        try serialized { (connection) throws(DrumlinError) -> Bool in
+        try serializedRead { (connection) throws(DrumlinError) -> Bool in
             let info = try classInfo(index: classIndex)
             let byKey = readsInKeyOrder(info)
             guard let signature = QueryTemplate.signature(arguments),

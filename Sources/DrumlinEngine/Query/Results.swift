@@ -70,7 +70,7 @@ public final class Results: @unchecked Sendable {
     /// Parsed and compiled at once, in one call on the database: errors are reported now, not at
     /// the first read.
     public func filter(_ query: String, _ arguments: [Value] = []) throws(DrumlinError) -> Results {
-        try database.serialized { (connection) throws(DrumlinError) -> Results in
+        try database.serializedRead { (connection) throws(DrumlinError) -> Results in
             let parsed = try database.parsed(query)
             var newSteps: [Step] = [.filter(parsed.predicate, text: query, arguments: arguments)]
             for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
@@ -159,13 +159,13 @@ public final class Results: @unchecked Sendable {
     }
 
     private func validate() throws(DrumlinError) {
-        try database.serialized { (connection) throws(DrumlinError) in _ = try compile(connection, byKey: triesKeyOrder) }
+        try database.serializedRead { (connection) throws(DrumlinError) in _ = try compile(connection, byKey: triesKeyOrder) }
     }
 
     /// The current objects, frozen: later changes do not add or reorder them (deleted objects
     /// are left out when read).
     public func snapshot() throws(DrumlinError) -> Results {
-        let keys = try database.serialized { (connection) throws(DrumlinError) -> [Int64] in try self.keys(connection) }
+        let keys = try database.serializedRead { (connection) throws(DrumlinError) -> [Int64] in try self.keys(connection) }
         return Results(database: database, info: info, base: .snapshot(keys))
     }
 
@@ -297,12 +297,12 @@ public final class Results: @unchecked Sendable {
     }
 
     public var count: Int {
-        get throws(DrumlinError) { try database.serialized { (connection) throws(DrumlinError) in try keys(connection).count } }
+        get throws(DrumlinError) { try database.serializedRead { (connection) throws(DrumlinError) in try keys(connection).count } }
     }
 
     public var objects: [Object] {
         get throws(DrumlinError) {
-            try database.serialized { (connection) throws(DrumlinError) in
+            try database.serializedRead { (connection) throws(DrumlinError) in
                 try keys(connection).map { Object(database: database, info: info, key: $0) }
             }
         }
@@ -313,7 +313,7 @@ public final class Results: @unchecked Sendable {
     }
 
     public func object(at index: Int) throws(DrumlinError) -> Object {
-        try database.serialized { (connection) throws(DrumlinError) in
+        try database.serializedRead { (connection) throws(DrumlinError) in
             let keys = try keys(connection)
             guard index >= 0, index < keys.count else {
                 throw DrumlinError(.invalidArgument, "Index \(index) is out of bounds for results of size \(keys.count).")
@@ -324,7 +324,7 @@ public final class Results: @unchecked Sendable {
 
     /// The objects as a JSON array (links as keys, or nested `depth` levels).
     public func jsonText(depth: Int = 0) throws(DrumlinError) -> String {
-        try database.serialized { (connection) throws(DrumlinError) in
+        try database.serializedRead { (connection) throws(DrumlinError) in
             var writer = JSONWriter()
             writer.writeByte(UInt8(ascii: "["))
             if !info.hasRelationships, owner == nil {
@@ -375,7 +375,7 @@ public final class Results: @unchecked Sendable {
         guard start >= 0, maxRows >= 0 else {
             throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.")
         }
-        return try database.serializedResuming { (connection, parked) throws(DrumlinError) -> Int in
+        return try database.serializedResuming(reading: true) { (connection, parked) throws(DrumlinError) -> Int in
             let continued = parked.flatMap { $0.results === self && $0.position == start && $0.version == database.readVersion ? $0 : nil }
             if continued == nil { parked?.statement.reset() }
             for index in indices { try database.checkIndex(info, index) }
@@ -450,7 +450,7 @@ public final class Results: @unchecked Sendable {
     /// Realm's aggregates over a numeric (or, for min/max, date) property: sum of nothing is 0;
     /// min, max and avg of nothing are null.
     public func aggregate(_ op: Aggregate, _ property: String) throws(DrumlinError) -> Value {
-        try database.serialized { (connection) throws(DrumlinError) in
+        try database.serializedRead { (connection) throws(DrumlinError) in
             var compiler = QueryCompiler(database: database, connection: connection, root: info, text: property, arguments: [])
             let rows = try compiler.rows(base, steps)
             guard let index = info.propertyIndex(property) else { throw database.noSuchProperty(info, property) }
