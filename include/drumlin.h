@@ -501,7 +501,8 @@ int drumlin_check(drumlin_db *db, char **out_json);
  * Rewrite the file without its free pages (SQLite's VACUUM) and truncate the write-ahead log.
  * Not inside a write transaction (DRUMLIN_ERR_WRONG_TRANSACTION_STATE); read-only databases give
  * DRUMLIN_ERR_READ_ONLY. Other connections should be closed: one that is reading makes it fail
- * with DRUMLIN_ERR_BUSY.
+ * with DRUMLIN_ERR_BUSY. (A handle keeps its read transaction open between read calls; an idle
+ * one ends it within about 20 ms, which the busy timeout covers: docs/storage.md, "Concurrency".)
  */
 int drumlin_compact(drumlin_db *db);
 

@@ -424,7 +424,7 @@ public final class Database: @unchecked Sendable {
     // MARK: Transactions
 
     public var isInWriteTransaction: Bool {
-        (try? serialized { (_) throws(DrumlinError) in inWriteTransaction }) ?? false
+        (try? lock.withLock { () throws(DrumlinError) in inWriteTransaction }) ?? false
     }
 
     /// Begins a write transaction. The corresponding C function is `drumlin_begin_write`.

@@ -27,11 +27,15 @@ package final class Connection {
 
     /// The busy timeout in milliseconds, for messages about waits that ran out.
     let busyTimeout: Int32
+    /// Opened through an SQLite URI Drumlin built: an immutable file (read-only media), with no
+    /// shared memory beside it.
+    package let isImmutable: Bool
 
     /// `path` is a file path (a name starting `file:` is a file of that name), or with `uri` an
     /// SQLite URI that Drumlin built itself.
     package init(path: String, flags: Int32, busyTimeout: Int32 = 5000, uri: Bool = false) throws(DrumlinError) {
         self.busyTimeout = busyTimeout
+        self.isImmutable = uri
         var db: OpaquePointer?
         // A library built with SQLITE_USE_URI reads any name starting `file:` as a URI: "./" keeps
         // it a (relative) file name.

@@ -75,6 +75,50 @@ static void test_read_version_sees_another_connections_commit_at_the_next_read(v
     remove(path);
 }
 
+/* A handle keeps its read transaction open between read calls while no connection commits
+ * (docs/storage.md, "Concurrency"): each find_row still sees every commit made before it by another
+ * handle, and a write on the reading handle itself works after its reads. */
+static void test_each_read_sees_commits_made_before_it_through_a_held_read(void) {
+    char path[] = "/tmp/drumlin-rows-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    close(fd);
+    remove(path);
+    drumlin_db *reader = NULL, *writer = NULL;
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &reader));
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &writer));
+    int32_t plain = class_index(writer, "Plain");
+    int32_t name_index = prop(writer, "Plain", "name");
+    add_plain(writer, 1, "v0");
+    unsigned char row[256];
+    size_t size = 0;
+    drumlin_value key = v_int(1);
+    for (int n = 1; n <= 20; n++) {
+        char name[16];
+        snprintf(name, sizeof name, "v%d", n);
+        CHECK_OK(drumlin_object_find_row(reader, plain, &key, row, sizeof row, &size));
+        REQUIRE_OK(drumlin_begin_write(writer));
+        drumlin_value value = v_str(name);
+        CHECK_OK(drumlin_object_set_by_key(writer, plain, 1, name_index, &value));
+        REQUIRE_OK(drumlin_commit(writer));
+        CHECK_OK(drumlin_object_find_row(reader, plain, &key, row, sizeof row, &size));
+        CHECK(has_text(row, size, name));
+        CHECK(count_of(reader, "Plain", NULL, NULL) == n);
+        add_plain(writer, 100 + n, "new");
+    }
+    /* The reader writes after its reads, and reads its own write. */
+    CHECK_OK(drumlin_object_find_row(reader, plain, &key, row, sizeof row, &size));
+    REQUIRE_OK(drumlin_begin_write(reader));
+    drumlin_value mine = v_str("mine");
+    CHECK_OK(drumlin_object_set_by_key(reader, plain, 1, name_index, &mine));
+    REQUIRE_OK(drumlin_commit(reader));
+    CHECK_OK(drumlin_object_find_row(writer, plain, &key, row, sizeof row, &size));
+    CHECK(has_text(row, size, "mine"));
+    drumlin_close(writer);
+    drumlin_close(reader);
+    remove(path);
+}
+
 static void test_rows_by_primary_key_key_results_and_query(void) {
     drumlin_db *db = fresh();
     add_plain(db, 7, "Ann");
@@ -283,6 +327,7 @@ static void test_rows_hold_mixed_values_and_embedded_objects(void) {
 int main(void) {
     test_read_version_moves_on_commit_rollback_and_writes();
     test_read_version_sees_another_connections_commit_at_the_next_read();
+    test_each_read_sees_commits_made_before_it_through_a_held_read();
     test_rows_by_primary_key_key_results_and_query();
     test_set_by_key_writes_and_reports_errors();
     test_read_marshal_reads_collections_and_mixed_values_by_object_key();

@@ -60,7 +60,8 @@ extension Database {
     /// Whether read calls may hold their read transaction: a file in WAL mode with its shared
     /// memory (not in memory, not opened immutable).
     static func canHoldReads(_ connection: Connection, inMemory: Bool) -> Bool {
-        guard !inMemory, (try? connection.scalarText("PRAGMA journal_mode"))?.lowercased() == "wal" else { return false }
+        guard !inMemory, !connection.isImmutable,
+              (try? connection.scalarText("PRAGMA journal_mode"))?.lowercased() == "wal" else { return false }
         return WALHeader.current(connection) != nil
     }
 

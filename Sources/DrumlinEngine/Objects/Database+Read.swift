@@ -33,7 +33,7 @@ extension Database {
     /// A handle to the object with `key`, made without reading it (for a key just read, as by
     /// `visitObjectRow`): if the object is deleted, the handle says so when used.
     public func object(classIndex: Int, readKey key: Int64) throws(DrumlinError) -> Object {
-        Object(database: self, info: try serialized { (_) throws(DrumlinError) in try classInfo(index: classIndex) }, key: key)
+        Object(database: self, info: try serializedRead { (_) throws(DrumlinError) in try classInfo(index: classIndex) }, key: key)
     }
 
     /// The object a link points at, or nil when it no longer exists.

@@ -52,7 +52,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
 
     /// Whether the object still exists (false after it was deleted or its database closed).
     public var isValid: Bool {
-        (try? database.serialized { (connection) throws(DrumlinError) in try database.exists(info, key, connection) }) ?? false
+        (try? database.serializedRead { (connection) throws(DrumlinError) in try database.exists(info, key, connection) }) ?? false
     }
 
     /// Reads a property by public or stored name.
