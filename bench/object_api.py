@@ -19,6 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bindings", "python"))
 import drumlin  # noqa: E402
+import bounds  # noqa: E402  (bench/bounds.py: each step's library calls timed alone)
 from run import fmt_rate  # noqa: E402  (bench/run.py: k/s, M/s, or /s below 1000)
 
 SCHEMA = [{"name": "Person", "primaryKey": "id", "properties": {
@@ -145,16 +146,28 @@ def steps(db, con, n: int):
             for i, o in enumerate(objs):
                 o.score = i + 0.25
 
+    keys = list(range(1, m + 1))
     return [
         ("get + read all 6 attributes", n, [("object API: db.get(...) then attributes", get_obj),
                                            (MODEL_WAY, get_model),
-                                           ("one call: db.get_dict", get_dict)], get_sql),
+                                           ("one call: db.get_dict", get_dict),
+                                           (bounds.WAY, bounds.get(db, "Person", ids))], get_sql),
         ("1000 indexed lookups, read name", 1000, [("object API: iterate db.query(...)", lookup_obj),
-                                                  ("one call: db.query_dicts", lookup_dicts)], lookup_sql),
+                                                  ("one call: db.query_dicts", lookup_dicts),
+                                                  (bounds.WAY, bounds.query(db, "Person", "name == $0",
+                                                                            [(name,) for name in names]))],
+         lookup_sql),
         ("range age 30..40, read 2 attributes (queries)", 1, [("object API: iterate db.query(...)", range_obj),
-                                                              ("one call: db.query_dicts", range_dicts)], range_sql),
+                                                              ("one call: db.query_dicts", range_dicts),
+                                                              (bounds.WAY, bounds.query(db, "Person", "age BETWEEN {30, 40}",
+                                                                                        [()]))], range_sql),
         (f"{m} updates in one write", m, [("object API: db.get(...).score = x", update_obj),
-                                          ("object API: obj.score = x on objects read before", set_obj)], update_sql),
+                                          (bounds.WAY + ", with the get", bounds.update(
+                                              db, "Person", keys, "score", [i * 0.5 + 1 for i in keys], True)),
+                                          ("object API: obj.score = x on objects read before", set_obj),
+                                          (bounds.WAY, bounds.update(
+                                              db, "Person", keys, "score", [i + 0.25 for i in range(m)], False))],
+         update_sql),
     ]
 
 

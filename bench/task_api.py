@@ -45,6 +45,7 @@ from decimal import Decimal
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bindings", "python"))
 import drumlin  # noqa: E402
+import bounds  # noqa: E402  (bench/bounds.py: each step's library calls timed alone)
 from run import fmt_rate  # noqa: E402  (bench/run.py: k/s, M/s, or /s below 1000)
 
 SCHEMA = [
@@ -269,14 +270,23 @@ def read_steps(n: int, where: str, runs: int) -> list:
             ex("UPDATE tasks SET done = ? WHERE id = ?", (i % 3 == 0, i))
         con.execute("COMMIT")
 
+    keys = list(ids)
     plan = [
         (f"get + read every attribute ({m})", m, [("object API: db.get(...), attributes, owner.name, list(tags)", get_obj),
-                                                 ("one call: db.get_dict", get_dict)], get_sql),
+                                                 ("one call: db.get_dict", get_dict),
+                                                 (bounds.WAY, bounds.get_related(db, "Task", ids, "owner", "tags"))],
+         get_sql),
         ("iterate done == false, read 3 attributes (tasks)", open_count,
-         [("object API: iterate db.query(...)", iterate_obj), ("one call: db.query_dicts", iterate_dicts)], iterate_sql),
+         [("object API: iterate db.query(...)", iterate_obj), ("one call: db.query_dicts", iterate_dicts),
+          (bounds.WAY, bounds.query(db, "Task", "done == false", [()]))], iterate_sql),
         (f"every task as a dict ({n})", n, [("one call: db.objects(...).to_dicts()", to_dicts)], to_dicts_sql),
         (f"{m} updates of done in one write", m, [("object API: db.get(...).done = x", update_obj),
-                                                  ("object API: obj.done = x on objects read before", set_obj)], update_sql),
+                                                  (bounds.WAY + ", with the get",
+                                                   bounds.update(db, "Task", keys, "done", [i % 3 == 0 for i in keys], True)),
+                                                  ("object API: obj.done = x on objects read before", set_obj),
+                                                  (bounds.WAY, bounds.update(db, "Task", keys, "done",
+                                                                             [i % 3 == 0 for i in keys], False))],
+         update_sql),
     ]
     times: dict[str, list[float]] = {}
     for _ in range(runs):
