@@ -60,8 +60,16 @@ _get_ident = threading.get_ident
 # ---- Query text and arguments --------------------------------------------------------------------
 
 
+_ENCODED: dict[str, bytes] = {}  # query texts seen recently, encoded (a program runs a few, often)
+_ENCODED_LIMIT = 256
+
+
 def encode_query(query: object) -> bytes:
     """A query string as the C API takes it (UTF-8, no NUL: a NUL would cut it short in C)."""
+    if type(query) is str:
+        encoded = _ENCODED.get(query)
+        if encoded is not None:
+            return encoded
     if not isinstance(query, str):
         raise TypeMismatchError(f"a query is a string, not {type(query).__name__}")
     if "\0" in query:
@@ -69,9 +77,14 @@ def encode_query(query: object) -> bytes:
             "a query cannot contain NUL characters; pass a string holding NUL as an argument ($0)"
         )
     try:
-        return query.encode("utf-8")
+        encoded = query.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidArgumentError(f"the query is not valid Unicode: {query!r}") from None
+    if type(query) is str and len(query) <= 1024:  # not a str subclass (its own hash); not huge
+        if len(_ENCODED) >= _ENCODED_LIMIT:
+            _ENCODED.clear()
+        _ENCODED[query] = encoded
+    return encoded
 
 
 def _argument(value: Any, position: int) -> Any:
