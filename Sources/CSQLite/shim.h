@@ -29,15 +29,17 @@ static inline int csqlite_wal_index_header(sqlite3 *db, unsigned char out[48], u
     if (methods == 0 || methods->iVersion < 2 || methods->xShmMap == 0) return 0;
     volatile void *region = 0;
     if (methods->xShmMap(file, 0, 32768, 0, &region) != SQLITE_OK || region == 0) return 0;
-    const volatile unsigned char *header = (const volatile unsigned char *)region;
-    unsigned char second[48];
-    for (int i = 0; i < 48; i++) out[i] = header[i];
+    /* The region is page-aligned and each copy 8-byte aligned: six words each. */
+    const volatile unsigned long long *words = (const volatile unsigned long long *)region;
+    unsigned long long first[6], second[6];
+    for (int i = 0; i < 6; i++) first[i] = words[i];
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    for (int i = 0; i < 48; i++) second[i] = header[48 + i];
-    for (int i = 0; i < 48; i++) if (out[i] != second[i]) return 0;
+    for (int i = 0; i < 6; i++) second[i] = words[6 + i];
+    for (int i = 0; i < 6; i++) if (first[i] != second[i]) return 0;
+    memcpy(out, first, 48);
     if (out[12] == 0) return 0; /* isInit */
     memcpy(frames, out + 16, 4);
-    *copied = *(const volatile unsigned *)(header + 96);
+    *copied = *(const volatile unsigned *)((const volatile unsigned char *)region + 96);
     return 1;
 }
 #endif

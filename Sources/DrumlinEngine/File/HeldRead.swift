@@ -92,7 +92,17 @@ extension Database {
             heldRead = before
             HeldReadReaper.shared.watch(self)
         } else {
-            try? connection.statement("COMMIT").run()
+            Self.endReadTransaction(connection)
+        }
+    }
+
+    /// Ends the open read transaction: `COMMIT`, or `ROLLBACK` should that fail, so that no later
+    /// call runs inside it.
+    static func endReadTransaction(_ connection: Connection) {
+        do {
+            try connection.statement("COMMIT").run()
+        } catch {
+            try? connection.execute("ROLLBACK")
         }
     }
 
@@ -100,7 +110,7 @@ extension Database {
     func endHeldRead(_ connection: Connection) {
         guard heldRead != nil else { return }
         heldRead = nil
-        if !inWriteTransaction && !connection.isAutocommit { try? connection.statement("COMMIT").run() }
+        if !inWriteTransaction && !connection.isAutocommit { Self.endReadTransaction(connection) }
     }
 
     /// Ends the held read transaction when no call came since `calls` (the reaper's last look);

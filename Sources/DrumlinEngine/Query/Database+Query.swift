@@ -92,7 +92,7 @@ extension Database {
             guard template.accepts(arguments) else { return false }
             statement.reset()
             defer { statement.reset() }
-            try statement.bind(template.values(arguments))
+            try template.bind(arguments, to: statement)
             var hasRow = try statement.step()
             // Nothing in key order may be a class out of key order: the general path reads it
             // in creation order (nothing was visited yet).

@@ -122,4 +122,15 @@ final class QueryTemplate {
     func values(_ arguments: [Value]) -> LazyMapSequence<[Parameter], Value> {
         parameters.lazy.map { $0.value(arguments) }
     }
+
+    /// Binds the parameters' values for `arguments` to `statement` (positions from 1): what
+    /// `statement.bind(values(arguments))` does, without the generic sequence (whose metadata
+    /// the runtime looked up on every call: 3.5% of a lookup by name).
+    func bind(_ arguments: [Value], to statement: Statement) throws(DrumlinError) {
+        var index: Int32 = 1
+        for parameter in parameters {
+            try ValueCodec.bind(parameter.value(arguments), to: statement, at: index)
+            index += 1
+        }
+    }
 }
