@@ -28,6 +28,16 @@ static int has_text(const unsigned char *bytes, size_t size, const char *text) {
     return 0;
 }
 
+/* Two handles on one new file (its path in `path`, a mkstemp template). */
+static void open_two_handles(char *path, drumlin_db **a, drumlin_db **b) {
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    close(fd);
+    remove(path);
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, a));
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, b));
+}
+
 static void test_read_version_moves_on_commit_rollback_and_writes(void) {
     drumlin_db *db = fresh();
     const volatile uint64_t *version = NULL;
@@ -54,13 +64,8 @@ static void test_read_version_moves_on_commit_rollback_and_writes(void) {
 
 static void test_read_version_sees_another_connections_commit_at_the_next_read(void) {
     char path[] = "/tmp/drumlin-rows-XXXXXX";
-    int fd = mkstemp(path);
-    REQUIRE(fd >= 0);
-    close(fd);
-    remove(path);
     drumlin_db *a = NULL, *b = NULL;
-    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &a));
-    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &b));
+    open_two_handles(path, &a, &b);
     add_plain(a, 1, "Ann");
     const volatile uint64_t *version = NULL;
     REQUIRE_OK(drumlin_db_read_version(a, &version));
@@ -80,13 +85,8 @@ static void test_read_version_sees_another_connections_commit_at_the_next_read(v
  * handle, and a write on the reading handle itself works after its reads. */
 static void test_each_read_sees_commits_made_before_it_through_a_held_read(void) {
     char path[] = "/tmp/drumlin-rows-XXXXXX";
-    int fd = mkstemp(path);
-    REQUIRE(fd >= 0);
-    close(fd);
-    remove(path);
     drumlin_db *reader = NULL, *writer = NULL;
-    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &reader));
-    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &writer));
+    open_two_handles(path, &reader, &writer);
     int32_t plain = class_index(writer, "Plain");
     int32_t name_index = prop(writer, "Plain", "name");
     add_plain(writer, 1, "v0");
