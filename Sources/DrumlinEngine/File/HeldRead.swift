@@ -17,7 +17,8 @@ import Glibc
 // ends it, and the call begins a new one: each read still sees every commit made before it, as in
 // autocommit. Every call that is not a read (writes, transactions, refresh, maintenance,
 // notifications, close) ends it first. A held read left idle is ended by `HeldReadReaper` within
-// about 20 ms, so an idle handle does not keep other connections' checkpoints from finishing.
+// about 20 ms, so an idle handle does not keep other connections' checkpoints from finishing; so is
+// a paged read's parked statement (`ParkedRows`), which holds its read open the same way.
 
 /// The write-ahead log's index header (48 bytes) as six words, compared whole.
 struct WALHeader: Equatable {
@@ -113,15 +114,19 @@ extension Database {
         if !inWriteTransaction && !connection.isAutocommit { Self.endReadTransaction(connection) }
     }
 
-    /// Ends the held read transaction when no call came since `calls` (the reaper's last look);
-    /// true when there is none left to watch. Never waits for the call lock.
+    /// Ends the held read transaction, and resets a parked paged read (`ParkedRows`), when no
+    /// call came since `calls` (the reaper's last look); true when there is none left to watch.
+    /// A page read after that reads its rows by key instead of continuing the statement. Never
+    /// waits for the call lock.
     func endIdleHeldRead(since calls: inout UInt64) -> Bool {
         lock.tryWithLock { () -> Bool in
-            guard heldRead != nil, let connection else { return true }
+            guard heldRead != nil || parkedRows != nil, let connection else { return true }
             if callCount != calls {
                 calls = callCount
                 return false
             }
+            parkedRows?.statement.reset()
+            parkedRows = nil
             endHeldRead(connection)
             return true
         } ?? false

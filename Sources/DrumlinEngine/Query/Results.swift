@@ -426,6 +426,7 @@ public final class Results: @unchecked Sendable {
                 } else if rows == maxRows {
                     database.parkedRows = ParkedRows(results: self, statement: statement, position: start + rows,
                                                      version: database.readVersion, begun: begun)
+                    if database.holdsReads { HeldReadReaper.shared.watch(database) }
                 } else {
                     statement.reset()
                     if isWholeClass { try database.checkWholeClassRead(info, start + rows, since: begun, connection) }

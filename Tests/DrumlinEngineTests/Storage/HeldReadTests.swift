@@ -99,6 +99,33 @@ import Glibc
         #expect(try age(reader) == .int(0))
     }
 
+    @Test func anIdleParkedPageIsResetByTheReaperAndTheNextPageReadsByKey() throws {
+        let (path, reader, writer) = try twoHandles()
+        try writer.write {
+            for id in 2...10 { _ = try writer.create("Person", json: #"{"id": \#(id), "name": "P\#(id)", "age": 0}"#) }
+        }
+        let results = try reader.query("Person", "age == 0", [])
+        func ids(_ start: Int, _ maxRows: Int) throws -> [Int64] {
+            var seen: [Int64] = []
+            _ = try results.forEachRow(from: start, maxRows: maxRows, [0]) { (row) throws(DrumlinError) in
+                if case .int(let id) = try row[0].value() { seen.append(id) }
+            }
+            return seen
+        }
+        HeldReadReaper.shared.setPaused(true)
+        #expect(try ids(0, 3) == [1, 2, 3])  // parks its statement at row 3
+        #expect(reader.parkedRows != nil)
+        HeldReadReaper.shared.setPaused(false)
+        var waited = 0
+        while reader.lock.tryWithLock({ reader.parkedRows != nil || reader.heldRead != nil }) != false, waited < 5000 {
+            usleep(2000)
+            waited += 2
+        }
+        #expect(reader.lock.tryWithLock({ reader.parkedRows == nil && reader.heldRead == nil }) == true)
+        #expect(try !truncateIsBlocked(path))
+        #expect(try ids(3, 4) == [4, 5, 6, 7])  // by key, the same rows the statement would have given
+    }
+
     @Test func aLargeLogThatIsNotCopiedYetIsNotHeld() {
         func header(_ frames: UInt32, _ copied: UInt32) -> WALHeader {
             var header = WALHeader()
