@@ -62,11 +62,6 @@ _UPDATE_MODES = {
     "all": _ffi.DRUMLIN_UPDATE_ALL,
 }
 
-# Query strings as the C API takes them (encode_query), by text: most programs run a few queries
-# many times. Emptied when full.
-_query_texts: dict[str, bytes] = {}
-_QUERY_TEXTS_KEPT = 256
-
 
 class _Progress:
     """A Python progress function as a C drumlin_progress_fn: returning False cancels; an exception
@@ -614,12 +609,7 @@ class Database(Connection):
         info = self._classes.get(class_name) if type(class_name) is str else None
         if info is None:
             info = self._class(class_name)
-        text = _query_texts.get(query) if type(query) is str else None
-        if text is None:
-            text = encode_query(query)
-            if len(_query_texts) >= _QUERY_TEXTS_KEPT:
-                _query_texts.clear()
-            _query_texts[query] = text
+        text = encode_query(query)  # kept encoded for the texts seen recently
         rows = info.rows
         if self._drumlin_h is None or rows is None:
             self._ptr()  # closed: the error
