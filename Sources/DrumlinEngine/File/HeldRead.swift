@@ -1,7 +1,5 @@
 import CSQLite
 import DrumlinStorage
-import DrumlinValues
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
