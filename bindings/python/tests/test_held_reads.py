@@ -98,3 +98,50 @@ def test_every_read_sees_the_commits_of_another_handle_made_before_it(tmp_path: 
         assert row.text == f"version {n}"
     writer.close()
     reader.close()
+
+
+def test_threads_sharing_a_handle_read_forward_while_two_handles_write(tmp_path: Path) -> None:
+    # Two reader threads and a writer thread share one Database while another handle writes row 1
+    # (from "row 1" up to "row 409"): no read ever goes back to an older value, and the last
+    # reads see the last commits.
+    import threading
+
+    path, db = fixture(tmp_path)
+    other = drumlin.open(str(path), SCHEMA)
+    errors: list[str] = []
+    done = threading.Event()
+    writes = 400
+
+    def read() -> None:
+        last = -1
+        while not done.is_set():
+            value = int(db.get("Row", 1).text.removeprefix("row "))
+            if value < last:
+                errors.append(f"row 1 went back from {last} to {value}")
+            last = value
+            db.count("Row")
+
+    def write_shared() -> None:
+        for n in range(writes):
+            with db.write():
+                db.get("Row", 2).text = f"row {n}"
+
+    def write_other() -> None:
+        for n in range(writes):
+            with other.write():
+                other.get("Row", 1).text = f"row {10 + n}"
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    writers = [threading.Thread(target=write_shared), threading.Thread(target=write_other)]
+    for thread in readers + writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    done.set()
+    for thread in readers:
+        thread.join()
+    assert errors == []
+    assert db.get("Row", 1).text == f"row {10 + writes - 1}"
+    assert db.get("Row", 2).text == f"row {writes - 1}"
+    other.close()
+    db.close()
