@@ -98,7 +98,7 @@ public final class Results: @unchecked Sendable {
         switch database.queryTemplates[key] {
         case .template(let shared)? where shared.accepts(arguments):
             plans[plan].template = shared
-            plans[plan].compiled = (shared.sql, Array(shared.values(arguments)), shared.condition)
+            plans[plan].compiled = (shared.sql, shared.values(arguments), shared.condition)
         case .template?, .uncacheable?:
             _ = try compileAlone(connection, byKey: byKey)
         case nil:
