@@ -13,7 +13,8 @@ from __future__ import annotations
 from ctypes import byref, c_int64
 from typing import Any, Callable
 
-from drumlin import _accessors, _ffi, _rows
+from drumlin import _ffi, _rows
+from drumlin import object as _object
 from drumlin.results import encode_query, query_args
 
 WAY = "bound: the library calls alone, no objects (internal)"
@@ -82,12 +83,11 @@ def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[An
     info = db._class(class_name)
     access = info.rows
     accessor = getattr(info.object_type, prop)
-    class_index, index = accessor.ivalue
-    pack_into, value_type = _accessors._PACKED_WRITES[type(values[0])]
-    set_by_key = _accessors._set_by_key_unchecked
+    cell, _, class_index, index, pcell = accessor.cells
+    pack_into, value_type = _object._PACKED_WRITES[type(values[0])]
+    set_by_key = _object._set_by_key_unchecked
     find_row = _rows.find_row
     handle = access.db
-    cell, pcell = accessor.view, accessor.pvalue
     object_keys = [c_int64(db.get(class_name, k)._drumlin_key) for k in keys]
     pairs = list(zip(keys, object_keys, values))
 

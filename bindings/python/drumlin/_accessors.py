@@ -22,7 +22,6 @@ collections and results, so an object reaches its live views without importing u
 
 from __future__ import annotations
 
-import struct
 import threading
 from datetime import datetime
 from collections.abc import Mapping
@@ -60,25 +59,11 @@ _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 _get_at = _ffi.drumlin_object_get_at
 _set_by_key = _ffi.drumlin_object_set_by_key
-_set_by_key_unchecked = _ffi.drumlin_object_set_by_key_unchecked  # every argument a ctypes object
-_raise = _ffi._raise
 _LINK = _ffi.DRUMLIN_TYPE_LINK
 _fromisoformat = datetime.fromisoformat
 _NESTED = (_ffi.DRUMLIN_TYPE_LIST, _ffi.DRUMLIN_TYPE_DICTIONARY)
 # Python types that to_value writes as one plain drumlin_value.
 _PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
-_INT64_MIN = -(1 << 63)
-_INT64_MAX = (1 << 63) - 1
-
-
-# The values ScalarAccessor.__set__ packs into its value cell, as to_value writes them: the
-# drumlin_value's int type, then its 8-byte-aligned union (a float as a double, which the engine
-# narrows for a float property; a bool as the int 1 or 0).
-_PACKED_WRITES: dict[type, tuple[Callable[..., None], int]] = {
-    float: (struct.Struct("=i4xd").pack_into, _ffi.DRUMLIN_TYPE_DOUBLE),
-    int: (struct.Struct("=i4xq").pack_into, _ffi.DRUMLIN_TYPE_INT),
-    bool: (struct.Struct("=i4xi").pack_into, _ffi.DRUMLIN_TYPE_BOOL),
-}
 
 
 class Accessor:
@@ -109,20 +94,19 @@ class Accessor:
 class ScalarAccessor(Accessor):
     """A value kept in the object's row: a number, string, binary, date, decimal, ObjectId, UUID."""
 
-    __slots__ = ("class_index", "cvalue", "ivalue", "pvalue", "version", "view")
+    __slots__ = ("cells", "class_index", "version")
 
     def __init__(self, prop: Property, info: ClassInfo) -> None:
         super().__init__(prop)
         self.class_index = info.index
         # The database's read version while the kept row answers reads (DEAD once it is closed).
         self.version = info.rows.version if info.rows is not None else DEAD
-        # The arguments of the write by object key, made once: the class and property indexes and
-        # the value cell (a number or bool is packed into it in place). One accessor belongs to one
-        # class of one open database, and only the thread in that database's write() uses them.
-        self.cvalue = _drumlin_value()
-        self.pvalue = byref(self.cvalue)
-        self.view = memoryview(self.cvalue).cast("B")
-        self.ivalue = (c_int32(info.index), c_int32(prop.index))
+        # The cells of Object.__setattr__'s write by object key, made once: a view of the value
+        # cell (a number or bool is packed into it in place), the key cell, the class and property
+        # indexes, and the value cell's address. One accessor belongs to one class of one open
+        # database, and only the thread in that database's write() uses them.
+        cvalue = _drumlin_value()
+        self.cells = (memoryview(cvalue).cast("B"), c_int64(0), c_int32(info.index), c_int32(prop.index), byref(cvalue))
 
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
         # The hot path of every attribute read: the kept row, while the read version is unchanged.
@@ -136,28 +120,17 @@ class ScalarAccessor(Accessor):
         return obj._drumlin_current_row()[self.index]
 
     def __set__(self, obj: Object, value: Any) -> None:
-        # The common write: a plain value, inside this thread's write(), is one call by object key;
-        # a number or bool is packed into the accessor's value cell (what to_value writes).
+        # A plain value inside this thread's write() is one call by object key (``obj.x = v`` of a
+        # number or bool is packed in place by Object.__setattr__ before it gets here).
         key = obj._drumlin_key
         db = obj._drumlin_db
-        if key is not None and db._writer == _get_ident():
+        if key is not None and type(value) in _PLAIN_WRITES and db._writer == _get_ident():
             handle = db._drumlin_h
             if handle is not None:
-                kind = type(value)
-                packed = _PACKED_WRITES.get(kind)
-                if packed is not None and (kind is not int or _INT64_MIN <= value <= _INT64_MAX):
-                    pack_into, value_type = packed
-                    pack_into(self.view, 0, value_type, value)
-                    class_index, index = self.ivalue
-                    status = _set_by_key_unchecked(handle, class_index, c_int64(key), index, self.pvalue)
-                    if status:
-                        _raise(status)
-                    return
-                if kind in _PLAIN_WRITES:
-                    cvalue = _drumlin_value()
-                    to_value(value, self.prop, cvalue)
-                    _set_by_key(handle, self.class_index, key, self.index, cvalue)
-                    return
+                cvalue = _drumlin_value()
+                to_value(value, self.prop, cvalue)
+                _set_by_key(handle, self.class_index, key, self.index, cvalue)
+                return
         write(obj, self.prop, value)
 
 
@@ -498,11 +471,13 @@ def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Call
     fields = model._drumlin_model.fields if model is not None and model._drumlin_model else {}
     by_name: dict[str, Accessor] = {}
     setters: dict[str, Callable[[Any, Any], None]] = {}
+    packed: dict[str, tuple[Any, ...]] = {}
     namespace: dict[str, Any] = {
         "__slots__": (),
         "_drumlin_class": info,
         "_drumlin_accessors": Accessors(by_name),
         "_drumlin_setters": setters,
+        "_drumlin_packed": packed,
         "__module__": "drumlin",
         "__init__": managed_init,
         "_drumlin_keyed": classmethod(keyed_object),
@@ -522,6 +497,8 @@ def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Call
             continue
         namespace[name] = descriptor
         setters[name] = descriptor.__set__
+        if isinstance(descriptor, ScalarAccessor):
+            packed[name] = descriptor.cells
     if model is None:
         made: type[Object] = type(info.name, (Object,), namespace)
     else:

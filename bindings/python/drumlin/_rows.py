@@ -97,7 +97,7 @@ def _new_arena(capacity: int) -> Arena:
     base = addressof(buffer)
     area = Arena(
         buffer,
-        memoryview(buffer),
+        memoryview(buffer).cast("B"),  # bytes: view[i] is an int
         c_size_t.from_buffer(buffer, _SIZE_OFFSET),
         c_void_p(base + _KEY_OFFSET),
         c_void_p(base + _SIZE_OFFSET),
@@ -251,7 +251,6 @@ def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
 FIRST_ROWS = 64
 """How many rows ``db.query`` reads with the query (``query_first_rows``)."""
 _FIRST_ROWS_AND_ONE = c_size_t(FIRST_ROWS + 1)
-_list_count = struct.Struct("<i").unpack_from  # a marshal list: '[', then its length
 
 
 def query_first_rows(access: RowAccess, query: bytes, args: bytes | None) -> list[tuple[Any, ...]] | None:
@@ -259,15 +258,23 @@ def query_first_rows(access: RowAccess, query: bytes, args: bytes | None) -> lis
     there are at most ``FIRST_ROWS``; None when there are more. One call, no results handle
     (``drumlin_query_first_rows`` reading one row more than it keeps): a bad query raises its
     error here. Larger results are not decoded."""
-    area = arena()
+    # The hot path of every db.query: arena() inlined, as in find_row.
+    try:
+        area = _local.arena
+    except AttributeError:
+        area = _new_arena(_ARENA_BYTES)
     _, view, size, _, size_address, data, capacity, limit = area
-    args_ = (access.db, access.class_index, query, args, _FIRST_ROWS_AND_ONE)
-    status = _query_first_rows(*args_, data, capacity, size_address)
+    db = access.db
+    class_index = access.class_index
+    status = _query_first_rows(db, class_index, query, args, _FIRST_ROWS_AND_ONE, data, capacity, size_address)
     needed = size.value
     if status or needed > limit:
-        rows: list[tuple[Any, ...]] = _finish(status, _query_first_rows, args_, area)
+        rows: list[tuple[Any, ...]] = _finish(
+            status, _query_first_rows, (db, class_index, query, args, _FIRST_ROWS_AND_ONE), area
+        )
         return rows if len(rows) <= FIRST_ROWS else None
-    if _list_count(view, _DATA_OFFSET + 1)[0] > FIRST_ROWS:
+    # A marshal list: '[', then its length as an int32, of which one byte holds at most 65.
+    if view[_DATA_OFFSET + 1] > FIRST_ROWS:
         return None
     return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])  # type: ignore[no-any-return]
 

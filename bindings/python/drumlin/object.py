@@ -15,6 +15,7 @@ through the engine's JSON layer, with the Objects inside them encoded as referen
 
 from __future__ import annotations
 
+import struct
 import sys
 import threading
 from collections.abc import Iterable, Mapping
@@ -65,8 +66,23 @@ MixedPath = Union[list[PathStep], tuple[PathStep, ...], PathStep]
 
 _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
+_set_by_key_unchecked = _ffi.drumlin_object_set_by_key_unchecked  # every argument a ctypes object
+_raise = _ffi._raise
 _get_at = _ffi.drumlin_object_get_at
 _pointer_word = c_void_p  # writes a handle cell in place (release sets it to NULL)
+
+# The values Object.__setattr__ packs into a plain property's value cell, as to_value writes them:
+# the drumlin_value's int type, then its 8-byte-aligned union (a float as a double, which the
+# engine narrows for a float property; a bool as the int 1 or 0). Subclasses (an IntEnum) and
+# ints beyond int64 take the general write.
+_INT = _ffi.DRUMLIN_TYPE_INT
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+_PACKED_WRITES: dict[type, tuple[Callable[..., None], int]] = {
+    float: (struct.Struct("=i4xd").pack_into, _ffi.DRUMLIN_TYPE_DOUBLE),
+    int: (struct.Struct("=i4xq").pack_into, _INT),
+    bool: (struct.Struct("=i4xi").pack_into, _ffi.DRUMLIN_TYPE_BOOL),
+}
 
 
 class ObjectHandle(_ffi.drumlin_object_p):  # type: ignore[misc,valid-type]
@@ -129,6 +145,9 @@ class Object(HandleBase):
     _drumlin_accessors: ClassVar[Accessors]
     # Attribute assignments that are persisted properties: their descriptors' __set__, by name.
     _drumlin_setters: ClassVar[dict[str, Callable[[Any, Any], None]]] = {}
+    # The plain properties by name, written in __setattr__ itself: their ScalarAccessor's write
+    # cells (value view, key cell, class index, property index, value pointer).
+    _drumlin_packed: ClassVar[dict[str, tuple[Any, ...]]] = {}
     _drumlin_db: Database
     _drumlin_lock: threading.Lock
     _drumlin_key: int | None
@@ -315,9 +334,33 @@ class Object(HandleBase):
     # ---- Writing -------------------------------------------------------------------------------
 
     def __setattr__(self, name: str, value: Any) -> None:
-        # A persisted property: its descriptor's __set__ (an attribute assignment only reaches a
-        # data descriptor by itself when the class has no __setattr__, and this one must see the
-        # other names: they are the engine's NoSuchPropertyError, not new instance attributes).
+        # The commonest write first, here rather than one frame deeper: a number or bool to a plain
+        # property, inside this thread's write(), packed into the accessor's value cell (as
+        # to_value writes it) and written by object key in one call. The cells belong to one class
+        # of one open database, and only the thread in that database's write() passes the check.
+        cells = self._drumlin_packed.get(name)
+        if cells is not None:
+            packed = _PACKED_WRITES.get(type(value))
+            key = self._drumlin_key
+            db = self._drumlin_db
+            if (
+                packed is not None
+                and key is not None
+                and db._writer == _get_ident()
+                and db._drumlin_h is not None
+                and (packed[1] != _INT or _INT64_MIN <= value <= _INT64_MAX)
+            ):
+                view, ckey, class_index, index, pvalue = cells
+                packed[0](view, 0, packed[1], value)
+                ckey.value = key
+                status = _set_by_key_unchecked(db._drumlin_h, class_index, ckey, index, pvalue)
+                if status:
+                    _raise(status)
+                return
+        # Any other persisted property: its descriptor's __set__ (an attribute assignment only
+        # reaches a data descriptor by itself when the class has no __setattr__, and this one must
+        # see the other names: they are the engine's NoSuchPropertyError, not new instance
+        # attributes).
         setter = self._drumlin_setters.get(name)
         if setter is not None:
             setter(self, value)
@@ -359,7 +402,10 @@ class Object(HandleBase):
 
     def __setitem__(self, name: str, value: Any) -> None:
         prop = self._drumlin_property(name)
-        self._drumlin_accessors.by_name[prop.name].__set__(self, value)
+        if prop.name in self._drumlin_packed:
+            Object.__setattr__(self, prop.name, value)  # the plain properties' packed write
+        else:
+            self._drumlin_accessors.by_name[prop.name].__set__(self, value)
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError("properties cannot be deleted: assign None, or delete the object")

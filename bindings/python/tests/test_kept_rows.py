@@ -237,6 +237,57 @@ def test_attribute_writes_of_numbers_and_bools_are_what_the_general_write_stores
         person.score = 1.0  # outside a write transaction
 
 
+def test_the_packed_write_serves_subscripts_and_model_classes_and_leaves_other_values_to_the_general_write(
+    path: Path, monkeypatch: Any
+) -> None:
+    # Object.__setattr__ writes numbers and bools itself; obj["name"] = x takes the same write,
+    # a model class's objects too, and an int subclass or a string takes the general write.
+    import enum
+
+    class Level(enum.IntEnum):
+        HIGH = 7
+
+    class Person(drumlin.Object):
+        id: int = drumlin.persisted(primary_key=True)
+        name: str = ""
+        age: int = 0
+        score: float = 0.0
+        active: bool = True
+
+    from drumlin import object as object_module
+
+    packed = object_module._set_by_key_unchecked
+    calls: list[int] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return packed(*args)
+
+    monkeypatch.setattr(object_module, "_set_by_key_unchecked", counted)
+    with drumlin.open(path, [Person]) as db:
+        with db.write():
+            db.create(Person, {"id": 1, "name": "a"})
+            person = db.get(Person, 1)  # read objects know their object key: the packed write
+            dynamic = db.get("Person", 1)
+            person.age = 41
+            dynamic["score"] = 1.5
+            dynamic["active"] = False
+            assert len(calls) == 3
+            person.age = Level.HIGH
+            dynamic["name"] = "b"
+            with pytest.raises(drumlin.DrumlinError):
+                dynamic["age"] = 1 << 63
+        assert len(calls) == 3
+        assert (person.age, person.score, person.active, person.name) == (7, 1.5, False, "b")
+        assert type(person.age) is int
+        with pytest.raises(drumlin.DrumlinError):
+            dynamic["age"] = 3  # outside a write transaction
+        with pytest.raises(drumlin.NoSuchPropertyError):
+            with db.write():
+                dynamic.nickname = 3
+        assert db.get(Person, 1).age == 7
+
+
 def test_a_number_written_to_a_deleted_object_raises_and_writes_nothing(db: Any) -> None:
     # The packed write's call reports the engine's status (InvalidatedObjectError), as the
     # general write does; the transaction stays usable.
