@@ -633,7 +633,8 @@ class Database(Connection):
         (see docs/queries.md)."""
         if query is None:
             raise TypeMismatchError("query() needs a query string; db.objects() reads every object")
-        return Results._query(self, self._class(class_name), query, args, _view(class_name))
+        view = None if type(class_name) is str else _view(class_name)
+        return Results._query(self, self._class(class_name), query, args, view)
 
 
 def _view(class_name: object) -> Any:

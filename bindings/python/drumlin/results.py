@@ -39,6 +39,8 @@ from .notifications import CollectionChange, NotificationToken
 from .object import Object, object_from_row
 from .values import check_int64, ejson_dumps, ejson_loads
 
+_new_object = object.__new__
+
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).
 _encode_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined,unused-ignore]
 
@@ -299,10 +301,15 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
             version = access.version.value
             calls = CALLS[0]
             rows = query_first_rows(access, ctext, cargs)
-            results = cls(db, info, UNOPENED, None, view)
+            # __init__'s stores, without its frame: this is every db.query's path.
+            results = _new_object(cls)
+            results._drumlin_h = UNOPENED
+            results._drumlin_db = db
+            results._drumlin_class = info
+            results._drumlin_owner = None
+            results._drumlin_view = view
             results._drumlin_query = (ctext, cargs)
-            if rows is not None:
-                results._drumlin_first = (version, calls, rows)
+            results._drumlin_first = None if rows is None else (version, calls, rows)
             return results
         out = _ffi.drumlin_results_p()
         _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(out))
@@ -506,8 +513,8 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         view = self._drumlin_view
         return objects if view is None else map(view, objects)
 
-    def __iter__(self) -> Iterator[_T_co]:
-        return self._drumlin_each()
+    # Iterating is _drumlin_each itself (one frame fewer on every loop over results).
+    __iter__ = _drumlin_each
 
     def __reversed__(self) -> Iterator[_T_co]:
         objects: list[_T_co] = self._drumlin_objects()
