@@ -10,6 +10,7 @@ this measurement only: nothing here is API.
 """
 from __future__ import annotations
 
+import threading
 from ctypes import byref, c_int64
 from typing import Any, Callable
 
@@ -101,3 +102,131 @@ def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[An
                     raise RuntimeError("set_by_key failed")
 
     return run
+
+
+# ---- Floors: the least pure-Python object layer over the same calls -------------------------------
+#
+# Where a bound is above 1.0× but the object API's step is below, the difference is the Python
+# object layer. A floor row adds to the bound's calls the least work any pure-Python live-object
+# API must do for the step: a query function and a results object, one object per row (made with
+# object.__new__ and two slot stores: its row and the read version it was read at), and each
+# attribute read through a descriptor that checks that version (a Python frame: the check is what
+# keeps a kept row live). No handle, no projection, no re-evaluation, no error paths: nothing a
+# real API could do without. Where a floor is below 1.0×, the target is out of reach in pure Python.
+
+FLOOR = "floor: the same calls under the least pure-Python live objects (internal)"
+
+
+class _Read:
+    """A descriptor reading one column of the kept row, if the read version is unchanged."""
+
+    __slots__ = ("index", "version")
+
+    def __init__(self, index: int, version: Any) -> None:
+        self.index = index
+        self.version = version
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj.seen == self.version.value:
+            return obj.row[self.index]
+        raise RuntimeError("the floor's rows are read at one version")
+
+
+def _floor_class(info: Any, names: tuple[str, ...]) -> type:
+    namespace: dict[str, Any] = {"__slots__": ("row", "seen")}
+    for name in names:
+        namespace[name] = _Read(info.by_name[name].index, info.rows.version)
+    return type("Floor" + info.name, (), namespace)
+
+
+def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], names: tuple[str, ...]) -> Callable[[], None]:
+    """``for o in db.query(class_name, text, *args): o.<names>`` for each args, over
+    ``query()``'s calls (as :func:`query`), in the least pure-Python live objects."""
+    info = db._class(class_name)
+    version = info.rows.version
+    classes = {class_name: info}
+    first_rows = _rows.query_first_rows
+    results_rows = _rows.results_rows
+    new = object.__new__
+    made = _floor_class(info, names)
+
+    class Results:
+        __slots__ = ("rows", "seen")
+
+        def __iter__(self) -> Any:
+            seen = self.seen
+            for row in self.rows:
+                obj = new(made)
+                obj.row = row
+                obj.seen = seen
+                yield obj
+
+    def query(name: str, text: str, *args: Any) -> Any:
+        info = classes[name]
+        ctext = encode_query(text)
+        cargs = query_args(args)
+        results = new(Results)
+        results.seen = version.value
+        rows = first_rows(info.rows, ctext, cargs)
+        if rows is None:
+            handle = _ffi.drumlin_results_p()
+            _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(handle))
+            rows = results_rows(info.rows, handle)
+            _ffi.drumlin_results_release(handle)
+        results.rows = rows
+        return results
+
+    # The step's own loop, its attribute reads written out as the step writes them.
+    reads = ", ".join(f"obj.{name}" for name in names)
+    scope = {"args_list": args_list, "query": query, "class_name": class_name, "text": text}
+    exec(
+        "def run():\n"
+        "    for args in args_list:\n"
+        "        for obj in query(class_name, text, *args):\n"
+        f"            {reads}\n",
+        scope,
+    )
+    return scope["run"]  # type: ignore[no-any-return]
+
+
+def update_floor(db: Any, class_name: str, keys: list[int], prop: str, values: list[Any]) -> Callable[[], None]:
+    """``obj.prop = value`` on objects read before, in one write, over :func:`update`'s calls:
+    objects holding their object key, whose ``__setattr__`` (a Python frame: an attribute write
+    must check it is inside this thread's write) packs the value and makes the call."""
+    info = db._class(class_name)
+    accessor = getattr(info.object_type, prop)
+    packed = {prop: accessor.cells}
+    handle = info.rows.db
+    set_by_key = _object._set_by_key_unchecked
+    writes = _object._PACKED_WRITES
+    get_ident = threading.get_ident
+
+    class Floor:
+        __slots__ = ("key",)
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            cells = packed.get(name)
+            if cells is not None and db._writer == get_ident():
+                pack_into, value_type = writes[type(value)]
+                view, ckey, class_index, index, pvalue = cells
+                pack_into(view, 0, value_type, value)
+                ckey.value = self.key
+                if set_by_key(handle, class_index, ckey, index, pvalue):
+                    raise RuntimeError("set_by_key failed")
+                return
+            object.__setattr__(self, name, value)
+
+    objects = []
+    for k in keys:
+        obj = object.__new__(Floor)
+        object.__setattr__(obj, "key", db.get(class_name, k)._drumlin_key)
+        objects.append(obj)
+    scope = {"db": db, "pairs": list(zip(objects, values))}
+    exec(
+        "def run():\n"
+        "    with db.write():\n"
+        "        for obj, value in pairs:\n"
+        f"            obj.{prop} = value\n",
+        scope,
+    )
+    return scope["run"]  # type: ignore[no-any-return]

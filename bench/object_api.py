@@ -155,18 +155,26 @@ def steps(db, con, n: int):
         ("1000 indexed lookups, read name", 1000, [("object API: iterate db.query(...)", lookup_obj),
                                                   ("one call: db.query_dicts", lookup_dicts),
                                                   (bounds.WAY, bounds.query(db, "Person", "name == $0",
-                                                                            [(name,) for name in names]))],
+                                                                            [(name,) for name in names])),
+                                                  (bounds.FLOOR, bounds.query_floor(db, "Person", "name == $0",
+                                                                                    [(name,) for name in names],
+                                                                                    ("name",)))],
          lookup_sql),
         ("range age 30..40, read 2 attributes (queries)", 1, [("object API: iterate db.query(...)", range_obj),
                                                               ("one call: db.query_dicts", range_dicts),
                                                               (bounds.WAY, bounds.query(db, "Person", "age BETWEEN {30, 40}",
-                                                                                        [()]))], range_sql),
+                                                                                        [()])),
+                                                              (bounds.FLOOR, bounds.query_floor(
+                                                                  db, "Person", "age BETWEEN {30, 40}", [()],
+                                                                  ("id", "name")))], range_sql),
         (f"{m} updates in one write", m, [("object API: db.get(...).score = x", update_obj),
                                           (bounds.WAY + ", with the get", bounds.update(
                                               db, "Person", keys, "score", [i * 0.5 + 1 for i in keys], True)),
                                           ("object API: obj.score = x on objects read before", set_obj),
                                           (bounds.WAY, bounds.update(
-                                              db, "Person", keys, "score", [i + 0.25 for i in range(m)], False))],
+                                              db, "Person", keys, "score", [i + 0.25 for i in range(m)], False)),
+                                          (bounds.FLOOR, bounds.update_floor(
+                                              db, "Person", keys, "score", [i + 0.25 for i in range(m)]))],
          update_sql),
     ]
 

@@ -285,7 +285,9 @@ def read_steps(n: int, where: str, runs: int) -> list:
                                                    bounds.update(db, "Task", keys, "done", [i % 3 == 0 for i in keys], True)),
                                                   ("object API: obj.done = x on objects read before", set_obj),
                                                   (bounds.WAY, bounds.update(db, "Task", keys, "done",
-                                                                             [i % 3 == 0 for i in keys], False))],
+                                                                             [i % 3 == 0 for i in keys], False)),
+                                                  (bounds.FLOOR, bounds.update_floor(db, "Task", keys, "done",
+                                                                                     [i % 3 == 0 for i in keys]))],
          update_sql),
     ]
     times: dict[str, list[float]] = {}

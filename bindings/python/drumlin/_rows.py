@@ -184,9 +184,12 @@ class RowAccess:
         shown = [p.index for p in info.properties if not p.is_backlink]
         self.count = c_size_t(len(shown))
         self.indices = (c_int32 * len(shown))(*shown)
-        # The size of the last read of many objects of this class: a read expected to be as large
-        # starts in an arena that size, instead of running twice (once to learn the size).
-        self.last_size = 0
+        # The size of the last read of many objects of this class, by the function that read it
+        # (rows, dicts of a results handle, dicts of a query): the next read by that function,
+        # expected to be as large, starts in an arena that size instead of running twice (once to
+        # learn the size). By function, so that small reads of one kind (db.query_dicts lookups)
+        # do not make every large read of another (iterating a scan) run twice.
+        self.last_size = [0, 0, 0]  # by _ROWS, _RESULTS_VALUES, _QUERY_VALUES
 
 
 def _key_pointer(area: Arena, key_value: int | _ffi.drumlin_value) -> Any:
@@ -245,7 +248,7 @@ def results_rows(access: RowAccess, results: Any) -> list[tuple[Any, ...]]:
     """Every row of a results handle, in order, in one call."""
     # Handles are passed as they are (pointer instances): ctypes.cast would tie the handle into a
     # reference cycle, releasing it only at the next garbage collection.
-    return _many(access, _results_rows, (results, _ALL, _EVERY_ROW))  # type: ignore[no-any-return]
+    return _many(access, _ROWS, _results_rows, (results, _ALL, _EVERY_ROW))  # type: ignore[no-any-return]
 
 
 FIRST_ROWS = 64
@@ -279,14 +282,19 @@ def query_first_rows(access: RowAccess, query: bytes, args: bytes | None) -> lis
     return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])  # type: ignore[no-any-return]
 
 
-def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:
-    """A packed call returning many objects, into an arena as large as the class's last one. The
-    cyclic collector is paused while ``marshal`` builds the result: every container it makes
-    lives at least as long as the result, so collections in between would only walk them (and
-    everything older, as they are promoted) for nothing."""
+# The reads of many objects, each with its own last size (RowAccess.last_size).
+_ROWS, _RESULTS_VALUES, _QUERY_VALUES = 0, 1, 2
+
+
+def _many(access: RowAccess, kind: int, function: Any, args: tuple[Any, ...]) -> Any:
+    """A packed call returning many objects, into an arena as large as the last result of the same
+    call for the class. The cyclic collector is paused while ``marshal`` builds the result: every
+    container it makes lives at least as long as the result, so collections in between would
+    only walk them (and everything older, as they are promoted) for nothing."""
     area = arena()
-    if access.last_size > area.limit:
-        area = _new_arena(access.last_size + (access.last_size >> 3))
+    last_size = access.last_size[kind]
+    if last_size > area.limit:
+        area = _new_arena(last_size + (last_size >> 3))
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -294,7 +302,7 @@ def _many(access: RowAccess, function: Any, args: tuple[Any, ...]) -> Any:
     finally:
         if collecting:
             gc.enable()
-    access.last_size = area.size.value
+    access.last_size[kind] = area.size.value
     return result
 
 
@@ -359,13 +367,13 @@ def as_is_value(value: Any) -> Any:
 def results_values(access: RowAccess, results: Any) -> list[dict[str, Any]]:
     """The values of every object of a results handle, in order."""
     args = (results, access.count, access.indices)
-    return _many(access, _results_values, args)  # type: ignore[no-any-return]
+    return _many(access, _RESULTS_VALUES, _results_values, args)  # type: ignore[no-any-return]
 
 
 def query_values(access: RowAccess, query: bytes, args_json: bytes | None) -> list[dict[str, Any]]:
     """The values of the objects matching a query, in order, with no results handle."""
     args = (access.db, access.cname, query, args_json, access.count, access.indices)
-    return _many(access, _query_values, args)  # type: ignore[no-any-return]
+    return _many(access, _QUERY_VALUES, _query_values, args)  # type: ignore[no-any-return]
 
 
 # ---- Dicts from packed values --------------------------------------------------------------------
