@@ -499,6 +499,21 @@ def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Call
         setters[name] = descriptor.__set__
         if isinstance(descriptor, ScalarAccessor):
             packed[name] = descriptor.cells
+    # Stored (mapTo) names read and write as the public ones, through the same descriptors: Object
+    # has no __getattr__ to resolve them (it would slow every attribute read, see Object).
+    for prop in info.properties:
+        stored = prop.stored_name
+        if (
+            stored
+            and stored.isidentifier()
+            and not stored.startswith("__")
+            and stored not in _OBJECT_ATTRIBUTES
+            and stored not in namespace
+            and prop.name in setters
+            and (model is None or _class_attribute(model, stored) is _NOT_DECLARED)
+        ):
+            namespace[stored] = namespace[prop.name]
+            setters[stored] = setters[prop.name]
     if model is None:
         made: type[Object] = type(info.name, (Object,), namespace)
     else:

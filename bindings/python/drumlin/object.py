@@ -18,7 +18,7 @@ from __future__ import annotations
 import struct
 import sys
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from ctypes import addressof, byref, c_char_p, c_int, c_int64, c_void_p
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
@@ -314,19 +314,10 @@ class Object(HandleBase):
             prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
         return prop
 
-    if not TYPE_CHECKING:  # hidden from type checkers: a model class's misspelled name is an error
-
-        def __getattr__(self, name: str) -> Any:
-            # Only reached for names that are not descriptors: stored (mapTo) names and unknown ones.
-            if name.startswith("__") or name.startswith("_drumlin_"):
-                raise AttributeError(name)
-            try:
-                prop = self._drumlin_class.resolve(self._drumlin_db._ptr(), name)
-            except AttributeError as error:  # NoSuchPropertyError: let Python suggest a near name
-                error.name = name
-                error.obj = self
-                raise
-            return self._drumlin_read(prop)
+    # No __getattr__: a class defining one has every attribute read go through CPython's
+    # __getattr__ hook and never specialized, 0.16 against 0.09 us per property read. Stored
+    # (mapTo) names have descriptors of their own (_accessors); an unknown name is Python's
+    # AttributeError, obj["name"] the engine's NoSuchPropertyError.
 
     def __getitem__(self, name: str) -> Any:
         return self._drumlin_read(self._drumlin_property(name))
@@ -714,6 +705,26 @@ def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], versi
     obj._drumlin_seen = version
     obj.__class__ = cls
     return obj
+
+
+def objects_from_rows(cls: type[Object], db: Database, rows: Iterable[tuple[Any, ...]], version: int) -> Iterator[Any]:
+    """The objects of ``rows`` (read at ``version``), as object_from_row makes each, made as
+    they are reached: one generator, cheaper than a call per row, and a loop that drops each
+    object holds one at a time (so Python's cyclic collector does not walk a whole result's
+    objects again and again as they age)."""
+    raw = cls._drumlin_raw  # type: ignore[attr-defined]
+    lock = db._object_lock
+    for row in rows:
+        obj = _new_object(raw)
+        obj._drumlin_h = None
+        obj._drumlin_db = db
+        obj._drumlin_key = row[-1]
+        obj._drumlin_lock = lock
+        obj._drumlin_values = None
+        obj._drumlin_row = row
+        obj._drumlin_seen = version
+        obj.__class__ = cls
+        yield obj
 
 
 def keyed_object(cls: type[Object], db: Database, key: int) -> Any:

@@ -23,7 +23,6 @@ import pathlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int64, c_size_t, c_void_p
-from itertools import repeat
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
 
@@ -36,7 +35,7 @@ from ._rows import as_is, dict_builder, query_first_rows, results_rows, results_
 from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
-from .object import Object, object_from_row
+from .object import Object, object_from_row, objects_from_rows
 from .values import check_int64, ejson_dumps, ejson_loads
 
 _new_object = object.__new__
@@ -294,7 +293,12 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         database's read version is unchanged and the process has made no other call into the
         library since (any commit, through any database, is one). Every other read re-evaluates
         the results through their handle, opened when first needed."""
-        ctext = None if query is None else encode_query(query)
+        if query is None:
+            ctext = None
+        else:  # encode_query's cache looked up here first: this is every db.query's path
+            ctext = _ENCODED.get(query) if type(query) is str else None
+            if ctext is None:
+                ctext = encode_query(query)
         cargs = query_args(args)
         access = info.rows
         if ctext is not None and access is not None and db._drumlin_h is not None:
@@ -508,8 +512,7 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
                 db._ptr()  # closed: the error
             version = access.version.value  # type: ignore[union-attr]
             rows = results_rows(access, handle)  # type: ignore[arg-type]
-        cls: Any = info.object_type  # a generated Object class (typed as its constructor)
-        objects = map(object_from_row, repeat(cls), repeat(db), rows, repeat(version))
+        objects = objects_from_rows(info.object_type, db, rows, version)  # type: ignore[arg-type]
         view = self._drumlin_view
         return objects if view is None else map(view, objects)
 
