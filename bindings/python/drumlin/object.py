@@ -334,20 +334,17 @@ class Object(HandleBase):
             packed = _PACKED_WRITES.get(type(value))
             key = self._drumlin_key
             db = self._drumlin_db
-            if (
-                packed is not None
-                and key is not None
-                and db._writer == _get_ident()
-                and db._drumlin_h is not None
-                and (packed[1] != _INT or _INT64_MIN <= value <= _INT64_MAX)
-            ):
-                view, ckey, class_index, index, pvalue = cells
-                packed[0](view, 0, packed[1], value)
-                ckey.value = key
-                status = _set_by_key_unchecked(db._drumlin_h, class_index, ckey, index, pvalue)
-                if status:
-                    _raise(status)
-                return
+            handle = db._drumlin_h
+            if packed is not None and key is not None and handle is not None and db._writer == _get_ident():
+                pack_into, value_type = packed
+                if value_type != _INT or _INT64_MIN <= value <= _INT64_MAX:
+                    view, ckey, class_index, index, pvalue = cells
+                    pack_into(view, 0, value_type, value)
+                    ckey.value = key
+                    status = _set_by_key_unchecked(handle, class_index, ckey, index, pvalue)
+                    if status:
+                        _raise(status)
+                    return
         # Any other persisted property: its descriptor's __set__ (an attribute assignment only
         # reaches a data descriptor by itself when the class has no __setattr__, and this one must
         # see the other names: they are the engine's NoSuchPropertyError, not new instance
