@@ -24,6 +24,7 @@
 #define LOOKUPS 1000
 #define RANGE_LO 30
 #define RANGE_HI 40
+#define RANGE_REPS 5 /* the range query runs this many times in its step: one run is ~10 ms, too noisy */
 
 /* One person, generated from its id (the same rule in bench.py): make_person(). */
 typedef struct person {
