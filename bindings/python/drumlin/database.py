@@ -633,8 +633,10 @@ class Database(Connection):
         (see docs/queries.md)."""
         if query is None:
             raise TypeMismatchError("query() needs a query string; db.objects() reads every object")
-        view = None if type(class_name) is str else _view(class_name)
-        return Results._query(self, self._class(class_name), query, args, view)
+        if type(class_name) is str:
+            info = self._classes.get(class_name) or self._class(class_name)
+            return Results._query(self, info, query, args, None)
+        return Results._query(self, self._class(class_name), query, args, _view(class_name))
 
 
 def _view(class_name: object) -> Any:
