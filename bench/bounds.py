@@ -5,8 +5,9 @@ internal entry points of ``drumlin._rows``, every argument built beforehand, the
 decoded by ``marshal.loads``) and nothing else: no ``Object``, no descriptor, no attribute read.
 No Python code on top of these calls can be faster than the calls themselves, so where one of
 these runs below ``sqlite3``'s whole step, that step's object API cannot reach 1.0× through
-ctypes; the object API's ratio next to it shows how close it comes. The calls are internal, for
-this measurement only: nothing here is API.
+ctypes; the object API's ratio next to it shows how close it comes. The floors (below) add the
+least pure-Python live-object work to the same calls. The calls are internal, for this
+measurement only: nothing here is API.
 """
 from __future__ import annotations
 
