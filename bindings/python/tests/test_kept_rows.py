@@ -53,6 +53,19 @@ def db(path: Path) -> Any:
         yield db
 
 
+def count_calls(monkeypatch: Any, module: Any, name: str) -> list[int]:
+    """A list that grows by one on each call of ``module.name`` (replaced for the test)."""
+    function = getattr(module, name)
+    calls: list[int] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return function(*args)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
 def test_a_write_through_another_object_of_the_same_row_is_seen(db: Any) -> None:
     first = db.get("Person", 1)
     second = db.get("Person", 1)
@@ -256,14 +269,7 @@ def test_the_packed_write_serves_subscripts_and_model_classes_and_leaves_other_v
 
     from drumlin import object as object_module
 
-    packed = object_module._set_by_key_unchecked
-    calls: list[int] = []
-
-    def counted(*args: Any) -> Any:
-        calls.append(1)
-        return packed(*args)
-
-    monkeypatch.setattr(object_module, "_set_by_key_unchecked", counted)
+    calls = count_calls(monkeypatch, object_module, "_set_by_key_unchecked")
     with drumlin.open(path, [Person]) as db:
         with db.write():
             db.create(Person, {"id": 1, "name": "a"})
@@ -529,14 +535,7 @@ def test_a_large_read_after_small_reads_of_another_kind_runs_once(db: Any, monke
     with db.write():
         db.create_many("Person", [{"id": i, "name": "n" * 60_000, "age": 1, "score": 0.0, "active": True}
                                   for i in range(10, 34)])  # 1.4 MB of rows
-    counted = _rows._results_rows
-    calls: list[int] = []
-
-    def results_rows(*args: Any) -> Any:
-        calls.append(1)
-        return counted(*args)
-
-    monkeypatch.setattr(_rows, "_results_rows", results_rows)
+    calls = count_calls(monkeypatch, _rows, "_results_rows")
 
     def names() -> int:
         return sum(len(person.name) for person in db.objects("Person"))
