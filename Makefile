@@ -120,7 +120,8 @@ sanitize: deps
 # The wheel: setup.py builds libdrumlin.so from these sources (tools/build-library.sh), then
 # auditwheel bundles libsqlite3 and gives the manylinux tag the library's symbols allow.
 wheel: deps-wheel lib
-	@rm -rf dist && mkdir -p dist/.raw
+	@# pip builds in bindings/python/build, which keeps modules deleted from the sources since.
+	@rm -rf dist bindings/python/build && mkdir -p dist/.raw
 	$(PYTHON) -m pip wheel --no-deps -q -w dist/.raw ./bindings/python
 	PATH="$(PY_SCRIPTS):$$PATH" $(PYTHON) -m auditwheel repair -w dist dist/.raw/drumlin-*.whl
 	@rm -rf dist/.raw

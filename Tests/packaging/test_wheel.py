@@ -79,6 +79,15 @@ def test_the_wheel_carries_the_license_and_the_header_version(unpacked: Path, ve
     assert f'VERSION = "{version}"' in generated
 
 
+def test_the_wheel_carries_the_package_sources_and_nothing_stale(unpacked: Path) -> None:
+    # Regression: pip builds a local directory in its build/ folder, which kept modules deleted
+    # from the sources (a _fastread.py long gone shipped in wheels built in a working tree);
+    # `make wheel` removes that folder first.
+    sources = sorted(p.name for p in (ROOT / "bindings" / "python" / "drumlin").glob("*.py"))
+    shipped = sorted(p.name for p in (unpacked / "drumlin").glob("*.py"))
+    assert shipped == sources
+
+
 def claimed_versions() -> list[str]:
     """The Python versions the package's classifiers claim."""
     text = (ROOT / "bindings" / "python" / "pyproject.toml").read_text()
