@@ -117,8 +117,9 @@ final class QueryTemplate {
         requirements.allSatisfy { $0.holds(arguments) }
     }
 
-    /// The parameters' values for `arguments` (of the template's signature), computed as they are
-    /// bound: no array is built.
+    /// The parameters' values for `arguments` (of the template's signature), as the array a
+    /// results' compiled plan keeps with its SQL. A query read in one call binds them with
+    /// `bind(_:to:)` instead, without the array.
     func values(_ arguments: [Value]) -> [Value] {
         parameters.map { $0.value(arguments) }
     }
