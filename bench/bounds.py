@@ -12,6 +12,7 @@ measurement only: nothing here is API.
 from __future__ import annotations
 
 import threading
+from itertools import chain
 from ctypes import byref, c_int64
 from typing import Any, Callable
 
@@ -37,23 +38,41 @@ def get(db: Any, class_name: str, ids: range) -> Callable[[], None]:
 def query(db: Any, class_name: str, text: str, args_list: list[tuple]) -> Callable[[], None]:
     """Iterating ``db.query(class_name, text, *args)`` for each args: ``drumlin_query_first_rows``
     (and, for results of more than its first rows, a results handle and
-    ``drumlin_results_get_rows``)."""
+    ``drumlin_results_get_rows`` page by page, as a loop reads them)."""
     info = db._class(class_name)
     access = info.rows
     ctext = encode_query(text)
     prepared = [query_args(args) for args in args_list]
     first_rows = _rows.query_first_rows
-    results_rows = _rows.results_rows
 
     def run() -> None:
         for cargs in prepared:
             if first_rows(access, ctext, cargs) is None:
-                handle = _ffi.drumlin_results_p()
-                _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(handle))
-                results_rows(access, handle)
-                _ffi.drumlin_results_release(handle)
+                for _page in _pages(db, info, ctext, cargs):
+                    pass
 
     return run
+
+
+class _Handle:
+    """A results handle as ``_rows.results_pages`` takes it (an object with ``_ptr()``)."""
+
+    __slots__ = ("handle",)
+
+    def _ptr(self) -> Any:
+        return self.handle
+
+
+def _pages(db: Any, info: Any, ctext: bytes, cargs: Any) -> Any:
+    """The pages of rows a loop over ``db.query(...)``'s results reads, from a results handle of
+    its own (released when the pages are done)."""
+    results = _Handle()
+    results.handle = _ffi.drumlin_results_p()
+    _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(results.handle))
+    try:
+        yield from _rows.results_pages(results, info.rows, info.rows.version.value)
+    finally:
+        _ffi.drumlin_results_release(results.handle)
 
 
 def get_related(db: Any, class_name: str, ids: range, link: str, collection: str) -> Callable[[], None]:
@@ -147,7 +166,6 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
     version = info.rows.version
     classes = {class_name: info}
     first_rows = _rows.query_first_rows
-    results_rows = _rows.results_rows
     new = object.__new__
     made = _floor_class(info, names)
 
@@ -170,10 +188,7 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
         results.seen = version.value
         rows = first_rows(info.rows, ctext, cargs)
         if rows is None:
-            handle = _ffi.drumlin_results_p()
-            _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(handle))
-            rows = results_rows(info.rows, handle)
-            _ffi.drumlin_results_release(handle)
+            rows = chain.from_iterable(_pages(db, info, ctext, cargs))
         results.rows = rows
         return results
 

@@ -310,10 +310,30 @@ public final class Database: @unchecked Sendable {
     /// `serialized` for a call that only reads: it runs in the read transaction held since an
     /// earlier read when no connection committed since, else in a new one, which it then holds
     /// (File/HeldRead.swift). Outside a write transaction only; inside one it is `serialized`.
+    ///
+    /// A parked read stays parked across such a call when the call runs in the read transaction
+    /// the parked read is in (no connection committed since) and does not use its statement: a
+    /// loop that reads other objects between its pages still continues its statement.
     func serializedRead<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
         try serializedResuming(reading: true) { (connection, parked) throws(DrumlinError) -> R in
-            parked?.statement.reset()
-            return try body(connection)
+            guard let parked, heldRead != nil else {
+                parked?.statement.reset()
+                return try body(connection)
+            }
+            let resets = parked.statement.resets
+            let result: R
+            do throws(DrumlinError) {
+                result = try body(connection)
+            } catch {
+                parked.statement.reset()
+                throw error
+            }
+            if parkedRows == nil, parked.statement.resets == resets {
+                parkedRows = parked
+            } else {
+                parked.statement.reset()
+            }
+            return result
         }
     }
 

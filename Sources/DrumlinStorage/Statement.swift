@@ -28,11 +28,16 @@ public final class Statement {
     /// the flag makes the second of those free.
     @usableFromInline @exclusivity(unchecked) var stepped = false
 
+    /// How many times a stepped statement was reset: a reader that leaves the statement on a row
+    /// (a parked page read) sees from it whether anyone else used the statement since.
+    @usableFromInline @exclusivity(unchecked) package var resets: UInt32 = 0
+
     /// Makes the statement ready for new bindings. Bindings are overwritten by the next use, so
     /// they are not cleared (every caller binds every parameter).
     @inlinable public func reset() {
         if stepped {
             stepped = false
+            resets &+= 1
             sqlite3_reset(handle)
         }
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// Results read page by page (`Results.forEachRow(from:maxRows:)`): a page that stops before the
 /// last row parks its statement, the read of the next page continues it, and any other call on the
-/// database resets it first.
+/// database resets it first, except a read in the same read transaction.
 @Suite struct PagedReadTests {
     func people(_ db: Database, _ ids: ClosedRange<Int>) throws {
         try db.write {
@@ -67,6 +67,29 @@ import Testing
             try reader.write { _ = try reader.create("Person", json: #"{"id": 400, "name": "r"}"#) }
         }
         #expect(ids == (1 ... 310).map(Int64.init) + [400])
+    }
+
+    @Test func aReadBetweenPagesInTheSameSnapshotKeepsTheParkedRead() throws {
+        let path = temporaryPath()
+        let reader = try openPeople(path)
+        let writer = try openPeople(path)
+        try people(writer, 1 ... 300)
+        let results = try reader.objects("Person")
+        // A loop reading another object between its pages (no commit in between) keeps its
+        // statement: a commit after that read is not in the next pages, which continue the read.
+        let ids = try pagedIDs(results, size: 100) { page in
+            guard page == 1 else { return }
+            #expect(try reader.object("Person", primaryKey: .int(250))?.value("name") == .string("p250"))
+            try people(writer, 301 ... 310)
+        }
+        #expect(ids == (1 ... 300).map(Int64.init))
+        // A read that sees a commit made since resets it: the pages after it are the results then.
+        let more = try pagedIDs(results, size: 100) { page in
+            guard page == 1 else { return }
+            try people(writer, 311 ... 320)
+            #expect(try reader.object("Person", primaryKey: .int(315))?.value("name") == .string("p315"))
+        }
+        #expect(more == (1 ... 320).map(Int64.init))
     }
 
     @Test func aWriteThroughTheSameHandleBetweenPagesIsSeen() throws {

@@ -24,7 +24,7 @@ from ._accessors import make_object_type
 from ._convert import take_string
 from ._errors import DrumlinError, InvalidArgumentError, MisuseError, TransactionError, TypeMismatchError
 from ._handle import Handle
-from ._rows import RowAccess
+from ._rows import RowAccess, finish_pages
 from ._schema import ClassInfo, encode_name
 from .model import ModelInfo, collect_schema, ensure_resolved
 from .notifications import NotificationToken
@@ -265,6 +265,7 @@ class Connection(Handle):
                 "Cannot begin a write transaction: this thread is already inside db.write() on "
                 "this database (write() does not nest)."
             )
+        finish_pages(self)  # this thread's loops over results read their rest first
         self._write_lock.acquire()
         try:
             _ffi.drumlin_begin_write(self._ptr())  # the database may have closed while we waited

@@ -37,7 +37,7 @@ class Calls:
     def __init__(self, monkeypatch: Any) -> None:
         self.opened = 0
         self.pages = 0
-        query, rows = _ffi.drumlin_query, _rows.results_rows
+        query, rows, pages = _ffi.drumlin_query, _rows.results_rows, _rows.results_pages
 
         def counted_query(*args: Any) -> Any:
             self.opened += 1
@@ -47,8 +47,13 @@ class Calls:
             self.pages += 1
             return rows(*args)
 
+        def counted_pages(*args: Any) -> Any:  # a loop's first page (these results have one)
+            self.pages += 1
+            return pages(*args)
+
         monkeypatch.setattr(_ffi, "drumlin_query", counted_query)
         monkeypatch.setattr("drumlin.results.results_rows", counted_rows)
+        monkeypatch.setattr("drumlin.results.results_pages", counted_pages)
 
 
 def test_a_small_result_answers_its_first_read_from_its_query(db: Any, monkeypatch: Any) -> None:
