@@ -70,7 +70,7 @@ def _pages(db: Any, info: Any, ctext: bytes, cargs: Any) -> Any:
     results.handle = _ffi.drumlin_results_p()
     _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(results.handle))
     try:
-        yield from _rows.results_pages(results, info.rows, info.rows.version.value)
+        yield from _rows.results_pages(db, results, info.rows, info.rows.version.value)
     finally:
         _ffi.drumlin_results_release(results.handle)
 

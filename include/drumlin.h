@@ -739,8 +739,8 @@ int drumlin_object_get_values(drumlin_object *object, size_t count, const int32_
  * property_indices, and its values each whole:
  * - null, bool, int, double, string and data as themselves;
  * - float, decimal128, timestamp, object id and UUID as tuples whose first item is a DRUMLIN_TYPE_*
- *   constant: (DRUMLIN_TYPE_FLOAT, double), (DRUMLIN_TYPE_DECIMAL128, low 64 bits, high 64 bits)
- *   (both as signed int64 bit patterns), (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds),
+ *   constant: (DRUMLIN_TYPE_FLOAT, double), (DRUMLIN_TYPE_DECIMAL128, text) (the decimal's
+ *   canonical string: "1.10", "-2.5E+40", "NaN", "Infinity"), (DRUMLIN_TYPE_TIMESTAMP, seconds, nanoseconds),
  *   (DRUMLIN_TYPE_OBJECT_ID, 12 bytes), (DRUMLIN_TYPE_UUID, 16 bytes);
  * - lists and sets as lists, dictionaries as dicts (string keys), their items packed the same way;
  *   a mixed value as its value, its nested lists and dictionaries likewise;

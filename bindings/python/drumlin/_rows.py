@@ -38,6 +38,7 @@ import threading
 import weakref
 from ctypes import addressof, byref, c_char_p, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
 from ctypes import create_string_buffer
+from decimal import Decimal
 from marshal import loads
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple
@@ -46,7 +47,7 @@ from uuid import UUID
 from . import _ffi
 from ._constants import DRUMLIN_NOT_FOUND
 from ._convert import shortest_float32
-from .values import ObjectId, bid_to_decimal, timestamp_to_datetime
+from .values import ObjectId, timestamp_to_datetime
 
 if TYPE_CHECKING:
     from ._schema import ClassInfo, Property
@@ -151,12 +152,9 @@ def _finish(status: int, function: Any, args: tuple[Any, ...], area: Arena) -> A
 
 # ---- Rows ----------------------------------------------------------------------------------------
 
-_MASK = (1 << 64) - 1
-
-
 TAGGED: dict[int, Callable[[tuple[Any, ...]], Any]] = {
     _ffi.DRUMLIN_TYPE_FLOAT: lambda v: shortest_float32(v[1]),
-    _ffi.DRUMLIN_TYPE_DECIMAL128: lambda v: bid_to_decimal(v[1] & _MASK, v[2] & _MASK),
+    _ffi.DRUMLIN_TYPE_DECIMAL128: lambda v: Decimal(v[1]),
     _ffi.DRUMLIN_TYPE_TIMESTAMP: lambda v: timestamp_to_datetime(v[1], v[2]),
     _ffi.DRUMLIN_TYPE_OBJECT_ID: lambda v: ObjectId._from_bytes(v[1]),
     _ffi.DRUMLIN_TYPE_UUID: lambda v: UUID(bytes=v[1]),
