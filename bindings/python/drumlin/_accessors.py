@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from . import _ffi
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import DrumlinError
-from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, mixed_value, one_index, read_values
+from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, collection_converter, mixed_value, one_index, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._schema import DEAD, ClassInfo, Property
 from .collection import List, Set
@@ -291,31 +291,44 @@ class LinkAccessor(Accessor):
         return self.__get__(obj)
 
 
-class ListAccessor(Accessor):
+class ViewAccessor(Accessor):
+    """A collection property: a live view of ``view_type``, given the converter of the
+    property's packed items, made once (on the first read) for every view of it."""
+
+    __slots__ = ("convert",)
+
+    view_type: Any = None
+
+    def __init__(self, prop: Property) -> None:
+        super().__init__(prop)
+        self.convert: Callable[[Any], Any] | None = None
+
+    def read(self, obj: Object) -> Any:
+        convert = self.convert
+        if convert is None:
+            convert = self.convert = collection_converter(obj._drumlin_db, self.prop)
+        return self.view_type(obj, self.prop, convert)
+
+
+class ListAccessor(ViewAccessor):
     """A list property: a live :class:`~drumlin.List`."""
 
     __slots__ = ()
-
-    def read(self, obj: Object) -> List[Any]:
-        return List(obj, self.prop)
+    view_type = List
 
 
-class SetAccessor(Accessor):
+class SetAccessor(ViewAccessor):
     """A set property: a live :class:`~drumlin.Set`."""
 
     __slots__ = ()
-
-    def read(self, obj: Object) -> Set[Any]:
-        return Set(obj, self.prop)
+    view_type = Set
 
 
-class DictionaryAccessor(Accessor):
+class DictionaryAccessor(ViewAccessor):
     """A dictionary property: a live :class:`~drumlin.Dictionary`."""
 
     __slots__ = ()
-
-    def read(self, obj: Object) -> Dictionary[Any]:
-        return Dictionary(obj, self.prop)
+    view_type = Dictionary
 
 
 class BacklinksAccessor(Accessor):

@@ -69,7 +69,7 @@ class _Collection(Handle):
 
     _kind = "collection"
 
-    def __init__(self, owner: Object, prop: Property) -> None:
+    def __init__(self, owner: Object, prop: Property, convert: Callable[[Any], Any] | None = None) -> None:
         # Views come from reading a property of an Object, never from user code.
         self._drumlin_h = UNOPENED
         self._drumlin_owner: Object = owner
@@ -84,7 +84,8 @@ class _Collection(Handle):
         # (read version, items) of the values last read (packed, by the owner's key): one tuple, so
         # threads sharing the view never pair one read's items with another's version.
         self._drumlin_cached: tuple[int, Any] = (NO_ROW, None)
-        self._drumlin_convert: Callable[[Any], Any] | None = None
+        # How the packed items become the view's (made by _drumlin_packed when not given).
+        self._drumlin_convert: Callable[[Any], Any] | None = convert
         if is_object or owner._drumlin_class.rows is None:
             self._ptr()
         else:
@@ -416,6 +417,12 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         return self._drumlin_objects(values)
 
     def __iter__(self) -> Iterator[Any]:
+        if self._drumlin_target is None and self._drumlin_prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
+            # The packed items as they are: kept unchanged while they are current (a later read
+            # makes a new list), so a loop needs no copy.
+            items = self._drumlin_packed()
+            if items is not None:
+                return iter(items)
         return iter(self._drumlin_snapshot())
 
     def __reversed__(self) -> Iterator[Any]:
