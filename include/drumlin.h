@@ -848,9 +848,9 @@ int drumlin_results_to_json(drumlin_results *results, char **out_json);
  * Strings and binaries are borrowed until the next call on the results handle, or until it is
  * released. The rows of a query over a class (of any class) stream from one statement: read a
  * long result in pages (start 0, then each next start) and each page continues where the
- * previous one stopped, as long as no other call on the database comes between them (one
- * snapshot of the file); after another call, or for a list's results, rows are read by key, at
- * the same result.
+ * previous one stopped, as long as the calls on the database between them are reads that see
+ * the file as the pages do (no commit since: one snapshot of the file); after any other call, or
+ * for a list's results, rows are read by key, at the same result.
  *
  * @param out_values  max_rows * count values; may be NULL only when either is 0.
  */

@@ -277,10 +277,11 @@ public final class Database: @unchecked Sendable {
 
     /// A results read that stopped before its last row, its statement left open where it stopped,
     /// so that a read of the next rows continues it: results are read in pages (iteration in
-    /// Swift and Python, paged reads in C), and each page then costs its rows only. The next call
-    /// of any other kind resets it first, so the open read never outlives that call: writes,
-    /// refreshes and other reads see the file as usual; left idle, the reaper of held reads resets
-    /// it (File/HeldRead.swift). Guarded by `lock`.
+    /// Swift and Python, paged reads in C), and each page then costs its rows only. A read call
+    /// in the same held read transaction (no commit since) leaves it parked (`serializedRead`);
+    /// any other call resets it first, so the open read never outlives that call: writes,
+    /// refreshes and reads after a commit see the file as usual; left idle, the reaper of held
+    /// reads resets it (File/HeldRead.swift). Guarded by `lock`.
     @exclusivity(unchecked) var parkedRows: ParkedRows?
 
     /// The read transaction held open between read calls, with the write-ahead log's index

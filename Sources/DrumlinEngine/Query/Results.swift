@@ -363,7 +363,8 @@ public final class Results: @unchecked Sendable {
     /// read of the following rows that comes next continues it, so reading results page by page
     /// costs what reading them at once does. Properties stored outside the row are read for each
     /// row as it is reached, as `Database.readRow` reads them. Elsewhere (a list's or backlinks'
-    /// results, a page after another call) each row is read by its key. `body` reads; a write
+    /// results, a page after a call other than a read in the same snapshot) each row is read by
+    /// its key. `body` reads; a write
     /// from inside it (to the class being read) would change the rows under the statement. The C
     /// functions are `drumlin_results_get_values` and `drumlin_results_get_rows`.
     ///
