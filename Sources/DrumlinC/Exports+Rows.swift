@@ -312,7 +312,7 @@ private func putValue(_ value: Value, whole: Bool, links: Bool, _ row: ObjectRow
         // Its text, which Python's Decimal reads in C (decoding the 128 bits in Python took 8x as long).
         writer.beginTuple(2)
         writer.put(.int(Int64(DRUMLIN_TYPE_DECIMAL128)))
-        _ = writer.put(.value(.string(d.description)))
+        d.withText { _ = writer.put(.text($0)) }
     case .date(let t):
         writer.beginTuple(3)
         writer.put(.int(Int64(DRUMLIN_TYPE_TIMESTAMP)))

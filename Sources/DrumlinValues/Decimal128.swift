@@ -250,34 +250,86 @@ public struct Decimal128: Sendable, Hashable, CustomStringConvertible {
     /// The BSON/decNumber to-scientific-string form, so that output matches
     /// MongoDB tooling and parses back to the identical bits (for canonical input).
     public var description: String {
+        withText { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `description`'s text, written into a temporary buffer and handed to `body` (no String is
+    /// built: a row read packs it as it is).
+    public func withText<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         let p = parts
-        switch p.kind {
-        case .nan: return "NaN"
-        case .infinity: return p.negative ? "-Infinity" : "Infinity"
-        case .finite: break
-        }
-        let digits = String(p.coefficient)
-        let length = digits.utf8.count
-        let adjusted = p.exponent + length - 1
-        var out = p.negative ? "-" : ""
-        if p.exponent <= 0 && adjusted >= -6 {
-            if p.exponent == 0 {
-                out += digits
-            } else {
-                let integerDigits = length + p.exponent
-                if integerDigits > 0 {
-                    out += digits.prefix(integerDigits) + "." + digits.dropFirst(integerDigits)
-                } else {
-                    out += "0." + String(repeating: "0", count: -integerDigits) + digits
-                }
+        // Output at 0..<48 (at most 42 bytes: a sign, "0.", five zeros and 34 digits, or a
+        // sign, 34 digits, a point and "E+6144"), the coefficient's digits at 48..<96, from the end.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { (buffer) -> R in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
             }
-        } else {
-            out += digits.prefix(1)
-            if length > 1 { out += "." + digits.dropFirst() }
-            out += adjusted < 0 ? "E-" : "E+"
-            out += String(adjusted.magnitude)
+            func put(_ text: StaticString) {
+                text.withUTF8Buffer { for byte in $0 { put(byte) } }
+            }
+            func done() -> R { body(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) }
+            switch p.kind {
+            case .nan:
+                put("NaN")
+                return done()
+            case .infinity:
+                put(p.negative ? "-Infinity" : "Infinity")
+                return done()
+            case .finite:
+                break
+            }
+            var first = 96
+            if p.coefficient <= UInt128(UInt64.max) {
+                var c = UInt64(p.coefficient)
+                repeat {
+                    first -= 1
+                    buffer[first] = UInt8(ascii: "0") + UInt8(c % 10)
+                    c /= 10
+                } while c != 0
+            } else {
+                var c = p.coefficient
+                repeat {
+                    first -= 1
+                    buffer[first] = UInt8(ascii: "0") + UInt8(c % 10)
+                    c /= 10
+                } while c != 0
+            }
+            let length = 96 - first
+            func putDigits(_ range: Range<Int>) { for i in range { put(buffer[first + i]) } }
+            let adjusted = p.exponent + length - 1
+            if p.negative { put(UInt8(ascii: "-")) }
+            if p.exponent <= 0 && adjusted >= -6 {
+                let integerDigits = length + p.exponent
+                if p.exponent == 0 {
+                    putDigits(0..<length)
+                } else if integerDigits > 0 {
+                    putDigits(0..<integerDigits)
+                    put(UInt8(ascii: "."))
+                    putDigits(integerDigits..<length)
+                } else {
+                    put("0.")
+                    for _ in 0 ..< -integerDigits { put(UInt8(ascii: "0")) }
+                    putDigits(0..<length)
+                }
+            } else {
+                putDigits(0..<1)
+                if length > 1 {
+                    put(UInt8(ascii: "."))
+                    putDigits(1..<length)
+                }
+                put(adjusted < 0 ? "E-" : "E+")
+                var magnitude = adjusted.magnitude
+                var divisor: UInt = 1
+                while divisor * 10 <= magnitude { divisor *= 10 }
+                repeat {
+                    put(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+                    magnitude %= divisor
+                    divisor /= 10
+                } while divisor != 0
+            }
+            return done()
         }
-        return out
     }
 
     /// Nearest double. Goes through the decimal string because the stdlib

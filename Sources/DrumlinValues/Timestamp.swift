@@ -222,7 +222,12 @@ extension Timestamp {
             digits(secondOfDay % 60, 17, 2)
             text[19] = UInt8(ascii: ".")
             digits(Int64(nanoseconds) / 1000, 20, 6)
-            for (i, byte) in "+00:00".utf8.enumerated() { text[26 + i] = byte }
+            text[26] = UInt8(ascii: "+")
+            text[27] = UInt8(ascii: "0")
+            text[28] = UInt8(ascii: "0")
+            text[29] = UInt8(ascii: ":")
+            text[30] = UInt8(ascii: "0")
+            text[31] = UInt8(ascii: "0")
             return body(UnsafeRawBufferPointer(text))
         }
     }
