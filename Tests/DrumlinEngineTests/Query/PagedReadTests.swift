@@ -11,6 +11,15 @@ import Testing
         }
     }
 
+    /// Two handles on one new file holding people 1 ... count.
+    func twoHandles(people count: Int) throws -> (reader: Database, writer: Database) {
+        let path = temporaryPath()
+        let reader = try openPeople(path)
+        let writer = try openPeople(path)
+        try people(writer, 1 ... count)
+        return (reader, writer)
+    }
+
     /// The ids of `results`' rows, read in pages of `size`.
     func pagedIDs(_ results: Results, size: Int, between: (Int) throws -> Void = { _ in }) throws -> [Int64] {
         var ids: [Int64] = []
@@ -39,10 +48,7 @@ import Testing
     }
 
     @Test func pagesWithNothingBetweenThemReadOneSnapshot() throws {
-        let path = temporaryPath()
-        let reader = try openPeople(path)
-        let writer = try openPeople(path)
-        try people(writer, 1 ... 300)
+        let (reader, writer) = try twoHandles(people: 300)
         // Another handle commits between the pages: the continued read does not see it.
         let ids = try pagedIDs(try reader.objects("Person"), size: 100) { page in
             if page == 1 { try people(writer, 301 ... 310) }
@@ -53,10 +59,7 @@ import Testing
     }
 
     @Test func anotherCallBetweenPagesEndsTheParkedReadAndThePagesStayRight() throws {
-        let path = temporaryPath()
-        let reader = try openPeople(path)
-        let writer = try openPeople(path)
-        try people(writer, 1 ... 300)
+        let (reader, writer) = try twoHandles(people: 300)
         let results = try reader.objects("Person")
         // A call between the pages resets the parked read: the file is not held at its old state,
         // so the reader sees the other handle's commit and can write after it.
@@ -70,10 +73,7 @@ import Testing
     }
 
     @Test func aReadBetweenPagesInTheSameSnapshotKeepsTheParkedRead() throws {
-        let path = temporaryPath()
-        let reader = try openPeople(path)
-        let writer = try openPeople(path)
-        try people(writer, 1 ... 300)
+        let (reader, writer) = try twoHandles(people: 300)
         let results = try reader.objects("Person")
         // A loop reading another object between its pages (no commit in between) keeps its
         // statement: a commit after that read is not in the next pages, which continue the read.
