@@ -149,3 +149,25 @@ def test_a_loop_left_early_is_forgotten(db: Any) -> None:
     assert len(_rows._local.paging) == 1
     del kept
     assert not _rows._local.paging
+
+
+def test_threads_looping_over_the_same_results_each_visit_every_object(db: Any) -> None:
+    shared = db.objects("Item")
+    seen: dict[int, list[int]] = {}
+    errors: list[BaseException] = []
+
+    def loop(name: int) -> None:
+        try:
+            for _ in range(5):
+                seen[name] = [item.id for item in shared]
+                assert seen[name] == list(range(1, COUNT + 1))
+        except BaseException as error:  # reported by the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=loop, args=(n,)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert sorted(seen) == [0, 1, 2]
