@@ -184,11 +184,12 @@ class RowAccess:
         shown = [p.index for p in info.properties if not p.is_backlink]
         self.count = c_size_t(len(shown))
         self.indices = (c_int32 * len(shown))(*shown)
-        # The size of the last read of many objects of this class, by the function that read it
-        # (rows, dicts of a results handle, dicts of a query, a page of rows): the next read by that function,
-        # expected to be as large, starts in an arena that size instead of running twice (once to
-        # learn the size). By function, so that small reads of one kind (db.query_dicts lookups)
-        # do not make every large read of another (iterating a scan) run twice.
+        # The size of the last read of many objects of this class, by kind of read (every row of
+        # a results handle, dicts of a results handle, dicts of a query, a loop's page of rows):
+        # the next read of that kind, expected to be as large, starts in an arena that size
+        # instead of running twice (once to learn the size). By kind, so that small reads of one
+        # kind (db.query_dicts lookups) do not make every large read of another (iterating a
+        # scan) run twice, nor a large read make every page start in an arena of its size.
         self.last_size = [0, 0, 0, 0]  # by _ROWS, _RESULTS_VALUES, _QUERY_VALUES, _PAGES
 
 
@@ -285,6 +286,7 @@ def query_first_rows(access: RowAccess, query: bytes, args: bytes | None) -> lis
 # The reads of many objects, each with its own last size (RowAccess.last_size).
 _ROWS, _RESULTS_VALUES, _QUERY_VALUES, _PAGES = 0, 1, 2, 3
 
+
 def _many(access: RowAccess, kind: int, function: Any, args: tuple[Any, ...]) -> Any:
     """A packed call returning many objects, into an arena as large as the last result of the same
     call for the class. The cyclic collector is paused while ``marshal`` builds the result: every
@@ -359,7 +361,7 @@ class _Paging:
         access = self.access
         if access.version.value == self.version:
             rest: list[tuple[Any, ...]] = _many(
-                access, _PAGES, _results_rows, (self.results._ptr(), c_size_t(self.start), _EVERY_ROW)
+                access, _ROWS, _results_rows, (self.results._ptr(), c_size_t(self.start), _EVERY_ROW)
             )
             if access.version.value == self.version:
                 return rest

@@ -171,3 +171,18 @@ def test_threads_looping_over_the_same_results_each_visit_every_object(db: Any) 
         thread.join()
     assert not errors
     assert sorted(seen) == [0, 1, 2]
+
+
+def test_reading_the_rest_at_once_leaves_the_pages_their_own_size(db: Any) -> None:
+    # Regression: the rest read by a write inside a loop was sized as a page, so every later page
+    # started in an arena as large as that whole rest (a new buffer per page beyond 1 MB).
+    with db.write():
+        db.create_many("Item", [{"id": i, "done": False, "note": "n" * 4000} for i in range(COUNT + 1, 2 * COUNT + 1)])
+    access = db._class("Item").rows
+    for item in db.objects("Item"):
+        if item.id == 1:
+            with db.write():  # the rest of the loop's pages, at once: 2.4 MB
+                item.done = True
+    assert access.last_size[_rows._ROWS] > 2_000_000
+    assert [item.id for item in db.objects("Item")][-1] == 2 * COUNT
+    assert access.last_size[_rows._PAGES] < 1_100_000  # one page: 256 rows of 4 kB at most
