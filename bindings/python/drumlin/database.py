@@ -28,14 +28,16 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._payload import check_values, fill_value, pack_rows, prepare_values, typed_value
-from ._rows import as_is, dict_builder, find_row, find_values, query_values
+from ._handle import UNOPENED
+from ._library import CALLS
+from ._rows import as_is, dict_builder, find_row, find_values, query_first_rows, query_values
 from ._schema import ClassInfo, encode_name
 from .migration import Migration, MigrationCallback
 from .model import collect_schema
 from .notifications import NotificationToken
 from .object import Object, object_from_row
 from .projection import Projection
-from .results import Results, encode_query, query_args
+from .results import _ENCODED, Results, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
 
 __all__ = ["Database", "open", "WriteTransaction", "UpdateMode"]
@@ -598,7 +600,7 @@ class Database(Connection):
         them with ``filter``, ``sort``, ``distinct`` and ``limit``). ``class_name`` is a name, a
         model class (the objects are its instances) or a projection class (each object seen
         through it)."""
-        return Results._query(self, self._class(class_name), None, (), _view(class_name))
+        return _results_handle(self, self._class(class_name), None, None, _view(class_name))
 
     def query_dicts(self, class_name: str, query: str, *args: Any) -> list[dict[str, Any]]:
         """The objects matching a query as plain dicts, in result order: what
@@ -635,9 +637,48 @@ class Database(Connection):
             raise TypeMismatchError("query() needs a query string; db.objects() reads every object")
         if type(class_name) is str:
             info = self._classes.get(class_name) or self._class(class_name)
-            return Results._query(self, info, query, args, None)
-        return Results._query(self, self._class(class_name), query, args, _view(class_name))
+            view = None
+        else:
+            info = self._class(class_name)
+            view = _view(class_name)
+        # The query reads its first rows in the same call (drumlin_query_first_rows, which reports
+        # a bad query as drumlin_query does): results of at most _rows.FIRST_ROWS objects keep them
+        # and answer their first read (iteration, len, an index) from them if the database's read
+        # version is unchanged and the process has made no other call into the library since (any
+        # commit, through any database, is one). Every other read re-evaluates the results through
+        # their handle, opened when first needed. All of it here, not a function deeper: this is
+        # the path of every lookup.
+        ctext = _ENCODED.get(query) if type(query) is str else None
+        if ctext is None:
+            ctext = encode_query(query)
+        cargs = query_args(args)
+        access = info.rows
+        if access is None or self._drumlin_h is None:
+            return _results_handle(self, info, ctext, cargs, view)
+        version = access.version.value
+        calls = CALLS[0]
+        rows = query_first_rows(access, ctext, cargs)
+        # Results.__init__'s stores, without its frame.
+        results = _new_object(Results)
+        results._drumlin_h = UNOPENED
+        results._drumlin_db = self
+        results._drumlin_class = info
+        results._drumlin_owner = None
+        results._drumlin_view = view
+        results._drumlin_query = (ctext, cargs)
+        results._drumlin_first = None if rows is None else (version, calls, rows)
+        return results
 
+
+def _results_handle(db: Database, info: ClassInfo, ctext: bytes | None, cargs: bytes | None, view: Any) -> Results[Any]:
+    """``drumlin_query``: Results over a handle of their own (every object of the class for
+    ``ctext`` None)."""
+    out = _ffi.drumlin_results_p()
+    _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(out))
+    return Results(db, info, out, None, view)
+
+
+_new_object = object.__new__
 
 def _view(class_name: object) -> Any:
     if isinstance(class_name, type) and issubclass(class_name, Projection):

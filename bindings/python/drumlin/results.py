@@ -33,14 +33,12 @@ from ._convert import from_value, take_string
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
 from ._handle import UNOPENED, Handle
 from ._library import CALLS
-from ._rows import as_is, dict_builder, query_first_rows, results_pages, results_rows, results_values
+from ._rows import as_is, dict_builder, results_pages, results_rows, results_values
 from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
 from .object import Object, object_from_row, objects_from_rows
 from .values import check_int64, ejson_dumps, ejson_loads
-
-_new_object = object.__new__
 
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).
 _encode_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined,unused-ignore]
@@ -283,44 +281,6 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
             _ffi.drumlin_object_get_backlinks(handle, property_name, byref(out))
         return cls(db, origin, out, owner)
 
-    @classmethod
-    def _query(
-        cls, db: Database, info: ClassInfo, query: str | None, args: Sequence[Any], view: Any = None
-    ) -> Results[Any]:
-        """``drumlin_query``: every object of the class (``query`` None), or those matching.
-
-        A query reads its first rows in the same call (``drumlin_query_first_rows``, which reports
-        a bad query as ``drumlin_query`` does): results of at most ``_rows.FIRST_ROWS`` objects
-        keep them and answer their first read (iteration, ``len``, an index) from them if the
-        database's read version is unchanged and the process has made no other call into the
-        library since (any commit, through any database, is one). Every other read re-evaluates
-        the results through their handle, opened when first needed."""
-        if query is None:
-            ctext = None
-        else:  # encode_query's cache looked up here first: this is every db.query's path
-            ctext = _ENCODED.get(query) if type(query) is str else None
-            if ctext is None:
-                ctext = encode_query(query)
-        cargs = query_args(args)
-        access = info.rows
-        if ctext is not None and access is not None and db._drumlin_h is not None:
-            version = access.version.value
-            calls = CALLS[0]
-            rows = query_first_rows(access, ctext, cargs)
-            # __init__'s stores, without its frame: this is every db.query's path.
-            results = _new_object(cls)
-            results._drumlin_h = UNOPENED
-            results._drumlin_db = db
-            results._drumlin_class = info
-            results._drumlin_owner = None
-            results._drumlin_view = view
-            results._drumlin_query = (ctext, cargs)
-            results._drumlin_first = None if rows is None else (version, calls, rows)
-            return results
-        out = _ffi.drumlin_results_p()
-        _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(out))
-        return cls(db, info, out, None, view)
-
     def _open(self) -> Any:
         # Results of db.query answered from their first rows: the handle of their query.
         ctext, cargs = self._drumlin_query  # type: ignore[misc]
@@ -508,11 +468,17 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         where the loop's own writes would otherwise change the results under it."""
         db = self._drumlin_db
         info = self._drumlin_class
-        kept = self._drumlin_take()
-        if kept is not None:
-            version, rows = kept
+        access = info.rows
+        first = self._drumlin_first
+        if first is not None:
+            # _drumlin_take, inline: this is the path of every loop over db.query(...).
+            self._drumlin_first = None
+            if not (access is not None and first[0] == access.version.value and first[1] == CALLS[0]
+                    and self._drumlin_h is not None and db._drumlin_h is not None):
+                first = None
+        if first is not None:
+            version, rows = first[0], first[2]
         else:
-            access = info.rows
             handle = self._ptr()
             if db._drumlin_h is None or access is None:
                 db._ptr()  # closed: the error

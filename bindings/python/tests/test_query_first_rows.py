@@ -1,7 +1,7 @@
 """``db.query`` reads the first rows with the query (one call, no results handle) and answers from
 them while nothing may have changed: then every change is seen on the next read, and results of
 more rows, or any read the rows cannot answer, go through a results handle as before (see
-``Results._query``). No timing here: the calls made are counted."""
+``Database.query``). No timing here: the calls made are counted."""
 
 from __future__ import annotations
 
