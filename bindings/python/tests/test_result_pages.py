@@ -137,6 +137,16 @@ def test_closing_the_database_in_a_loop_raises_at_the_next_page(path: Path) -> N
         list(iterator)
 
 
+def test_closing_the_results_in_a_loop_raises_at_the_next_page(db: Any) -> None:
+    results = db.objects("Item")
+    iterator = iter(results)
+    assert next(iterator).id == 1
+    results.close()
+    with pytest.raises(drumlin.MisuseError, match="closed"):
+        list(iterator)
+    assert db.count("Item") == COUNT  # the database is untouched and open
+
+
 def test_a_loop_left_early_is_forgotten(db: Any) -> None:
     for item in db.objects("Item"):
         if item.id == 3:
