@@ -46,8 +46,11 @@ class HandleBase:
                 if handle is UNOPENED:
                     handle = self._drumlin_h = self._open()
         if handle is None:
-            raise MisuseError(f"This {self._kind} is closed.")
+            raise MisuseError(self._closed_message())
         return handle
+
+    def _closed_message(self) -> str:
+        return f"This {self._kind} is closed."
 
     def _open(self) -> Any:
         """The handle of an owner made UNOPENED, opened when :meth:`_ptr` first needs it."""

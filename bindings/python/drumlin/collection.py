@@ -36,7 +36,7 @@ from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import InvalidArgumentError, TypeMismatchError
 from ._handle import UNOPENED, Handle
 from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
-from ._rows import NO_ROW, collection_converter, one_index, read_values
+from ._rows import NO_ROW, as_is_value, collection_converter, one_index, read_values
 from .notifications import NotificationToken
 from .object import Object, mixed_from_json, mixed_link_object
 from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
@@ -86,10 +86,12 @@ class _Collection(Handle):
         self._drumlin_cached: tuple[int, Any] = (NO_ROW, None)
         # How the packed items become the view's (made by _drumlin_packed when not given).
         self._drumlin_convert: Callable[[Any], Any] | None = convert
-        if is_object or owner._drumlin_class.rows is None:
+        rows = owner._drumlin_class.rows
+        if is_object or rows is None:
             self._ptr()
-        else:
-            # A deleted owner fails here, as opening the view did (no call while nothing changed).
+        elif owner._drumlin_seen != rows.version.value or owner._drumlin_values is not None or db._drumlin_h is None:
+            # A deleted owner fails here, as opening the view did (no call while nothing changed:
+            # then the owner's kept row is current, checked here rather than a frame deeper).
             owner._drumlin_current_row()
 
     def _open(self) -> Any:
@@ -121,7 +123,9 @@ class _Collection(Handle):
         convert = self._drumlin_convert
         if convert is None:
             convert = self._drumlin_convert = collection_converter(owner._drumlin_db, prop)
-        items = convert(read_values(access, key, one_index(prop.index))[prop.name])  # type: ignore[arg-type]
+        items = read_values(access, key, one_index(prop.index))[prop.name]  # type: ignore[arg-type]
+        if convert is not as_is_value:
+            items = convert(items)
         self._drumlin_cached = (version, items)
         return items
 

@@ -249,6 +249,9 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     __slots__ = ("_drumlin_class", "_drumlin_db", "_drumlin_first", "_drumlin_owner", "_drumlin_query", "_drumlin_view")
 
     _kind = "results"
+
+    def _closed_message(self) -> str:
+        return "These results are closed."
     _drumlin_db: Database
     _drumlin_class: ClassInfo
     _drumlin_owner: Object | None

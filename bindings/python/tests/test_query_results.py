@@ -279,7 +279,7 @@ def test_closed_database_and_pickle(db: drumlin.Database) -> None:
     assert repr(people) == "<drumlin.Results Person (unreadable)>"
     people.close()
     assert repr(people) == "<drumlin.Results Person (closed)>"
-    with pytest.raises(drumlin.MisuseError, match="This results is closed."):
+    with pytest.raises(drumlin.MisuseError, match="These results are closed."):
         people.sort("age")
 
 
