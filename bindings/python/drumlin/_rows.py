@@ -83,7 +83,7 @@ _put_int_key = struct.Struct("=i4xq").pack_into
 
 class Arena(NamedTuple):
     buffer: Any  # the ctypes buffer (kept alive here)
-    view: memoryview
+    view: memoryview  # the data, from its first byte (view[i] is an int)
     size: c_size_t  # the size cell, a view into the buffer
     key: c_void_p  # the arguments the calls take
     size_address: c_void_p
@@ -100,7 +100,10 @@ def _new_arena(capacity: int) -> Arena:
     base = addressof(buffer)
     area = Arena(
         buffer,
-        memoryview(buffer).cast("B"),  # bytes: view[i] is an int
+        # The results, from their first byte: marshal.loads reads one value and ignores the bytes
+        # after it, so a call's result is decoded from here without slicing out its size (a new
+        # memoryview each call, 0.09 us of 0.36).
+        memoryview(buffer).cast("B")[_DATA_OFFSET:],
         c_size_t.from_buffer(buffer, _SIZE_OFFSET),
         c_void_p(base + _KEY_OFFSET),
         c_void_p(base + _SIZE_OFFSET),
@@ -129,7 +132,7 @@ def _call(function: Any, args: tuple[Any, ...], area: Arena) -> Any:
     needed = area.size.value
     if status or needed > area.limit:
         return _finish(status, function, args, area)
-    return loads(area.view[_DATA_OFFSET : _DATA_OFFSET + needed])
+    return loads(area.view)
 
 
 def _finish(status: int, function: Any, args: tuple[Any, ...], area: Arena) -> Any:
@@ -145,7 +148,7 @@ def _finish(status: int, function: Any, args: tuple[Any, ...], area: Arena) -> A
             _raise(status)
         needed = size.value
         if needed <= limit:
-            return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+            return loads(view)
         _, view, size, _, size_address, data, capacity, limit = _new_arena(needed)
         status = function(*args, data, capacity, size_address)
 
@@ -220,7 +223,7 @@ def find_row(access: RowAccess, key_value: int | _ffi.drumlin_value) -> tuple[An
     if status or needed > limit:
         row: tuple[Any, ...] | None = _finish(status, _find_row, (access.db, access.class_index, key), area)
     else:
-        row = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+        row = loads(view)
     return row
 
 
@@ -237,7 +240,7 @@ def read_row(access: RowAccess, key: int) -> tuple[Any, ...]:
     if status or needed > limit:
         row: tuple[Any, ...] = _finish(status, _read_row, (access.db, access.class_index, ckey), area)
     else:
-        row = loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])
+        row = loads(view)
     return row
 
 
@@ -278,9 +281,9 @@ def query_first_rows(access: RowAccess, query: bytes, args: bytes | None) -> lis
         )
         return rows if len(rows) <= FIRST_ROWS else None
     # A marshal list: '[', then its length as an int32, of which one byte holds at most 65.
-    if view[_DATA_OFFSET + 1] > FIRST_ROWS:
+    if view[1] > FIRST_ROWS:
         return None
-    return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])  # type: ignore[no-any-return]
+    return loads(view)  # type: ignore[no-any-return]
 
 
 # The reads of many objects, each with its own last size (RowAccess.last_size).
@@ -417,7 +420,7 @@ def find_values(access: RowAccess, key_value: int | _ffi.drumlin_value) -> dict[
     needed = size.value
     if status or needed > limit:
         return _finish(status, _find_values, args, area)  # type: ignore[no-any-return]
-    return loads(view[_DATA_OFFSET : _DATA_OFFSET + needed])  # type: ignore[no-any-return]
+    return loads(view)  # type: ignore[no-any-return]
 
 
 def object_values(access: RowAccess, handle: Any) -> dict[str, Any]:
