@@ -103,10 +103,10 @@ class ScalarAccessor(Accessor):
         self.version = info.rows.version if info.rows is not None else DEAD
         # The cells of Object.__setattr__'s write by object key, made once: a view of the value
         # cell (a number or bool is packed into it in place), the key cell, the class and property
-        # indexes, and the value cell's address. One accessor belongs to one class of one open
+        # indexes (plain ints: the int32_t parameters), and the value cell's address. One accessor belongs to one class of one open
         # database, and only the thread in that database's write() uses them.
         cvalue = _drumlin_value()
-        self.cells = (memoryview(cvalue).cast("B"), c_int64(0), c_int32(info.index), c_int32(prop.index), byref(cvalue))
+        self.cells = (memoryview(cvalue).cast("B"), c_int64(0), info.index, prop.index, byref(cvalue))
 
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
         # The hot path of every attribute read: the kept row, while the read version is unchanged.

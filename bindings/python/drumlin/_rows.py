@@ -180,7 +180,8 @@ class RowAccess:
 
     def __init__(self, handle: Any, info: ClassInfo, version: c_uint64) -> None:
         self.db = cast(handle, c_void_p)
-        self.class_index = c_int32(info.index)
+        # A plain int: ctypes passes it as a C int (the int32_t parameter) faster than a c_int32.
+        self.class_index = info.index
         self.cname = info.cname
         self.version = version
         # The properties a dict shows (all but linkingObjects ones), for the packed-values calls.

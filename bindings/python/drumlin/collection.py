@@ -39,7 +39,7 @@ from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
 from ._rows import NO_ROW, as_is_value, collection_converter, one_index, read_values
 from .notifications import NotificationToken
 from .object import Object, mixed_from_json, mixed_link_object
-from .results import Results, SortKeys, encode_query, query_args, sort_descriptor
+from .results import Results, ResultsHandle, SortKeys, encode_query, query_args, sort_descriptor
 from .values import check_mixed_keys, ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
@@ -461,7 +461,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         ctext = None if query is None else encode_query(query)
         cargs = query_args(args)
         handle = self._ptr()
-        out = _ffi.drumlin_results_p()
+        out = ResultsHandle()
         with self._drumlin_lock:
             _ffi.drumlin_list_query(handle, ctext, cargs, byref(out))
         target = self._drumlin_target

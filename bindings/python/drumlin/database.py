@@ -37,7 +37,7 @@ from .model import collect_schema
 from .notifications import NotificationToken
 from .object import Object, object_from_row
 from .projection import Projection
-from .results import _ENCODED, Results, encode_query, query_args
+from .results import _ENCODED, Results, ResultsHandle, encode_query, query_args
 from .values import INT64_MAX, ejson_dumps, ejson_loads
 
 __all__ = ["Database", "open", "WriteTransaction", "UpdateMode"]
@@ -673,7 +673,7 @@ class Database(Connection):
 def _results_handle(db: Database, info: ClassInfo, ctext: bytes | None, cargs: bytes | None, view: Any) -> Results[Any]:
     """``drumlin_query``: Results over a handle of their own (every object of the class for
     ``ctext`` None)."""
-    out = _ffi.drumlin_results_p()
+    out = ResultsHandle()
     _ffi.drumlin_query(db._ptr(), info.cname, ctext, cargs, byref(out))
     return Results(db, info, out, None, view)
 

@@ -19,7 +19,7 @@ import struct
 import sys
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from ctypes import addressof, byref, c_char_p, c_int, c_int64, c_void_p
+from ctypes import byref, c_char_p, c_int, c_int64, c_void_p
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
@@ -33,7 +33,7 @@ from ._errors import (
     MisuseError,
     TypeMismatchError,
 )
-from ._handle import HandleBase
+from ._handle import HandleBase, OwnedPointer
 from ._rows import NO_ROW, dict_builder, object_values, read_row
 from ._schema import Property, encode_name
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
@@ -69,7 +69,6 @@ _drumlin_value = _ffi.drumlin_value
 _set_by_key_unchecked = _ffi.drumlin_object_set_by_key_unchecked  # every argument a ctypes object
 _raise = _ffi._raise
 _get_at = _ffi.drumlin_object_get_at
-_pointer_word = c_void_p  # writes a handle cell in place (release sets it to NULL)
 
 # The values Object.__setattr__ packs into a plain property's value cell, as to_value writes them:
 # the drumlin_value's int type, then its 8-byte-aligned union (a float as a double, which the
@@ -85,12 +84,13 @@ _PACKED_WRITES: dict[type, tuple[Callable[..., None], int]] = {
 }
 
 
-class ObjectHandle(_ffi.drumlin_object_p):  # type: ignore[misc,valid-type]
-    """An object handle owned by one :class:`Object`: released by :meth:`release` (``close()``) or,
-    as a safety net, when it is garbage, except while the interpreter shuts down. Objects read as
+class ObjectHandle(OwnedPointer, _ffi.drumlin_object_p):  # type: ignore[misc,valid-type]
+    """An object handle owned by one :class:`Object` (see :class:`OwnedPointer`). Objects read as
     rows have none, so they pay no finalizer."""
 
     _type_ = _ffi._drumlin_object
+    _plain = _ffi.drumlin_object_p
+    _free = "drumlin_object_release"
 
     @classmethod
     def owning(cls, handle: Any) -> ObjectHandle | None:
@@ -98,20 +98,6 @@ class ObjectHandle(_ffi.drumlin_object_p):  # type: ignore[misc,valid-type]
         if isinstance(handle, cls) or handle is None:
             return handle
         return cls.from_buffer_copy(handle)  # type: ignore[no-any-return]
-
-    def release(self) -> None:
-        """Release the handle (once; the pointer is NULL afterwards)."""
-        if self:
-            handle = _ffi.drumlin_object_p.from_buffer_copy(self)
-            _pointer_word.from_address(addressof(self)).value = None
-            _ffi.drumlin_object_release(handle)
-
-    def __del__(self, _is_finalizing: Any = sys.is_finalizing) -> None:
-        if self and not _is_finalizing():
-            try:
-                self.release()
-            except Exception:  # nothing can be reported from __del__
-                pass
 
 
 @dataclass_transform(kw_only_default=True, field_specifiers=(persisted, linking_objects))

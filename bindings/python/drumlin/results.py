@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Uni
 from . import _ffi, notifications
 from ._convert import from_value, take_string
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
-from ._handle import UNOPENED, Handle
+from ._handle import UNOPENED, HandleBase, OwnedPointer
 from ._library import CALLS
 from ._rows import as_is, dict_builder, results_pages, results_rows, results_values
 from ._schema import encode_name
@@ -234,7 +234,16 @@ def _sort_text(text: str, ascending: bool) -> bytes:
 # ---- Results -------------------------------------------------------------------------------------
 
 
-class Results(Handle, Sequence[_T_co], Generic[_T_co]):
+class ResultsHandle(OwnedPointer, _ffi.drumlin_results_p):  # type: ignore[misc,valid-type]
+    """A results handle owned by one :class:`Results` (see ``OwnedPointer``): the results of a
+    lookup (``db.query``) that answer from their first rows never open one, and pay no finalizer."""
+
+    _type_ = _ffi._drumlin_results
+    _plain = _ffi.drumlin_results_p
+    _free = "drumlin_results_release"
+
+
+class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
     """A live, read-only sequence of :class:`~drumlin.Object`.
 
     Reading: ``len(results)``, ``results[i]`` (negative indexes too), ``results[a:b]`` (a list),
@@ -279,7 +288,7 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         linkingObjects property, or ``@links.<Class>.<property>``."""
         db = owner._drumlin_db
         handle = owner._ptr()
-        out = _ffi.drumlin_results_p()
+        out = ResultsHandle()
         with owner._drumlin_lock:
             _ffi.drumlin_object_get_backlinks(handle, property_name, byref(out))
         return cls(db, origin, out, owner)
@@ -287,7 +296,7 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
     def _open(self) -> Any:
         # Results of db.query answered from their first rows: the handle of their query.
         ctext, cargs = self._drumlin_query  # type: ignore[misc]
-        out = _ffi.drumlin_results_p()
+        out = ResultsHandle()
         _ffi.drumlin_query(self._drumlin_db._ptr(), self._drumlin_class.cname, ctext, cargs, byref(out))
         return out
 
@@ -312,7 +321,7 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
 
     def _release(self, handle: Any) -> None:
         if handle is not UNOPENED:
-            _ffi.drumlin_results_release(handle)
+            handle.release()
 
     def observe(
         self, callback: Callable[[CollectionChange], None], key_paths: Iterable[str] | None = None
@@ -328,7 +337,7 @@ class Results(Handle, Sequence[_T_co], Generic[_T_co]):
         )
 
     def _derive(self, function: Callable[..., int], *args: Any) -> Results[_T_co]:
-        out = _ffi.drumlin_results_p()
+        out = ResultsHandle()
         function(self._ptr(), *args, byref(out))
         return Results(self._drumlin_db, self._drumlin_class, out, self._drumlin_owner, self._drumlin_view)
 

@@ -213,6 +213,39 @@ def test_objects_release_the_handle_they_took_once(db: Any, monkeypatch: pytest.
     del other
     gc.collect()
     assert released == [1, 1]
+
+
+def test_results_release_the_handle_they_opened_once(db: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Results have no finalizer: the handle they open releases itself when they are closed or
+    # garbage, exactly once; a lookup answered from its first rows never opens one.
+    from drumlin import _ffi
+
+    released: list[int] = []
+    release = _ffi.drumlin_results_release
+    monkeypatch.setattr(_ffi, "drumlin_results_release", lambda handle: (released.append(1), release(handle)))
+    import gc
+
+    found = db.query("Person", "name == $0", "p1")
+    assert not hasattr(type(found), "__del__")
+    assert [p.id for p in found] == [1]
+    del found
+    gc.collect()
+    assert released == []  # never opened
+    everyone = db.objects("Person")
+    assert len(everyone) == 3
+    del everyone
+    gc.collect()
+    assert released == [1]
+    adults = db.objects("Person").filter("age > $0", 21)
+    assert [p.id for p in adults] == [2, 3]
+    adults.close()
+    adults.close()
+    assert released == [1, 1, 1]  # the filtered results and the unfiltered ones they came from
+    with pytest.raises(drumlin.MisuseError, match="These results are closed."):
+        len(adults)
+    del adults
+    gc.collect()
+    assert released == [1, 1, 1]
     # A closed object reads no more, and releasing did not break the database's other objects.
     assert db.get("Person", 3).name == "p3"
 
