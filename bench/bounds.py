@@ -205,6 +205,89 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
     return scope["run"]  # type: ignore[no-any-return]
 
 
+class _Tagged(_Read):
+    """:class:`_Read` of a value kept as a tagged tuple (a date, a decimal, a mixed value),
+    converted when read as the object API converts it."""
+
+    __slots__ = ()
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        value = _Read.__get__(self, obj, owner)
+        return _rows.TAGGED[value[0]](value) if type(value) is tuple else value
+
+
+class _Related(_Read):
+    """A link (its target's row read by key, one call), a collection (its values, one call) or an
+    embedded object (its row, carried in the owner's row): a floor object over what it reads."""
+
+    __slots__ = ("kind", "made", "target")
+
+    def __init__(self, index: int, version: Any, kind: str, made: Any, target: Any) -> None:
+        super().__init__(index, version)
+        self.kind = kind
+        self.made = made
+        self.target = target
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        value = _Read.__get__(self, obj, owner)
+        if self.kind == "list":
+            return self.target[0](self.target[1], obj.row[-1], self.target[2])[self.target[3]]
+        made = object.__new__(self.made)
+        made.row = _rows.read_row(self.target, value[2]) if self.kind == "link" else value[3]
+        made.seen = obj.seen
+        return made
+
+
+def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ...], link: tuple[str, tuple[str, ...]],
+                      collection: str, embedded: tuple[str, tuple[str, ...]]) -> Callable[[], None]:
+    """``db.get(class_name, i)``, its ``names``, the link's target's attributes, ``list()`` of a
+    collection and an embedded object's attributes, over :func:`get_related`'s calls, in the least
+    pure-Python live objects (one per object read, dates and decimals converted when read)."""
+    info = db._class(class_name)
+    access = info.rows
+    version = access.version
+    namespace: dict[str, Any] = {"__slots__": ("row", "seen")}
+    for name in names:
+        prop = info.by_name[name]
+        tagged = prop.type in _rows.TAGGED_PROPERTY_TYPES or prop.type == _ffi.DRUMLIN_PROPERTY_MIXED
+        namespace[name] = (_Tagged if tagged else _Read)(prop.index, version)
+    link_name, link_names = link
+    target_info = db._class(info.by_name[link_name].object_type)
+    namespace[link_name] = _Related(info.by_name[link_name].index, version, "link",
+                                    _floor_class(target_info, link_names), target_info.rows)
+    embedded_name, embedded_names = embedded
+    embedded_info = db._class(info.by_name[embedded_name].object_type)
+    namespace[embedded_name] = _Related(info.by_name[embedded_name].index, version, "embedded",
+                                        _floor_class(embedded_info, embedded_names), None)
+    namespace[collection] = _Related(info.by_name[collection].index, version, "list", None,
+                                     (_rows.read_values, access, _rows.one_index(info.by_name[collection].index), collection))
+    made = type("Floor" + info.name, (), namespace)
+    find_row = _rows.find_row
+    new = object.__new__
+
+    def get(i: int) -> Any:
+        obj = new(made)
+        obj.row = find_row(access, i)
+        obj.seen = version.value
+        return obj
+
+    # The step's own loop, its reads written out as the step writes them.
+    reads = ", ".join([f"obj.{name}" for name in names] + [f"obj.{link_name}.{n}" for n in link_names])
+    embedded_reads = ", ".join(f"inner.{n}" for n in embedded_names)
+    scope = {"ids": ids, "get": get}
+    exec(
+        "def run():\n"
+        "    for i in ids:\n"
+        "        obj = get(i)\n"
+        f"        {reads}\n"
+        f"        list(obj.{collection})\n"
+        f"        inner = obj.{embedded_name}\n"
+        f"        {embedded_reads}\n",
+        scope,
+    )
+    return scope["run"]  # type: ignore[no-any-return]
+
+
 def update_floor(db: Any, class_name: str, keys: list[int], prop: str, values: list[Any]) -> Callable[[], None]:
     """``obj.prop = value`` on objects read before, in one write, over :func:`update`'s calls:
     objects holding their object key, whose ``__setattr__`` (a Python frame: an attribute write

@@ -274,7 +274,10 @@ def read_steps(n: int, where: str, runs: int) -> list:
     plan = [
         (f"get + read every attribute ({m})", m, [("object API: db.get(...), attributes, owner.name, list(tags)", get_obj),
                                                  ("one call: db.get_dict", get_dict),
-                                                 (bounds.WAY, bounds.get_related(db, "Task", ids, "owner", "tags"))],
+                                                 (bounds.WAY, bounds.get_related(db, "Task", ids, "owner", "tags")),
+                                                 (bounds.FLOOR, bounds.get_related_floor(
+                                                     db, "Task", ids, ("id", "title", "done", "due", "estimate", "extra"),
+                                                     ("owner", ("name",)), "tags", ("location", ("city", "street"))))],
          get_sql),
         ("iterate done == false, read 3 attributes (tasks)", open_count,
          [("object API: iterate db.query(...)", iterate_obj), ("one call: db.query_dicts", iterate_dicts),
