@@ -137,6 +137,35 @@ def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[An
 FLOOR = "floor: the same calls under the least pure-Python live objects (internal)"
 
 
+def verdicts(ways: list[tuple[str, float, bool]]) -> list[str]:
+    """The "met?" column of one step's ways, given in their order as (name, ratio to sqlite3,
+    has a target): "yes", or "NO" with the reason when the bound or floor row after a missed way
+    (before the next way with a target) is below 1.0x, which shows the target out of reach."""
+    out = []
+    for i, (_name, ratio, targeted) in enumerate(ways):
+        if not targeted:
+            out.append("—")
+            continue
+        if ratio >= 1.0:
+            out.append("yes")
+            continue
+        bound = floor = None
+        for name, other, other_targeted in ways[i + 1:]:
+            if other_targeted:
+                break
+            if name.startswith(FLOOR):
+                floor = other
+            elif name.startswith(WAY):
+                bound = other
+        if floor is not None and floor < 1.0:
+            out.append(f"NO: out of reach in pure Python (floor {floor:.2f}×)")
+        elif bound is not None and bound < 1.0:
+            out.append(f"NO: out of reach with these calls (bound {bound:.2f}×)")
+        else:
+            out.append("NO")
+    return out
+
+
 class _Read:
     """A descriptor reading one column of the kept row, if the read version is unchanged."""
 

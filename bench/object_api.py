@@ -200,12 +200,12 @@ def main() -> int:
         print("|---|---|---|---|---|---|---|")
         for label, ops, variants, _ in plan:
             base = statistics.median(times[label + "|sqlite3"])
-            for name, _fn in variants:
-                t = statistics.median(times[label + "|" + name])
-                ratio = base / t
-                target = "≥ 1.0× sqlite3" if name.startswith("object API") else "—"
-                met = ("yes" if ratio >= 1.0 else "NO") if target != "—" else "—"
-                print(f"| {label} | {name} | {fmt_rate(ops / t)} | {fmt_rate(ops / base)} | {ratio:.2f}× | {target} | {met} |")
+            medians = [statistics.median(times[label + "|" + name]) for name, _fn in variants]
+            targeted = [name.startswith("object API") for name, _fn in variants]
+            verdicts = bounds.verdicts([(name, base / t, on) for (name, _fn), t, on in zip(variants, medians, targeted)])
+            for (name, _fn), t, on, met in zip(variants, medians, targeted, verdicts):
+                target = "≥ 1.0× sqlite3" if on else "—"
+                print(f"| {label} | {name} | {fmt_rate(ops / t)} | {fmt_rate(ops / base)} | {base / t:.2f}× | {target} | {met} |")
         model = statistics.median(times["get + read all 6 attributes|" + MODEL_WAY])
         dynamic = statistics.median(times["get + read all 6 attributes|object API: db.get(...) then attributes"])
         print(f"\nModel class against the dynamic object (get + 6 attributes): {dynamic / model:.2f}× "
