@@ -215,6 +215,20 @@ def test_objects_release_the_handle_they_took_once(db: Any, monkeypatch: pytest.
     assert released == [1, 1]
 
 
+
+def test_a_short_read_after_a_long_one_decodes_only_its_own_bytes(db: Any) -> None:
+    # Packed reads decode from the arena's data without cutting out their size (marshal stops at
+    # the end of its value): the bytes a longer earlier read left behind are never read.
+    with db.write():
+        db.create("Person", {"id": 9, "name": "n" * 50_000, "age": 1, "score": 2.5, "active": False})
+    assert len(db.get("Person", 9).name) == 50_000
+    short = db.get("Person", 1)
+    assert (short.id, short.name, short.age, short.score, short.active) == (1, "p1", 21, 0.5, True)
+    assert [p.name for p in db.query("Person", "age > 100")] == []
+    assert db.get("Person", 404) is None
+    assert [len(p.name) for p in db.query("Person", "age < 22")] == [2, 50_000]
+    assert [p.id for p in db.query("Person", "id == 2")] == [2]
+
 def test_results_release_the_handle_they_opened_once(db: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # Results have no finalizer: the handle they open releases itself when they are closed or
     # garbage, exactly once; a lookup answered from its first rows never opens one.
