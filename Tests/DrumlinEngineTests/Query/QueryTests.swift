@@ -159,6 +159,27 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try ids(db.objects("Person").sorted(by: "dog.age DESC, id")) == [4, 1, 2, 3, 5, 6])
     }
 
+    @Test func aSortThenLimitKeepsTheFirstRowsOfTheWholeSort() throws {
+        // SORT followed by LIMIT is compiled as one top-n read: the same rows in the same order as
+        // the whole sort cut after n, ties (equal ages, nulls) broken by the order before it.
+        let predicates = ["TRUEPREDICATE", "active == true", "age != nil", "FALSEPREDICATE"]
+        let sorts = ["SORT(age ASC)", "SORT(age DESC)", "SORT(active ASC, age DESC)", "SORT(dog.age ASC)",
+                     "SORT(anything ASC)", "SORT(name DESC) DISTINCT(active)", "DISTINCT(age) SORT(age DESC)"]
+        for predicate in predicates {
+            for sort in sorts {
+                let whole = try q("\(predicate) \(sort)")
+                for n in [0, 1, 2, 5, 6, 10] {
+                    #expect(try q("\(predicate) \(sort) LIMIT(\(n))") == Array(whole.prefix(n)), "\(predicate) \(sort) LIMIT(\(n))")
+                }
+                #expect(try q("\(predicate) \(sort) LIMIT(3) SORT(id DESC)") == whole.prefix(3).sorted(by: >))
+            }
+        }
+        let sorted = try db.objects("Person").sorted(by: [("age", true)]).limit(4)
+        #expect(try ids(sorted) == [3, 2, 1, 5])
+        #expect(try ids(sorted.filter("active == true")) == [3, 1, 5])
+        #expect(try sorted.count == 4)
+    }
+
     @Test func backlinksAndSubqueries() throws {
         let dogs = try db.query("Dog", "@links.Person.dogs.@count == 2")
         #expect(try dogs.objects.map { try $0["name"] } == ["Rex", "Bo"])
