@@ -297,7 +297,39 @@ public final class Results: @unchecked Sendable {
     }
 
     public var count: Int {
-        get throws(DrumlinError) { try database.serializedRead { (connection) throws(DrumlinError) in try keys(connection).count } }
+        get throws(DrumlinError) {
+            try database.serializedRead { (connection) throws(DrumlinError) in
+                isFilteredClass ? try countedRows(connection) : try keys(connection).count
+            }
+        }
+    }
+
+    /// Every object of the class, or those some filters keep: no SORT, DISTINCT or LIMIT, no
+    /// list or backlinks.
+    private var isFilteredClass: Bool {
+        guard case .all = base, owner == nil else { return false }
+        return steps.allSatisfy { if case .filter = $0 { true } else { false } }
+    }
+
+    /// How many objects results of `isFilteredClass` hold, counted by SQLite unless their keys
+    /// were read in this state: a count needs no list of keys in order, which only a read by
+    /// position keeps. The whole class is counted in its table, not from an index, so that the
+    /// count is checked against the class's count as every read of the whole class is. 100k
+    /// objects: 7.4 ms for the keys, 1.8 ms for the table's rows, 4.6 ms for `age > 30`'s.
+    private func countedRows(_ connection: Connection) throws(DrumlinError) -> Int {
+        let token = try database.stateToken(connection)
+        if let token, let cache, cache.token == token { return cache.keys.count }
+        let (rows, parameters, _) = try compile(connection)
+        let sql = isWholeClass ? "SELECT count(*) FROM \(info.table) NOT INDEXED" : "SELECT count(*) FROM (\(rows))"
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        try statement.bind(parameters)
+        let counted = try database.timedQuery(queryDescription) { () throws(DrumlinError) -> Int in
+            _ = try statement.step()
+            return Int(statement.int64(0))
+        }
+        if isWholeClass { try database.checkWholeClassRead(info, counted, since: token, connection) }
+        return counted
     }
 
     public var objects: [Object] {

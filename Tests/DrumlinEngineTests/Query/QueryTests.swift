@@ -180,6 +180,30 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try sorted.count == 4)
     }
 
+    @Test func aCountOfTheClassOrAFilterIsTheNumberOfObjectsItReads() throws {
+        // Counts of the class and of filters are SQLite's (no list of keys): always the number of
+        // objects a read finds, in the write's own state too, and the same once keys were read.
+        let predicates = ["TRUEPREDICATE", "age > 30", "active == true AND age != nil", "FALSEPREDICATE", "dogs.age > 5"]
+        func check() throws {
+            for predicate in predicates {
+                #expect(try db.query("Person", predicate).count == q(predicate).count, "\(predicate)")
+            }
+            let all = try db.objects("Person")
+            #expect(try all.count == ids(all).count)
+            #expect(try all.count == ids(all).count)  // from the keys now
+            #expect(try all.filter("age > 30").filter("active == true").count == q("age > 30 AND active == true").count)
+        }
+        try check()
+        try db.write {
+            try db.createMany("Person", json: #"[{"id": 7, "name": "Gil", "age": 40, "active": true}, {"id": 8, "name": "Hal", "active": false}]"#)
+            try db.object("Person", primaryKey: 1)!.delete()
+            try check()
+            #expect(try db.objects("Person").count == 7)
+        }
+        try check()
+        #expect(try db.query("Person", "age > 30").count == 4)
+    }
+
     @Test func backlinksAndSubqueries() throws {
         let dogs = try db.query("Dog", "@links.Person.dogs.@count == 2")
         #expect(try dogs.objects.map { try $0["name"] } == ["Rex", "Bo"])
