@@ -436,6 +436,17 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
 
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
+            start, stop, step = index.start, index.stop, index.step
+            if (
+                self._drumlin_first is None
+                and step in (None, 1)
+                and (start is None or (type(start) is int and start >= 0))
+                and type(stop) is int
+                and stop >= 0
+            ):
+                # The first objects, through LIMIT (a sort before it keeps only them as it sorts):
+                # results[:10] reads ten rows, not every key.
+                return self.limit(stop)._drumlin_objects()[start:]
             if self._drumlin_db._writer is not None or self._drumlin_first is not None:
                 return self._drumlin_objects()[index]
             return [self._get(i) for i in range(*index.indices(len(self)))]
@@ -452,9 +463,16 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
             found = object_from_row(info.object_type, self._drumlin_db, rows[position], version)  # type: ignore[arg-type]
             view = self._drumlin_view
             return found if view is None else view(found)
+        if index >= 0:
+            # No count first: the read by position reports an index past the end (a count and
+            # then the read would run the query twice when the results were not read before).
+            try:
+                return self._get(index)
+            except InvalidArgumentError as error:
+                raise IndexError(error.message) from None
         size = len(self)
-        position = index + size if index < 0 else index
-        if not 0 <= position < size:
+        position = index + size
+        if position < 0:
             raise IndexError(f"Index {index} is out of bounds for results of size {size}.")
         return self._get(position)
 

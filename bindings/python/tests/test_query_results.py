@@ -116,6 +116,30 @@ def test_len_indexing_slices_iteration(db: drumlin.Database) -> None:
         people[0] = people[1]  # type: ignore[index]
 
 
+
+def test_slices_of_results_are_the_slices_of_their_objects(db: drumlin.Database) -> None:
+    # results[a:b] with 0 <= a, b reads the first b objects through LIMIT (after a sort, SQLite
+    # keeps only them as it sorts); every other slice reads as before. Each is the list's slice.
+    cuts = [slice(None, 0), slice(None, 2), slice(1, 3), slice(3, 1), slice(2, None), slice(None, 10),
+            slice(-2, None), slice(None, -1), slice(None, None, 2), slice(1, 3, 1), slice(0, 4), slice(4, 9)]
+    every = [
+        db.objects("Person"),
+        db.objects("Person").sort("name", ascending=False),
+        db.objects("Person").filter("age != nil").sort("age"),
+        db.objects("Person").sort("age").distinct("age"),
+        db.get("Person", 2).dogs.filter("age > 0").sort("age"),  # type: ignore[union-attr]
+    ]
+    for results in every:
+        whole = [obj.primary_key for obj in results]
+        for cut in cuts:
+            assert [obj.primary_key for obj in results[cut]] == whole[cut], (whole, cut)
+    with db.write():
+        db.create("Person", {"id": 5, "name": "Abe", "age": 40})
+        by_name = db.objects("Person").sort("name")
+        assert [p.id for p in by_name[:2]] == [5, 1]
+        assert [p.id for p in by_name[1:3]] == [1, 2]
+    assert [p.name for p in db.objects("Person").sort("age", ascending=False)[:2]] == ["Dee", "Abe"]
+
 def test_bool_eq_contains_index(db: drumlin.Database) -> None:
     people = db.objects("Person")
     ann, bob = db.get("Person", 1), db.get("Person", 2)
