@@ -296,6 +296,16 @@ func ids(_ results: Results) throws -> [Int64] {
         expectError(.query) { _ = try q("TRUEPREDICATE SORT(dogs.name ASC)") }
     }
 
+    @Test func aggregatesOfTheClassOfFiltersAndOfSortedResults() throws {
+        // The class and one filter read the table; the rest join their rows to it: the same sums.
+        #expect(try db.objects("Person").sum("age") == .int(31 + 17 + 45 + 31 + 62))
+        #expect(try db.objects("Person").average("age") == .double(Double(31 + 17 + 45 + 31 + 62) / 5))
+        #expect(try db.objects("Person").filter("active == true").filter("age > 20").sum("age") == .int(31 + 31 + 62))
+        #expect(try db.query("Person", "age > 20 SORT(age DESC) LIMIT(2)").sum("age") == .int(62 + 45))
+        #expect(try db.query("Person", "dogs.age > 5").max("age") == .int(45))
+        #expect(try db.objects("Person").min("score") == .double(-2))
+    }
+
     @Test func resultsAreLiveAndAggregate() throws {
         let adults = try db.query("Person", "age >= 18")
         #expect(try adults.count == 4)
