@@ -837,6 +837,13 @@ int drumlin_results_count(drumlin_results *results, size_t *out_count);
 /** The object at `index`; release it with drumlin_object_release(). Out of range: INVALID_ARGUMENT. */
 int drumlin_results_get_object(drumlin_results *results, size_t index, drumlin_object **out_object);
 
+/**
+ * The position of the object of the results' class with object key `key` (drumlin_object_key()):
+ * the first, when a list holds it more than once; -1 when it is not in the results. One read of
+ * the results' keys, kept for reads by position until the next change.
+ */
+int drumlin_results_index_of_key(drumlin_results *results, int64_t key, int64_t *out_index);
+
 /** All objects as a JSON array (links as keys, see drumlin_object_to_json()). Free with drumlin_free(). */
 int drumlin_results_to_json(drumlin_results *results, char **out_json);
 

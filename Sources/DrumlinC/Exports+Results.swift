@@ -28,6 +28,17 @@ public func drumlin_results_get_object(_ results: OpaquePointer?, _ index: Int,
     }
 }
 
+@_cdecl("drumlin_results_index_of_key")
+public func drumlin_results_index_of_key(_ results: OpaquePointer?, _ key: Int64, _ outIndex: UnsafeMutablePointer<Int64>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        outIndex?.pointee = -1
+        let handle = try resultsHandle(results)
+        guard let outIndex else { throw misuse("out_index must not be NULL.") }
+        outIndex.pointee = try handle.results.index(ofKey: key).map { Int64($0) } ?? -1
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_results_to_json")
 public func drumlin_results_to_json(_ results: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     capi { () throws(DrumlinError) in

@@ -99,6 +99,10 @@ enum Usage {
         #expect(dogs.average(ofProperty: "age") as Double? == 2.5)
         let rex = try #require(dogs.first { $0.name == "Rex" })
         #expect(dogs.index(of: rex) == 0)
+        // By the object's key: its position in sorted and filtered results, nil where it is not.
+        #expect(dogs.sorted(byKeyPath: "name").index(of: rex) == 2)
+        #expect(dogs.filter("age > %@", 2).index(of: rex) == nil)
+        #expect(dogs.index(of: Usage.Dog(name: "Rex", age: 1)) == nil)  // not stored: not in them
         #expect(dogs.index(matching: { $0.name == "Max" }) == 3)
         #expect(dogs.first(where: { $0.age == 2 })?.name == "Bo")
     }

@@ -128,6 +128,19 @@ static void test_links_and_backlinks(void) {
     owner = (drumlin_object *)&owner;
     CHECK_ERR(drumlin_results_get_object(owners, 5, &owner), DRUMLIN_ERR_INVALID_ARGUMENT);
     CHECK(owner == NULL);
+    {
+        /* Positions by object key: Ann is Bo's one owner; Bob is not among them. */
+        int64_t key = -1, position = 7;
+        CHECK_OK(drumlin_object_key(ann, &key));
+        CHECK_OK(drumlin_results_index_of_key(owners, key, &position));
+        CHECK(position == 0);
+        CHECK_OK(drumlin_object_key(bob, &key));
+        CHECK_OK(drumlin_results_index_of_key(owners, key, &position));
+        CHECK(position == -1);
+        CHECK_OK(drumlin_results_index_of_key(owners, INT64_MAX, &position));
+        CHECK(position == -1);
+        CHECK_ERR(drumlin_results_index_of_key(owners, key, NULL), DRUMLIN_ERR_MISUSE);
+    }
     CHECK_OK(drumlin_results_to_json(owners, &json));
     CHECK(json != NULL && json[0] == '[');
     CHECK_JSON_HAS(json, "\"name\":\"Ann\"");

@@ -395,6 +395,11 @@ static void results_functions(drumlin_results *results) {
     CHECK(object == NULL);
     CHECK_MISUSE(drumlin_results_get_object(results, 0, NULL));
     {
+        int64_t position = 7;
+        CHECK_MISUSE(drumlin_results_index_of_key(NULL, 1, &position));
+        CHECK(position == -1);
+    }
+    {
         int32_t props[1] = {0};
         char packed[64];
         size_t size = 0;

@@ -193,7 +193,15 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         return derived { (results) throws(EError) in try results.distinct(paths) }
     }
 
-    public func index(of object: Element) -> Int? { firstIndex { $0 == object } }
+    /// The first position of `object`: for a stored object of these results' class and realm, one
+    /// read of the results' keys (no object made per element); otherwise by comparing elements.
+    public func index(of object: Element) -> Int? {
+        if projecting == nil, let stored = object as? ObjectBase, let state = stored._managedState {
+            guard state.context === context, state.object.classIndex == results.classIndex else { return nil }
+            do { return try results.index(ofKey: state.object.key) } catch { _fatal(Realm.Error(error)) }
+        }
+        return firstIndex { $0 == object }
+    }
 
     // MARK: Aggregates
 

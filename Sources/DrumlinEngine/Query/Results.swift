@@ -354,6 +354,13 @@ public final class Results: @unchecked Sendable {
         }
     }
 
+    /// The position of the object with object key `key` in the results (the first, when a list
+    /// holds it more than once), or nil when it is not in them. One read of the keys in order
+    /// (kept for later reads by position), no object made per element.
+    public func index(ofKey key: Int64) throws(DrumlinError) -> Int? {
+        try database.serializedRead { (connection) throws(DrumlinError) in try keys(connection).firstIndex(of: key) }
+    }
+
     /// The objects as a JSON array (links as keys, or nested `depth` levels).
     public func jsonText(depth: Int = 0) throws(DrumlinError) -> String {
         try database.serializedRead { (connection) throws(DrumlinError) in

@@ -531,14 +531,29 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
     def __contains__(self, value: object) -> bool:
         if self._drumlin_view is not None:
             return value in self._drumlin_objects()
+        return self._drumlin_position(value) >= 0
+
+    def _drumlin_position(self, value: object) -> int:
+        """The first position of the stored object ``value`` in these results, or -1 (for
+        anything else too): ``drumlin_results_index_of_key``, no object made per element."""
         if not isinstance(value, Object) or value._drumlin_values is not None:
-            return False
-        if value._drumlin_class is not self._drumlin_class:
-            return False
-        return value in self._drumlin_objects()
+            return -1
+        if value._drumlin_class is not self._drumlin_class or value._drumlin_db is not self._drumlin_db:
+            return -1
+        key = value._drumlin_object_key()
+        if key is None:
+            return -1
+        out = c_int64()
+        _ffi.drumlin_results_index_of_key(self._ptr(), key, byref(out))
+        return out.value
 
     def index(self, value: Any, start: int = 0, stop: int | None = None) -> int:
         """The first position of ``value`` (ValueError when it is not there)."""
+        if self._drumlin_view is None and start == 0 and stop is None:
+            position = self._drumlin_position(value)
+            if position < 0:
+                raise ValueError(f"{value!r} is not in the results")
+            return position
         objects = self._drumlin_objects()
         return objects.index(value, start, len(objects) if stop is None else stop)
 

@@ -140,6 +140,28 @@ def test_slices_of_results_are_the_slices_of_their_objects(db: drumlin.Database)
         assert [p.id for p in by_name[1:3]] == [1, 2]
     assert [p.name for p in db.objects("Person").sort("age", ascending=False)[:2]] == ["Dee", "Abe"]
 
+
+def test_in_and_index_find_stored_objects_by_their_key(db: drumlin.Database) -> None:
+    # One read of the results' keys (drumlin_results_index_of_key), no object per element: the
+    # first position, and never an object of another class or a value that is not stored.
+    people = db.objects("Person").sort("age", ascending=False)  # Dee 62, Ann 31, Bob 17, Cy null
+    dee, ann, bob, cy = (db.get("Person", i) for i in (4, 1, 2, 3))
+    assert [people.index(p) for p in (dee, ann, bob, cy)] == [0, 1, 2, 3]
+    over_30 = db.objects("Person").filter("age > 30")
+    assert ann in over_30 and dee in over_30 and bob not in over_30 and cy not in over_30
+    with pytest.raises(ValueError, match="is not in the results"):
+        over_30.index(bob)
+    assert over_30.index(dee, 1) == 1  # with a start: through the objects, as a list
+    rex = db.get("Dog", "Rex")
+    assert rex not in people and 1 not in people and "Ann" not in people and None not in people
+    bobs_dogs = db.get("Person", 2).dogs.filter("TRUEPREDICATE")  # type: ignore[union-attr]
+    assert [d.name for d in bobs_dogs] == ["Bo", "Bo", "Fido"]
+    assert bobs_dogs.index(db.get("Dog", "Bo")) == 0 and bobs_dogs.index(db.get("Dog", "Fido")) == 2
+    assert rex not in bobs_dogs
+    with db.write():
+        db.delete(cy)
+    assert cy not in people and len(people) == 3
+
 def test_bool_eq_contains_index(db: drumlin.Database) -> None:
     people = db.objects("Person")
     ann, bob = db.get("Person", 1), db.get("Person", 2)
