@@ -470,6 +470,10 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
                 return self._get(index)
             except InvalidArgumentError as error:
                 raise IndexError(error.message) from None
+        # From the end: the keys in order first (a position lookup reads and keeps them until the
+        # next change), so that the count and the read by position both use them instead of
+        # counting separately.
+        _ffi.drumlin_results_index_of_key(self._ptr(), 0, byref(c_int64()))
         size = len(self)
         position = index + size
         if position < 0:
