@@ -834,6 +834,12 @@ void drumlin_results_release(drumlin_results *results);
 /** The number of objects (re-evaluated now). */
 int drumlin_results_count(drumlin_results *results, size_t *out_count);
 
+/**
+ * *out_empty = 1 when the results hold no object now, 0 otherwise. Cheaper than a count: for a
+ * class or its filters SQLite stops at the first object it finds.
+ */
+int drumlin_results_is_empty(drumlin_results *results, int *out_empty);
+
 /** The object at `index`; release it with drumlin_object_release(). Out of range: INVALID_ARGUMENT. */
 int drumlin_results_get_object(drumlin_results *results, size_t index, drumlin_object **out_object);
 

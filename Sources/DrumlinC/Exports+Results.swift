@@ -16,6 +16,16 @@ public func drumlin_results_count(_ results: OpaquePointer?, _ outCount: UnsafeM
     }
 }
 
+@_cdecl("drumlin_results_is_empty")
+public func drumlin_results_is_empty(_ results: OpaquePointer?, _ outEmpty: UnsafeMutablePointer<Int32>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let handle = try resultsHandle(results)
+        guard let outEmpty else { throw misuse("out_empty must not be NULL.") }
+        outEmpty.pointee = try handle.results.isEmpty ? 1 : 0
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_results_get_object")
 public func drumlin_results_get_object(_ results: OpaquePointer?, _ index: Int,
                                      _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {

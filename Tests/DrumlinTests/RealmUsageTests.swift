@@ -103,6 +103,7 @@ enum Usage {
         #expect(dogs.sorted(byKeyPath: "name").index(of: rex) == 2)
         #expect(dogs.filter("age > %@", 2).index(of: rex) == nil)
         #expect(dogs.index(of: Usage.Dog(name: "Rex", age: 1)) == nil)  // not stored: not in them
+        #expect(!dogs.isEmpty && dogs.filter("age > 100").isEmpty && !dogs.sorted(byKeyPath: "name").isEmpty)
         #expect(dogs.index(matching: { $0.name == "Max" }) == 3)
         #expect(dogs.first(where: { $0.age == 2 })?.name == "Bo")
     }

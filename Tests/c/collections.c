@@ -141,6 +141,18 @@ static void test_links_and_backlinks(void) {
         CHECK(position == -1);
         CHECK_ERR(drumlin_results_index_of_key(owners, key, NULL), DRUMLIN_ERR_MISUSE);
     }
+    {
+        /* Emptiness: Bo has an owner; none of them is called Zed. */
+        drumlin_results *zeds = NULL;
+        int empty = -1;
+        CHECK_OK(drumlin_results_is_empty(owners, &empty));
+        CHECK(empty == 0);
+        REQUIRE_OK(drumlin_results_filter(owners, "name == 'Zed'", NULL, &zeds));
+        CHECK_OK(drumlin_results_is_empty(zeds, &empty));
+        CHECK(empty == 1);
+        CHECK_ERR(drumlin_results_is_empty(zeds, NULL), DRUMLIN_ERR_MISUSE);
+        drumlin_results_release(zeds);
+    }
     CHECK_OK(drumlin_results_to_json(owners, &json));
     CHECK(json != NULL && json[0] == '[');
     CHECK_JSON_HAS(json, "\"name\":\"Ann\"");

@@ -396,8 +396,10 @@ static void results_functions(drumlin_results *results) {
     CHECK_MISUSE(drumlin_results_get_object(results, 0, NULL));
     {
         int64_t position = 7;
+        int empty = 0;
         CHECK_MISUSE(drumlin_results_index_of_key(NULL, 1, &position));
         CHECK(position == -1);
+        CHECK_MISUSE(drumlin_results_is_empty(NULL, &empty));
     }
     {
         int32_t props[1] = {0};

@@ -70,6 +70,9 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
     public var count: Int { _counted { () throws(EError) in try results.count } }
+    /// Whether there is no object: for a class or its filters, SQLite stops at the first object
+    /// (the collection's default would count them all).
+    public var isEmpty: Bool { _counted { () throws(EError) in try results.isEmpty } }
 
     public subscript(position: Int) -> Element {
         do {

@@ -304,6 +304,26 @@ public final class Results: @unchecked Sendable {
         }
     }
 
+    /// Whether the results hold no object. Of a class or its filters, SQLite stops at the first
+    /// object it finds (`EXISTS`); others are counted.
+    public var isEmpty: Bool {
+        get throws(DrumlinError) {
+            try database.serializedRead { (connection) throws(DrumlinError) in
+                guard isFilteredClass else { return try keys(connection).isEmpty }
+                let token = try database.stateToken(connection)
+                if let token, let cache, cache.token == token { return cache.keys.isEmpty }
+                let (rows, parameters, _) = try compile(connection)
+                let statement = try connection.statement("SELECT EXISTS (SELECT 1 FROM (\(rows)))")
+                defer { statement.reset() }
+                try statement.bind(parameters)
+                return try database.timedQuery(queryDescription) { () throws(DrumlinError) -> Bool in
+                    _ = try statement.step()
+                    return statement.int64(0) == 0
+                }
+            }
+        }
+    }
+
     /// Every object of the class, or those some filters keep: no SORT, DISTINCT or LIMIT, no
     /// list or backlinks.
     private var isFilteredClass: Bool {

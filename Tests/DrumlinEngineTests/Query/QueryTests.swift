@@ -204,6 +204,27 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try db.query("Person", "age > 30").count == 4)
     }
 
+    @Test func emptinessIsWhetherAReadFindsAnObject() throws {
+        // EXISTS for the class and its filters; the keys for the rest; the write's own state too.
+        func check() throws {
+            for predicate in ["TRUEPREDICATE", "age > 30", "age > 100", "FALSEPREDICATE", "dogs.age > 5",
+                              "age > 30 SORT(name ASC)", "age > 100 SORT(name ASC) LIMIT(1)", "TRUEPREDICATE LIMIT(0)"] {
+                #expect(try db.query("Person", predicate).isEmpty == q(predicate).isEmpty, "\(predicate)")
+            }
+        }
+        try check()
+        let old = try db.query("Person", "age > 60")
+        #expect(try !old.isEmpty)
+        _ = try ids(old)  // keys kept: answered from them while nothing changes
+        #expect(try !old.isEmpty)
+        try db.write {
+            try db.object("Person", primaryKey: 6)!.delete()
+            #expect(try old.isEmpty)
+            try check()
+        }
+        #expect(try old.isEmpty && db.query("Person", "age > 60").isEmpty)
+    }
+
     @Test func backlinksAndSubqueries() throws {
         let dogs = try db.query("Dog", "@links.Person.dogs.@count == 2")
         #expect(try dogs.objects.map { try $0["name"] } == ["Rex", "Bo"])

@@ -511,6 +511,8 @@ drumlin_object_get_backlinks = _fn(
 drumlin_results_release = _fn("drumlin_results_release", [drumlin_results_p], None, None)
 # int drumlin_results_count(drumlin_results *results, size_t *out_count);
 drumlin_results_count = _fn("drumlin_results_count", [drumlin_results_p, POINTER(c_size_t)])
+# int drumlin_results_is_empty(drumlin_results *results, int *out_empty);
+drumlin_results_is_empty = _fn("drumlin_results_is_empty", [drumlin_results_p, POINTER(c_int)])
 # int drumlin_results_index_of_key(drumlin_results *results, int64_t key, int64_t *out_index);
 drumlin_results_index_of_key = _fn("drumlin_results_index_of_key", [drumlin_results_p, c_int64, POINTER(c_int64)])
 # int drumlin_results_get_object(drumlin_results *results, size_t index, drumlin_object **out_object);

@@ -23,7 +23,7 @@ import json
 import pathlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from ctypes import byref, c_int64, c_size_t, c_void_p
+from ctypes import byref, c_int, c_int64, c_size_t, c_void_p
 from itertools import chain
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
@@ -426,7 +426,13 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
         return self._drumlin_objects().count(value)
 
     def __bool__(self) -> bool:
-        return len(self) > 0
+        kept = self._drumlin_take()
+        if kept is not None:
+            return len(kept[1]) > 0
+        # `if results:` asks whether there is one object, not how many (drumlin_results_is_empty).
+        empty = c_int()
+        _ffi.drumlin_results_is_empty(self._ptr(), byref(empty))
+        return not empty.value
 
     @overload
     def __getitem__(self, index: int) -> _T_co: ...

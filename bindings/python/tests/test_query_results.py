@@ -162,6 +162,21 @@ def test_in_and_index_find_stored_objects_by_their_key(db: drumlin.Database) -> 
         db.delete(cy)
     assert cy not in people and len(people) == 3
 
+
+def test_bool_asks_whether_there_is_an_object(db: drumlin.Database) -> None:
+    # drumlin_results_is_empty: SQLite stops at the first object of a class or its filters.
+    assert db.objects("Person") and db.objects("Person").filter("age > 30")
+    assert not db.objects("Person").filter("age > 100") and not db.objects("Person").limit(0)
+    assert db.objects("Person").sort("age") and not db.objects("Person").filter("age > 100").sort("age")
+    assert db.query("Person", "name == $0", "Ann") and not db.query("Person", "name == $0", "Zed")
+    over_60 = db.objects("Person").filter("age > 60")
+    assert over_60
+    with db.write():
+        db.delete(db.get("Person", 4))
+        assert not over_60
+        assert not db.get("Person", 2).dogs.filter("age > 20")  # type: ignore[union-attr]
+    assert not over_60
+
 def test_bool_eq_contains_index(db: drumlin.Database) -> None:
     people = db.objects("Person")
     ann, bob = db.get("Person", 1), db.get("Person", 2)
