@@ -286,6 +286,12 @@ public final class Results: @unchecked Sendable {
         return keys
     }
 
+    /// Whether the keys kept from the last read are those of the database's state now.
+    private func keysAreCurrent(_ connection: Connection) throws(DrumlinError) -> Bool {
+        guard let cache, let token = try database.stateToken(connection) else { return false }
+        return cache.token == token
+    }
+
     /// "'Person' where age > $0 SORT(name ASC)", for the log.
     var queryDescription: String {
         let texts = steps.map { step -> String in
@@ -366,6 +372,11 @@ public final class Results: @unchecked Sendable {
 
     public func object(at index: Int) throws(DrumlinError) -> Object {
         try database.serializedRead { (connection) throws(DrumlinError) in
+            // The first object of results whose keys were not read in this state: a read of it
+            // alone (a sort before keeps only it as it sorts), not of every key in order.
+            if index == 0, try !keysAreCurrent(connection), let key = try limit(1).keys(connection).first {
+                return Object(database: database, info: info, key: key)
+            }
             let keys = try keys(connection)
             guard index >= 0, index < keys.count else {
                 throw DrumlinError(.invalidArgument, "Index \(index) is out of bounds for results of size \(keys.count).")

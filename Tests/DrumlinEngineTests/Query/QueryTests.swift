@@ -204,6 +204,21 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try db.query("Person", "age > 30").count == 4)
     }
 
+    @Test func theFirstObjectIsReadAlone() throws {
+        // object(at: 0) before the keys are read is a read of the first object only: the same
+        // object as the whole read's first, and the same error when there is none.
+        for predicate in ["TRUEPREDICATE", "age > 30", "age > 30 SORT(name DESC)", "TRUEPREDICATE SORT(age ASC) DISTINCT(active)",
+                          "dogs.age > 5 SORT(dog.age DESC)", "TRUEPREDICATE LIMIT(2) SORT(id DESC)"] {
+            let first = try db.query("Person", predicate).object(at: 0)
+            #expect(try first["id"] == .int(q(predicate)[0]), "\(predicate)")
+        }
+        let dogs = try db.object("Person", primaryKey: 4)!.list("dogs").results()
+        #expect(try dogs.object(at: 0)["name"] == .string("Dot"))
+        let none = try db.query("Person", "age > 100")
+        #expect(throws: DrumlinError.self) { _ = try none.object(at: 0) }
+        do { _ = try none.object(at: 0) } catch { #expect(error.message == "Index 0 is out of bounds for results of size 0.") }
+    }
+
     @Test func emptinessIsWhetherAReadFindsAnObject() throws {
         // EXISTS for the class and its filters; the keys for the rest; the write's own state too.
         func check() throws {
