@@ -781,6 +781,12 @@ static void closed_database_functions(const char *path) {
 
     CHECK_MISUSE(drumlin_results_count(results, &n));
     CHECK_MISUSE(drumlin_results_get_object(results, 0, &out_object));
+    {
+        int64_t position = 0;
+        int empty = 0;
+        CHECK_MISUSE(drumlin_results_index_of_key(results, 1, &position));
+        CHECK_MISUSE(drumlin_results_is_empty(results, &empty));
+    }
     CHECK_MISUSE(drumlin_results_get_values(results, 0, 1, 1, indices, values, &n));
     CHECK_MISUSE(drumlin_results_to_json(results, &json));
 

@@ -315,9 +315,7 @@ public final class Results: @unchecked Sendable {
     public var isEmpty: Bool {
         get throws(DrumlinError) {
             try database.serializedRead { (connection) throws(DrumlinError) in
-                guard isFilteredClass else { return try keys(connection).isEmpty }
-                let token = try database.stateToken(connection)
-                if let token, let cache, cache.token == token { return cache.keys.isEmpty }
+                guard isFilteredClass, try !keysAreCurrent(connection) else { return try keys(connection).isEmpty }
                 let (rows, parameters, _) = try compile(connection)
                 let statement = try connection.statement("SELECT EXISTS (SELECT 1 FROM (\(rows)))")
                 defer { statement.reset() }
@@ -345,8 +343,12 @@ public final class Results: @unchecked Sendable {
     private func countedRows(_ connection: Connection) throws(DrumlinError) -> Int {
         let token = try database.stateToken(connection)
         if let token, let cache, cache.token == token { return cache.keys.count }
-        let (rows, parameters, _) = try compile(connection)
-        let sql = isWholeClass ? "SELECT count(*) FROM \(info.table) NOT INDEXED" : "SELECT count(*) FROM (\(rows))"
+        // The whole class needs no compiled query.
+        let (sql, parameters) = isWholeClass ? ("SELECT count(*) FROM \(info.table) NOT INDEXED", [])
+            : try { () throws(DrumlinError) -> (String, [Value]) in
+                let (rows, parameters, _) = try compile(connection)
+                return ("SELECT count(*) FROM (\(rows))", parameters)
+            }()
         let statement = try connection.statement(sql)
         defer { statement.reset() }
         try statement.bind(parameters)
