@@ -260,7 +260,8 @@ func jsonArgument(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(Druml
 
 /// Query arguments: a JSON array (NULL for none).
 func queryArguments(_ db: Database, _ argsJSON: UnsafePointer<CChar>?) throws(DrumlinError) -> [Value] {
-    guard argsJSON != nil else { return [] }
+    guard let argsJSON else { return [] }
+    if let values = ExtendedJSON.plainValues(cString: argsJSON) { return values }
     guard case .array(let items) = try jsonArgument(argsJSON, "args_json") else {
         throw DrumlinError(.invalidArgument, "args_json must be a JSON array of the query's arguments.")
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reading and writing values as MongoDB Extended JSON v2 (relaxed): plain JSON for bool, int,
 /// finite doubles, strings and null; one-key `$` wrappers for the rest.
 package enum ExtendedJSON {
@@ -81,6 +83,52 @@ package enum ExtendedJSON {
         default:
             return nil
         }
+    }
+
+    /// The values of a JSON array of plain scalars (strings, numbers, booleans, null), read
+    /// straight into values, as `mixedValue` of each element of the parsed array gives them:
+    /// query arguments are nearly always these, and this read makes no JSON tree. Nil for anything
+    /// else (an object, a nested array, text that is not JSON), which the general parser reads
+    /// and reports.
+    package static func plainValues(cString: UnsafePointer<CChar>) -> [Value]? {
+        var parser = JSONParser(UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
+        let bytes = parser.bytes, count = parser.count
+        parser.skipWhitespace()
+        guard parser.index < count, bytes[parser.index] == UInt8(ascii: "[") else { return nil }
+        parser.index += 1
+        var values: [Value] = []
+        parser.skipWhitespace()
+        if parser.index < count, bytes[parser.index] == UInt8(ascii: "]") {
+            parser.index += 1
+        } else {
+            while true {
+                parser.skipWhitespace()
+                guard parser.index < count else { return nil }
+                switch bytes[parser.index] {
+                case UInt8(ascii: "{"), UInt8(ascii: "["): return nil
+                case UInt8(ascii: "\""):
+                    guard let text = try? parser.parseString() else { return nil }
+                    values.append(.string(text))
+                default:
+                    guard let json = try? parser.parseValue() else { return nil }
+                    switch json {
+                    case .null: values.append(.null)
+                    case .bool(let b): values.append(.bool(b))
+                    case .int(let i): values.append(.int(i))
+                    case .double(let d): values.append(.double(d))
+                    case .string, .array, .object: return nil
+                    }
+                }
+                parser.skipWhitespace()
+                guard parser.index < count else { return nil }
+                if bytes[parser.index] == UInt8(ascii: ",") { parser.index += 1; continue }
+                guard bytes[parser.index] == UInt8(ascii: "]") else { return nil }
+                parser.index += 1
+                break
+            }
+        }
+        parser.skipWhitespace()
+        return parser.index == count ? values : nil
     }
 
     /// Decodes any Extended JSON value the way a mixed property stores it: exact scalar types,

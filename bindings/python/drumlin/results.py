@@ -308,18 +308,14 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
         if first is None:
             return None
         self._drumlin_first = None
-        access = self._drumlin_class.rows
-        if (
-            access is None
-            or first[0] != access.version.value
-            or first[1] != CALLS[0]
-            or self._drumlin_h is None
-            or self._drumlin_db._drumlin_h is None
-        ):
+        # Kept rows exist only for a class with row access (db.query); closing the results drops
+        # them (_release), closing the database makes its version cell DEAD and is a call.
+        if first[0] != self._drumlin_class.rows.version.value or first[1] != CALLS[0]:  # type: ignore[union-attr]
             return None
         return first[0], first[2]
 
     def _release(self, handle: Any) -> None:
+        self._drumlin_first = None  # closed results answer nothing from the rows read with them
         if handle is not UNOPENED:
             handle.release()
 
@@ -513,11 +509,15 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
         if first is not None:
             # _drumlin_take, inline: this is the path of every loop over db.query(...).
             self._drumlin_first = None
-            if not (access is not None and first[0] == access.version.value and first[1] == CALLS[0]
-                    and self._drumlin_h is not None and db._drumlin_h is not None):
+            if first[0] != access.version.value or first[1] != CALLS[0]:  # type: ignore[union-attr]
                 first = None
         if first is not None:
             version, rows = first[0], first[2]
+            if len(rows) == 1:
+                # One object (a lookup by a unique value): made now, one call, no generator.
+                found = object_from_row(info.object_type, db, rows[0], version)  # type: ignore[arg-type]
+                view = self._drumlin_view
+                return iter((found if view is None else view(found),))
         else:
             handle = self._ptr()
             if db._drumlin_h is None or access is None:

@@ -322,6 +322,8 @@ def test_projection_reads_through_the_object(open_db: OpenDb) -> None:
     assert views[1].home_city is None
     assert db.get(FriendView, 2).first_name == "Bob"  # type: ignore[union-attr]
     assert [v.first_name for v in db.query(FriendView, "friends.@count > 0")] == ["Ann"]
+    (bob,) = db.query(FriendView, "id == $0", 2)  # one object: made alone, seen through the view
+    assert isinstance(bob, FriendView) and bob.object == db.get(Friend, 2)
     with db.write():
         view.first_name = "Anna"  # writes the object
         ann.address.city = "Basel"  # type: ignore[union-attr]

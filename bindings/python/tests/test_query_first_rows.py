@@ -133,6 +133,27 @@ def test_closed_results_and_a_closed_database_fail(db: Any, path: Path) -> None:
         list(again)
 
 
+def test_a_lookup_of_one_object_is_live_like_any_result(db: Any, monkeypatch: Any) -> None:
+    calls = Calls(monkeypatch)
+    (found,) = db.query("Person", "id == $0", 7)
+    assert (found.id, found.name, found.age) == (7, "p7", 7) and found == db.get("Person", 7)
+    assert type(found) is type(db.get("Person", 8))
+    assert (calls.opened, calls.pages) == (0, 0)
+    # A commit between the query and the loop: the loop reads the results as they are now.
+    lookup = db.query("Person", "name == $0", "p9")
+    with db.write():
+        db.get("Person", 9).name = "renamed"
+    assert list(lookup) == []
+    lookup = db.query("Person", "id == $0", 9)
+    with db.write():
+        db.get("Person", 9).age = 99
+    assert [p.age for p in lookup] == [99]
+    closed = db.query("Person", "id == $0", 5)
+    closed.close()
+    with pytest.raises(drumlin.MisuseError, match="These results are closed"):
+        list(closed)
+
+
 def test_a_bad_query_fails_at_the_call(db: Any) -> None:
     with pytest.raises(drumlin.QueryError, match="name =="):
         db.query("Person", "name ==")
