@@ -15,13 +15,21 @@ extension QueryCompiler {
     /// The creation-order expression of the root class's rows.
     var creationOrder: String { root.creationOrderT0 }
 
+    /// Every object of the root class as `(k, o)` rows: the text after the select list (the root
+    /// table as t0), and `o`.
+    var everyObject: (tail: String, order: String) {
+        if keyOrder {
+            let (from, guarded) = root.keyOrderTableT0
+            return (" FROM \(from) WHERE \(guarded)", "t0.\(root.keyColumn)")
+        }
+        return (" FROM \(root.table) AS t0", creationOrder)
+    }
+
     mutating func baseSQL(_ base: Results.Base) -> String {
         switch base {
-        case .all where keyOrder:
-            let (from, guarded) = root.keyOrderTableT0
-            return "SELECT t0.\(root.keyColumn) AS k, t0.\(root.keyColumn) AS o FROM \(from) WHERE \(guarded)"
         case .all:
-            return "SELECT t0.\(root.keyColumn) AS k, \(creationOrder) AS o FROM \(root.table) AS t0"
+            let (tail, order) = everyObject
+            return "SELECT t0.\(root.keyColumn) AS k, \(order) AS o\(tail)"
         case .list(let owner, let table):
             return "SELECT l.value AS k, l.position AS o FROM \(table.name) AS l WHERE l.owner = \(bind(.int(owner)))"
         case .backlinks(let origin, let index, let key):
@@ -36,10 +44,16 @@ extension QueryCompiler {
         }
     }
 
-    /// The SELECT of `(k, o)` rows for a base and its steps.
+    /// The SELECT of `(k, o)` rows for a base and its steps. Sets `plainRows` when the rows
+    /// can be read straight from the table.
     mutating func rows(_ base: Results.Base, _ steps: [Results.Step]) throws(DrumlinError) -> String {
         var sql = baseSQL(base)
-        var first = true
+        // While the steps so far are filters over every object of the class: the text after the
+        // select list that reads t0 itself, each filter in its WHERE, and `o`. A SORT then orders
+        // t0's own rows, where joining the rows back to the table would look each one up again
+        // (`objects.sort("age").limit(10)` over 100k objects: 31.6 -> 7.7 ms).
+        var direct: (tail: String, order: String, filtered: Bool)?
+        if case .all = base { direct = (everyObject.tail, everyObject.order, keyOrder) }
         let join = "JOIN \(root.table) AS t0 ON t0.\(root.keyColumn) = s.k"
         var limitTaken = false
         for (position, step) in steps.enumerated() {
@@ -49,16 +63,19 @@ extension QueryCompiler {
             }
             let saved = (arguments, text)
             defer { (arguments, text) = saved }
+            let last = position == steps.count - 1
             switch step {
             case .filter(let predicate, let queryText, let stepArguments):
                 (arguments, text) = (stepArguments, queryText)
                 let condition = try self.condition(predicate)
-                if first, case .all = base, keyOrder {
-                    sql += " AND (\(condition))"
+                if var filtered = direct {
+                    // keyOrder's tail already has a WHERE (its guard).
+                    filtered.tail += filtered.filtered ? " AND (\(condition))" : " WHERE (\(condition))"
+                    filtered.filtered = true
+                    direct = filtered
+                    sql = "SELECT t0.\(root.keyColumn) AS k, \(filtered.order) AS o\(filtered.tail)"
                     if steps.count == 1 { plainCondition = condition }
-                } else if first, case .all = base {
-                    sql += " WHERE \(condition)"
-                    if steps.count == 1 { plainCondition = condition }
+                    if last { plainRows = "\(filtered.tail) ORDER BY \(filtered.order)" }
                 } else {
                     sql = "SELECT s.k AS k, s.o AS o FROM (\(sql)) AS s \(join) WHERE \(condition)"
                 }
@@ -78,14 +95,26 @@ extension QueryCompiler {
                         throw DrumlinError(.limit, "A sort may use at most \(Self.maximumSortKeys) different key paths (this one uses \(terms.count)).")
                     }
                     let order = terms.joined(separator: ", ") + ", s.o"
+                    // Over t0's own rows, the same order: the sort keys, then `o`.
+                    let directOrder = direct.map { terms.joined(separator: ", ") + ", " + $0.order }
                     if position + 1 < steps.count, case .postfix(let next, _, _) = steps[position + 1], case .limit(let n) = next.kind {
                         // SORT then LIMIT (the first n by a sort): the n rows first, in SQLite's
                         // top-n sort or an index's order, then numbered. Numbering every row and
                         // keeping n sorted the whole class first: 77 ms against 0.03 ms for
                         // `SORT(name ASC) LIMIT(10)` over 100k objects with `name` indexed.
-                        let limited = "SELECT s.k AS k, s.o AS o FROM (\(sql)) AS s \(join) ORDER BY \(order) LIMIT \(bind(.int(Int64(n))))"
+                        let limit = bind(.int(Int64(n)))
+                        let limited: String
+                        if let direct, let directOrder {
+                            limited = "\(sql) ORDER BY \(directOrder) LIMIT \(limit)"
+                            if position + 1 == steps.count - 1 { plainRows = "\(direct.tail) ORDER BY \(directOrder) LIMIT \(limit)" }
+                        } else {
+                            limited = "SELECT s.k AS k, s.o AS o FROM (\(sql)) AS s \(join) ORDER BY \(order) LIMIT \(limit)"
+                        }
                         sql = "SELECT s.k AS k, row_number() OVER (ORDER BY \(order)) AS o FROM (\(limited)) AS s \(join)"
                         limitTaken = true
+                    } else if let direct, let directOrder {
+                        sql = "SELECT t0.\(root.keyColumn) AS k, row_number() OVER (ORDER BY \(directOrder)) AS o\(direct.tail)"
+                        if last { plainRows = "\(direct.tail) ORDER BY \(directOrder)" }
                     } else {
                         sql = "SELECT s.k AS k, row_number() OVER (ORDER BY \(order)) AS o FROM (\(sql)) AS s \(join)"
                     }
@@ -103,8 +132,8 @@ extension QueryCompiler {
                 case .limit(let n):
                     sql = "SELECT k, o FROM (\(sql)) ORDER BY o LIMIT \(bind(.int(Int64(n))))"
                 }
+                direct = nil  // the order is now the step's numbering
             }
-            first = false
         }
         return sql
     }

@@ -35,8 +35,12 @@ struct QueryCompiler {
     /// ends in one went into the SQL some other way, so the compile is no template.
     private var unboundReads: [Int] = []
     /// Set by `rows` when the result is a single filter over every object of the root class: the
-    /// WHERE condition, so the rows can be read straight from the table.
+    /// WHERE condition, so aggregates read the table itself.
     var plainCondition: String?
+    /// Set by `rows` when the result is filters over every object of the root class, then at most
+    /// a SORT (and a LIMIT after it): the text after a select list of t0's columns that reads the
+    /// rows straight from the table, in the results' order (`Results.rowsSQL`).
+    var plainRows: String?
     /// Read every object of the root class in key order, under its key-order guard (see
     /// Objects/Database+KeyOrder.swift), rather than in creation order.
     var keyOrder = false
@@ -194,7 +198,7 @@ struct QueryCompiler {
     /// its arguments' types.
     func template(_ sql: String) -> QueryTemplate? {
         guard !isValueDependent, unboundReads.allSatisfy({ $0 == 0 }) else { return nil }
-        return QueryTemplate(sql: sql, parameters: sources, requirements: requirements, condition: plainCondition)
+        return QueryTemplate(sql: sql, parameters: sources, requirements: requirements, plainRows: plainRows)
     }
 
     /// The most parameters a statement may have on this connection, less a margin for the

@@ -78,19 +78,18 @@ final class QueryTemplate {
     let sql: String
     let parameters: [Parameter]
     let requirements: [Requirement]
-    /// The WHERE condition when the query is one filter over every object of the class: its rows
-    /// are then read straight from the table (`Results.rowsSQL`).
-    let condition: String?
+    /// How its rows are read straight from the table, when they can be (`QueryCompiler.plainRows`).
+    let plainRows: String?
     /// The read SQL (every column, in order), built on first use, and its prepared statement
     /// (the connection's cached one for that text).
     var rowsSQL: String?
     var rowsStatement: Statement?
 
-    init(sql: String, parameters: [Parameter], requirements: [Requirement], condition: String?) {
+    init(sql: String, parameters: [Parameter], requirements: [Requirement], plainRows: String?) {
         self.sql = sql
         self.parameters = parameters
         self.requirements = requirements
-        self.condition = condition
+        self.plainRows = plainRows
     }
 
     /// The argument types, two bits each under a leading 1 (so counts differ too), or nil when an

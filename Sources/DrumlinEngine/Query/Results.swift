@@ -98,14 +98,14 @@ public final class Results: @unchecked Sendable {
         switch database.queryTemplates[key] {
         case .template(let shared)? where shared.accepts(arguments):
             plans[plan].template = shared
-            plans[plan].compiled = (shared.sql, shared.values(arguments), shared.condition)
+            plans[plan].compiled = (shared.sql, shared.values(arguments), shared.plainRows)
         case .template?, .uncacheable?:
             _ = try compileAlone(connection, byKey: byKey)
         case nil:
             var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
             compiler.keyOrder = byKey
             let rows = try compiler.rows(base, steps)
-            plans[plan].compiled = (rows, compiler.parameters, compiler.plainCondition)
+            plans[plan].compiled = (rows, compiler.parameters, compiler.plainRows)
             let made = compiler.template(rows)
             if database.queryTemplates.count >= Database.parsedQueryLimit { database.queryTemplates.removeAll(keepingCapacity: true) }
             database.queryTemplates[key] = made.map { .template($0) } ?? .uncacheable
@@ -172,23 +172,22 @@ public final class Results: @unchecked Sendable {
     // MARK: Reading
 
     /// Every column of every object, in order (for classes without relationships); built once.
-    /// A single filter over the class reads its rows straight from the table; anything else
-    /// joins its `(k, o)` rows back to the table.
+    /// Filters over the class, then at most a SORT (and a LIMIT after it), read their rows straight
+    /// from the table (`QueryCompiler.plainRows`); anything else joins its `(k, o)` rows back to
+    /// the table.
     func rowsSQL(_ connection: Connection, byKey: Bool = false) throws(DrumlinError) -> (sql: String, parameters: [Value]) {
         let plan = byKey ? 1 : 0
-        let (rows, parameters, condition) = try compile(connection, byKey: byKey)
+        let (rows, parameters, plainRows) = try compile(connection, byKey: byKey)
         if let rowsText = plans[plan].rowsText { return (rowsText, parameters) }
         if let shared = plans[plan].template?.rowsSQL {
             plans[plan].rowsText = shared
             return (shared, parameters)
         }
         let sql: String
-        if let condition, byKey {
-            // Read in key order only while the class is (see Database+KeyOrder.swift).
-            let (from, guarded) = info.keyOrderTableT0
-            sql = "SELECT \(info.rowColumnsT0) FROM \(from) WHERE \(guarded) AND (\(condition)) ORDER BY t0.\(info.keyColumn)"
-        } else if let condition {
-            sql = "SELECT \(info.rowColumnsT0) FROM \(info.table) AS t0 WHERE \(condition) ORDER BY \(info.creationOrderT0)"
+        if let plainRows {
+            // In key order, only while the class is (the compiler's key-order tail guards it: see
+            // Database+KeyOrder.swift).
+            sql = "SELECT \(info.rowColumnsT0)\(plainRows)"
         } else {
             sql = "SELECT \(info.aliasedRowColumns) FROM (\(rows)) AS r JOIN \(info.table) AS e ON e.\(info.keyColumn) = r.k ORDER BY r.o"
         }
@@ -232,8 +231,9 @@ public final class Results: @unchecked Sendable {
         return database.readsInKeyOrder(info)
     }
 
-    /// A compiled result: the rows SQL, its parameters, and the plain-filter condition if any.
-    typealias Compiled = (sql: String, parameters: [Value], condition: String?)
+    /// A compiled result: the rows SQL, its parameters, and its straight read of the table if any
+    /// (`QueryCompiler.plainRows`).
+    typealias Compiled = (sql: String, parameters: [Value], plainRows: String?)
 
     func compile(_ connection: Connection, byKey: Bool = false) throws(DrumlinError) -> Compiled {
         if let compiled = plans[byKey ? 1 : 0].compiled { return compiled }
@@ -248,7 +248,7 @@ public final class Results: @unchecked Sendable {
         var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
         compiler.keyOrder = byKey
         let rows = try compiler.rows(base, steps)
-        let result = (rows, compiler.parameters, compiler.plainCondition)
+        let result = (rows, compiler.parameters, compiler.plainRows)
         plans[byKey ? 1 : 0].compiled = result
         return result
     }

@@ -180,6 +180,48 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try sorted.count == 4)
     }
 
+    @Test func filtersAndASortReadTheTableStraightInTheSameOrder() throws {
+        // Filters over the class, then a SORT (and a LIMIT), read the class's table itself, keys
+        // and rows alike. The same steps over a snapshot of the filtered objects take the general
+        // route (their rows joined back to the table): both give the same objects in the same
+        // order, in key order and (after objects created out of it) in creation order.
+        func rowKeys(_ results: Results) throws -> [Int64] {
+            var keys: [Int64] = []
+            _ = try results.forEachRow(from: 0, maxRows: .max, [0]) { (row) throws(DrumlinError) in keys.append(row.key) }
+            return keys
+        }
+        let filters = [["TRUEPREDICATE"], ["active == true"], ["age != nil", "score == nil OR score < 5"],
+                       ["age > 0", "name != 'x'", "dogs.@count > 0"]]
+        let sorts: [[(keyPath: String, ascending: Bool)]] = [
+            [("age", true)], [("age", false), ("name", true)], [("dog.age", true)], [("active", true), ("score", false)],
+        ]
+        func check() throws {
+            for chain in filters {
+                var direct = try db.objects("Person")
+                for filter in chain { direct = try direct.filter(filter) }
+                let general = try direct.snapshot()
+                #expect(try rowKeys(direct) == general.objects.map(\.key), "\(chain)")
+                for sort in sorts {
+                    let sorted = try direct.sorted(by: sort)
+                    let expected = try general.sorted(by: sort).objects.map(\.key)
+                    #expect(try sorted.objects.map(\.key) == expected, "\(chain) \(sort)")
+                    #expect(try rowKeys(sorted) == expected, "\(chain) \(sort)")
+                    for n in [0, 1, 3, 10] {
+                        #expect(try rowKeys(sorted.limit(n)) == Array(expected.prefix(n)), "\(chain) \(sort) \(n)")
+                        #expect(try sorted.limit(n).objects.map(\.key) == Array(expected.prefix(n)), "\(chain) \(sort) \(n)")
+                    }
+                }
+            }
+            #expect(try q("age > 0 AND active == true SORT(age DESC) LIMIT(2)") == [6, 1])
+        }
+        try check()
+        try db.write {
+            try db.createMany("Person", json: #"[{"id": 9, "name": "Ivo", "age": 31, "active": true}, {"id": 7, "name": "Gil", "age": 5, "active": true}]"#)
+        }
+        try check()
+        #expect(try q("age > 0 AND active == true SORT(age DESC) LIMIT(4)") == [6, 1, 5, 9])  // ties: creation order
+    }
+
     @Test func aCountOfTheClassOrAFilterIsTheNumberOfObjectsItReads() throws {
         // Counts of the class and of filters are SQLite's (no list of keys): always the number of
         // objects a read finds, in the write's own state too, and the same once keys were read.

@@ -242,6 +242,31 @@ def test_chaining_filter_sort_distinct_limit(db: drumlin.Database) -> None:
     assert ids(people) == [1, 2, 3, 4]
 
 
+def test_sorted_results_are_the_objects_sorted_with_ties_in_creation_order(db: drumlin.Database) -> None:
+    # Filters then a sort read the class's table straight (no join back to it): the same objects
+    # as Python's stable sort of the filtered objects, through iteration, to_dicts and a LIMIT,
+    # before and after objects created out of key order.
+    def check() -> None:
+        for filters in ([], ["age != nil"], ["age > $0", "id != $0"]):
+            results = db.objects("Person")
+            for text in filters:
+                results = results.filter(text, 10) if "$0" in text else results.filter(text)
+            objects = list(results)
+            by_age = sorted((o for o in objects if o.age is not None), key=lambda o: -o.age)
+            by_age += [o for o in objects if o.age is None]  # nulls sort first: last when descending
+            expected = [o.id for o in by_age]
+            descending = results.sort("age", ascending=False)
+            assert ids(descending) == expected, filters
+            assert [d["id"] for d in descending.to_dicts()] == expected
+            assert ids(descending.limit(2)) == expected[:2] and ids(descending[:3]) == expected[:3]
+
+    check()
+    with db.write():
+        db.create_many("Person", [{"id": 9, "name": "Ivo", "age": 31}, {"id": 7, "name": "Gil", "age": 17}])
+    check()
+    assert ids(db.objects("Person").sort("age", ascending=False)) == [4, 1, 9, 2, 7, 3]
+
+
 def test_sort_distinct_limit_arguments_are_checked(db: drumlin.Database) -> None:
     people = db.objects("Person")
     with pytest.raises(drumlin.InvalidArgumentError, match=r"optional ASC or DESC.*not 'age DOWN'"):
