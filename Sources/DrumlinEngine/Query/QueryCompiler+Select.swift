@@ -74,7 +74,7 @@ extension QueryCompiler {
                     filtered.filtered = true
                     direct = filtered
                     sql = "SELECT t0.\(root.keyColumn) AS k, \(filtered.order) AS o\(filtered.tail)"
-                    if steps.count == 1 { plainCondition = condition }
+                    plainCondition = plainCondition.map { "(\($0)) AND (\(condition))" } ?? condition
                     if last { plainRows = "\(filtered.tail) ORDER BY \(filtered.order)" }
                 } else {
                     sql = "SELECT s.k AS k, s.o AS o FROM (\(sql)) AS s \(join) WHERE \(condition)"
@@ -133,6 +133,7 @@ extension QueryCompiler {
                     sql = "SELECT k, o FROM (\(sql)) ORDER BY o LIMIT \(bind(.int(Int64(n))))"
                 }
                 direct = nil  // the order is now the step's numbering
+                plainCondition = nil
             }
         }
         return sql

@@ -34,8 +34,8 @@ struct QueryCompiler {
     /// Per argument: reads of its value not yet bound as a recorded parameter. A read that never
     /// ends in one went into the SQL some other way, so the compile is no template.
     private var unboundReads: [Int] = []
-    /// Set by `rows` when the result is a single filter over every object of the root class: the
-    /// WHERE condition, so aggregates read the table itself.
+    /// Set by `rows` when the result is filters over every object of the root class: their WHERE
+    /// condition, so aggregates read the table itself.
     var plainCondition: String?
     /// Set by `rows` when the result is filters over every object of the root class, then at most
     /// a SORT (and a LIMIT after it): the text after a select list of t0's columns that reads the

@@ -534,12 +534,12 @@ public final class Results: @unchecked Sendable {
                 throw DrumlinError(.query, "Cannot \(op.rawValue) property '\(info.name).\(prop.name)' of type '\(prop.realmTypeName == "array" ? "array" : prop.type.rawValue)'.")
             }
             let column = "t0.\(quoted(prop.storedName))"
-            // The class, or one filter over it, straight from the table; anything else joins its
+            // The class, or filters over it, straight from the table; anything else joins its
             // `(k, o)` rows back to the table (a self-join: twice the time over the whole class).
             let from: String
             if isFilteredClass, steps.isEmpty {
                 from = "\(info.table) AS t0"
-            } else if isFilteredClass, steps.count == 1, let condition = compiler.plainCondition {
+            } else if isFilteredClass, let condition = compiler.plainCondition {
                 from = "\(info.table) AS t0 WHERE \(condition)"
             } else {
                 from = "(\(rows)) AS r JOIN \(info.table) AS t0 ON t0.\(info.keyColumn) = r.k"

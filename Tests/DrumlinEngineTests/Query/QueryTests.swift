@@ -375,8 +375,10 @@ func ids(_ results: Results) throws -> [Int64] {
     }
 
     @Test func aggregatesOfTheClassOfFiltersAndOfSortedResults() throws {
-        // The class and one filter read the table; the rest join their rows to it: the same sums.
+        // The class and its filters read the table; the rest join their rows to it: the same sums.
         #expect(try db.objects("Person").sum("age") == .int(31 + 17 + 45 + 31 + 62))
+        let chained = try db.objects("Person").filter("age > 40 OR active == false").filter("age < 50")  // ids 2, 4
+        #expect(try chained.sum("age") == .int(17 + 45) && chained.count == 2 && ids(chained) == [2, 4])
         #expect(try db.objects("Person").average("age") == .double(Double(31 + 17 + 45 + 31 + 62) / 5))
         #expect(try db.objects("Person").filter("active == true").filter("age > 20").sum("age") == .int(31 + 31 + 62))
         #expect(try db.query("Person", "age > 20 SORT(age DESC) LIMIT(2)").sum("age") == .int(62 + 45))
