@@ -844,6 +844,14 @@ int drumlin_results_is_empty(drumlin_results *results, int *out_empty);
 int drumlin_results_get_object(drumlin_results *results, size_t index, drumlin_object **out_object);
 
 /**
+ * The last object; release it with drumlin_object_release(). Empty results: DRUMLIN_NOT_FOUND and
+ * *out_object NULL. Results of a class (filtered, sorted or limited) not read by position since
+ * the last change read that object alone, where drumlin_results_get_object(count - 1) reads
+ * every key in order.
+ */
+int drumlin_results_get_last(drumlin_results *results, drumlin_object **out_object);
+
+/**
  * The position of the object of the results' class with object key `key` (drumlin_object_key()):
  * the first, when a list holds it more than once; -1 when it is not in the results. One read of
  * the results' keys, kept for reads by position until the next change.

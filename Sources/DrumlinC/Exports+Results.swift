@@ -38,6 +38,18 @@ public func drumlin_results_get_object(_ results: OpaquePointer?, _ index: Int,
     }
 }
 
+@_cdecl("drumlin_results_get_last")
+public func drumlin_results_get_last(_ results: OpaquePointer?, _ outObject: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        outObject?.pointee = nil
+        let handle = try resultsHandle(results)
+        guard let outObject else { throw misuse("out_object must not be NULL.") }
+        guard let last = try handle.results.last() else { return DRUMLIN_NOT_FOUND }
+        outObject.pointee = newObjectHandle(last)
+        return DRUMLIN_OK
+    }
+}
+
 @_cdecl("drumlin_results_index_of_key")
 public func drumlin_results_index_of_key(_ results: OpaquePointer?, _ key: Int64, _ outIndex: UnsafeMutablePointer<Int64>?) -> Int32 {
     capi { () throws(DrumlinError) in

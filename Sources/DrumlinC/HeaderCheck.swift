@@ -89,6 +89,7 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_results_release; v = DrumlinC.drumlin_results_release; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_count; v = DrumlinC.drumlin_results_count; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_is_empty; v = DrumlinC.drumlin_results_is_empty; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_results_get_last; v = DrumlinC.drumlin_results_get_last; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_get_object; v = DrumlinC.drumlin_results_get_object; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_index_of_key; v = DrumlinC.drumlin_results_index_of_key; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_to_json; v = DrumlinC.drumlin_results_to_json; keep(v) }

@@ -92,6 +92,9 @@ enum Usage {
         #expect(dogs.sorted(byKeyPath: "name").map(\.name) == ["Bo", "Max", "Rex", "Rover"])
         #expect(dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false)]).first?.name == "Max")
         #expect(dogs.sorted(by: \.age).first?.name == "Rex")
+        // `last`: the last object, read alone for results of a class; nil when there is none.
+        #expect(dogs.last?.name == "Max" && dogs.sorted(byKeyPath: "name").last?.name == "Rover")
+        #expect(dogs.filter("age > 100").last == nil && dogs.sorted(by: \.age).last?.age == 4)
         #expect(dogs.distinct(by: ["color"]).count == 2)
         #expect(dogs.max(ofProperty: "age") as Int? == 4)
         #expect(dogs.min(of: \.age) == 1)

@@ -151,6 +151,28 @@ static void test_links_and_backlinks(void) {
         CHECK_OK(drumlin_results_is_empty(zeds, &empty));
         CHECK(empty == 1);
         CHECK_ERR(drumlin_results_is_empty(zeds, NULL), DRUMLIN_ERR_MISUSE);
+        {
+            /* The last object: of a class's query read alone; of backlinks from their keys. */
+            drumlin_results *people = NULL, *by_name = NULL;
+            drumlin_object *last = (drumlin_object *)&last;
+            REQUIRE_OK(drumlin_query(db, "Person", "TRUEPREDICATE", NULL, &people));
+            REQUIRE_OK(drumlin_query(db, "Person", "TRUEPREDICATE SORT(name DESC)", NULL, &by_name));
+            CHECK_OK(drumlin_results_get_last(people, &last));
+            CHECK(name_is(last, "Bob"));
+            drumlin_object_release(last);
+            CHECK_OK(drumlin_results_get_last(by_name, &last));
+            CHECK(name_is(last, "Ann"));
+            drumlin_object_release(last);
+            CHECK_OK(drumlin_results_get_last(owners, &last));
+            CHECK(name_is(last, "Ann"));
+            drumlin_object_release(last);
+            last = (drumlin_object *)&last;
+            CHECK_RC(drumlin_results_get_last(zeds, &last), DRUMLIN_NOT_FOUND);
+            CHECK(last == NULL);
+            CHECK_ERR(drumlin_results_get_last(people, NULL), DRUMLIN_ERR_MISUSE);
+            drumlin_results_release(by_name);
+            drumlin_results_release(people);
+        }
         drumlin_results_release(zeds);
     }
     CHECK_OK(drumlin_results_to_json(owners, &json));

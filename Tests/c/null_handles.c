@@ -400,6 +400,9 @@ static void results_functions(drumlin_results *results) {
         CHECK_MISUSE(drumlin_results_index_of_key(NULL, 1, &position));
         CHECK(position == -1);
         CHECK_MISUSE(drumlin_results_is_empty(NULL, &empty));
+        object = (drumlin_object *)&object;
+        CHECK_MISUSE(drumlin_results_get_last(NULL, &object));
+        CHECK(object == NULL);
     }
     {
         int32_t props[1] = {0};
@@ -786,6 +789,7 @@ static void closed_database_functions(const char *path) {
         int empty = 0;
         CHECK_MISUSE(drumlin_results_index_of_key(results, 1, &position));
         CHECK_MISUSE(drumlin_results_is_empty(results, &empty));
+        CHECK_MISUSE(drumlin_results_get_last(results, &out_object));
     }
     CHECK_MISUSE(drumlin_results_get_values(results, 0, 1, 1, indices, values, &n));
     CHECK_MISUSE(drumlin_results_to_json(results, &json));

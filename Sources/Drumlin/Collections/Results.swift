@@ -83,6 +83,16 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         }
     }
 
+    /// The last object, or nil: read alone for results of a class not read by position since
+    /// the last change (the collection's default would read every key to count, then the last).
+    public var last: Element? {
+        do {
+            return try results.last().map { element(wrap($0)) }
+        } catch {
+            _fatal(Realm.Error(error))
+        }
+    }
+
     func wrap(_ object: EObject) -> ObjectBase {
         if case .dynamic = source { return context.wrap(object, as: DynamicObject.self) }
         return context.wrap(object, as: objectType)

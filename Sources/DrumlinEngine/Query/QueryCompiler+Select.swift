@@ -56,6 +56,9 @@ extension QueryCompiler {
         if case .all = base { direct = (everyObject.tail, everyObject.order, keyOrder) }
         let join = "JOIN \(root.table) AS t0 ON t0.\(root.keyColumn) = s.k"
         var limitTaken = false
+        let reversedSort = reversesLastSort ? steps.lastIndex { step in
+            if case .postfix(let clause, _, _) = step, case .sort = clause.kind { true } else { false }
+        } : nil
         for (position, step) in steps.enumerated() {
             if limitTaken {  // the LIMIT its SORT took (see below)
                 limitTaken = false
@@ -87,16 +90,18 @@ extension QueryCompiler {
                     // (so any number of keys stays within SQLite's ORDER BY limit, in linear time).
                     var terms: [String] = []
                     var seen: Set<String> = []
+                    let reversed = position == reversedSort
                     for key in keys {
                         let expression = try sortExpression(key.path)
-                        if seen.insert(expression).inserted { terms.append("\(expression) \(key.ascending ? "ASC" : "DESC")") }
+                        if seen.insert(expression).inserted { terms.append("\(expression) \(key.ascending != reversed ? "ASC" : "DESC")") }
                     }
                     if terms.count > Self.maximumSortKeys {
                         throw DrumlinError(.limit, "A sort may use at most \(Self.maximumSortKeys) different key paths (this one uses \(terms.count)).")
                     }
-                    let order = terms.joined(separator: ", ") + ", s.o"
+                    let ties = reversed ? " DESC" : ""
+                    let order = terms.joined(separator: ", ") + ", s.o" + ties
                     // Over t0's own rows, the same order: the sort keys, then `o`.
-                    let directOrder = direct.map { terms.joined(separator: ", ") + ", " + $0.order }
+                    let directOrder = direct.map { terms.joined(separator: ", ") + ", " + $0.order + ties }
                     if position + 1 < steps.count, case .postfix(let next, _, _) = steps[position + 1], case .limit(let n) = next.kind {
                         // SORT then LIMIT (the first n by a sort): the n rows first, in SQLite's
                         // top-n sort or an index's order, then numbered. Numbering every row and

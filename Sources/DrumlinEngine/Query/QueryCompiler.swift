@@ -44,6 +44,9 @@ struct QueryCompiler {
     /// Read every object of the root class in key order, under its key-order guard (see
     /// Objects/Database+KeyOrder.swift), rather than in creation order.
     var keyOrder = false
+    /// Reverse the last SORT of the steps, its ties too (so the last object is the first of the
+    /// reversed order: `Results.last()`).
+    var reversesLastSort = false
     private var aliasCounter = 0
     /// Placeholders of the numbers and strings bound so far, so each is bound once.
     private var boundIndex: [String: Int] = [:]

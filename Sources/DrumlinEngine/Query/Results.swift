@@ -387,6 +387,41 @@ public final class Results: @unchecked Sendable {
         }
     }
 
+    /// The last object, or nil when there is none. Results of a class, filtered or ending in a
+    /// SORT, whose keys were not read in this state read that object alone: the first of their
+    /// order reversed (SQLite walks the key or an index backwards, or keeps one row as it sorts).
+    /// The rest read their keys in order (kept for reads by position).
+    public func last() throws(DrumlinError) -> Object? {
+        try database.serializedRead { (connection) throws(DrumlinError) -> Object? in
+            let endsInSort = if case .postfix(let clause, _, _)? = steps.last, case .sort = clause.kind { true } else { false }
+            guard case .all = base, owner == nil, isFilteredClass || endsInSort, try !keysAreCurrent(connection) else {
+                return try keys(connection).last.map { Object(database: database, info: info, key: $0) }
+            }
+            func lastKey(byKey: Bool) throws(DrumlinError) -> Int64? {
+                var compiler = QueryCompiler(database: database, connection: connection, root: info, text: "", arguments: [])
+                compiler.keyOrder = byKey
+                let sql: String
+                if endsInSort {
+                    compiler.reversesLastSort = true
+                    let first = Step.postfix(Query.PostfixClause(.limit(1), range: .init(start: 0, end: 0)), text: "", arguments: [])
+                    sql = "SELECT k FROM (\(try compiler.rows(base, steps + [first])))"
+                } else {
+                    sql = "SELECT k FROM (\(try compiler.rows(base, steps))) ORDER BY o DESC LIMIT 1"
+                }
+                let statement = try connection.statement(sql)
+                defer { statement.reset() }
+                try statement.bind(compiler.parameters)
+                return try database.timedQuery(queryDescription) { () throws(DrumlinError) -> Int64? in
+                    try statement.step() ? statement.int64(0) : nil
+                }
+            }
+            // In key order while the class is (its guard finds nothing otherwise), as reads are.
+            var key = try lastKey(byKey: triesKeyOrder)
+            if key == nil, triesKeyOrder, !(try database.storedKeyOrder(info, connection)) { key = try lastKey(byKey: false) }
+            return key.map { Object(database: database, info: info, key: $0) }
+        }
+    }
+
     /// The position of the object with object key `key` in the results (the first, when a list
     /// holds it more than once), or nil when it is not in them. One read of the keys in order
     /// (kept for later reads by position), no object made per element.

@@ -222,6 +222,38 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try q("age > 0 AND active == true SORT(age DESC) LIMIT(4)") == [6, 1, 5, 9])  // ties: creation order
     }
 
+    @Test func theLastObjectIsTheLastOfTheKeys() throws {
+        // Results of a class read their last object alone (their order reversed); lists,
+        // backlinks and snapshots read their keys. Every one gives the last of the keys in order.
+        func check() throws {
+            let ann = try #require(try db.object("Person", primaryKey: .int(1)))
+            let rex = try #require(try db.object("Dog", primaryKey: .string("Rex")))
+            let every: [Results] = [
+                try db.objects("Person"), try db.query("Person", "active == true"),
+                try db.query("Person", "age > 0 SORT(age ASC)"), try db.query("Person", "TRUEPREDICATE SORT(age DESC)"),
+                try db.query("Person", "TRUEPREDICATE SORT(name ASC) LIMIT(3)"), try db.query("Person", "TRUEPREDICATE DISTINCT(active)"),
+                try db.query("Person", "age > 100"), try db.query("Person", "TRUEPREDICATE LIMIT(0)"),
+                try db.objects("Person").filter("age != nil").filter("active == true").sorted(by: "name DESC"),
+                try db.query("Person", "TRUEPREDICATE SORT(active ASC)"), try db.query("Person", "TRUEPREDICATE SORT(active DESC)"),
+                try db.query("Person", "age != 45 SORT(dog.age DESC, age ASC)"), try db.query("Person", "TRUEPREDICATE SORT(age ASC) DISTINCT(active) SORT(name ASC)"),
+                try db.objects("Person").sorted(by: "active").filter("age > 20"),
+                try ann.list("dogs").results(), try rex.backlinks("owners"), try db.query("Person", "active == true").snapshot(),
+            ]
+            for (position, results) in every.enumerated() {
+                let alone = try results.last()?.key  // before any read of the keys
+                let keys = try results.objects.map(\.key)
+                #expect(alone == keys.last, "results \(position)")
+                #expect(try results.last()?.key == keys.last)  // with the keys read
+            }
+        }
+        try check()
+        try db.write {
+            try db.createMany("Person", json: #"[{"id": 9, "name": "Ivo", "age": 31, "active": true}, {"id": 7, "name": "Gil", "age": 5, "active": true}]"#)
+        }
+        try check()
+        #expect(try db.objects("Person").last()?.key == db.object("Person", primaryKey: .int(7))?.key)
+    }
+
     @Test func aCountOfTheClassOrAFilterIsTheNumberOfObjectsItReads() throws {
         // Counts of the class and of filters are SQLite's (no list of keys): always the number of
         // objects a read finds, in the write's own state too, and the same once keys were read.

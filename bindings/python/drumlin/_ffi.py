@@ -519,6 +519,8 @@ drumlin_results_index_of_key = _fn("drumlin_results_index_of_key", [drumlin_resu
 drumlin_results_get_object = _fn(
     "drumlin_results_get_object", [drumlin_results_p, c_size_t, POINTER(drumlin_object_p)]
 )
+# int drumlin_results_get_last(drumlin_results *results, drumlin_object **out_object);   -- NOT_FOUND: empty
+drumlin_results_get_last = _fn("drumlin_results_get_last", [drumlin_results_p, POINTER(drumlin_object_p)])
 # int drumlin_results_get_values(drumlin_results *results, size_t start, size_t max_rows, size_t count,
 #                              const int32_t *property_indices, drumlin_value *out_values, size_t *out_rows);
 drumlin_results_get_values = _fn(

@@ -29,6 +29,7 @@ from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
 
 from . import _ffi, notifications
+from ._constants import DRUMLIN_NOT_FOUND
 from ._convert import from_value, take_string
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
 from ._handle import UNOPENED, HandleBase, OwnedPointer
@@ -472,6 +473,12 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
                 return self._get(index)
             except InvalidArgumentError as error:
                 raise IndexError(error.message) from None
+        if index == -1:
+            # The last object: read alone (drumlin_results_get_last), not after every key.
+            out = _ffi.drumlin_object_p()
+            if _ffi.drumlin_results_get_last(self._ptr(), byref(out)) == DRUMLIN_NOT_FOUND:
+                raise IndexError("Index -1 is out of bounds for results of size 0.")
+            return self._wrap(out)
         # From the end: the keys in order first (a position lookup reads and keeps them until the
         # next change), so that the count and the read by position both use them instead of
         # counting separately.
@@ -485,6 +492,10 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
     def _get(self, position: int) -> Any:
         out = _ffi.drumlin_object_p()
         _ffi.drumlin_results_get_object(self._ptr(), position, byref(out))
+        return self._wrap(out)
+
+    def _wrap(self, out: Any) -> Any:
+        """The object of an object handle these results' C call returned (seen through the view)."""
         found = self._drumlin_class.object_type(self._drumlin_db, out)
         view = self._drumlin_view
         return found if view is None else view(found)

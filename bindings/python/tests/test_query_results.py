@@ -141,6 +141,32 @@ def test_slices_of_results_are_the_slices_of_their_objects(db: drumlin.Database)
     assert [p.name for p in db.objects("Person").sort("age", ascending=False)[:2]] == ["Dee", "Abe"]
 
 
+def test_the_last_object_is_read_alone_and_is_the_last_of_the_list(db: drumlin.Database) -> None:
+    # results[-1] is drumlin_results_get_last: results of a class not read by position read that
+    # object alone; the others read their keys. Each is the last of the objects' list.
+    every = [
+        lambda: db.objects("Person"),
+        lambda: db.objects("Person").sort("name", ascending=False),
+        lambda: db.objects("Person").filter("age != nil").sort("age"),
+        lambda: db.query("Person", "TRUEPREDICATE SORT(age DESC) LIMIT(2)"),
+        lambda: db.objects("Person").distinct("age"),
+        lambda: db.get("Person", 2).dogs,  # type: ignore[union-attr]
+        lambda: db.get("Dog", "Bo").owners,  # type: ignore[union-attr]
+        lambda: db.get("Person", 2).dogs.filter("age > 0").sort("age"),  # type: ignore[union-attr]
+    ]
+    for make in every:
+        last = make()[-1]
+        assert last == list(make())[-1]
+    assert db.objects("Note")[-1].text == "c"
+    for empty in (db.query("Person", "age > 100"), db.objects("Person").filter("age > 100").sort("age"),
+                  db.get("Person", 3).dogs.filter("age > 0")):  # type: ignore[union-attr]
+        with pytest.raises(IndexError, match=r"Index -1 is out of bounds for results of size 0\."):
+            empty[-1]
+    with db.write():
+        db.create("Person", {"id": 0, "name": "Zoe", "age": 1})  # created last, key below the others
+    assert db.objects("Person")[-1].name == "Zoe" and db.objects("Person").sort("age")[-1].id == 4
+
+
 def test_in_and_index_find_stored_objects_by_their_key(db: drumlin.Database) -> None:
     # One read of the results' keys (drumlin_results_index_of_key), no object per element: the
     # first position, and never an object of another class or a value that is not stored.
