@@ -611,7 +611,9 @@ class Database(Connection):
         info = self._classes.get(class_name) if type(class_name) is str else None
         if info is None:
             info = self._class(class_name)
-        text = encode_query(query)  # kept encoded for the texts seen recently
+        text = _ENCODED.get(query) if type(query) is str else None  # the texts seen recently
+        if text is None:
+            text = encode_query(query)
         rows = info.rows
         if self._drumlin_h is None or rows is None:
             self._ptr()  # closed: the error

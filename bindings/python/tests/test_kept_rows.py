@@ -411,6 +411,36 @@ def test_iteration_makes_each_object_when_reached_and_leaves_the_collector_as_it
         gc.enable()
 
 
+def test_the_collector_is_paused_for_large_reads_only(db: Any, monkeypatch: Any) -> None:
+    """A packed read of many objects pauses the cyclic collector when the last result of the
+    same read was large (marshal makes every container at once); a lookup's few do not."""
+    import gc
+
+    from drumlin import _rows
+
+    pauses: list[int] = []
+
+    class Counted:
+        isenabled = staticmethod(gc.isenabled)
+        enable = staticmethod(gc.enable)
+
+        @staticmethod
+        def disable() -> None:
+            pauses.append(1)
+            gc.disable()
+
+    monkeypatch.setattr(_rows, "gc", Counted)
+    assert [d["id"] for d in db.query_dicts("Person", "id == $0", 2)] == [2]
+    assert [d["id"] for d in db.query_dicts("Person", "id == $0", 3)] == [3]
+    assert pauses == []
+    with db.write():
+        db.create_many("Person", [{"id": i, "name": f"p{i}" * 20, "age": i, "score": 0.5, "active": True} for i in range(4, 500)])
+    assert len(db.query_dicts("Person", "id > $0", 0)) == 499  # the last size was small: no pause
+    assert pauses == []
+    assert len(db.query_dicts("Person", "id > $0", 1)) == 498  # now it is large
+    assert pauses == [1] and gc.isenabled()
+
+
 PLACE_SCHEMA: list[dict[str, Any]] = [
     {"name": "Person", "primaryKey": "id", "properties": {"id": "int", "name": "string"}},
     {"name": "Trip", "primaryKey": "id", "properties": {"id": "int", "place": "Place?", "extra": "mixed"}},
