@@ -163,8 +163,9 @@ class Database(Connection):
         )
         self._path = os.fsdecode(raw_path)
         self._write_lock = threading.RLock()
-        # The lock of objects read as rows (a lock each would cost more than the read): their
-        # handle's borrowed strings are guarded together, as the engine serializes the calls anyway.
+        # The lock of the objects' calls on their handles (Object._drumlin_lock; a lock each would
+        # cost more than a read): their borrowed strings are guarded together, as the engine
+        # serializes the calls anyway.
         self._object_lock = threading.RLock()
         self._writer: int | None = None
         self._classes: dict[str | type[Any], ClassInfo] = {}  # by name, and by model class
@@ -700,6 +701,7 @@ class _LentDatabase(Database):
         self._models = dict(models)
         self._path = path
         self._write_lock = threading.RLock()
+        self._object_lock = threading.RLock()
         # Writes happen in the migration's transaction, on the thread running it.
         self._writer = threading.get_ident() if writable else None
         self._classes = {}

@@ -119,7 +119,7 @@ class Object(HandleBase):
     ``db.objects(Dog)``, ``db.get(Dog, pk)`` and ``db.create(Dog, {...})`` return ``Dog`` instances.
     """
 
-    __slots__ = ("_drumlin_db", "_drumlin_key", "_drumlin_lock", "_drumlin_row", "_drumlin_seen", "_drumlin_values")
+    __slots__ = ("_drumlin_db", "_drumlin_key", "_drumlin_row", "_drumlin_seen", "_drumlin_values")
 
     _kind = "object"
     _drumlin_class: ClassVar[ClassInfo]
@@ -135,7 +135,6 @@ class Object(HandleBase):
     # cells (value view, key cell, class index, property index, value pointer).
     _drumlin_packed: ClassVar[dict[str, tuple[Any, ...]]] = {}
     _drumlin_db: Database
-    _drumlin_lock: threading.Lock
     _drumlin_key: int | None
     # The values of a model object not stored yet; None once managed.
     _drumlin_values: dict[str, Any] | None
@@ -160,7 +159,6 @@ class Object(HandleBase):
         setter = object.__setattr__
         setter(self, "_drumlin_h", None)
         setter(self, "_drumlin_key", None)
-        setter(self, "_drumlin_lock", threading.Lock())
         setter(self, "_drumlin_row", None)
         setter(self, "_drumlin_seen", NO_ROW)
         setter(self, "_drumlin_values", model.new_values(values))
@@ -170,9 +168,6 @@ class Object(HandleBase):
         setter = object.__setattr__
         setter(self, "_drumlin_h", ObjectHandle.owning(handle))
         setter(self, "_drumlin_db", db)
-        # Strings read through a handle are borrowed until the next call on that handle: the lock
-        # keeps two threads sharing this accessor from overwriting each other's values mid-copy.
-        setter(self, "_drumlin_lock", threading.Lock())
         setter(self, "_drumlin_key", None)
         setter(self, "_drumlin_values", None)
         setter(self, "_drumlin_row", None)
@@ -195,6 +190,14 @@ class Object(HandleBase):
             for name in fields
             if hasattr(descriptor := _class_attribute(cls, name), "__set__")
         }
+
+    @property
+    def _drumlin_lock(self) -> threading.RLock:
+        """The lock around calls on this object's handle: its database's. Strings read through a
+        handle are borrowed until the next call on it, so two threads sharing the object must not
+        overwrite each other's values mid-copy. (One lock per database, not a slot per object: a
+        store fewer for every object a read makes.)"""
+        return self._drumlin_db._object_lock
 
     @property
     def is_managed(self) -> bool:
@@ -682,7 +685,6 @@ def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], versi
     obj._drumlin_h = None
     obj._drumlin_db = db
     obj._drumlin_key = row[-1]
-    obj._drumlin_lock = db._object_lock
     obj._drumlin_values = None
     obj._drumlin_row = row
     obj._drumlin_seen = version
@@ -696,13 +698,11 @@ def objects_from_rows(cls: type[Object], db: Database, rows: Iterable[tuple[Any,
     object holds one at a time (so Python's cyclic collector does not walk a whole result's
     objects again and again as they age)."""
     raw = cls._drumlin_raw  # type: ignore[attr-defined]
-    lock = db._object_lock
     for row in rows:
         obj = _new_object(raw)
         obj._drumlin_h = None
         obj._drumlin_db = db
         obj._drumlin_key = row[-1]
-        obj._drumlin_lock = lock
         obj._drumlin_values = None
         obj._drumlin_row = row
         obj._drumlin_seen = version
@@ -716,7 +716,6 @@ def keyed_object(cls: type[Object], db: Database, key: int) -> Any:
     obj._drumlin_h = None
     obj._drumlin_db = db
     obj._drumlin_key = key
-    obj._drumlin_lock = db._object_lock
     obj._drumlin_values = None
     obj._drumlin_row = None
     obj._drumlin_seen = NO_ROW

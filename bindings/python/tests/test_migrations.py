@@ -67,6 +67,20 @@ def test_the_function_reads_removed_properties_and_converts_values(v1: Path) -> 
     assert seen == [(1, 2, ["id", "title", "n", "note"]), ("12", 5, "x"), ("b", 7, None)]
 
 
+def test_the_function_iterates_and_queries_both_databases(v1: Path) -> None:
+    # Objects read as rows from the databases a migration lends out (a regression: they had no
+    # lock for their calls, so a loop over new_db.objects() raised AttributeError).
+    def migrate(m: drumlin.Migration) -> None:
+        titles = {o.id: o.title for o in m.old_db.objects("Item")}
+        for new in m.new_db.objects("Item"):
+            new.label = f"{titles[new.id]}/{new.n}"
+        (first,) = m.new_db.query("Item", "id == $0", 1)
+        assert first.label == "12/5" and m.new_db.objects("Item")[-1].id == 2
+
+    with drumlin.open(v1, item(n="int", label="string"), schema_version=2, migration=migrate) as db:
+        assert [o.label for o in db.objects("Item")] == ["12/5", "b/7"]
+
+
 def test_without_a_function_a_higher_version_applies_realms_conversions(v1: Path) -> None:
     # title string -> int: zero; n required -> optional: kept; note optional -> required: "" for null.
     with drumlin.open(v1, item(title="int", n="int?", note="string"), schema_version=2) as db:
