@@ -1,7 +1,7 @@
 /*
  * null_handles.c — every exported function survives NULL where a handle or a required pointer is
  * expected, and answers DRUMLIN_ERR_MISUSE (release, free and close functions: NULL is a no-op).
- * Handles derived from a closed database answer DRUMLIN_ERR_MISUSE too.
+ * (Handles of a closed database: closed_handles.c.)
  *
  * Every function declared in drumlin.h must appear in this file: the ctest `c.null_handles.coverage`
  * checks that, so a new export cannot skip this test.
@@ -10,26 +10,8 @@
  * wrong with each call is the NULL under test. Out-parameters start as NULL and must still be
  * NULL afterwards: a failed call hands out nothing.
  */
-#include "check.h"
+#include "misuse.h"
 
-static const char *SCHEMA =
-    "[{\"name\": \"Person\", \"primaryKey\": \"_id\", \"properties\": {"
-    "   \"_id\": \"int\", \"name\": \"string\", \"age\": \"int?\","
-    "   \"friend\": \"Person\", \"friends\": \"Person[]\", \"tags\": \"string[]\","
-    "   \"labels\": \"string<>\", \"extra\": \"mixed{}\", \"anything\": \"mixed\","
-    "   \"followers\": {\"type\": \"linkingObjects\", \"objectType\": \"Person\", \"property\": \"friend\"}}}]";
-
-/* The object every test uses: Person 1, linked to itself, one element in each collection. */
-static const char *PERSON_1 = "{\"_id\": 1, \"name\": \"A\", \"tags\": [\"a\"], \"labels\": [\"x\"],"
-                              " \"extra\": {\"k\": 1}, \"anything\": [1]}";
-static const char *PERSON_1_LINKS = "{\"friend\": 1, \"friends\": [1]}";
-
-/* A MISUSE call must also set a thread-local error with a message. */
-#define CHECK_MISUSE(call)                                                                        \
-    do {                                                                                          \
-        CHECK_ERR(call, DRUMLIN_ERR_MISUSE);                                                        \
-        CHECK(drumlin_last_error_message() != NULL && drumlin_last_error_message()[0] != '\0');       \
-    } while (0)
 
 static void library_functions(void) {
     /* No pointer arguments: these cannot fail, but must not crash either. */
@@ -349,15 +331,6 @@ static void object_functions(drumlin_db *db, drumlin_object *object) {
     memset(&v, 0, sizeof v);
     CHECK_OK(drumlin_object_get(object, "name", &v));
     CHECK(v.type == DRUMLIN_TYPE_STRING && v.as.string.size == 1 && v.as.string.data && v.as.string.data[0] == 'A');
-}
-
-static drumlin_value string_value(const char *text) {
-    drumlin_value v;
-    memset(&v, 0, sizeof v);
-    v.type = DRUMLIN_TYPE_STRING;
-    v.as.string.data = text;
-    v.as.string.size = strlen(text);
-    return v;
 }
 
 static void link_functions(drumlin_db *db, drumlin_object *object) {
@@ -727,133 +700,11 @@ static void notification_functions(drumlin_db *db, drumlin_object *object) {
     CHECK_OK(drumlin_commit_without_notifying(db, NULL, 0));
 }
 
-/*
- * Every call on a handle whose database was closed: DRUMLIN_ERR_MISUSE. The handles stay
- * allocated and are released as usual.
- */
-static void closed_database_functions(const char *path) {
-    drumlin_db *db = NULL;
-    drumlin_object *object = NULL, *out_object = NULL;
-    drumlin_results *results = NULL;
-    drumlin_list *list = NULL;
-    drumlin_set *set = NULL;
-    drumlin_dict *dict = NULL;
-    drumlin_value pk, v, key, values[1];
-    int32_t indices[1] = {1};
-    int64_t object_key = 0;
-    int32_t class_index = 0;
-    int valid = 0, found = 0;
-    size_t n = 0, index = 0;
-    char *json = NULL;
-
-    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
-    memset(&pk, 0, sizeof pk);
-    pk.type = DRUMLIN_TYPE_INT;
-    pk.as.integer = 1;
-    REQUIRE_OK(drumlin_object_find(db, "Person", &pk, &object));
-    REQUIRE_OK(drumlin_object_get_backlinks(object, "followers", &results));
-    REQUIRE_OK(drumlin_object_get_list(object, "tags", &list));
-    REQUIRE_OK(drumlin_object_get_set(object, "labels", &set));
-    REQUIRE_OK(drumlin_object_get_dict(object, "extra", &dict));
-    CHECK_OK(drumlin_close(db));
-
-    v = string_value("Closed");
-    values[0] = v;
-    memset(&key, 0, sizeof key);
-    CHECK_MISUSE(drumlin_object_key(object, &object_key));
-    CHECK_MISUSE(drumlin_object_class_index(object, &class_index));
-    CHECK_MISUSE(drumlin_object_is_valid(object, &valid));
-    CHECK_MISUSE(drumlin_object_get(object, "name", &v));
-    CHECK_MISUSE(drumlin_object_get_at(object, 1, &v));
-    CHECK_MISUSE(drumlin_object_get_values(object, 1, indices, values));
-    v = string_value("Closed");
-    CHECK_MISUSE(drumlin_object_set(object, "name", &v));
-    CHECK_MISUSE(drumlin_object_set_at(object, 1, &v));
-    CHECK_MISUSE(drumlin_object_set_values(object, 1, indices, values));
-    CHECK_MISUSE(drumlin_object_update_json(object, "{\"name\": \"Closed\"}"));
-    CHECK_MISUSE(drumlin_object_to_json(object, &json));
-    CHECK_MISUSE(drumlin_object_to_json_depth(object, 1, &json));
-    CHECK(json == NULL);
-    CHECK_MISUSE(drumlin_object_get_linked(object, "friend", &out_object));
-    CHECK_MISUSE(drumlin_object_set_link(object, "friend", NULL));
-    CHECK_MISUSE(drumlin_object_get_mixed_json(object, "anything", "[0]", &json));
-    CHECK_MISUSE(drumlin_object_set_mixed_json(object, "anything", "[0]", "2"));
-    CHECK_MISUSE(drumlin_object_append_mixed_json(object, "anything", "[]", "2"));
-    CHECK_MISUSE(drumlin_object_remove_mixed(object, "anything", "[0]"));
-    CHECK_MISUSE(drumlin_object_delete(object));
-
-    CHECK_MISUSE(drumlin_results_count(results, &n));
-    CHECK_MISUSE(drumlin_results_get_object(results, 0, &out_object));
-    {
-        int64_t position = 0;
-        int empty = 0;
-        CHECK_MISUSE(drumlin_results_index_of_key(results, 1, &position));
-        CHECK_MISUSE(drumlin_results_is_empty(results, &empty));
-        CHECK_MISUSE(drumlin_results_get_last(results, &out_object));
-    }
-    CHECK_MISUSE(drumlin_results_get_values(results, 0, 1, 1, indices, values, &n));
-    CHECK_MISUSE(drumlin_results_to_json(results, &json));
-
-    v = string_value("a");
-    CHECK_MISUSE(drumlin_list_size(list, &n));
-    CHECK_MISUSE(drumlin_list_get(list, 0, &v));
-    v = string_value("a");
-    CHECK_MISUSE(drumlin_list_find(list, &v, &index, &found));
-    CHECK_MISUSE(drumlin_list_insert(list, 0, &v));
-    CHECK_MISUSE(drumlin_list_insert_json(list, 0, "\"b\""));
-    CHECK_MISUSE(drumlin_list_set(list, 0, &v));
-    CHECK_MISUSE(drumlin_list_set_json(list, 0, "\"b\""));
-    CHECK_MISUSE(drumlin_list_insert_many_json(list, 0, "[\"b\"]"));
-    CHECK_MISUSE(drumlin_list_move(list, 0, 0));
-    CHECK_MISUSE(drumlin_list_erase(list, 0));
-    CHECK_MISUSE(drumlin_list_clear(list));
-    CHECK_MISUSE(drumlin_list_to_json(list, &json));
-
-    v = string_value("x");
-    CHECK_MISUSE(drumlin_set_size(set, &n));
-    CHECK_MISUSE(drumlin_set_get(set, 0, &v));
-    v = string_value("x");
-    CHECK_MISUSE(drumlin_set_find(set, &v, &found));
-    CHECK_MISUSE(drumlin_set_insert(set, &v, NULL));
-    CHECK_MISUSE(drumlin_set_insert_json(set, "\"x\"", NULL));
-    CHECK_MISUSE(drumlin_set_insert_many_json(set, "[\"x\"]", NULL));
-    CHECK_MISUSE(drumlin_set_erase(set, &v, NULL));
-    CHECK_MISUSE(drumlin_set_clear(set));
-    CHECK_MISUSE(drumlin_set_to_json(set, &json));
-
-    CHECK_MISUSE(drumlin_dict_size(dict, &n));
-    CHECK_MISUSE(drumlin_dict_get(dict, 0, &key, &v));
-    CHECK_MISUSE(drumlin_dict_find(dict, "k", &v, &found));
-    v = string_value("v");
-    CHECK_MISUSE(drumlin_dict_insert(dict, "k", &v));
-    CHECK_MISUSE(drumlin_dict_insert_json(dict, "k", "2"));
-    CHECK_MISUSE(drumlin_dict_insert_many_json(dict, "{\"k\": 2}"));
-    CHECK_MISUSE(drumlin_dict_erase(dict, "k", NULL));
-    CHECK_MISUSE(drumlin_dict_clear(dict));
-    CHECK_MISUSE(drumlin_dict_to_json(dict, &json));
-    CHECK(json == NULL);
-
-    drumlin_dict_release(dict);
-    drumlin_set_release(set);
-    drumlin_list_release(list);
-    drumlin_results_release(results);
-    drumlin_object_release(object);
-
-    /* The closed database's data is intact. */
-    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
-    CHECK_OK(drumlin_get_json(db, "Person", "1", &json));
-    CHECK_JSON_HAS(json, "\"name\":\"A\"");
-    CHECK_JSON_HAS(json, "\"tags\":[\"a\"]");
-    drumlin_free(json);
-    CHECK_OK(drumlin_close(db));
-}
-
 int main(void) {
     char dir[2048], path[4096];
     drumlin_db *db = NULL;
     drumlin_object *object = NULL;
     drumlin_results *results = NULL;
-    drumlin_value pk;
 
     test_dir_make(dir, sizeof dir, "null-handles");
     snprintf(path, sizeof path, "%s/null-handles.drumlin", dir);
@@ -863,15 +714,7 @@ int main(void) {
     migration_functions();
     open_function(path);
 
-    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
-    REQUIRE_OK(drumlin_begin_write(db));
-    REQUIRE_OK(drumlin_create_json(db, "Person", PERSON_1, DRUMLIN_UPDATE_NEVER, NULL));
-    memset(&pk, 0, sizeof pk);
-    pk.type = DRUMLIN_TYPE_INT;
-    pk.as.integer = 1;
-    REQUIRE_OK(drumlin_object_find(db, "Person", &pk, &object));
-    REQUIRE_OK(drumlin_object_update_json(object, PERSON_1_LINKS));
-    REQUIRE_OK(drumlin_commit(db));
+    make_person_1(path, &db, &object);
 
     database_functions(db);
     json_functions(db);
@@ -891,7 +734,6 @@ int main(void) {
 
     drumlin_object_release(object);
     CHECK_OK(drumlin_close(db));
-    closed_database_functions(path);
 
     test_dir_remove(dir);
     return check_report("null_handles");
