@@ -137,6 +137,19 @@ static inline const char *check_last_message(char *buffer, size_t size) {
         }                                                                                         \
     } while (0)
 
+/* A string value borrowing `size` bytes of `text` (NUL bytes included). */
+static inline drumlin_value string_value_n(const char *text, size_t size) {
+    drumlin_value v;
+    memset(&v, 0, sizeof v);
+    v.type = DRUMLIN_TYPE_STRING;
+    v.as.string.data = text;
+    v.as.string.size = size;
+    return v;
+}
+
+/* A string value borrowing the NUL-terminated `text`. */
+static inline drumlin_value string_value(const char *text) { return string_value_n(text, strlen(text)); }
+
 /* Copies `text` without whitespace outside JSON strings. The caller frees the result. */
 static inline char *json_squeeze(const char *text) {
     size_t n = strlen(text);

@@ -19,15 +19,6 @@ static const char *SCHEMA =
 
 static drumlin_db *db;
 
-static drumlin_value string_value(const char *text) {
-    drumlin_value v;
-    memset(&v, 0, sizeof v);
-    v.type = DRUMLIN_TYPE_STRING;
-    v.as.string.data = text;
-    v.as.string.size = strlen(text);
-    return v;
-}
-
 static drumlin_value int_value(int64_t i) {
     drumlin_value v;
     memset(&v, 0, sizeof v);

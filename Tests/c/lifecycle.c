@@ -42,15 +42,6 @@ static drumlin_value int_value(int64_t i) {
     return v;
 }
 
-static drumlin_value string_value(const char *s, size_t size) {
-    drumlin_value v;
-    memset(&v, 0, sizeof v);
-    v.type = DRUMLIN_TYPE_STRING;
-    v.as.string.data = s;
-    v.as.string.size = size;
-    return v;
-}
-
 static drumlin_value null_value(void) {
     drumlin_value v;
     memset(&v, 0, sizeof v);
@@ -334,7 +325,7 @@ static void test_hostile_input(drumlin_db *db) {
         REQUIRE_OK(drumlin_property_index(db, "Person", "_id", &indices[0]));
         REQUIRE_OK(drumlin_property_index(db, "Person", "name", &indices[1]));
         values[0] = int_value(50);
-        values[1] = string_value("\xc3\x28", 2);
+        values[1] = string_value_n("\xc3\x28", 2);
         rc = drumlin_object_create(db, "Person", 2, indices, values, DRUMLIN_UPDATE_NEVER, NULL);
         CHECK(rc == DRUMLIN_ERR_INVALID_ARGUMENT || rc == DRUMLIN_ERR_TYPE_MISMATCH);
         CHECK(rc != DRUMLIN_OK);
@@ -461,18 +452,18 @@ static void test_typed_layer(drumlin_db *db) {
     CHECK(missing == NULL);
 
     /* Writes outside a transaction fail and change nothing. */
-    v = string_value("Outside", 7);
+    v = string_value_n("Outside", 7);
     CHECK_ERR(drumlin_object_set(ann, "name", &v), DRUMLIN_ERR_WRONG_TRANSACTION_STATE);
     CHECK_ERR(drumlin_object_update_json(ann, "{\"age\": 99}"), DRUMLIN_ERR_WRONG_TRANSACTION_STATE);
     CHECK_ERR(drumlin_object_delete(ann), DRUMLIN_ERR_WRONG_TRANSACTION_STATE);
 
     REQUIRE_OK(drumlin_begin_write(db));
-    v = string_value("Bea", 3);
+    v = string_value_n("Bea", 3);
     CHECK_OK(drumlin_object_set(ann, "name", &v));
     v = int_value(40);
     CHECK_OK(drumlin_object_set_at(ann, age_i, &v));
     /* Strings may hold NUL bytes: size, not strlen, is what counts. */
-    v = string_value("a\0b", 3);
+    v = string_value_n("a\0b", 3);
     CHECK_OK(drumlin_object_set(ann, "email", &v));
     memset(values, 0, sizeof values);
     values[0].type = DRUMLIN_TYPE_DOUBLE;
@@ -490,11 +481,11 @@ static void test_typed_layer(drumlin_db *db) {
     CHECK_ERR(drumlin_object_set(ann, "name", &v), DRUMLIN_ERR_TYPE_MISMATCH);
     v = null_value();
     CHECK_ERR(drumlin_object_set(ann, "name", &v), DRUMLIN_ERR_NOT_NULLABLE);
-    v = string_value("x", 1);
+    v = string_value_n("x", 1);
     CHECK_ERR(drumlin_object_set(ann, "nickname", &v), DRUMLIN_ERR_NO_SUCH_PROPERTY);
     /* set_values is all or nothing: a bad second value leaves the first unwritten. */
     values[0] = int_value(77);
-    values[1] = string_value("not a bool", 10);
+    values[1] = string_value_n("not a bool", 10);
     indices[0] = age_i;
     indices[1] = active_i;
     CHECK_ERR(drumlin_object_set_values(ann, 2, indices, values), DRUMLIN_ERR_TYPE_MISMATCH);
@@ -529,7 +520,7 @@ static void test_typed_layer(drumlin_db *db) {
         create_indices[0] = id_i;
         create_indices[1] = name_i;
         create_values[0] = int_value(9);
-        create_values[1] = string_value("Typed", 5);
+        create_values[1] = string_value_n("Typed", 5);
         CHECK_OK(drumlin_object_create(db, "Person", 2, create_indices, create_values, DRUMLIN_UPDATE_NEVER, &typed));
         CHECK(typed != NULL);
         CHECK_OK(drumlin_object_get(typed, "score", &v)); /* the default applies */
@@ -538,7 +529,7 @@ static void test_typed_layer(drumlin_db *db) {
                   DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY);
         CHECK_STR(drumlin_last_error_message(),
                   "Attempting to create an object of type 'Person' with an existing primary key value '9'.");
-        create_values[1] = string_value("Retyped", 7);
+        create_values[1] = string_value_n("Retyped", 7);
         CHECK_OK(drumlin_object_create(db, "Person", 2, create_indices, create_values, DRUMLIN_UPDATE_MODIFIED, NULL));
         /* The live handle sees the upsert. */
         CHECK_OK(drumlin_object_get(typed, "name", &v));
@@ -561,7 +552,7 @@ static void test_typed_layer(drumlin_db *db) {
     CHECK_OK(drumlin_object_is_valid(typed, &valid));
     CHECK(valid == 0);
     CHECK_ERR(drumlin_object_get(typed, "name", &v), DRUMLIN_ERR_INVALIDATED_OBJECT);
-    v = string_value("Ghost", 5);
+    v = string_value_n("Ghost", 5);
     CHECK_ERR(drumlin_object_set(typed, "name", &v), DRUMLIN_ERR_INVALIDATED_OBJECT);
     CHECK_ERR(drumlin_object_to_json(typed, &json), DRUMLIN_ERR_INVALIDATED_OBJECT);
     CHECK(json == NULL);
@@ -599,7 +590,7 @@ static void test_objects_outlive_their_database(const char *path) {
     CHECK_ERR(drumlin_object_is_valid(bea, &valid), DRUMLIN_ERR_MISUSE);
     CHECK_ERR(drumlin_object_to_json(bea, &json), DRUMLIN_ERR_MISUSE);
     CHECK(json == NULL);
-    v = string_value("After close", 11);
+    v = string_value_n("After close", 11);
     CHECK_ERR(drumlin_object_set(bea, "name", &v), DRUMLIN_ERR_MISUSE);
     CHECK_ERR(drumlin_object_update_json(bea, "{\"age\": 1}"), DRUMLIN_ERR_MISUSE);
     CHECK_ERR(drumlin_object_delete(bea), DRUMLIN_ERR_MISUSE);
@@ -813,7 +804,7 @@ static void test_typed_values_keep_nul_bytes_and_binaries(void) {
 
     indices[0] = id, indices[1] = name_index, indices[2] = blob, indices[3] = m;
     values[0] = int_value(7);
-    values[1] = string_value(name, sizeof name - 1);
+    values[1] = string_value_n(name, sizeof name - 1);
     memset(&values[2], 0, sizeof values[2]);
     values[2].type = DRUMLIN_TYPE_BINARY;
     values[2].as.binary.data = bytes;

@@ -27,15 +27,6 @@ static const char *const PERSON_1_LINKS = "{\"friend\": 1, \"friends\": [1]}";
         CHECK(drumlin_last_error_message() != NULL && drumlin_last_error_message()[0] != '\0');       \
     } while (0)
 
-static inline drumlin_value string_value(const char *text) {
-    drumlin_value v;
-    memset(&v, 0, sizeof v);
-    v.type = DRUMLIN_TYPE_STRING;
-    v.as.string.data = text;
-    v.as.string.size = strlen(text);
-    return v;
-}
-
 /* Opens the file at `path` with SCHEMA and stores Person 1 with its links, in one transaction;
  * the open database and Person 1's handle come back. */
 static inline void make_person_1(const char *path, drumlin_db **out_db, drumlin_object **out_object) {

@@ -76,15 +76,6 @@ static int64_t sql_intf(const char *format, ...) {
     return sql_int(sql);
 }
 
-static drumlin_value string_value(const char *text) {
-    drumlin_value v;
-    memset(&v, 0, sizeof v);
-    v.type = DRUMLIN_TYPE_STRING;
-    v.as.string.data = text;
-    v.as.string.size = strlen(text);
-    return v;
-}
-
 static drumlin_object *find(const char *class_name, drumlin_value key) {
     drumlin_object *object = NULL;
     REQUIRE_OK(drumlin_object_find(db, class_name, &key, &object));
