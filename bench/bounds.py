@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from itertools import chain
-from ctypes import byref, c_int64
+from ctypes import byref
 from typing import Any, Callable
 
 from drumlin import _ffi, _rows
@@ -104,12 +104,12 @@ def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[An
     info = db._class(class_name)
     access = info.rows
     accessor = getattr(info.object_type, prop)
-    cell, _, class_index, index, pcell = accessor.cells
+    cells, ckey, class_index, index, pcell = accessor.cells
     pack_into, value_type = _object._PACKED_WRITES[type(values[0])]
     set_by_key = _object._set_by_key_unchecked
     find_row = _rows.find_row
     handle = access.db
-    object_keys = [c_int64(db.get(class_name, k)._drumlin_key) for k in keys]
+    object_keys = [db.get(class_name, k)._drumlin_key for k in keys]
     pairs = list(zip(keys, object_keys, values))
 
     def run() -> None:
@@ -117,8 +117,8 @@ def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[An
             for key, object_key, value in pairs:
                 if get_first:
                     find_row(access, key)
-                pack_into(cell, 0, value_type, value)
-                if set_by_key(handle, class_index, object_key, index, pcell):
+                pack_into(cells, 0, object_key, value_type, value)
+                if set_by_key(handle, class_index, ckey, index, pcell):
                     raise RuntimeError("set_by_key failed")
 
     return run
@@ -337,8 +337,7 @@ def update_floor(db: Any, class_name: str, keys: list[int], prop: str, values: l
             if cells is not None and db._writer == get_ident():
                 pack_into, value_type = writes[type(value)]
                 view, ckey, class_index, index, pvalue = cells
-                pack_into(view, 0, value_type, value)
-                ckey.value = self.key
+                pack_into(view, 0, self.key, value_type, value)
                 if set_by_key(handle, class_index, ckey, index, pvalue):
                     raise RuntimeError("set_by_key failed")
                 return

@@ -25,7 +25,7 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 from collections.abc import Mapping
-from ctypes import byref, c_int32, c_int64, c_void_p
+from ctypes import Structure, byref, c_int32, c_int64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from . import _ffi
@@ -66,6 +66,12 @@ _NESTED = (_ffi.DRUMLIN_TYPE_LIST, _ffi.DRUMLIN_TYPE_DICTIONARY)
 _PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
 
 
+class _KeyedValue(Structure):
+    """An object key and a value cell, side by side: ScalarAccessor's write cells."""
+
+    _fields_ = [("key", c_int64), ("value", _drumlin_value)]
+
+
 class Accessor:
     """The descriptor of one property of one generated class."""
 
@@ -101,12 +107,15 @@ class ScalarAccessor(Accessor):
         self.class_index = info.index
         # The database's read version while the kept row answers reads (DEAD once it is closed).
         self.version = info.rows.version if info.rows is not None else DEAD
-        # The cells of Object.__setattr__'s write by object key, made once: a view of the value
-        # cell (a number or bool is packed into it in place), the key cell, the class and property
-        # indexes (plain ints: the int32_t parameters), and the value cell's address. One accessor belongs to one class of one open
-        # database, and only the thread in that database's write() uses them.
-        cvalue = _drumlin_value()
-        self.cells = (memoryview(cvalue).cast("B"), c_int64(0), info.index, prop.index, byref(cvalue))
+        # The cells of Object.__setattr__'s write by object key, made once: a view of the object
+        # key followed by the value cell (one pack_into writes both: see object._PACKED_WRITES),
+        # the key as the c_int64 passed by value (it shares the view's first 8 bytes), the class
+        # and property indexes (plain ints: the int32_t parameters), and the value cell's address.
+        # One accessor belongs to one class of one open database, and only the thread in that
+        # database's write() uses them.
+        cells = _KeyedValue()
+        self.cells = (memoryview(cells).cast("B"), c_int64.from_buffer(cells), info.index, prop.index,
+                      byref(cells, _KeyedValue.value.offset))
 
     def __get__(self, obj: Object | None, owner: Any = None) -> Any:
         # The hot path of every attribute read: the kept row, while the read version is unchanged.

@@ -75,12 +75,11 @@ _get_at = _ffi.drumlin_object_get_at
 # engine narrows for a float property; a bool as the int 1 or 0). Subclasses (an IntEnum) and
 # ints beyond int64 take the general write.
 _INT = _ffi.DRUMLIN_TYPE_INT
-_INT64_MIN = -(1 << 63)
-_INT64_MAX = (1 << 63) - 1
+# The object key, then the value cell (its type, padding, the number): ScalarAccessor.cells.
 _PACKED_WRITES: dict[type, tuple[Callable[..., None], int]] = {
-    float: (struct.Struct("=i4xd").pack_into, _ffi.DRUMLIN_TYPE_DOUBLE),
-    int: (struct.Struct("=i4xq").pack_into, _INT),
-    bool: (struct.Struct("=i4xi").pack_into, _ffi.DRUMLIN_TYPE_BOOL),
+    float: (struct.Struct("=qi4xd").pack_into, _ffi.DRUMLIN_TYPE_DOUBLE),
+    int: (struct.Struct("=qi4xq").pack_into, _INT),
+    bool: (struct.Struct("=qi4xi").pack_into, _ffi.DRUMLIN_TYPE_BOOL),
 }
 
 
@@ -132,7 +131,7 @@ class Object(HandleBase):
     # Attribute assignments that are persisted properties: their descriptors' __set__, by name.
     _drumlin_setters: ClassVar[dict[str, Callable[[Any, Any], None]]] = {}
     # The plain properties by name, written in __setattr__ itself: their ScalarAccessor's write
-    # cells (value view, key cell, class index, property index, value pointer).
+    # cells (key-and-value view, key cell, class index, property index, value pointer).
     _drumlin_packed: ClassVar[dict[str, tuple[Any, ...]]] = {}
     _drumlin_db: Database
     _drumlin_key: int | None
@@ -326,10 +325,12 @@ class Object(HandleBase):
             handle = db._drumlin_h
             if packed is not None and key is not None and handle is not None and db._writer == _get_ident():
                 pack_into, value_type = packed
-                if value_type != _INT or _INT64_MIN <= value <= _INT64_MAX:
-                    view, ckey, class_index, index, pvalue = cells
-                    pack_into(view, 0, value_type, value)
-                    ckey.value = key
+                view, ckey, class_index, index, pvalue = cells
+                try:
+                    pack_into(view, 0, key, value_type, value)  # the key and the value, one call
+                except struct.error:
+                    pass  # an int beyond 64 bits: the descriptor's write reports it
+                else:
                     status = _set_by_key_unchecked(handle, class_index, ckey, index, pvalue)
                     if status:
                         _raise(status)

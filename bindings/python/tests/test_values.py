@@ -82,6 +82,23 @@ def test_int_beyond_64_bits_is_refused_before_crossing(box: drumlin.Database) ->
     assert box.count("Box") == 0
 
 
+def test_attribute_writes_of_numbers_reach_the_int64_limits_and_no_further(box: drumlin.Database) -> None:
+    # obj.i = v packs the object key and the number into one buffer; an int that does not fit
+    # leaves that write to the descriptor's, which refuses it, and the object as it was.
+    with box.write():
+        first, second = box.create("Box", {"k": 1, "i": 5}), box.create("Box", {"k": 2, "i": 6})
+        for value in (2**63 - 1, -(2**63), 0):
+            first.i = value
+            second.i = -1
+            assert (first.i, second.i) == (value, -1)
+        for value in (2**63, -(2**63) - 1, 10**30):
+            with pytest.raises(drumlin.InvalidArgumentError, match="does not fit in 64 bits"):
+                first.i = value
+        first.f, first.b = 2.5, True
+    assert (first.i, second.i, first.f, first.b) == (0, -1, 2.5, True)
+    assert (box.get("Box", 1).i, box.get("Box", 2).i) == (0, -1)
+
+
 def test_bool_is_not_an_int(box: drumlin.Database) -> None:
     with box.write():
         with pytest.raises(drumlin.TypeMismatchError, match="expected int, got bool"):
