@@ -210,6 +210,22 @@ func ids(_ results: Results) throws -> [Int64] {
                         #expect(try rowKeys(sorted.limit(n)) == Array(expected.prefix(n)), "\(chain) \(sort) \(n)")
                         #expect(try sorted.limit(n).objects.map(\.key) == Array(expected.prefix(n)), "\(chain) \(sort) \(n)")
                     }
+                    // A filter after the sort, a second sort (its ties in the first's order), a
+                    // DISTINCT after either, and the last object of each: as the general route.
+                    let pairs: [(Results, Results)] = [
+                        (try sorted.filter("active == true"), try general.sorted(by: sort).filter("active == true")),
+                        (try sorted.sorted(by: [("active", false)]), try general.sorted(by: sort).sorted(by: [("active", false)])),
+                        (try sorted.sorted(by: [("active", true)]).limit(2), try general.sorted(by: sort).sorted(by: [("active", true)]).limit(2)),
+                        (try sorted.distinct(["active"]), try general.sorted(by: sort).distinct(["active"])),
+                        (try direct.distinct(["active"]), try general.distinct(["active"])),
+                        (try direct.distinct(["age"]).sorted(by: sort), try general.distinct(["age"]).sorted(by: sort)),
+                    ]
+                    for (index, (fast, slow)) in pairs.enumerated() {
+                        let want = try slow.objects.map(\.key)
+                        #expect(try fast.last()?.key == want.last, "\(chain) \(sort) pair \(index)")
+                        #expect(try rowKeys(fast) == want, "\(chain) \(sort) pair \(index)")
+                        #expect(try fast.objects.map(\.key) == want, "\(chain) \(sort) pair \(index)")
+                    }
                 }
             }
             #expect(try q("age > 0 AND active == true SORT(age DESC) LIMIT(2)") == [6, 1])
