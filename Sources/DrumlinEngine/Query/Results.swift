@@ -305,18 +305,22 @@ public final class Results: @unchecked Sendable {
     public var count: Int {
         get throws(DrumlinError) {
             try database.serializedRead { (connection) throws(DrumlinError) in
-                isFilteredClass ? try countedRows(connection) : try keys(connection).count
+                if isFilteredClass { return try countedRows(connection) }
+                if let unsorted, try !keysAreCurrent(connection) { return try unsorted.countedRows(connection) }
+                return try keys(connection).count
             }
         }
     }
 
-    /// Whether the results hold no object. Of a class or its filters, SQLite stops at the first
-    /// object it finds (`EXISTS`); others are counted.
+    /// Whether the results hold no object. Of a class or its filters (and sorts), SQLite stops at
+    /// the first object it finds (`EXISTS`); others are counted.
     public var isEmpty: Bool {
         get throws(DrumlinError) {
             try database.serializedRead { (connection) throws(DrumlinError) in
-                guard isFilteredClass, try !keysAreCurrent(connection) else { return try keys(connection).isEmpty }
-                let (rows, parameters, _) = try compile(connection)
+                guard let counted = isFilteredClass ? self : unsorted, try !keysAreCurrent(connection) else {
+                    return try keys(connection).isEmpty
+                }
+                let (rows, parameters, _) = try counted.compile(connection)
                 let statement = try connection.statement("SELECT EXISTS (SELECT 1 FROM (\(rows)))")
                 defer { statement.reset() }
                 try statement.bind(parameters)
@@ -327,6 +331,23 @@ public final class Results: @unchecked Sendable {
             }
         }
     }
+
+    /// These results without their SORTs, when the other steps are filters over every object of
+    /// the class: the same objects, so the same count, emptiness and aggregates, which SQLite then
+    /// finds without sorting (`len()` of 100k objects sorted by an unindexed key: 76 -> 1.9 ms).
+    /// Made on first use; nil for any other results.
+    private lazy var unsorted: Results? = {
+        guard case .all = base, owner == nil, !isFilteredClass else { return nil }
+        var kept: [Step] = []
+        for step in steps {
+            switch step {
+            case .filter: kept.append(step)
+            case .postfix(let clause, _, _):
+                guard case .sort = clause.kind else { return nil }
+            }
+        }
+        return Results(database: database, info: info, base: base, steps: kept, owner: nil)
+    }()
 
     /// Every object of the class, or those some filters keep: no SORT, DISTINCT or LIMIT, no
     /// list or backlinks.
@@ -559,7 +580,11 @@ public final class Results: @unchecked Sendable {
     /// Realm's aggregates over a numeric (or, for min/max, date) property: sum of nothing is 0;
     /// min, max and avg of nothing are null.
     public func aggregate(_ op: Aggregate, _ property: String) throws(DrumlinError) -> Value {
-        try database.serializedRead { (connection) throws(DrumlinError) in
+        // Sorted results hold what their filters do: aggregated without the sort.
+        if let unsorted = try database.serializedRead({ (_) throws(DrumlinError) in unsorted }) {
+            return try unsorted.aggregate(op, property)
+        }
+        return try database.serializedRead { (connection) throws(DrumlinError) in
             var compiler = QueryCompiler(database: database, connection: connection, root: info, text: property, arguments: [])
             let rows = try compiler.rows(base, steps)
             guard let index = info.propertyIndex(property) else { throw database.noSuchProperty(info, property) }

@@ -277,6 +277,13 @@ func ids(_ results: Results) throws -> [Int64] {
         func check() throws {
             for predicate in predicates {
                 #expect(try db.query("Person", predicate).count == q(predicate).count, "\(predicate)")
+                // Sorted, the same objects: counted, tested for emptiness and summed without the sort.
+                let sorted = try db.query("Person", "\(predicate) SORT(name DESC)").filter("id > 0").sorted(by: "age")
+                let keys = try q(predicate)
+                #expect(try sorted.count == keys.count && sorted.isEmpty == keys.isEmpty, "\(predicate)")
+                #expect(try sorted.sum("age") == db.query("Person", predicate).sum("age"), "\(predicate)")
+                #expect(try sorted.max("born") == db.query("Person", predicate).max("born"), "\(predicate)")
+                #expect(try ids(sorted).count == keys.count && sorted.count == keys.count)  // from the keys now
             }
             let all = try db.objects("Person")
             #expect(try all.count == ids(all).count)
