@@ -239,10 +239,12 @@ extension QueryCompiler {
                 throw error("Comparison between two lists is not supported ('\(text.utf8Slice(lhs.range))' and '\(text.utf8Slice(rhs.range))'): write ANY, ALL or NONE before one of them", at: comparison.range)
             }
         }
-        // `x IN $0` (`x == ANY {…}`, `x == NONE {…}`) with many numbers or strings: one IN over a
-        // JSON array, which SQLite compiles in linear time (an OR of the comparisons in quadratic).
+        // `x IN $0` (`x == ANY {…}`, `x == NONE {…}`) with numbers or strings: one IN over a JSON
+        // array, which SQLite compiles in linear time (an OR of the comparisons in quadratic) and
+        // answers from an index on `x` (the OR's terms, each wrapped for NULL, read every row:
+        // `name IN {'a', 'b', 'c'}` over 100k objects 12 -> 0.05 ms).
         if op == .equal, !ci, lhs.source == nil, !isMany(lhs), case .constantList(let items, let quantifier) = rhs.kind,
-           items.count >= 16, !rhs.hasLookups, quantifier != .allElements,
+           !items.isEmpty, !rhs.hasLookups, quantifier != .allElements,
            let test = try equalityList(lhs, listElements(rhs, items), mixedTypes: Set(items.compactMap(Self.group)).count > 1) {
             return quantifier == .noElement ? "(NOT coalesce(\(test), 0))" : "(\(test))"
         }

@@ -340,9 +340,9 @@ struct QueryCompiler {
         return op == .equal ? "(\(test))" : "(NOT coalesce(\(test), 0))"
     }
 
-    /// `lhs IN (SELECT value FROM json_each(?))` with one JSON array parameter, when `lhs` is one
-    /// single-valued property and `lhs = c` is a plain `=` for every constant `c` (numbers and
-    /// strings); nil otherwise. SQLite compiles an OR of many comparisons in time quadratic in
+    /// `lhs IN (SELECT value FROM json_each(?))` with one JSON array parameter (fewer than 16
+    /// constants: `lhs IN (?1, ?2, …)`), when `lhs` is one single-valued property and `lhs = c` is
+    /// a plain `=` for every constant `c` (numbers and strings); nil otherwise. SQLite compiles an OR of many comparisons in time quadratic in
     /// their count (it compares each constant with every one before it), one IN over an array in
     /// linear time: `x IN $0` with a list argument of 100,000 values and OR chains take this path.
     /// In a list of values of several types (`mixedTypes`), a constant that cannot be compared
@@ -361,6 +361,18 @@ struct QueryCompiler {
         unboundReads = savedReads
         sources.removeLast(sources.count - saved)
         guard let (values, others) = split, others.count <= 16 else { return nil }
+        if constants.count < 16, values.count == constants.count {
+            // A few: `lhs IN (?1, ?2, …)`, each constant with its own parameter, as the OR of the
+            // comparisons has them (so a template reuses them), and as quick to compile.
+            var elements: [String] = []
+            var rest: [String] = []
+            let prefix = "\(lhs.sql) = "
+            for constant in constants {
+                let compared = try scalarComparison(lhs, .equal, constant, false)
+                if compared.hasPrefix(prefix) { elements.append(String(compared.dropFirst(prefix.count))) } else { rest.append("coalesce((\(compared)), 0)") }
+            }
+            return (["\(lhs.sql) IN (\(elements.joined(separator: ", ")))"] + rest).joined(separator: " OR ")
+        }
         // The constants' values are bound as one JSON array, not one parameter each.
         for constant in constants { dependsOnValue(of: constant) }
         let list = bind(.string(Self.jsonText(values)))

@@ -479,6 +479,27 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try file.explainQueryPlan("Dog", "name == 'Rex'").contains { $0.contains("INDEX _drumlin_pk_3_Dog_name (name=?)") })
         #expect(try file.explainQueryPlan("Person", "id == 3").contains { $0.contains("USING INTEGER PRIMARY KEY") })
         #expect(!(try file.explainQueryPlan("Person", "city == 'Paris'").contains { $0.hasPrefix("SCAN t0") }))
+        // A list of values, written or as one argument, short or long: one IN, read from the index.
+        let long = Value.list((0..<40).map { .string("c\($0)") })
+        for (query, arguments) in [("city IN {'Paris', 'Bern'}", []), ("city IN $0", [Value.list([.string("Paris")])]),
+                                   ("city == ANY {$0, $1}", [Value.string("Paris"), .string("Bern")]), ("city IN $0", [long])] {
+            let plan = try file.explainQueryPlan("Person", query, arguments)
+            #expect(plan.contains { $0.contains("INDEX _drumlin_idx_6_Person_city (city=?)") } && !plan.contains { $0.hasPrefix("SCAN t0") },
+                    "\(query): \(plan)")
+        }
+    }
+
+    @Test func listsOfValuesMatchAsTheirComparisonsDo() throws {
+        // `x IN {…}` is one IN, and `NOT`, `NONE` and nulls give what the OR of the comparisons does.
+        #expect(try q("name IN {'Ann', 'eve', 'nobody'}") == [1, 5])
+        #expect(try q("age IN {31, 17}") == [1, 2, 5])
+        #expect(try q("age IN {31.0, 62}") == [1, 5, 6])
+        #expect(try q("NOT age IN {31, 17}") == [3, 4, 6])
+        #expect(try q("age == NONE {31, 17}") == [3, 4, 6])
+        #expect(try q("age IN {nil, 17}") == [2, 3])
+        #expect(try q("NOT (age IN {31, 17})") == q("NOT (age == 31 OR age == 17)"))
+        #expect(try q("city IN $0", [.list([.string("Paris"), .string("Zürich")])]) == [1, 2])
+        #expect(try q("active IN {true}") == [1, 3, 5, 6])
     }
 }
 
