@@ -74,6 +74,25 @@ extension QueryCompiler {
         }
     }
 
+    /// The least string above every string that begins with `prefix` (in SQLite's binary order,
+    /// which is code point order): `prefix` with its last character replaced by the next code
+    /// point, the ones at U+10FFFF dropped first. Nil when there is none (an empty prefix, or one
+    /// of U+10FFFF only): every string from `prefix` on begins with it.
+    static func prefixEnd(_ prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }  // past the surrogates, which no string holds
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                var end = String.UnicodeScalarView()
+                end.append(contentsOf: scalars)
+                return String(end)
+            }
+        }
+        return nil
+    }
+
     func stringOpCode(_ op: Query.ComparisonOperator) -> Int? {
         switch op {
         case .beginsWith: 1
@@ -320,7 +339,21 @@ extension QueryCompiler {
                 } else {
                     bound = try literal(value, for: type, origin: origin)
                 }
-                return sqlComparison(a.sql, op, bound, exactNumbers: exact, text: group == .string, ci: ci)
+                let comparison = sqlComparison(a.sql, op, bound, exactNumbers: exact, text: group == .string, ci: ci)
+                if op == .beginsWith, !ci, type == .string, case .string(let prefix) = value, let end = Self.prefixEnd(prefix) {
+                    // Also the range of the strings with that beginning, which SQLite answers from
+                    // an index on the property (the function alone reads every row: a prefix over
+                    // 100k objects 10 -> 0.05 ms).
+                    let upper: String
+                    if let origin {
+                        requirements.append(.prefixEnds(origin))
+                        upper = bind(.argumentPrefixEnd(origin))
+                    } else {
+                        upper = bind(.string(end))
+                    }
+                    return "(\(a.sql) >= \(bound) AND \(a.sql) < \(upper) AND \(comparison))"
+                }
+                return comparison
             case .scalar(let otherType):
                 guard Self.group(otherType) == group else { throw unsupported(a.kind, b.kind, range) }
                 return sqlComparison(a.sql, op, b.sql, exactNumbers: type == .decimal128 || otherType == .decimal128,

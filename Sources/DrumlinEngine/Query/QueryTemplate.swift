@@ -24,6 +24,9 @@ final class QueryTemplate {
         /// Argument `n`, an int or a double, rounded to single precision: the value a float
         /// property would hold, so comparing with one compares like with like.
         case argumentAsFloat(Int)
+        /// The end of the strings that begin with argument `n`, a string (`Query.prefixEnd`):
+        /// the upper bound of `BEGINSWITH`'s range.
+        case argumentPrefixEnd(Int)
 
         /// The parameter's value for `arguments`.
         @inline(__always) func value(_ arguments: [Value]) -> Value {
@@ -31,6 +34,8 @@ final class QueryTemplate {
             case .value(let value): value
             case .argument(let index): arguments[index]
             case .argumentAsFloat(let index): Self.roundedToFloat(arguments[index])
+            case .argumentPrefixEnd(let index):
+                if case .string(let prefix) = arguments[index], let end = QueryCompiler.prefixEnd(prefix) { .string(end) } else { arguments[index] }
             }
         }
 
@@ -49,12 +54,18 @@ final class QueryTemplate {
         /// Argument `n` is a finite number: compared with an int property, NaN and infinity are
         /// errors, which only compiling reports.
         case finite(Int)
+        /// Argument `n` is a string with an end (`QueryCompiler.prefixEnd`): the compile read its
+        /// `BEGINSWITH` as a range.
+        case prefixEnds(Int)
 
         func holds(_ arguments: [Value]) -> Bool {
             switch self {
             case .finite(let index):
                 if case .double(let d) = arguments[index] { return d.isFinite }
                 return true
+            case .prefixEnds(let index):
+                if case .string(let prefix) = arguments[index] { return QueryCompiler.prefixEnd(prefix) != nil }
+                return false
             }
         }
     }

@@ -1,4 +1,4 @@
-import DrumlinEngine
+@testable import DrumlinEngine
 import Testing
 
 let querySchema = """
@@ -487,6 +487,31 @@ func ids(_ results: Results) throws -> [Int64] {
             #expect(plan.contains { $0.contains("INDEX _drumlin_idx_6_Person_city (city=?)") } && !plan.contains { $0.hasPrefix("SCAN t0") },
                     "\(query): \(plan)")
         }
+    }
+
+    @Test func beginsWithIsARangeOfTheIndexWithTheSameMatches() throws {
+        #expect(QueryCompiler.prefixEnd("abc") == "abd" && QueryCompiler.prefixEnd("a\u{D7FF}") == "a\u{E000}")
+        #expect(QueryCompiler.prefixEnd("a\u{10FFFF}\u{10FFFF}") == "b" && QueryCompiler.prefixEnd("\u{10FFFF}") == nil)
+        #expect(QueryCompiler.prefixEnd("") == nil && QueryCompiler.prefixEnd("z\u{FFFF}") == "z\u{10000}")
+        let path = temporaryPath()
+        let file = try Database(path: path, schemaJSON: querySchema)
+        let cities = ["Paris", "Par", "Pa", "París", "Parz", "P", "", "Q", "a\u{10FFFF}", "a\u{10FFFF}x", "b", "\u{D7FF}", "\u{E000}", "Zürich"]
+        try file.write {
+            for (index, city) in cities.enumerated() {
+                try file.create("Person", json: #"{"id": \#(index + 1), "name": "n", "active": true, "city": \#(Value.string(city).extendedJSON)}"#)
+            }
+            try file.create("Person", json: #"{"id": 99, "name": "n", "active": true}"#)  // no city
+        }
+        func cityIDs(_ query: String, _ arguments: [Value]) throws -> [Int64] { try ids(file.query("Person", query, arguments)) }
+        for prefix in ["Par", "P", "", "a\u{10FFFF}", "a", "\u{D7FF}", "Z", "Pa", "x", "París"] {
+            let want = cities.enumerated().filter { $0.element.hasPrefix(prefix) || prefix.isEmpty }.map { Int64($0.offset + 1) }
+            #expect(try cityIDs("city BEGINSWITH $0", [.string(prefix)]) == want, "\(prefix)")  // a template, after the first
+            #expect(try cityIDs("city BEGINSWITH '\(prefix)'", []) == want, "\(prefix)")
+            #expect(try cityIDs("NOT city BEGINSWITH $0", [.string(prefix)]) == ([Int64](1...Int64(cities.count)) + [99]).filter { !want.contains($0) })
+        }
+        let plan = try file.explainQueryPlan("Person", "city BEGINSWITH $0", [.string("Par")])
+        #expect(plan.contains { $0.contains("INDEX _drumlin_idx_6_Person_city (city>? AND city<?)") }, "\(plan)")
+        #expect(try cityIDs("city BEGINSWITH[c] $0", [.string("par")]) == [1, 2, 4, 5])  // case-insensitive: the function alone
     }
 
     @Test func listsOfValuesMatchAsTheirComparisonsDo() throws {
