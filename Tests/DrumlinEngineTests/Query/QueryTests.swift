@@ -514,6 +514,28 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try cityIDs("city BEGINSWITH[c] $0", [.string("par")]) == [1, 2, 4, 5])  // case-insensitive: the function alone
     }
 
+    @Test func aComparisonThroughALinkIsTheSetOfKeysItHolds() throws {
+        // `dog.x OP value` is `t0.dog IN (SELECT key FROM Dog WHERE x OP value)` for comparisons a
+        // null value fails: null links match none of them, and `!=`, `== nil` and NOT keep theirs.
+        // Ann's dog is Rex (3), Dave's Dot (12); the others have none.
+        let expected: [(String, [Value], [Int64])] = [
+            ("dog.name == $0", [.string("Rex")], [1]), ("dog.name ==[c] $0", [.string("rEX")], [1]),
+            ("dog.age > 3", [], [4]), ("dog.age >= 3", [], [1, 4]), ("dog.age < 100", [], [1, 4]), ("dog.age <= 3.5", [], [1]),
+            ("dog.name BEGINSWITH 'D'", [], [4]), ("dog.name ENDSWITH 'x'", [], [1]), ("dog.name CONTAINS[c] 'O'", [], [4]),
+            ("dog.name LIKE 'R?x'", [], [1]), ("dog.name IN {'Rex', 'Dot'}", [], [1, 4]),
+            ("dog.name != $0", [.string("Rex")], [2, 3, 4, 5, 6]), ("NOT dog.name == 'Rex'", [], [2, 3, 4, 5, 6]),
+            ("NOT dog.age > 3", [], [1, 2, 3, 5, 6]), ("dog.name == nil", [], [2, 3, 5, 6]), ("dog.age == $0", [.int(12)], [4]),
+            ("home.name == 'Z'", [], [1]), ("dog.age > 3 OR age == 17", [], [2, 4]),
+        ]
+        for (query, arguments, want) in expected {
+            #expect(try q(query, arguments) == want, "\(query)")
+        }
+        let path = temporaryPath()
+        let file = try Database(path: path, schemaJSON: querySchema)
+        let plan = try file.explainQueryPlan("Person", "dog.name == $0", [.string("Rex")])
+        #expect(plan.contains { $0.contains("_drumlin_pk_3_Dog_name (name=?)") } && !plan.contains { $0.contains("CORRELATED") }, "\(plan)")
+    }
+
     @Test func listsOfValuesMatchAsTheirComparisonsDo() throws {
         // `x IN {…}` is one IN, and `NOT`, `NONE` and nulls give what the OR of the comparisons does.
         #expect(try q("name IN {'Ann', 'eve', 'nobody'}") == [1, 5])
