@@ -56,6 +56,12 @@ package final class Connection {
         // file: a bulk insert used to write a page to /var/tmp for every few objects (one
         // `pwrite` per Task of the benchmark). Temp tables and large sorts live in memory too.
         sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nil, nil, nil)
+        // Up to 32 MiB of the file's pages stay in the connection's cache (SQLite's default is
+        // 2 MiB): a read of a table up to that size (100k Person objects are 7 MB) no longer
+        // reads every page from the operating system again, one `pread` each (a range query over
+        // 100k objects: 14.5 -> 12.6 ms). Not memory-mapped I/O: a file cut short by another
+        // program while a read is open would stop the process with SIGBUS instead of an error.
+        sqlite3_exec(db, "PRAGMA cache_size = -32768", nil, nil, nil)
     }
 
     package func close() {

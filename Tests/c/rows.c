@@ -197,6 +197,36 @@ static void test_rows_by_primary_key_key_results_and_query(void) {
     drumlin_close(db);
 }
 
+/* A page whose buffer was too small, read again with the size reported: the same rows, and the
+   pages after it still continue the one read (a commit by another handle meanwhile is not in them). */
+static void test_a_page_read_again_into_a_larger_buffer_is_the_same_page(void) {
+    char path[] = "/tmp/drumlin-rows-XXXXXX";
+    drumlin_db *reader = NULL, *writer = NULL;
+    open_two_handles(path, &reader, &writer);
+    const char *names[] = {"p1", "p2", "p3", "p4", "p5", "p6"};
+    for (int64_t id = 1; id <= 6; id++) add_plain(writer, id, names[id - 1]);
+    drumlin_results *results = NULL;
+    REQUIRE_OK(drumlin_query(reader, "Plain", "id > 0", NULL, &results));
+    unsigned char buffer[512];
+    size_t size = 0;
+    CHECK_OK(drumlin_results_get_rows(results, 0, 2, buffer, 8, &size));
+    CHECK(size > 8 && size <= sizeof buffer);
+    add_plain(writer, 7, "p7");
+    CHECK_OK(drumlin_results_get_rows(results, 0, 2, buffer, size, &size));
+    CHECK(buffer[1] == 2 && has_text(buffer, size, "p1") && has_text(buffer, size, "p2") && !has_text(buffer, size, "p3"));
+    CHECK_OK(drumlin_results_get_rows(results, 2, 2, buffer, sizeof buffer, &size));
+    CHECK(buffer[1] == 2 && has_text(buffer, size, "p3") && has_text(buffer, size, "p4"));
+    CHECK_OK(drumlin_results_get_rows(results, 4, 10, buffer, sizeof buffer, &size));
+    CHECK(buffer[1] == 2 && has_text(buffer, size, "p5") && has_text(buffer, size, "p6") && !has_text(buffer, size, "p7"));
+    /* The next read is of the results as they are now. */
+    CHECK_OK(drumlin_results_get_rows(results, 4, 10, buffer, sizeof buffer, &size));
+    CHECK(buffer[1] == 3 && has_text(buffer, size, "p7"));
+    drumlin_results_release(results);
+    drumlin_close(writer);
+    drumlin_close(reader);
+    remove(path);
+}
+
 static void test_set_by_key_writes_and_reports_errors(void) {
     drumlin_db *db = fresh();
     add_plain(db, 1, "Ann");
@@ -329,6 +359,7 @@ int main(void) {
     test_read_version_sees_another_connections_commit_at_the_next_read();
     test_each_read_sees_commits_made_before_it_through_a_held_read();
     test_rows_by_primary_key_key_results_and_query();
+    test_a_page_read_again_into_a_larger_buffer_is_the_same_page();
     test_set_by_key_writes_and_reports_errors();
     test_read_marshal_reads_collections_and_mixed_values_by_object_key();
     test_rows_hold_mixed_values_and_embedded_objects();

@@ -46,7 +46,7 @@ extension Database {
             if !info.allInRow(propertyIndices) {
                 guard let key = try findKey(info, primaryKey, connection) else { return false }
                 let values = try readRow(info, key, connection, indices: propertyIndices)
-                try body(ObjectRow(database: self, info: info, key: key, source: .values(values), indices: propertyIndices))
+                try body(ObjectRow(database: self, info: info, key: key, values: values, indices: propertyIndices))
                 return true
             }
             guard let pk = try primaryKeyValue(primaryKey, info, pkIndex) else { return false }
@@ -54,8 +54,7 @@ extension Database {
             defer { statement.reset() }
             try ValueCodec.bind(pk, to: statement, at: 1)
             guard try statement.step() else { return false }
-            try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
-                               indices: propertyIndices))
+            try body(ObjectRow(database: self, info: info, statement: statement, indices: propertyIndices))
             return true
         }
     }
@@ -156,13 +155,13 @@ extension Object {
             for index in indices { try database.checkIndex(info, index) }
             if !info.inRow(indices) {
                 let values = try database.readRow(info, key, connection, indices: indices)
-                return try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+                return try body(ObjectRow(database: database, info: info, key: key, values: values, indices: indices))
             }
             let statement = try connection.statement(slot: info.slot(.selectRow), info.selectRowSQL)
             defer { statement.reset() }
             statement.bind(key, at: 1)
             guard try statement.step() else { throw database.invalidated(info) }
-            return try body(ObjectRow(database: database, info: info, key: key, source: .statement(statement), indices: indices))
+            return try body(ObjectRow(database: database, info: info, statement: statement, indices: indices))
         }
     }
 }

@@ -52,7 +52,7 @@ extension ObjectRow {
         let target = try database.classInfo(index: link.classIndex)
         let indices = try database.wholeRowPropertyIndices(classIndex: link.classIndex)
         let values = try database.readRow(target, link.key, try nestedConnection(), indices: indices, slot: .selectNestedRow)
-        try body(ObjectRow(database: database, info: target, key: link.key, source: .values(values), indices: indices))
+        try body(ObjectRow(database: database, info: target, key: link.key, values: values, indices: indices))
     }
 
     /// Hands `body` the row (`Database.rowPropertyIndices`) of the embedded object a link of this
@@ -70,7 +70,7 @@ extension ObjectRow {
         defer { statement.reset() }
         statement.bind(link.key, at: 1)
         guard try statement.step() else { return false }
-        try body(ObjectRow(database: database, info: target, key: link.key, source: .statement(statement), indices: indices))
+        try body(ObjectRow(database: database, info: target, statement: statement, indices: indices))
         return true
     }
 

@@ -98,9 +98,9 @@ extension Database {
             // in creation order (nothing was visited yet).
             if !hasRow, byKey, !(try storedKeyOrder(info, connection)) { return false }
             var rows = 0
+            let row = ObjectRow(database: self, info: info, statement: statement, indices: propertyIndices)
             while hasRow, rows < maxRows {
-                try body(ObjectRow(database: self, info: info, key: statement.int64(0), source: .statement(statement),
-                                   indices: propertyIndices))
+                try body(row)
                 rows += 1
                 if rows < maxRows { hasRow = try statement.step() }
             }

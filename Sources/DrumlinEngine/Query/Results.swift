@@ -505,9 +505,21 @@ public final class Results: @unchecked Sendable {
             throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.")
         }
         return try database.serializedResuming(reading: true) { (connection, parked) throws(DrumlinError) -> Int in
-            let continued = parked.flatMap { $0.results === self && $0.position == start && $0.version == database.readVersion ? $0 : nil }
-            if continued == nil { parked?.statement.reset() }
+            let current = parked.flatMap { $0.results === self && $0.version == database.readVersion ? $0 : nil }
             for index in indices { try database.checkIndex(info, index) }
+            if let current, let page = current.page, page.start == start, page.keys.count == maxRows {
+                // The page read last, asked for again (a caller whose buffer was too small): its
+                // rows by key, in the snapshot the parked statement holds, which stays parked.
+                for key in page.keys {
+                    let values = try database.readRow(info, key, connection, indices: indices)
+                    try body(ObjectRow(database: database, info: info, key: key, values: values, indices: indices))
+                }
+                database.parkedRows = current
+                if database.holdsReads { HeldReadReaper.shared.watch(database) }
+                return maxRows
+            }
+            let continued = current?.position == start ? current : nil
+            if continued == nil { parked?.statement.reset() }
             if maxRows == 0 {
                 continued?.statement.reset()
                 return 0
@@ -526,21 +538,24 @@ public final class Results: @unchecked Sendable {
                     (statement, started) = try firstRows(connection)
                 }
                 var rows = 0
+                // A page's keys, kept with the parked statement for a read of the same page again.
+                let paged = parking && maxRows <= ParkedRows.pageKeysLimit
+                var keys: [Int64] = []
+                if paged { keys.reserveCapacity(maxRows) }
                 do throws(DrumlinError) {
                     var hasRow: Bool
                     if let started { hasRow = started } else { hasRow = try statement.step() }
-                    // One row value for every row the statement is on (its key set for each): no
-                    // references taken and dropped per row.
-                    var row = ObjectRow(database: database, info: info, key: 0, source: .statement(statement), indices: indices)
+                    // One row value for every row the statement is on (ObjectRow.init(statement:)).
+                    let row = ObjectRow(database: database, info: info, statement: statement, indices: indices)
                     while hasRow {
-                        let key = statement.int64(0)
+                        if paged { keys.append(statement.int64(0)) }
                         if inRow {
-                            row.key = key
                             try body(row)
                         } else {
+                            let key = statement.int64(0)
                             var (values, pending) = database.rowValues(info, statement, indices: indices)
                             try database.loadOutOfRow(info, key, &values, pending, connection, indices: indices)
-                            try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+                            try body(ObjectRow(database: database, info: info, key: key, values: values, indices: indices))
                         }
                         rows += 1
                         if rows == maxRows { break }
@@ -554,7 +569,8 @@ public final class Results: @unchecked Sendable {
                     statement.reset()
                 } else if rows == maxRows {
                     database.parkedRows = ParkedRows(results: self, statement: statement, position: start + rows,
-                                                     version: database.readVersion, begun: begun)
+                                                     version: database.readVersion, begun: begun,
+                                                     page: paged ? (start, keys) : nil)
                     if database.holdsReads { HeldReadReaper.shared.watch(database) }
                 } else {
                     statement.reset()
@@ -567,7 +583,7 @@ public final class Results: @unchecked Sendable {
             let end = start + Swift.min(maxRows, keys.count - start)
             for key in keys[start..<end] {
                 let values = try database.readRow(info, key, connection, indices: indices)
-                try body(ObjectRow(database: database, info: info, key: key, source: .values(values), indices: indices))
+                try body(ObjectRow(database: database, info: info, key: key, values: values, indices: indices))
             }
             return end - start
         }
@@ -699,12 +715,20 @@ final class ParkedRows {
     var version: UInt64
     /// The state the read began in, for a read of every object (see `Database.checkWholeClassRead`).
     let begun: DatabaseStateToken?
+    /// The page that parked the statement: where it began and its rows' keys. A caller that asks
+    /// for it again (its buffer was too small for the packed rows) gets the same rows, read by
+    /// key, and the statement stays parked for the page after.
+    let page: (start: Int, keys: [Int64])?
+    /// Pages of more rows keep no keys.
+    static let pageKeysLimit = 1 << 16
 
-    init(results: Results, statement: Statement, position: Int, version: UInt64, begun: DatabaseStateToken?) {
+    init(results: Results, statement: Statement, position: Int, version: UInt64, begun: DatabaseStateToken?,
+         page: (start: Int, keys: [Int64])?) {
         self.results = results
         self.statement = statement
         self.position = position
         self.version = version
         self.begun = begun
+        self.page = page
     }
 }

@@ -38,3 +38,21 @@ import Testing
         }
     }
 }
+
+/// Each connection keeps up to 32 MiB of the file's pages (`PRAGMA cache_size = -32768`), read
+/// with `pread`: never memory-mapped (`mmap_size` 0), so a file cut short under an open read is
+/// an error, not SIGBUS (tests/test_reliability_corruption.py).
+@Suite struct PageCacheTests {
+    @Test func everyHandleKeeps32MiBOfPagesUnmapped() throws {
+        let path = temporaryPath()
+        let created = try openPeople(path)
+        let reopened = try openPeople(path)
+        for db in [created, reopened] {
+            let (cache, mapped) = try db.serialized { (connection) throws(DrumlinError) in
+                (try connection.scalarText("PRAGMA cache_size"), try connection.scalarText("PRAGMA mmap_size"))
+            }
+            #expect(cache == "-32768")
+            #expect(mapped == "0")
+        }
+    }
+}

@@ -101,6 +101,37 @@ def test_a_file_cut_short_is_corrupt_on_every_open(tmp_path: Path, cut: int) -> 
         drumlin.open(path)
 
 
+CUT_WHILE_READING = """
+import os, sys
+import drumlin
+path = sys.argv[1]
+db = drumlin.open(path)
+results = db.query("Person", "id >= 0").sort("name")
+loop = iter(results)
+next(loop)  # a read left open: its snapshot is the whole file
+os.truncate(path, 4096 * 4)
+try:
+    sum(1 for _ in loop)
+    results[350].name
+    db.get("Person", 399).name
+    db.count("Person")
+except drumlin.CorruptError as error:
+    print("CorruptError", error)
+db.close()
+"""
+
+
+def test_a_file_cut_short_under_an_open_read_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    # Pages are read with pread() into the page cache, never memory-mapped: a file mapped and cut
+    # short by another program would stop the process with SIGBUS on the next page read.
+    path = people_file(tmp_path, count=400)
+    assert path.stat().st_size > 4096 * 40
+    done = subprocess.run([sys.executable, "-c", CUT_WHILE_READING, str(path)], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("CorruptError SQLite error 11 (database disk image is malformed)"), done.stdout
+
+
 # ---- tables the engine needs ------------------------------------------------------------------
 
 
