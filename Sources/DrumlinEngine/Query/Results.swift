@@ -506,17 +506,24 @@ public final class Results: @unchecked Sendable {
         }
         return try database.serializedResuming(reading: true) { (connection, parked) throws(DrumlinError) -> Int in
             let current = parked.flatMap { $0.results === self && $0.version == database.readVersion ? $0 : nil }
-            for index in indices { try database.checkIndex(info, index) }
-            if let current, let page = current.page, page.start == start, page.keys.count == maxRows {
-                // The page read last, asked for again (a caller whose buffer was too small): its
-                // rows by key, in the snapshot the parked statement holds, which stays parked.
-                for key in page.keys {
-                    let values = try database.readRow(info, key, connection, indices: indices)
-                    try body(ObjectRow(database: database, info: info, key: key, values: values, indices: indices))
+            // A parked statement not taken up below is reset, so that no read stays open.
+            do throws(DrumlinError) {
+                for index in indices { try database.checkIndex(info, index) }
+                if let current, let page = current.page, page.start == start, page.keys.count == maxRows {
+                    // The page read last, asked for again (a caller whose buffer was too small):
+                    // its rows by key, in the snapshot the parked statement holds, which stays
+                    // parked for the next page.
+                    for key in page.keys {
+                        let values = try database.readRow(info, key, connection, indices: indices)
+                        try body(ObjectRow(database: database, info: info, key: key, values: values, indices: indices))
+                    }
+                    database.parkedRows = current
+                    if database.holdsReads { HeldReadReaper.shared.watch(database) }
+                    return maxRows
                 }
-                database.parkedRows = current
-                if database.holdsReads { HeldReadReaper.shared.watch(database) }
-                return maxRows
+            } catch {
+                parked?.statement.reset()
+                throw error
             }
             let continued = current?.position == start ? current : nil
             if continued == nil { parked?.statement.reset() }

@@ -125,6 +125,22 @@ import Testing
         #expect(oneSnapshot)
     }
 
+    @Test func aPageAskingForABadPropertyEndsTheParkedRead() throws {
+        let (reader, writer) = try twoHandles(people: 300)
+        let results = try reader.objects("Person")
+        #expect(try results.forEachRow(from: 0, maxRows: 100, [0]) { _ in } == 100)
+        try people(writer, 301 ... 310)
+        // The error leaves no read open: the next call sees the other handle's commit.
+        var count = 310
+        for start in [0, 100] {  // the same page again, and the next one
+            expectError(.invalidArgument) { _ = try results.forEachRow(from: start, maxRows: 100, [99]) { _ in } }
+            #expect(try reader.objects("Person").count == count)
+            #expect(try results.forEachRow(from: 0, maxRows: 100, [0]) { _ in } == 100)
+            try people(writer, count + 1 ... count + 10)
+            count += 10
+        }
+    }
+
     @Test func aWriteThroughTheSameHandleBetweenPagesIsSeen() throws {
         let db = try openPeople()
         try people(db, 1 ... 200)
