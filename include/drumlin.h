@@ -970,7 +970,9 @@ int drumlin_object_read_row(drumlin_db *db, int32_t class_index, int64_t key, vo
 /**
  * Read the whole rows (see above) of results at positions start ..< start + max_rows (fewer at the
  * end) as a list of row tuples. Pages stream from one statement as drumlin_results_get_values()
- * describes.
+ * describes. A page whose rows did not fit in `capacity` (*out_size is larger) is read again with
+ * the same start and max_rows into a buffer of *out_size bytes: the same rows, and the next page
+ * still continues the same read.
  *
  * @return DRUMLIN_OK; DRUMLIN_ERR_INVALID_ARGUMENT (negative start); DRUMLIN_ERR_MISUSE.
  * Thread safety: any thread; serialized with the database's other calls.
