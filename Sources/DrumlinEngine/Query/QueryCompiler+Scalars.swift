@@ -113,6 +113,17 @@ extension QueryCompiler {
         return nil
     }
 
+    /// The beginning every string a `LIKE` pattern matches has: its characters before the first
+    /// wildcard (`*` or `?`; Realm's patterns have no escape). All of it when there is none.
+    static func likePrefix(_ pattern: String) -> String {
+        var prefix = String.UnicodeScalarView()
+        for scalar in pattern.unicodeScalars {
+            if scalar == "*" || scalar == "?" { break }
+            prefix.append(scalar)
+        }
+        return String(prefix)
+    }
+
     func stringOpCode(_ op: Query.ComparisonOperator) -> Int? {
         switch op {
         case .beginsWith: 1
@@ -361,18 +372,23 @@ extension QueryCompiler {
                     bound = try literal(value, for: type, origin: origin)
                 }
                 let comparison = sqlComparison(a.sql, op, bound, exactNumbers: exact, text: group == .string, ci: ci)
-                if op == .beginsWith, !ci, type == .string, case .string(let prefix) = value, let end = Self.prefixEnd(prefix) {
-                    // Also the range of the strings with that beginning, which SQLite answers from
-                    // an index on the property (the function alone reads every row: a prefix over
-                    // 100k objects 10 -> 0.05 ms).
+                let like = op == .like
+                if op == .beginsWith || like, !ci, type == .string, case .string(let text) = value,
+                   let end = Self.prefixEnd(like ? Self.likePrefix(text) : text) {
+                    // Also the range of the strings with that beginning (a pattern's literal one
+                    // for LIKE), which SQLite answers from an index on the property (the function
+                    // alone reads every row: a prefix over 100k objects 10 -> 0.05 ms).
+                    let lower: String
                     let upper: String
                     if let origin {
-                        requirements.append(.prefixEnds(origin))
-                        upper = bind(.argumentPrefixEnd(origin))
+                        requirements.append(.prefixEnds(origin, like: like))
+                        lower = like ? bind(.argumentLikePrefix(origin)) : bound
+                        upper = bind(.argumentPrefixEnd(origin, like: like))
                     } else {
+                        lower = like ? bind(.string(Self.likePrefix(text))) : bound
                         upper = bind(.string(end))
                     }
-                    return "(\(a.sql) >= \(bound) AND \(a.sql) < \(upper) AND \(comparison))"
+                    return "(\(a.sql) >= \(lower) AND \(a.sql) < \(upper) AND \(comparison))"
                 }
                 return comparison
             case .scalar(let otherType):

@@ -160,7 +160,7 @@ struct QueryCompiler {
     private mutating func bind(_ value: Value, _ source: QueryTemplate.Parameter) -> String {
         let argument: Int?
         switch source {
-        case .value, .argumentPrefixEnd: argument = nil  // the end is computed, not the argument read
+        case .value, .argumentPrefixEnd, .argumentLikePrefix: argument = nil  // computed from the argument, not it
         case .argument(let index), .argumentAsFloat(let index): argument = index
         }
         if let argument, argument < unboundReads.count { unboundReads[argument] -= 1 }
@@ -175,7 +175,8 @@ struct QueryCompiler {
         switch source {
         case .argument(let index): key = "a\(argumentsSet):\(index)"
         case .argumentAsFloat(let index): key = "f\(argumentsSet):\(index)"
-        case .argumentPrefixEnd(let index): key = "e\(argumentsSet):\(index)"
+        case .argumentPrefixEnd(let index, let like): key = "\(like ? "E" : "e")\(argumentsSet):\(index)"
+        case .argumentLikePrefix(let index): key = "p\(argumentsSet):\(index)"
         case .value(.int(let i)): key = "i\(i)"
         case .value(.string(let s)): key = "s" + s
         case .value(.double(let d)): key = "d\(d.bitPattern)"

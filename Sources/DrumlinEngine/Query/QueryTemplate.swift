@@ -25,8 +25,12 @@ final class QueryTemplate {
         /// property would hold, so comparing with one compares like with like.
         case argumentAsFloat(Int)
         /// The end of the strings that begin with argument `n`, a string (`Query.prefixEnd`):
-        /// the upper bound of `BEGINSWITH`'s range.
-        case argumentPrefixEnd(Int)
+        /// the upper bound of `BEGINSWITH`'s range; with `like`, of the strings that begin with
+        /// the argument's literal beginning (`QueryCompiler.likePrefix`), the upper bound of
+        /// `LIKE`'s.
+        case argumentPrefixEnd(Int, like: Bool)
+        /// The literal beginning of argument `n`, a `LIKE` pattern: the lower bound of its range.
+        case argumentLikePrefix(Int)
 
         /// The parameter's value for `arguments`.
         @inline(__always) func value(_ arguments: [Value]) -> Value {
@@ -34,8 +38,11 @@ final class QueryTemplate {
             case .value(let value): value
             case .argument(let index): arguments[index]
             case .argumentAsFloat(let index): Self.roundedToFloat(arguments[index])
-            case .argumentPrefixEnd(let index):
-                if case .string(let prefix) = arguments[index], let end = QueryCompiler.prefixEnd(prefix) { .string(end) } else { arguments[index] }
+            case .argumentPrefixEnd(let index, let like):
+                if case .string(let text) = arguments[index],
+                   let end = QueryCompiler.prefixEnd(like ? QueryCompiler.likePrefix(text) : text) { .string(end) } else { arguments[index] }
+            case .argumentLikePrefix(let index):
+                if case .string(let pattern) = arguments[index] { .string(QueryCompiler.likePrefix(pattern)) } else { arguments[index] }
             }
         }
 
@@ -54,18 +61,18 @@ final class QueryTemplate {
         /// Argument `n` is a finite number: compared with an int property, NaN and infinity are
         /// errors, which only compiling reports.
         case finite(Int)
-        /// Argument `n` is a string with an end (`QueryCompiler.prefixEnd`): the compile read its
-        /// `BEGINSWITH` as a range.
-        case prefixEnds(Int)
+        /// Argument `n` is a string with an end (`QueryCompiler.prefixEnd`), of its literal
+        /// beginning with `like`: the compile read its `BEGINSWITH` or `LIKE` as a range.
+        case prefixEnds(Int, like: Bool)
 
         func holds(_ arguments: [Value]) -> Bool {
             switch self {
             case .finite(let index):
                 if case .double(let d) = arguments[index] { return d.isFinite }
                 return true
-            case .prefixEnds(let index):
-                if case .string(let prefix) = arguments[index] { return QueryCompiler.prefixEnd(prefix) != nil }
-                return false
+            case .prefixEnds(let index, let like):
+                guard case .string(let text) = arguments[index] else { return false }
+                return QueryCompiler.prefixEnd(like ? QueryCompiler.likePrefix(text) : text) != nil
             }
         }
     }

@@ -514,6 +514,38 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(try cityIDs("city BEGINSWITH[c] $0", [.string("par")]) == [1, 2, 4, 5])  // case-insensitive: the function alone
     }
 
+    @Test func likeIsARangeOfItsLiteralBeginningWithTheSameMatches() throws {
+        #expect(QueryCompiler.likePrefix("Par*s") == "Par" && QueryCompiler.likePrefix("P?r") == "P")
+        #expect(QueryCompiler.likePrefix("*a") == "" && QueryCompiler.likePrefix("Paris") == "Paris")
+        let path = temporaryPath()
+        let file = try Database(path: path, schemaJSON: querySchema)
+        let cities = ["Paris", "Par", "Pa", "París", "Parz", "P", "", "Q", "a\u{10FFFF}", "a\u{10FFFF}x", "b", "Zürich", "Pa*is", "paris"]
+        try file.write {
+            for (index, city) in cities.enumerated() {
+                try file.create("Person", json: #"{"id": \#(index + 1), "name": "n", "active": true, "city": \#(Value.string(city).extendedJSON)}"#)
+            }
+            try file.create("Person", json: #"{"id": 99, "name": "n", "active": true}"#)  // no city
+        }
+        func cityIDs(_ query: String, _ arguments: [Value]) throws -> [Int64] { try ids(file.query("Person", query, arguments)) }
+        // What the patterns match, as Realm's LIKE does (`*` any run, `?` one character).
+        let expected: [(String, [Int64])] = [
+            ("Par*", [1, 2, 4, 5]), ("Par", [2]), ("P?r*", [1, 2, 4, 5]), ("Pa*is", [1, 13]), ("*is", [1, 13, 14]),
+            ("?aris", [1, 14]), ("", [7]), ("*", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]),
+            ("a\u{10FFFF}*", [9, 10]), ("Zü*", [12]), ("Pa\u{10FFFF}*", []), ("Par?", [5]),
+        ]
+        for (pattern, want) in expected {
+            #expect(try cityIDs("city LIKE $0", [.string(pattern)]) == want, "\(pattern)")  // a template, after the first
+            #expect(try cityIDs("city LIKE '\(pattern)'", []) == want, "\(pattern)")
+            #expect(try cityIDs("NOT city LIKE $0", [.string(pattern)]) == ([Int64](1...Int64(cities.count)) + [99]).filter { !want.contains($0) },
+                    "\(pattern)")
+        }
+        for (pattern, range) in [("Par*", true), ("P?r", true), ("*is", false), ("?aris", false)] {
+            let plan = try file.explainQueryPlan("Person", "city LIKE $0", [.string(pattern)])
+            #expect(plan.contains { $0.contains("INDEX _drumlin_idx_6_Person_city (city>? AND city<?)") } == range, "\(pattern): \(plan)")
+        }
+        #expect(try cityIDs("city LIKE[c] $0", [.string("par*")]) == [1, 2, 4, 5, 14])  // case-insensitive: the function alone
+    }
+
     @Test func aComparisonThroughALinkIsTheSetOfKeysItHolds() throws {
         // `dog.x OP value` is `t0.dog IN (SELECT key FROM Dog WHERE x OP value)` for comparisons a
         // null value fails: null links match none of them, and `!=`, `== nil` and NOT keep theirs.
