@@ -80,18 +80,30 @@ extension QueryCompiler {
     /// on the link, where the value read through the link is a subquery for every row (50k tasks,
     /// `owner.name == 'user7'`: 15.4 -> 0.3 ms). Only for comparisons that are false for a null
     /// value (a null link matches none of them either); nil for anything else.
+    ///
+    /// A path of several to-one links (`project.owner.name == $0`) is the set of keys its first
+    /// link holds whose objects reach a match, one join per further hop: `t0.project IN (SELECT
+    /// h0.key FROM Project AS h0 JOIN User AS h1 ON h1.key = h0.owner WHERE h1.name = ?1)`.
     mutating func linkedComparison(_ a: Operand, _ op: Query.ComparisonOperator, _ b: Operand, _ ci: Bool) throws(DrumlinError) -> String? {
         guard [.equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like].contains(op),
-              case .scalar = a.kind, a.source == nil, let owner = a.owner, owner.alias == nil, owner.chain == nil,
+              case .scalar = a.kind, a.source == nil, let owner = a.owner, owner.alias == nil,
+              owner.chain.map({ $0.steps.count <= Self.hopsPerSubquery }) ?? true,
               let property = a.property, property.isColumn, case .constant(let value) = b.kind, !value.isNull,
               b.elements == nil, !b.isLookup else { return nil }
         let through = column(owner, quoted(property.storedName))
         guard a.sql.contains(through) else { return nil }
+        // The first object of the path (the first link's target), then one join per hop.
+        let (base, first, steps) = owner.chain.map { ($0.base, $0.first, $0.steps) } ?? (owner.key, owner.info, [])
+        var from = "\(first.table) AS h0"
+        for (i, step) in steps.enumerated() {
+            from += " JOIN \(step.info.table) AS h\(i + 1) ON h\(i + 1).\(step.info.keyColumn) = h\(i).\(step.column)"
+        }
+        let last = "h\(steps.count)"
         var direct = a
-        direct.sql = a.sql.replacing(through, with: "x.\(quoted(property.storedName))")
-        direct.owner = ObjectRef(info: owner.info, key: "x.\(owner.info.keyColumn)", alias: "x")
+        direct.sql = a.sql.replacing(through, with: "\(last).\(quoted(property.storedName))")
+        direct.owner = ObjectRef(info: owner.info, key: "\(last).\(owner.info.keyColumn)", alias: last)
         let condition = try scalarComparison(direct, op, b, ci)
-        return "\(owner.key) IN (SELECT x.\(owner.info.keyColumn) FROM \(owner.info.table) AS x WHERE \(condition))"
+        return "\(base) IN (SELECT h0.\(first.keyColumn) FROM \(from) WHERE \(condition))"
     }
 
     /// The least string above every string that begins with `prefix` (in SQLite's binary order,

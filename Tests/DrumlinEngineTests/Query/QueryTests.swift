@@ -568,6 +568,41 @@ func ids(_ results: Results) throws -> [Int64] {
         #expect(plan.contains { $0.contains("_drumlin_pk_3_Dog_name (name=?)") } && !plan.contains { $0.contains("CORRELATED") }, "\(plan)")
     }
 
+    @Test func aComparisonThroughSeveralLinksIsTheSetOfKeysTheFirstHolds() throws {
+        // `project.owner.name == $0` is the keys of the projects whose owner matches, one join per
+        // hop; a null link anywhere on the path matches none of these comparisons, and `!=`,
+        // `== nil` and NOT keep their subqueries (a null link matches them).
+        let file = try Database(path: temporaryPath(), schemaJSON: """
+            [{"name": "User", "primaryKey": "id", "properties": {"id": "int", "name": {"type": "string", "indexed": true}}},
+             {"name": "Project", "primaryKey": "id", "properties": {"id": "int", "title": "string", "owner": "User?"}},
+             {"name": "Task", "primaryKey": "id", "properties": {"id": "int", "project": "Project?"}}]
+            """)
+        try file.write {
+            _ = try file.create("User", json: #"{"id": 1, "name": "ann"}"#)
+            _ = try file.create("User", json: #"{"id": 2, "name": "bob"}"#)
+            _ = try file.create("Project", json: #"{"id": 1, "title": "p1", "owner": 1}"#)
+            _ = try file.create("Project", json: #"{"id": 2, "title": "p2", "owner": 2}"#)
+            _ = try file.create("Project", json: #"{"id": 3, "title": "p3"}"#)
+            for (task, project) in [(1, "1"), (2, "2"), (3, "3"), (4, "null"), (5, "1")] {
+                _ = try file.create("Task", json: #"{"id": \#(task), "project": \#(project)}"#)
+            }
+        }
+        let expected: [(String, [Value], [Int64])] = [
+            ("project.owner.name == 'ann'", [], [1, 5]), ("project.owner.name == $0", [.string("bob")], [2]),
+            ("project.owner.name ==[c] $0", [.string("ANN")], [1, 5]), ("project.owner.name BEGINSWITH 'a'", [], [1, 5]),
+            ("project.owner.name LIKE '?ob'", [], [2]), ("project.owner.id > 1", [], [2]), ("project.owner.id >= 1", [], [1, 2, 5]),
+            ("project.owner.name != 'ann'", [], [2, 3, 4]), ("NOT project.owner.name == 'ann'", [], [2, 3, 4]),
+            ("project.owner.name == nil", [], [3, 4]), ("project.title == 'p1'", [], [1, 5]),
+            ("project.owner.name == 'ann' OR id == 4", [], [1, 4, 5]), ("project.owner.name == 'nobody'", [], []),
+        ]
+        for (query, arguments, want) in expected {
+            #expect(try ids(file.query("Task", query, arguments)) == want, "\(query)")
+        }
+        let plan = try file.explainQueryPlan("Task", "project.owner.name == $0", [.string("ann")])
+        #expect(plan.contains { $0.contains("INDEX _drumlin_idx_4_User_name (name=?)") } && !plan.contains { $0.contains("CORRELATED") },
+                "\(plan)")
+    }
+
     @Test func listsOfValuesMatchAsTheirComparisonsDo() throws {
         // `x IN {…}` is one IN, and `NOT`, `NONE` and nulls give what the OR of the comparisons does.
         #expect(try q("name IN {'Ann', 'eve', 'nobody'}") == [1, 5])
