@@ -489,19 +489,24 @@ func ids(_ results: Results) throws -> [Int64] {
         }
     }
 
-    @Test func beginsWithIsARangeOfTheIndexWithTheSameMatches() throws {
-        #expect(QueryCompiler.prefixEnd("abc") == "abd" && QueryCompiler.prefixEnd("a\u{D7FF}") == "a\u{E000}")
-        #expect(QueryCompiler.prefixEnd("a\u{10FFFF}\u{10FFFF}") == "b" && QueryCompiler.prefixEnd("\u{10FFFF}") == nil)
-        #expect(QueryCompiler.prefixEnd("") == nil && QueryCompiler.prefixEnd("z\u{FFFF}") == "z\u{10000}")
-        let path = temporaryPath()
-        let file = try Database(path: path, schemaJSON: querySchema)
-        let cities = ["Paris", "Par", "Pa", "París", "Parz", "P", "", "Q", "a\u{10FFFF}", "a\u{10FFFF}x", "b", "\u{D7FF}", "\u{E000}", "Zürich"]
+    /// A new file with a Person in each city (ids 1, 2, ... in order) and one without (id 99).
+    func peopleIn(_ cities: [String]) throws -> Database {
+        let file = try Database(path: temporaryPath(), schemaJSON: querySchema)
         try file.write {
             for (index, city) in cities.enumerated() {
                 try file.create("Person", json: #"{"id": \#(index + 1), "name": "n", "active": true, "city": \#(Value.string(city).extendedJSON)}"#)
             }
-            try file.create("Person", json: #"{"id": 99, "name": "n", "active": true}"#)  // no city
+            try file.create("Person", json: #"{"id": 99, "name": "n", "active": true}"#)
         }
+        return file
+    }
+
+    @Test func beginsWithIsARangeOfTheIndexWithTheSameMatches() throws {
+        #expect(QueryCompiler.prefixEnd("abc") == "abd" && QueryCompiler.prefixEnd("a\u{D7FF}") == "a\u{E000}")
+        #expect(QueryCompiler.prefixEnd("a\u{10FFFF}\u{10FFFF}") == "b" && QueryCompiler.prefixEnd("\u{10FFFF}") == nil)
+        #expect(QueryCompiler.prefixEnd("") == nil && QueryCompiler.prefixEnd("z\u{FFFF}") == "z\u{10000}")
+        let cities = ["Paris", "Par", "Pa", "París", "Parz", "P", "", "Q", "a\u{10FFFF}", "a\u{10FFFF}x", "b", "\u{D7FF}", "\u{E000}", "Zürich"]
+        let file = try peopleIn(cities)
         func cityIDs(_ query: String, _ arguments: [Value]) throws -> [Int64] { try ids(file.query("Person", query, arguments)) }
         for prefix in ["Par", "P", "", "a\u{10FFFF}", "a", "\u{D7FF}", "Z", "Pa", "x", "París"] {
             let want = cities.enumerated().filter { $0.element.hasPrefix(prefix) || prefix.isEmpty }.map { Int64($0.offset + 1) }
@@ -517,15 +522,8 @@ func ids(_ results: Results) throws -> [Int64] {
     @Test func likeIsARangeOfItsLiteralBeginningWithTheSameMatches() throws {
         #expect(QueryCompiler.likePrefix("Par*s") == "Par" && QueryCompiler.likePrefix("P?r") == "P")
         #expect(QueryCompiler.likePrefix("*a") == "" && QueryCompiler.likePrefix("Paris") == "Paris")
-        let path = temporaryPath()
-        let file = try Database(path: path, schemaJSON: querySchema)
         let cities = ["Paris", "Par", "Pa", "París", "Parz", "P", "", "Q", "a\u{10FFFF}", "a\u{10FFFF}x", "b", "Zürich", "Pa*is", "paris"]
-        try file.write {
-            for (index, city) in cities.enumerated() {
-                try file.create("Person", json: #"{"id": \#(index + 1), "name": "n", "active": true, "city": \#(Value.string(city).extendedJSON)}"#)
-            }
-            try file.create("Person", json: #"{"id": 99, "name": "n", "active": true}"#)  // no city
-        }
+        let file = try peopleIn(cities)
         func cityIDs(_ query: String, _ arguments: [Value]) throws -> [Int64] { try ids(file.query("Person", query, arguments)) }
         // What the patterns match, as Realm's LIKE does (`*` any run, `?` one character).
         let expected: [(String, [Int64])] = [

@@ -25,34 +25,21 @@ import Testing
     }
 }
 
-/// Statement and savepoint journals stay in memory (`PRAGMA temp_store = MEMORY`): a bulk insert
-/// writes no temporary file.
-@Suite struct TempStoreTests {
-    @Test func everyHandleKeepsTemporaryDataInMemory() throws {
+/// What every connection sets (`Connection.init`): statement and savepoint journals stay in
+/// memory (`PRAGMA temp_store = MEMORY`), so a bulk insert writes no temporary file; up to 32 MiB
+/// of the file's pages stay in its cache (`cache_size = -32768`), read with `pread`: never
+/// memory-mapped (`mmap_size` 0), so a file cut short under an open read is an error, not SIGBUS
+/// (tests/test_reliability_corruption.py).
+@Suite struct ConnectionSettingsTests {
+    @Test func everyHandleKeepsTemporaryDataInMemoryAnd32MiBOfPagesUnmapped() throws {
         let path = temporaryPath()
         let created = try openPeople(path)
         let reopened = try openPeople(path)
         for db in [created, reopened] {
-            let mode = try db.serialized { (connection) throws(DrumlinError) in try connection.scalarText("PRAGMA temp_store") }
-            #expect(mode == "2")
-        }
-    }
-}
-
-/// Each connection keeps up to 32 MiB of the file's pages (`PRAGMA cache_size = -32768`), read
-/// with `pread`: never memory-mapped (`mmap_size` 0), so a file cut short under an open read is
-/// an error, not SIGBUS (tests/test_reliability_corruption.py).
-@Suite struct PageCacheTests {
-    @Test func everyHandleKeeps32MiBOfPagesUnmapped() throws {
-        let path = temporaryPath()
-        let created = try openPeople(path)
-        let reopened = try openPeople(path)
-        for db in [created, reopened] {
-            let (cache, mapped) = try db.serialized { (connection) throws(DrumlinError) in
-                (try connection.scalarText("PRAGMA cache_size"), try connection.scalarText("PRAGMA mmap_size"))
+            let settings = try db.serialized { (connection) throws(DrumlinError) in
+                try ["temp_store", "cache_size", "mmap_size"].map { (name) throws(DrumlinError) in try connection.scalarText("PRAGMA \(name)") }
             }
-            #expect(cache == "-32768")
-            #expect(mapped == "0")
+            #expect(settings == ["2", "-32768", "0"])
         }
     }
 }
