@@ -129,9 +129,9 @@ def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[An
 # Where a bound is above 1.0× but the object API's step is below, the difference is the Python
 # object layer. A floor row adds to the bound's calls the least work any pure-Python live-object
 # API must do for the step: a query function and a results object, one object per row (made with
-# object.__new__ and two slot stores: its row and the read version it was read at), and each
-# attribute read through a descriptor that checks that version (a Python frame: the check is what
-# keeps a kept row live). No handle, no projection, no re-evaluation, no error paths: nothing a
+# object.__new__ and two slot stores: its row and the read version it was read at, a page of rows
+# into a list at a time), and each attribute read through a property whose getter checks that
+# version (a Python frame: the check is what keeps a kept row live). No handle, no projection, no re-evaluation, no error paths: nothing a
 # real API could do without. Where a floor is below 1.0×, the target is out of reach in pure Python.
 
 FLOOR = "floor: the same calls under the least pure-Python live objects (internal)"
@@ -166,26 +166,41 @@ def verdicts(ways: list[tuple[str, float, bool]]) -> list[str]:
     return out
 
 
-class _Read:
-    """A descriptor reading one column of the kept row, if the read version is unchanged."""
+def _read(index: int, version: Any) -> property:
+    """A property reading one column of the kept row, if the read version is unchanged:
+    ``property``'s own ``__get__`` calling one Python function, the cheapest read a pure-Python
+    descriptor has (the object API's accessors are built the same way)."""
 
-    __slots__ = ("index", "version")
-
-    def __init__(self, index: int, version: Any) -> None:
-        self.index = index
-        self.version = version
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        if obj.seen == self.version.value:
-            return obj.row[self.index]
+    def get(obj: Any, index: int = index, version: Any = version) -> Any:
+        if obj.seen == version.value:
+            return obj.row[index]
         raise RuntimeError("the floor's rows are read at one version")
+
+    return property(get)
 
 
 def _floor_class(info: Any, names: tuple[str, ...]) -> type:
     namespace: dict[str, Any] = {"__slots__": ("row", "seen")}
     for name in names:
-        namespace[name] = _Read(info.by_name[name].index, info.rows.version)
+        namespace[name] = _read(info.by_name[name].index, info.rows.version)
     return type("Floor" + info.name, (), namespace)
+
+
+def _page_maker(made: type, seen: int) -> Callable[[list[tuple]], list[Any]]:
+    """The objects of a page of rows, in a list (a loop steps through lists in C)."""
+    new = object.__new__
+
+    def make(rows: list[tuple]) -> list[Any]:
+        objects = []
+        append = objects.append
+        for row in rows:
+            obj = new(made)
+            obj.row = row
+            obj.seen = seen
+            append(obj)
+        return objects
+
+    return make
 
 
 def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], names: tuple[str, ...]) -> Callable[[], None]:
@@ -199,15 +214,10 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
     made = _floor_class(info, names)
 
     class Results:
-        __slots__ = ("rows", "seen")
+        __slots__ = ("pages", "seen")
 
         def __iter__(self) -> Any:
-            seen = self.seen
-            for row in self.rows:
-                obj = new(made)
-                obj.row = row
-                obj.seen = seen
-                yield obj
+            return chain.from_iterable(map(_page_maker(made, self.seen), self.pages))
 
     def query(name: str, text: str, *args: Any) -> Any:
         info = classes[name]
@@ -216,9 +226,7 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
         results = new(Results)
         results.seen = version.value
         rows = first_rows(info.rows, ctext, cargs)
-        if rows is None:
-            rows = chain.from_iterable(_pages(db, info, ctext, cargs))
-        results.rows = rows
+        results.pages = (rows,) if rows is not None else _pages(db, info, ctext, cargs)
         return results
 
     # The step's own loop, its attribute reads written out as the step writes them.
@@ -234,37 +242,36 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
     return scope["run"]  # type: ignore[no-any-return]
 
 
-class _Tagged(_Read):
-    """:class:`_Read` of a value kept as a tagged tuple (a date, a decimal, a mixed value),
+def _tagged(index: int, version: Any) -> property:
+    """:func:`_read` of a value kept as a tagged tuple (a date, a decimal, a mixed value),
     converted when read as the object API converts it."""
+    tagged = _rows.TAGGED
 
-    __slots__ = ()
+    def get(obj: Any, index: int = index, version: Any = version) -> Any:
+        if obj.seen != version.value:
+            raise RuntimeError("the floor's rows are read at one version")
+        value = obj.row[index]
+        return tagged[value[0]](value) if type(value) is tuple else value
 
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        value = _Read.__get__(self, obj, owner)
-        return _rows.TAGGED[value[0]](value) if type(value) is tuple else value
+    return property(get)
 
 
-class _Related(_Read):
+def _related(index: int, version: Any, kind: str, made: Any, target: Any) -> property:
     """A link (its target's row read by key, one call), a collection (its values, one call) or an
     embedded object (its row, carried in the owner's row): a floor object over what it reads."""
 
-    __slots__ = ("kind", "made", "target")
+    def get(obj: Any) -> Any:
+        if obj.seen != version.value:
+            raise RuntimeError("the floor's rows are read at one version")
+        value = obj.row[index]
+        if kind == "list":
+            return target[0](target[1], obj.row[-1], target[2])[target[3]]
+        related = object.__new__(made)
+        related.row = _rows.read_row(target, value[2]) if kind == "link" else value[3]
+        related.seen = obj.seen
+        return related
 
-    def __init__(self, index: int, version: Any, kind: str, made: Any, target: Any) -> None:
-        super().__init__(index, version)
-        self.kind = kind
-        self.made = made
-        self.target = target
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        value = _Read.__get__(self, obj, owner)
-        if self.kind == "list":
-            return self.target[0](self.target[1], obj.row[-1], self.target[2])[self.target[3]]
-        made = object.__new__(self.made)
-        made.row = _rows.read_row(self.target, value[2]) if self.kind == "link" else value[3]
-        made.seen = obj.seen
-        return made
+    return property(get)
 
 
 def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ...], link: tuple[str, tuple[str, ...]],
@@ -279,16 +286,16 @@ def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ..
     for name in names:
         prop = info.by_name[name]
         tagged = prop.type in _rows.TAGGED_PROPERTY_TYPES or prop.type == _ffi.DRUMLIN_PROPERTY_MIXED
-        namespace[name] = (_Tagged if tagged else _Read)(prop.index, version)
+        namespace[name] = (_tagged if tagged else _read)(prop.index, version)
     link_name, link_names = link
     target_info = db._class(info.by_name[link_name].object_type)
-    namespace[link_name] = _Related(info.by_name[link_name].index, version, "link",
+    namespace[link_name] = _related(info.by_name[link_name].index, version, "link",
                                     _floor_class(target_info, link_names), target_info.rows)
     embedded_name, embedded_names = embedded
     embedded_info = db._class(info.by_name[embedded_name].object_type)
-    namespace[embedded_name] = _Related(info.by_name[embedded_name].index, version, "embedded",
+    namespace[embedded_name] = _related(info.by_name[embedded_name].index, version, "embedded",
                                         _floor_class(embedded_info, embedded_names), None)
-    namespace[collection] = _Related(info.by_name[collection].index, version, "list", None,
+    namespace[collection] = _related(info.by_name[collection].index, version, "list", None,
                                      (_rows.read_values, access, _rows.one_index(info.by_name[collection].index), collection))
     made = type("Floor" + info.name, (), namespace)
     find_row = _rows.find_row

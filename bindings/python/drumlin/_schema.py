@@ -209,8 +209,8 @@ class ClassInfo:
         self.rows: RowAccess | None = None  # set by the database (attach_rows)
         # Turns a row into the object's dict (_rows.dict_builder), made on first use.
         self.dict_builder: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-        # The accessors reading the kept row (_accessors.ScalarAccessor), of every Object subclass
-        # made for this class: their version cell is DEAD once the database closes.
+        # The accessors reading the kept row (_accessors.RowAccessor), of every Object subclass
+        # made for this class: detached (their version cell DEAD) once the database closes.
         self.row_readers: list[Any] = []
 
     def attach_rows(self, rows: RowAccess) -> None:
@@ -223,7 +223,7 @@ class ClassInfo:
         if self.rows is not None:
             self.rows.version = DEAD
         for reader in self.row_readers:
-            reader.version = DEAD
+            reader.detach()
 
     @property
     def is_asymmetric(self) -> bool:

@@ -693,12 +693,15 @@ def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], versi
     return obj
 
 
-def objects_from_rows(cls: type[Object], db: Database, rows: Iterable[tuple[Any, ...]], version: int) -> Iterator[Any]:
-    """The objects of ``rows`` (read at ``version``), as object_from_row makes each, made as
-    they are reached: one generator, cheaper than a call per row, and a loop that drops each
-    object holds one at a time (so Python's cyclic collector does not walk a whole result's
-    objects again and again as they age)."""
+def objects_of_rows(cls: type[Object], db: Database, version: int, rows: Iterable[tuple[Any, ...]]) -> list[Any]:
+    """The objects of ``rows`` (read at ``version``), as object_from_row makes each, in a list. A
+    loop over results makes them a page of rows at a time (Results.__iter__): the loop then steps
+    through lists in C, where a generator making one object per step costs a resumed frame each
+    (range iteration, 18,334 objects: 7.3 → 6.3 ms), and holds one page of objects at a time (so
+    Python's cyclic collector does not walk a whole result's objects again and again as they age)."""
     raw = cls._drumlin_raw  # type: ignore[attr-defined]
+    objects: list[Any] = []
+    append = objects.append
     for row in rows:
         obj = _new_object(raw)
         obj._drumlin_h = None
@@ -708,7 +711,8 @@ def objects_from_rows(cls: type[Object], db: Database, rows: Iterable[tuple[Any,
         obj._drumlin_row = row
         obj._drumlin_seen = version
         obj.__class__ = cls
-        yield obj
+        append(obj)
+    return objects
 
 
 def keyed_object(cls: type[Object], db: Database, key: int) -> Any:

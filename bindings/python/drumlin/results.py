@@ -24,6 +24,7 @@ import pathlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from ctypes import byref, c_int, c_int64, c_size_t, c_void_p
+from functools import partial
 from itertools import chain
 from json import loads as _json_loads
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, Union, overload
@@ -34,11 +35,11 @@ from ._convert import from_value, take_string
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
 from ._handle import UNOPENED, HandleBase, OwnedPointer
 from ._library import CALLS
-from ._rows import as_is, dict_builder, results_pages, results_rows, results_values
+from ._rows import PAGE_ROWS, as_is, dict_builder, results_pages, results_rows, results_values
 from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
-from .object import Object, object_from_row, objects_from_rows
+from .object import Object, object_from_row, objects_of_rows
 from .values import check_int64, ejson_dumps, ejson_loads
 
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).
@@ -233,6 +234,12 @@ def _sort_text(text: str, ascending: bool) -> bytes:
 
 
 # ---- Results -------------------------------------------------------------------------------------
+
+
+def _in_pages(rows: list[tuple[Any, ...]]) -> Iterator[list[tuple[Any, ...]]]:
+    """``rows`` read at once, in pages of ``PAGE_ROWS`` (as objects are made: Results.__iter__)."""
+    for start in range(0, len(rows), PAGE_ROWS):
+        yield rows[start:start + PAGE_ROWS]
 
 
 class ResultsHandle(OwnedPointer, _ffi.drumlin_results_p):  # type: ignore[misc,valid-type]
@@ -508,9 +515,8 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
         return list(self._drumlin_each(True))
 
     def _drumlin_each(self, whole: bool = False) -> Iterator[Any]:
-        """The objects now in the results, each made when it is reached: a loop that drops each
-        object holds one at a time (so Python's cyclic collector does not walk a whole result's
-        objects again and again as they age). The rows are read in pages as the loop reaches them
+        """The objects now in the results, made a page of rows at a time as the loop reaches them
+        (``objects_of_rows``). The rows are read in pages as the loop reaches them
         (``results_pages``); at once when ``whole``, or inside this thread's write transaction,
         where the loop's own writes would otherwise change the results under it."""
         db = self._drumlin_db
@@ -522,6 +528,7 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
             self._drumlin_first = None
             if first[0] != access.version.value or first[1] != CALLS[0]:  # type: ignore[union-attr]
                 first = None
+        pages: Iterable[list[tuple[Any, ...]]]
         if first is not None:
             version, rows = first[0], first[2]
             if len(rows) == 1:
@@ -529,16 +536,18 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
                 found = object_from_row(info.object_type, db, rows[0], version)  # type: ignore[arg-type]
                 view = self._drumlin_view
                 return iter((found if view is None else view(found),))
+            pages = (rows,)  # at most FIRST_ROWS
         else:
             handle = self._ptr()
             if db._drumlin_h is None or access is None:
                 db._ptr()  # closed: the error
             version = access.version.value  # type: ignore[union-attr]
             if whole or db._writer == _get_ident():
-                rows = results_rows(access, handle)  # type: ignore[arg-type]
+                pages = _in_pages(results_rows(access, handle))  # type: ignore[arg-type]
             else:
-                rows = chain.from_iterable(results_pages(db, self, access, version))  # type: ignore[arg-type,assignment]
-        objects = objects_from_rows(info.object_type, db, rows, version)  # type: ignore[arg-type]
+                pages = results_pages(db, self, access, version)  # type: ignore[arg-type]
+        make = partial(objects_of_rows, info.object_type, db, version)  # type: ignore[arg-type]
+        objects = chain.from_iterable(map(make, pages))
         view = self._drumlin_view
         return objects if view is None else map(view, objects)
 
