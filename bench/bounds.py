@@ -324,10 +324,11 @@ def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ..
     return scope["run"]  # type: ignore[no-any-return]
 
 
-def update_floor(db: Any, class_name: str, keys: list[int], prop: str, values: list[Any]) -> Callable[[], None]:
-    """``obj.prop = value`` on objects read before, in one write, over :func:`update`'s calls:
-    objects holding their object key, whose ``__setattr__`` (a Python frame: an attribute write
-    must check it is inside this thread's write) packs the value and makes the call."""
+def update_floor(db: Any, class_name: str, keys: list[int], prop: str, expression: str) -> Callable[[], None]:
+    """``obj.prop = <expression>`` for ``i, obj in enumerate(objects)`` (the step's own loop) on
+    objects read before, in one write, over :func:`update`'s calls: objects holding their object
+    key, whose ``__setattr__`` (a Python frame: an attribute write must check it is inside this
+    thread's write) packs the value and makes the call."""
     info = db._class(class_name)
     accessor = getattr(info.object_type, prop)
     packed = {prop: accessor.cells}
@@ -355,12 +356,13 @@ def update_floor(db: Any, class_name: str, keys: list[int], prop: str, values: l
         obj = object.__new__(Floor)
         object.__setattr__(obj, "key", db.get(class_name, k)._drumlin_key)
         objects.append(obj)
-    scope = {"db": db, "pairs": list(zip(objects, values))}
+    # The step's own loop, its value computed as the step computes it.
+    scope = {"db": db, "objects": objects}
     exec(
         "def run():\n"
         "    with db.write():\n"
-        "        for obj, value in pairs:\n"
-        f"            obj.{prop} = value\n",
+        "        for i, obj in enumerate(objects):\n"
+        f"            obj.{prop} = {expression}\n",
         scope,
     )
     return scope["run"]  # type: ignore[no-any-return]

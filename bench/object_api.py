@@ -183,7 +183,7 @@ def steps(db, con, n: int):
                                           (bounds.WAY, bounds.update(
                                               db, "Person", keys, "score", [i + 0.25 for i in range(m)], False)),
                                           (bounds.FLOOR, bounds.update_floor(
-                                              db, "Person", keys, "score", [i + 0.25 for i in range(m)]))],
+                                              db, "Person", keys, "score", "i + 0.25"))],
          update_sql),
     ]
 

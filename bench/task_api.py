@@ -290,7 +290,7 @@ def read_steps(n: int, where: str, runs: int) -> list:
                                                   (bounds.WAY, bounds.update(db, "Task", keys, "done",
                                                                              [i % 3 == 0 for i in keys], False)),
                                                   (bounds.FLOOR, bounds.update_floor(db, "Task", keys, "done",
-                                                                                     [i % 3 == 0 for i in keys]))],
+                                                                                     "(i + 1) % 3 == 0"))],
          update_sql),
     ]
     times: dict[str, list[float]] = {}

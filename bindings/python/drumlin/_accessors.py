@@ -285,17 +285,16 @@ class LinkAccessor(RowAccessor):
     An embedded object read with its parent alone (``db.get``) comes with its row as a fourth
     item, which the object keeps."""
 
-    target: ClassInfo | None
-
-    def __init__(self, prop: Property, info: ClassInfo) -> None:
-        # The target class of this database, looked up on the first read (an accessor belongs to
-        # one class of one open database, whose class infos, once made, stay for its lifetime).
-        self.target = None
-        super().__init__(prop, info)
-
     def _getter(self) -> Callable[[Object], Any]:
+        # The target class of this database, looked up on the first read (an accessor belongs to
+        # one class of one open database, whose class infos, once made, stay for its lifetime; its
+        # object type may change, when a model class is registered, so it is read each time).
+        targets: list[ClassInfo | None] = [None]
+        name = self.prop.object_type
+
         def get(obj: Object, index: int = self.index, version: Any = self.version,
-                current: Callable[[Object], tuple[Any, ...]] = _current_row, link: LinkAccessor = self) -> Any:
+                current: Callable[[Object], tuple[Any, ...]] = _current_row,
+                targets: list[ClassInfo | None] = targets) -> Any:
             if obj._drumlin_seen == version.value:
                 value = obj._drumlin_row[index]  # type: ignore[index]
             else:
@@ -303,13 +302,13 @@ class LinkAccessor(RowAccessor):
             if value is None:
                 return None
             db = obj._drumlin_db
-            target = link.target
+            target = targets[0]
             if target is None:
-                target = link.target = db._class(link.prop.object_type)
-            object_type = target.object_type
+                target = targets[0] = db._class(name)
+            object_type: Any = target.object_type
             if len(value) == 4:  # an embedded object, with its row
-                return object_from_row(object_type, db, value[3], obj._drumlin_seen)  # type: ignore[arg-type]
-            return keyed_object(object_type, db, value[2])  # type: ignore[arg-type]
+                return object_from_row(object_type, db, value[3], obj._drumlin_seen)
+            return keyed_object(object_type, db, value[2])
 
         return get
 

@@ -142,6 +142,52 @@ def test_a_closed_database_makes_reads_raise_misuse(path: Path) -> None:
         person.name
 
 
+
+def test_every_kind_of_kept_read_raises_misuse_once_the_database_closes(path: Path) -> None:
+    # Each accessor's read is a function made for its property with the version cell it checks;
+    # closing the database remakes them around the closed cell, for every kind of value.
+    db = drumlin.open(path, SCHEMA)
+    with db.write():
+        db.create("Person", {"id": 1, "name": "a", "age": 1, "score": 1.0, "active": False})
+        db.create("Task", {"id": 1, "title": "t", "owner": 1, "due": datetime.datetime(2024, 1, 2),
+                           "cost": decimal.Decimal("1.5"), "ratio": 0.5, "extra": 7})
+    task = db.get("Task", 1)
+    names = ("title", "owner", "due", "cost", "ratio", "uid", "extra")
+    assert [getattr(task, name) is None for name in names] == [False] * 5 + [True, False]
+    accessor = type(task).title
+    assert repr(accessor) == "<drumlin ScalarAccessor Task.title: string>"
+    assert accessor.fget(task) == "t"
+    live_cell = db._version
+    assert all(any(cell is live_cell for cell in getattr(type(task), name).fget.__defaults__) for name in names)
+    db.close()
+    for name in names:
+        with pytest.raises(drumlin.MisuseError):
+            getattr(task, name)
+    # The reads no longer look at the closed database's memory (its version word is gone).
+    assert not any(any(cell is live_cell for cell in getattr(type(task), name).fget.__defaults__) for name in names)
+    assert type(task).title is accessor
+
+
+def test_a_loop_over_pages_makes_each_object_once_in_order(db: Any) -> None:
+    # Objects are made a page of rows at a time: across page boundaries, in a loop read at once
+    # inside a write, and for results of one page, each object comes once, in order.
+    from drumlin._rows import PAGE_ROWS
+
+    count = 2 * PAGE_ROWS + 3
+    with db.write():
+        db.create_many("Person", [{"id": i, "name": f"n{i}", "age": i % 7, "score": 0.0, "active": False}
+                                  for i in range(10, 10 + count)])
+    ids = [p.id for p in db.query("Person", "id >= 10")]
+    assert ids == list(range(10, 10 + count))
+    with db.write():
+        seen = []
+        for person in db.query("Person", "id >= 10"):
+            person.age = 100
+            seen.append(person.id)
+    assert seen == ids
+    assert db.query("Person", "age == 100").count() == count
+    assert [p.name for p in db.query("Person", "id < 10")] == ["p1", "p2", "p3"]
+
 def test_rows_of_every_scalar_type_link_and_collection(db: Any) -> None:
     due = datetime.datetime(2024, 5, 6, 7, 8, 9, 123000, tzinfo=datetime.timezone.utc)
     uid = uuid.uuid4()
