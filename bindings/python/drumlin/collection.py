@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, ove
 from . import _ffi, notifications
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import InvalidArgumentError, TypeMismatchError
-from ._handle import UNOPENED, Handle
+from ._handle import UNOPENED, HandleBase, OwnedPointer
 from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
 from ._rows import NO_ROW, as_is_value, collection_converter, one_index, read_values
 from .notifications import NotificationToken
@@ -52,10 +52,35 @@ _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
 
 # A view's handle starts as UNOPENED: views of values read through their owner's key (one packed
-# call), and open a handle only for what needs one (writes, observers, lookups, links).
+# call), and open a handle only for what needs one (writes, observers, lookups, links). The handle
+# owns itself (OwnedPointer), so a view that never opens one pays no finalizer.
 
 
-class _Collection(Handle):
+class ListHandle(OwnedPointer, _ffi.drumlin_list_p):  # type: ignore[misc,valid-type]
+    """A list handle owned by one :class:`List` (see ``OwnedPointer``)."""
+
+    _type_ = _ffi._drumlin_list
+    _plain = _ffi.drumlin_list_p
+    _free = "drumlin_list_release"
+
+
+class SetHandle(OwnedPointer, _ffi.drumlin_set_p):  # type: ignore[misc,valid-type]
+    """A set handle owned by one :class:`Set` (see ``OwnedPointer``)."""
+
+    _type_ = _ffi._drumlin_set
+    _plain = _ffi.drumlin_set_p
+    _free = "drumlin_set_release"
+
+
+class DictionaryHandle(OwnedPointer, _ffi.drumlin_dict_p):  # type: ignore[misc,valid-type]
+    """A dictionary handle owned by one :class:`~drumlin.Dictionary` (see ``OwnedPointer``)."""
+
+    _type_ = _ffi._drumlin_dict
+    _plain = _ffi.drumlin_dict_p
+    _free = "drumlin_dict_release"
+
+
+class _Collection(HandleBase):
     """What List, Set and Dictionary share: the owner, the property, the handle, the lock."""
 
     __slots__ = (
@@ -133,7 +158,6 @@ class _Collection(Handle):
     _ffi_handle: Any = None
     _ffi_open: Any = None
     _ffi_to_json: Any = None
-    _ffi_release: Any = None
     _ffi_size: Any = None
     _ffi_clear: Any = None
 
@@ -302,7 +326,7 @@ class _Collection(Handle):
 
     def _release(self, handle: Any) -> None:
         if handle is not UNOPENED:
-            self._ffi_release(handle)
+            handle.release()
 
     def close(self) -> None:
         """Release this view's handle (the stored collection is untouched)."""
@@ -352,10 +376,9 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
 
     _kind = "list"
     _ffi_observe = staticmethod(_ffi.drumlin_list_observe)
-    _ffi_handle = _ffi.drumlin_list_p
+    _ffi_handle = ListHandle
     _ffi_open = staticmethod(_ffi.drumlin_object_get_list)
     _ffi_to_json = staticmethod(_ffi.drumlin_list_to_json)
-    _ffi_release = staticmethod(_ffi.drumlin_list_release)
     _ffi_size = staticmethod(_ffi.drumlin_list_size)
     _ffi_clear = staticmethod(_ffi.drumlin_list_clear)
 
@@ -658,10 +681,9 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
 
     _kind = "set"
     _ffi_observe = staticmethod(_ffi.drumlin_set_observe)
-    _ffi_handle = _ffi.drumlin_set_p
+    _ffi_handle = SetHandle
     _ffi_open = staticmethod(_ffi.drumlin_object_get_set)
     _ffi_to_json = staticmethod(_ffi.drumlin_set_to_json)
-    _ffi_release = staticmethod(_ffi.drumlin_set_release)
     _ffi_size = staticmethod(_ffi.drumlin_set_size)
     _ffi_clear = staticmethod(_ffi.drumlin_set_clear)
 

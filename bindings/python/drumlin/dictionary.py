@@ -19,7 +19,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._schema import encode_name
-from .collection import _Collection
+from .collection import DictionaryHandle, _Collection
 from .object import mixed_link_object
 
 __all__ = ["Dictionary"]
@@ -73,10 +73,9 @@ class Dictionary(_Collection, MutableMapping[str, _V], Generic[_V]):
 
     _kind = "dictionary"
     _ffi_observe = staticmethod(_ffi.drumlin_dict_observe)
-    _ffi_handle = _ffi.drumlin_dict_p
+    _ffi_handle = DictionaryHandle
     _ffi_open = staticmethod(_ffi.drumlin_object_get_dict)
     _ffi_to_json = staticmethod(_ffi.drumlin_dict_to_json)
-    _ffi_release = staticmethod(_ffi.drumlin_dict_release)
     _ffi_size = staticmethod(_ffi.drumlin_dict_size)
     _ffi_clear = staticmethod(_ffi.drumlin_dict_clear)
 

@@ -649,6 +649,55 @@ def test_views_release_their_handles(holder: drumlin.Object) -> None:
     gc.collect()
 
 
+
+@pytest.mark.parametrize(
+    ("name", "kind", "value"), [("ints", "list", 4), ("tags", "set", "x"), ("words", "dict", ("k", "v"))]
+)
+def test_a_view_releases_the_handle_it_opened_once(
+    holder: drumlin.Object, monkeypatch: pytest.MonkeyPatch, name: str, kind: str, value: Any
+) -> None:
+    # Views have no finalizer: the handle a view opens (a write needs one) releases itself when the
+    # view is closed or garbage, exactly once; a view that only reads never opens one.
+    from drumlin import _ffi
+
+    released: list[int] = []
+    function = f"drumlin_{kind}_release"
+    release = getattr(_ffi, function)
+    monkeypatch.setattr(_ffi, function, lambda handle: (released.append(1), release(handle)))
+    view = getattr(holder, name)
+    assert not hasattr(type(view), "__del__")
+    assert len(view) == 0
+    del view
+    gc.collect()
+    assert released == []  # read through the owner's key: never opened
+    db = holder._drumlin_db
+
+    def add(view: Any) -> None:
+        if kind == "list":
+            view.append(value)
+        elif kind == "set":
+            view.add(value)
+        else:
+            view[value[0]] = value[1]
+
+    with db.write():
+        add(getattr(holder, name))
+    gc.collect()
+    assert released == [1]
+    with db.write():
+        view = getattr(holder, name)
+        view.clear()
+        add(view)
+    view.close()
+    view.close()
+    assert released == [1, 1]
+    with pytest.raises(drumlin.MisuseError):
+        len(view)
+    del view
+    gc.collect()
+    assert released == [1, 1]
+    assert len(getattr(holder, name)) == 1
+
 def test_views_cannot_be_pickled(holder: drumlin.Object) -> None:
     for view in (holder.ints, holder.tags, holder.words):
         with pytest.raises(TypeError, match="live view"):
