@@ -203,7 +203,7 @@ private func putRowValue(_ value: Value, _ row: ObjectRow, _ position: Int, embe
         if !found { try putValue(value, whole: false, links: false, row, names: &names, into: &writer) }
     case .date(let date):
         // The text Python's fromisoformat reads (in C); the tagged tuple outside years 1-9999.
-        if date.withMicrosecondISO8601({ (text) in _ = writer.put(.text(text)) }) == nil {
+        if !date.withMicrosecondISO8601({ (text) in _ = writer.put(.text(text)) }) {
             try putValue(value, whole: false, links: false, row, names: &names, into: &writer)
         }
     default:

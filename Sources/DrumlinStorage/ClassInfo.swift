@@ -122,6 +122,9 @@ package final class ClassInfo {
     /// compiled in this module does not.
     @exclusivity(unchecked) private var _targets: [ClassInfo?] = []
     package var targets: [ClassInfo?] { _targets }
+    /// The class index of property `index`'s target (-1: not a link): what a row read needs per
+    /// link value, without the copy (a retain and a release) of `targets` a read through it makes.
+    package func targetIndex(_ index: Int) -> Int { _targets[index]?.index ?? -1 }
     /// Properties (of any class, this one included) that link to this class.
     @exclusivity(unchecked) private var _incoming: [(origin: ClassInfo, property: Int)] = []
     package var incoming: [(origin: ClassInfo, property: Int)] { _incoming }

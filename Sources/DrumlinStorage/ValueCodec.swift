@@ -125,7 +125,7 @@ package enum ValueCodec {
         case .int: return .int(statement.int64(column))
         case .float: return .float(Float(readDouble(statement, column, storage)))
         case .double: return .double(readDouble(statement, column, storage))
-        case .decimal128: return Decimal128(string: statement.string(column)).map(Value.decimal) ?? .null
+        case .decimal128: return statement.withText(column) { Decimal128(utf8: $0) }.map(Value.decimal) ?? .null
         case .string: return .string(statement.string(column))
         case .data: return .data(statement.bytes(column))
         case .date: return .date(Timestamp(nanosecondsSinceEpoch: statement.int64(column)))

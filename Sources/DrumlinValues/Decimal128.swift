@@ -113,6 +113,12 @@ public struct Decimal128: Sendable, Hashable, CustomStringConvertible {
         self = value
     }
 
+    /// `init?(string:)` of UTF-8 text in place (a column's text: no String made).
+    public init?(utf8 text: UnsafeBufferPointer<UInt8>) {
+        guard let value = Self.parse(text) else { return nil }
+        self = value
+    }
+
     private static func parse(_ s: UnsafeBufferPointer<UInt8>) -> Decimal128? {
         var i = 0
         var negative = false
@@ -250,16 +256,20 @@ public struct Decimal128: Sendable, Hashable, CustomStringConvertible {
     /// The BSON/decNumber to-scientific-string form, so that output matches
     /// MongoDB tooling and parses back to the identical bits (for canonical input).
     public var description: String {
-        withText { String(decoding: $0, as: UTF8.self) }
+        var text = ""
+        withText { text = String(decoding: $0, as: UTF8.self) }
+        return text
     }
 
     /// `description`'s text, written into a temporary buffer and handed to `body` (no String is
-    /// built: a row read packs it as it is).
-    public func withText<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+    /// built: a row read packs it as it is). Not generic: a generic result made the temporary
+    /// buffer instantiate `Result` metadata at run time on every call from another module
+    /// (~330 instructions a value).
+    public func withText(_ body: (UnsafeRawBufferPointer) -> Void) {
         let p = parts
         // Output at 0..<48 (at most 42 bytes: a sign, "0.", five zeros and 34 digits, or a
         // sign, 34 digits, a point and "E+6144"), the coefficient's digits at 48..<96, from the end.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { (buffer) -> R in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { (buffer) -> Void in
             var count = 0
             func put(_ byte: UInt8) {
                 buffer[count] = byte
@@ -268,7 +278,7 @@ public struct Decimal128: Sendable, Hashable, CustomStringConvertible {
             func put(_ text: StaticString) {
                 text.withUTF8Buffer { for byte in $0 { put(byte) } }
             }
-            func done() -> R { body(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) }
+            func done() { body(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) }
             switch p.kind {
             case .nan:
                 put("NaN")

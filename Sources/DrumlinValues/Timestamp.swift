@@ -195,13 +195,15 @@ extension Timestamp {
     }
 
     /// Hands `body` the instant as `YYYY-MM-DDTHH:MM:SS.ffffff+00:00` (32 ASCII bytes: UTC, the
-    /// microseconds truncated), what Python's `datetime.fromisoformat` reads since 3.7; nil, with
-    /// no call, outside years 1–9999 (outside Python's `datetime`).
-    public func withMicrosecondISO8601<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
+    /// microseconds truncated), what Python's `datetime.fromisoformat` reads since 3.7, and
+    /// returns true; false, with no call, outside years 1–9999 (outside Python's `datetime`). Not
+    /// generic: a generic result made the temporary buffer instantiate `Result` metadata at run
+    /// time on every call from another module (~330 instructions a date).
+    public func withMicrosecondISO8601(_ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
         let (days, secondOfDay) = Self.floorDivMod(seconds, 86_400)
         let (year, month, day) = Self.civilFromDays(days)
-        guard (1...9999).contains(year) else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { (text) -> R in
+        guard (1...9999).contains(year) else { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { (text) -> Void in
             func digits(_ value: Int64, _ at: Int, _ width: Int) {
                 var value = value
                 for i in stride(from: at + width - 1, through: at, by: -1) {
@@ -228,8 +230,9 @@ extension Timestamp {
             text[29] = UInt8(ascii: ":")
             text[30] = UInt8(ascii: "0")
             text[31] = UInt8(ascii: "0")
-            return body(UnsafeRawBufferPointer(text))
+            body(UnsafeRawBufferPointer(text))
         }
+        return true
     }
 
     private static func padded(_ value: UInt64, width: Int) -> String {

@@ -197,7 +197,7 @@ extension Database {
                     values.append(readMixedValue(statement, value: column, type: column + 1))
                 }
             } else if trait.type == .object {
-                values.append(ValueCodec.read(statement, column, as: .object, classIndex: info.targets[index]?.index ?? -1))
+                values.append(ValueCodec.read(statement, column, as: .object, classIndex: info.targetIndex(index)))
             } else {
                 values.append(ValueCodec.read(statement, column, as: trait.type))
             }

@@ -331,7 +331,7 @@ extension Database {
     func readCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ connection: Connection) throws(DrumlinError) -> Value {
         let table = try collectionTable(info, index)
         let type = info.property(index).type
-        let targetIndex = info.targets[index]?.index ?? -1
+        let targetIndex = info.targetIndex(index)
         let statement = try connection.statement(slot: info.elementsSlot(index), info.selectElementsSQL[index] ?? table.selectElementsSQL)
         statement.bind(owner, at: 1)
         var values: [Value] = []
@@ -388,7 +388,7 @@ extension Database {
                 value = readMixedValue(statement, value: 0, type: 1)
             }
         } else {
-            value = ValueCodec.read(statement, 0, as: info.traits[index].type, classIndex: info.targets[index]?.index ?? -1)
+            value = ValueCodec.read(statement, 0, as: info.traits[index].type, classIndex: info.targetIndex(index))
         }
         statement.reset()
         if let (id, code) = nested { value = try loadMixed(id, code: code, connection) }

@@ -120,7 +120,7 @@ public struct ObjectRow {
             return .value(values[position])
         case .statement(let statement):
             let type = info.traits[index].type
-            let target = type == .object ? info.targets[index]?.index ?? -1 : -1
+            let target = type == .object ? info.targetIndex(index) : -1
             return .value(ValueCodec.read(statement, column, as: type, classIndex: target))
         }
     }

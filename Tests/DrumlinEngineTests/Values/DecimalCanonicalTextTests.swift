@@ -30,4 +30,12 @@ import Testing
             #expect(Decimal128(string: text)?.description != text, "\(text)")
         }
     }
+
+    @Test func textInPlaceParsesAsTheString() throws {
+        // What a row read parses a stored decimal's column text with (no String made).
+        for text in ["0", "-12.50", "1e3", "+1", "0.0000001", "NaN", "-Infinity", "", "1.2.3", "12345678901234567890123456789012345"] {
+            let inPlace = Array(text.utf8).withUnsafeBufferPointer { Decimal128(utf8: $0) }
+            #expect(inPlace == Decimal128(string: text), "\(text)")
+        }
+    }
 }

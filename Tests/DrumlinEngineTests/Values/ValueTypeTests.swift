@@ -375,7 +375,9 @@ private func dec(_ text: String) -> Decimal128 {
     @Test("the microsecond text of whole rows: what Python's fromisoformat reads, within years 1-9999")
     func microsecondText() throws {
         func text(_ t: Timestamp?) -> String? {
-            t?.withMicrosecondISO8601 { String(decoding: $0, as: UTF8.self) }
+            var text: String?
+            guard let t, t.withMicrosecondISO8601({ text = String(decoding: $0, as: UTF8.self) }) else { return nil }
+            return text
         }
         #expect(text(Timestamp(seconds: 0)) == "1970-01-01T00:00:00.000000+00:00")
         #expect(text(parse("1969-12-31T23:59:59.999999999Z")) == "1969-12-31T23:59:59.999999+00:00")
