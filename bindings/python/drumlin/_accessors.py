@@ -2,7 +2,8 @@
 
 Each class of a database gets a generated subclass of :class:`~drumlin.Object` (of the model class,
 when there is one) made once from the schema by :func:`make_object_type`, with one data descriptor
-per property. The descriptor's class is the kind of access, chosen once from the property:
+per property (a ``property``: see :class:`Accessor`). The descriptor's class is the kind of access,
+chosen once from the property:
 
 - :class:`ScalarAccessor`: a value kept in the object's row (see ``_rows``): the read is a version
   compare and a tuple index while the database's read version holds; the write one typed call;
@@ -77,7 +78,7 @@ class Accessor(property):
     """The descriptor of one property of one generated class: a ``property`` whose getter is a
     function made for the property (``_getter``), so ``obj.name`` is ``property``'s own ``__get__``
     (in C) calling that function, one Python frame; a ``__get__`` written in Python is a second
-    lookup and a slower call (86 → 70 ns a read on Python 3.11). Writes are the Python ``__set__``
+    lookup and a slower call (89 → 70 ns a read on Python 3.11). Writes are the Python ``__set__``
     of each kind. The instances keep their fields in a dict: ``property.__init__`` stores a
     subclass's ``__doc__`` there."""
 
