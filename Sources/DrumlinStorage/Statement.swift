@@ -140,13 +140,13 @@ public final class Statement {
         return [UInt8](UnsafeRawBufferPointer(start: blob, count: count))
     }
 
-    /// Calls `body` with the column's bytes without copying them.
     /// The column's text as UTF-8 bytes, in place (valid only inside `body`; NULL reads as empty).
     package func withText<R>(_ index: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let text = sqlite3_column_text(handle, index)
         return body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_column_bytes(handle, index))))
     }
 
+    /// Calls `body` with the column's bytes without copying them.
     package func withBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let blob = sqlite3_column_blob(handle, index) else {

@@ -122,6 +122,9 @@ class RowAccessor(Accessor):
         self.version = DEAD
         property.__init__(self, self._getter())
 
+    def read(self, obj: Object) -> Any:
+        return self.fget(obj)  # type: ignore[misc]
+
 
 class ScalarAccessor(RowAccessor):
     """A value kept in the object's row: a number, string, binary, date, decimal, ObjectId, UUID."""
@@ -151,9 +154,6 @@ class ScalarAccessor(RowAccessor):
             return current(obj)[index]
 
         return get
-
-    def read(self, obj: Object) -> Any:
-        return _current_row(obj)[self.index]
 
     def __set__(self, obj: Object, value: Any) -> None:
         # A plain value inside this thread's write() is one call by object key (``obj.x = v`` of a
@@ -192,9 +192,6 @@ class TaggedAccessor(ScalarAccessor):
 
         return get
 
-    def read(self, obj: Object) -> Any:
-        return self.fget(obj)  # type: ignore[misc]
-
 
 class DateAccessor(ScalarAccessor):
     """A date, kept in the row as ISO 8601 text with microseconds in UTC and made into an aware
@@ -216,9 +213,6 @@ class DateAccessor(ScalarAccessor):
             return TAGGED[value[0]](value)
 
         return get
-
-    def read(self, obj: Object) -> Any:
-        return self.fget(obj)  # type: ignore[misc]
 
 
 class MixedAccessor(RowAccessor):
@@ -312,9 +306,6 @@ class LinkAccessor(RowAccessor):
             return keyed_object(object_type, db, value[2])
 
         return get
-
-    def read(self, obj: Object) -> Any:
-        return self.fget(obj)  # type: ignore[misc]
 
 
 class ViewAccessor(Accessor):

@@ -130,3 +130,30 @@ class OwnedPointer:
                 self.release()
             except Exception:  # nothing can be reported from __del__
                 pass
+
+
+# The handles of collection views (collection.py), each owned by one view.
+
+
+class ListHandle(OwnedPointer, _ffi.drumlin_list_p):  # type: ignore[misc,valid-type]
+    """A list handle owned by one :class:`~drumlin.List` (see ``OwnedPointer``)."""
+
+    _type_ = _ffi._drumlin_list
+    _plain = _ffi.drumlin_list_p
+    _free = "drumlin_list_release"
+
+
+class SetHandle(OwnedPointer, _ffi.drumlin_set_p):  # type: ignore[misc,valid-type]
+    """A set handle owned by one :class:`~drumlin.Set` (see ``OwnedPointer``)."""
+
+    _type_ = _ffi._drumlin_set
+    _plain = _ffi.drumlin_set_p
+    _free = "drumlin_set_release"
+
+
+class DictionaryHandle(OwnedPointer, _ffi.drumlin_dict_p):  # type: ignore[misc,valid-type]
+    """A dictionary handle owned by one :class:`~drumlin.Dictionary` (see ``OwnedPointer``)."""
+
+    _type_ = _ffi._drumlin_dict
+    _plain = _ffi.drumlin_dict_p
+    _free = "drumlin_dict_release"

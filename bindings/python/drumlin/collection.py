@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar, ove
 from . import _ffi, notifications
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import InvalidArgumentError, TypeMismatchError
-from ._handle import UNOPENED, HandleBase, OwnedPointer
+from ._handle import UNOPENED, DictionaryHandle, HandleBase, ListHandle, SetHandle
 from ._payload import fill_link, fill_value, prepare_link, prepare_mixed
 from ._rows import NO_ROW, as_is_value, collection_converter, one_index, read_values
 from .notifications import NotificationToken
@@ -53,31 +53,8 @@ _drumlin_value = _ffi.drumlin_value
 
 # A view's handle starts as UNOPENED: views of values read through their owner's key (one packed
 # call), and open a handle only for what needs one (writes, observers, lookups, links). The handle
-# owns itself (OwnedPointer), so a view that never opens one pays no finalizer.
-
-
-class ListHandle(OwnedPointer, _ffi.drumlin_list_p):  # type: ignore[misc,valid-type]
-    """A list handle owned by one :class:`List` (see ``OwnedPointer``)."""
-
-    _type_ = _ffi._drumlin_list
-    _plain = _ffi.drumlin_list_p
-    _free = "drumlin_list_release"
-
-
-class SetHandle(OwnedPointer, _ffi.drumlin_set_p):  # type: ignore[misc,valid-type]
-    """A set handle owned by one :class:`Set` (see ``OwnedPointer``)."""
-
-    _type_ = _ffi._drumlin_set
-    _plain = _ffi.drumlin_set_p
-    _free = "drumlin_set_release"
-
-
-class DictionaryHandle(OwnedPointer, _ffi.drumlin_dict_p):  # type: ignore[misc,valid-type]
-    """A dictionary handle owned by one :class:`~drumlin.Dictionary` (see ``OwnedPointer``)."""
-
-    _type_ = _ffi._drumlin_dict
-    _plain = _ffi.drumlin_dict_p
-    _free = "drumlin_dict_release"
+# owns itself (_handle.ListHandle, ...: OwnedPointer), so a view that never opens one pays no
+# finalizer.
 
 
 class _Collection(HandleBase):

@@ -18,8 +18,9 @@ from ._convert import READERS, SCALAR_LIMIT
 from ._errors import (
     TypeMismatchError,
 )
+from ._handle import DictionaryHandle
 from ._schema import encode_name
-from .collection import DictionaryHandle, _Collection
+from .collection import _Collection
 from .object import mixed_link_object
 
 __all__ = ["Dictionary"]
