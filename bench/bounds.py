@@ -99,16 +99,15 @@ def get_related(db: Any, class_name: str, ids: range, link: str, collection: str
 def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[Any],
            get_first: bool) -> Callable[[], None]:
     """``obj.prop = value`` on objects read before (``get_first``: ``db.get(...).prop = value``)
-    in one write: one ``drumlin_object_set_by_key`` each, the number packed into a value cell
-    (and a ``drumlin_object_find_row`` before each, for ``get_first``)."""
+    in one write: one ``drumlin_object_write_by_key`` each, the key and number packed into the
+    property's record (and a ``drumlin_object_find_row`` before each, for ``get_first``)."""
     info = db._class(class_name)
     access = info.rows
     accessor = getattr(info.object_type, prop)
-    cells, ckey, class_index, index, pcell = accessor.cells
+    cells, record = accessor.cells
     pack_into, value_type = _object._PACKED_WRITES[type(values[0])]
-    set_by_key = _object._set_by_key_unchecked
+    write_by_key = _object._write_by_key_unchecked
     find_row = _rows.find_row
-    handle = access.db
     object_keys = [db.get(class_name, k)._drumlin_key for k in keys]
     pairs = list(zip(keys, object_keys, values))
 
@@ -118,8 +117,8 @@ def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[An
                 if get_first:
                     find_row(access, key)
                 pack_into(cells, 0, object_key, value_type, value)
-                if set_by_key(handle, class_index, ckey, index, pcell):
-                    raise RuntimeError("set_by_key failed")
+                if write_by_key(record):
+                    raise RuntimeError("write_by_key failed")
 
     return run
 
@@ -332,8 +331,7 @@ def update_floor(db: Any, class_name: str, keys: list[int], prop: str, expressio
     info = db._class(class_name)
     accessor = getattr(info.object_type, prop)
     packed = {prop: accessor.cells}
-    handle = info.rows.db
-    set_by_key = _object._set_by_key_unchecked
+    write_by_key = _object._write_by_key_unchecked
     writes = _object._PACKED_WRITES
     get_ident = threading.get_ident
 
@@ -344,10 +342,10 @@ def update_floor(db: Any, class_name: str, keys: list[int], prop: str, expressio
             cells = packed.get(name)
             if cells is not None and db._writer == get_ident():
                 pack_into, value_type = writes[type(value)]
-                view, ckey, class_index, index, pvalue = cells
+                view, record = cells
                 pack_into(view, 0, self.key, value_type, value)
-                if set_by_key(handle, class_index, ckey, index, pvalue):
-                    raise RuntimeError("set_by_key failed")
+                if write_by_key(record):
+                    raise RuntimeError("write_by_key failed")
                 return
             object.__setattr__(self, name, value)
 

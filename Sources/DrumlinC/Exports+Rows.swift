@@ -138,11 +138,28 @@ private func queryRows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: Unsaf
 public func drumlin_object_set_by_key(_ db: OpaquePointer?, _ classIndex: Int32, _ key: Int64, _ propertyIndex: Int32,
                                       _ value: UnsafePointer<drumlin_value>?) -> Int32 {
     capi { () throws(DrumlinError) in
-        let db = try database(db)
         guard let value else { throw misuse("value must not be NULL.") }
-        try db.setValue(classIndex: Int(classIndex), key: key, propertyIndex: Int(propertyIndex), try borrowed(from: value.pointee))
+        try setByKey(db, classIndex, key, propertyIndex, value.pointee)
         return DRUMLIN_OK
     }
+}
+
+@_cdecl("drumlin_object_write_by_key")
+public func drumlin_object_write_by_key(_ write: UnsafePointer<drumlin_key_write>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        guard let write else { throw misuse("write must not be NULL.") }
+        try setByKey(write.pointee.db, write.pointee.class_index, write.pointee.key, write.pointee.property_index,
+                     write.pointee.value)
+        return DRUMLIN_OK
+    }
+}
+
+/// The write of both functions above: one property of the object with an object key, the value
+/// borrowed for the call.
+private func setByKey(_ db: OpaquePointer?, _ classIndex: Int32, _ key: Int64, _ propertyIndex: Int32,
+                      _ value: drumlin_value) throws(DrumlinError) {
+    let db = try database(db)
+    try db.setValue(classIndex: Int(classIndex), key: key, propertyIndex: Int(propertyIndex), try borrowed(from: value))
 }
 
 // MARK: - The packer of every packed read

@@ -103,6 +103,7 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_query_rows; v = DrumlinC.drumlin_query_rows; keep(v) }
     do { var v = CDrumlinHeader.drumlin_query_first_rows; v = DrumlinC.drumlin_query_first_rows; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_set_by_key; v = DrumlinC.drumlin_object_set_by_key; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_object_write_by_key; v = DrumlinC.drumlin_object_write_by_key; keep(v) }
     do { var v = CDrumlinHeader.drumlin_query; v = DrumlinC.drumlin_query; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_filter; v = DrumlinC.drumlin_results_filter; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_sort; v = DrumlinC.drumlin_results_sort; keep(v) }

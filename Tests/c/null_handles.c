@@ -245,6 +245,9 @@ static void object_lookup_functions(drumlin_db *db) {
         CHECK_MISUSE(drumlin_query_first_rows(db, 0, "TRUEPREDICATE", NULL, 1, packed, sizeof packed, NULL));
         CHECK_MISUSE(drumlin_object_set_by_key(NULL, 0, 1, 0, &pk));
         CHECK_MISUSE(drumlin_object_set_by_key(db, 0, 1, 0, NULL));
+        CHECK_MISUSE(drumlin_object_write_by_key(NULL));
+        drumlin_key_write write = {NULL, 0, 0, 1, pk};
+        CHECK_MISUSE(drumlin_object_write_by_key(&write));
     }
     CHECK_MISUSE(drumlin_object_find(NULL, "Person", &pk, &object));
     CHECK(object == NULL);

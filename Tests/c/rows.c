@@ -1,7 +1,7 @@
 /*
  * rows.c — whole-row reads and the read version: drumlin_db_read_version, drumlin_object_find_row,
  * drumlin_object_read_row, drumlin_results_get_rows, drumlin_query_rows, drumlin_query_first_rows,
- * drumlin_object_set_by_key, drumlin_object_read_marshal.
+ * drumlin_object_set_by_key, drumlin_object_write_by_key, drumlin_object_read_marshal.
  */
 #include "typed_fixtures.h"
 
@@ -247,6 +247,34 @@ static void test_set_by_key_writes_and_reports_errors(void) {
     drumlin_close(db);
 }
 
+/* The record form: filled once, reused with another key and value, the same errors. */
+static void test_write_by_key_takes_one_record_reused_per_write(void) {
+    drumlin_db *db = fresh();
+    add_plain(db, 1, "Ann");
+    add_plain(db, 2, "Bob");
+    drumlin_key_write write = {db, class_index(db, "Plain"), prop(db, "Plain", "age"), 1, v_int(40)};
+    CHECK_ERR(drumlin_object_write_by_key(&write), DRUMLIN_ERR_WRONG_TRANSACTION_STATE);
+    REQUIRE_OK(drumlin_begin_write(db));
+    CHECK_OK(drumlin_object_write_by_key(&write));
+    write.key = 2;
+    write.value = v_int(41);
+    CHECK_OK(drumlin_object_write_by_key(&write));
+    CHECK(count_of(db, "Plain", "age == 40 AND name == 'Ann'", NULL) == 1);
+    CHECK(count_of(db, "Plain", "age == 41 AND name == 'Bob'", NULL) == 1);
+    write.key = 3;
+    CHECK_FAILS(drumlin_object_write_by_key(&write), DRUMLIN_ERR_INVALIDATED_OBJECT, "invalidated or deleted");
+    write.key = 1;
+    write.value = v_str("x");
+    CHECK_FAILS(drumlin_object_write_by_key(&write), DRUMLIN_ERR_TYPE_MISMATCH, "Plain.age");
+    write.value = v_int(42);
+    write.property_index = 99;
+    CHECK_ERR(drumlin_object_write_by_key(&write), DRUMLIN_ERR_INVALID_ARGUMENT);
+    REQUIRE_OK(drumlin_commit(db));
+    /* A failed write changed nothing. */
+    CHECK(count_of(db, "Plain", "age == 40", NULL) == 1);
+    drumlin_close(db);
+}
+
 static void test_read_marshal_reads_collections_and_mixed_values_by_object_key(void) {
     drumlin_db *db = fresh();
     drumlin_object *object = NULL;
@@ -361,6 +389,7 @@ int main(void) {
     test_rows_by_primary_key_key_results_and_query();
     test_a_page_read_again_into_a_larger_buffer_is_the_same_page();
     test_set_by_key_writes_and_reports_errors();
+    test_write_by_key_takes_one_record_reused_per_write();
     test_read_marshal_reads_collections_and_mixed_values_by_object_key();
     test_rows_hold_mixed_values_and_embedded_objects();
     return check_report("rows");

@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 from collections.abc import Mapping
-from ctypes import Structure, byref, c_int32, c_int64, c_void_p
+from ctypes import byref, c_int32, c_int64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from . import _ffi
@@ -68,10 +68,10 @@ _NESTED = (_ffi.DRUMLIN_TYPE_LIST, _ffi.DRUMLIN_TYPE_DICTIONARY)
 _PLAIN_WRITES = frozenset({int, float, str, bool, bytes, type(None)})
 
 
-class _KeyedValue(Structure):
-    """An object key and a value cell, side by side: ScalarAccessor's write cells."""
-
-    _fields_ = [("key", c_int64), ("value", _drumlin_value)]
+_KeyWrite = _ffi.drumlin_key_write
+# Where the object key begins in a drumlin_key_write: the key and the value cell after it are
+# what a write fills (one pack_into, see object._PACKED_WRITES).
+_KEY_OFFSET = _KeyWrite.key.offset
 
 
 class Accessor(property):
@@ -130,20 +130,29 @@ class ScalarAccessor(RowAccessor):
     """A value kept in the object's row: a number, string, binary, date, decimal, ObjectId, UUID."""
 
     cells: tuple[Any, ...]
+    _record: Any  # the drumlin_key_write of the packed write
     class_index: int
 
     def __init__(self, prop: Property, info: ClassInfo) -> None:
         self.class_index = info.index
-        # The cells of Object.__setattr__'s write by object key, made once: a view of the object
-        # key followed by the value cell (one pack_into writes both: see object._PACKED_WRITES),
-        # the key as the c_int64 passed by value (it shares the view's first 8 bytes), the class
-        # and property indexes (plain ints: the int32_t parameters), and the value cell's address.
-        # One accessor belongs to one class of one open database, and only the thread in that
-        # database's write() uses them.
-        cells = _KeyedValue()
-        self.cells = (memoryview(cells).cast("B"), c_int64.from_buffer(cells), info.index, prop.index,
-                      byref(cells, _KeyedValue.value.offset))
+        # Object.__setattr__'s write by object key (drumlin_object_write_by_key), made once: the
+        # record with the database, class and property filled in, a view of its object key and
+        # value cell (one pack_into fills both: see object._PACKED_WRITES), and its address, the
+        # call's one argument (five arguments took ~140 ns more a write). One accessor belongs to
+        # one class of one open database, and only the thread in that database's write() uses it.
+        record = self._record = _KeyWrite()
+        if info.rows is not None:
+            record.db = info.rows.db.value
+        record.class_index = info.index
+        record.property_index = prop.index
+        self.cells = (memoryview(record).cast("B")[_KEY_OFFSET:], byref(record))
         super().__init__(prop, info)
+
+    def detach(self) -> None:
+        # A write through the record of a closed database is the call's MisuseError, not a write
+        # through a freed handle (Object.__setattr__ checks first; this is the second guard).
+        self._record.db = None
+        super().detach()
 
     def _getter(self) -> Callable[[Object], Any]:
         def get(obj: Object, index: int = self.index, version: Any = self.version,

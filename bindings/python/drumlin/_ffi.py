@@ -160,6 +160,12 @@ class drumlin_value(Structure):
     _fields_ = [("type", c_int), ("as_", _drumlin_value_union)]
 
 
+class drumlin_key_write(Structure):
+    # `db` as an address (the drumlin_db *): the bindings keep the handle as a c_void_p (RowAccess).
+    _fields_ = [("db", c_void_p), ("class_index", c_int32), ("property_index", c_int32), ("key", c_int64),
+                ("value", drumlin_value)]
+
+
 class drumlin_property_info(Structure):
     _fields_ = [
         ("name", c_char_p),
@@ -426,6 +432,8 @@ drumlin_query_first_rows = _fn(
 drumlin_object_set_by_key = _fn(
     "drumlin_object_set_by_key", [drumlin_db_p, c_int32, c_int64, c_int32, drumlin_value_p]
 )
+# int drumlin_object_write_by_key(const drumlin_key_write *write);
+drumlin_object_write_by_key = _fn("drumlin_object_write_by_key", [POINTER(drumlin_key_write)])
 # int drumlin_object_update_values(drumlin_db *db, const char *class_name, const drumlin_value *primary_key,
 #                                size_t count, const int32_t *property_indices, const drumlin_value *values);
 drumlin_object_update_values = _fn(
@@ -811,7 +819,7 @@ drumlin_object_read_marshal_unchecked = _unchecked(drumlin_object_read_marshal)
 drumlin_results_get_marshal_unchecked = _unchecked(drumlin_results_get_marshal)
 drumlin_query_marshal_unchecked = _unchecked(drumlin_query_marshal)
 drumlin_query_first_rows_unchecked = _unchecked(drumlin_query_first_rows)
-drumlin_object_set_by_key_unchecked = _unchecked(drumlin_object_set_by_key)
+drumlin_object_write_by_key_unchecked = _unchecked(drumlin_object_write_by_key)
 UNCHECKED = (
     (drumlin_object_find_row_unchecked, drumlin_object_find_row),
     (drumlin_object_read_row_unchecked, drumlin_object_read_row),
@@ -822,5 +830,5 @@ UNCHECKED = (
     (drumlin_results_get_marshal_unchecked, drumlin_results_get_marshal),
     (drumlin_query_marshal_unchecked, drumlin_query_marshal),
     (drumlin_query_first_rows_unchecked, drumlin_query_first_rows),
-    (drumlin_object_set_by_key_unchecked, drumlin_object_set_by_key),
+    (drumlin_object_write_by_key_unchecked, drumlin_object_write_by_key),
 )

@@ -66,7 +66,7 @@ MixedPath = Union[list[PathStep], tuple[PathStep, ...], PathStep]
 
 _get_ident = threading.get_ident
 _drumlin_value = _ffi.drumlin_value
-_set_by_key_unchecked = _ffi.drumlin_object_set_by_key_unchecked  # every argument a ctypes object
+_write_by_key_unchecked = _ffi.drumlin_object_write_by_key_unchecked  # the record's address: byref
 _raise = _ffi._raise
 _get_at = _ffi.drumlin_object_get_at
 
@@ -325,13 +325,13 @@ class Object(HandleBase):
             handle = db._drumlin_h
             if packed is not None and key is not None and handle is not None and db._writer == _get_ident():
                 pack_into, value_type = packed
-                view, ckey, class_index, index, pvalue = cells
+                view, record = cells
                 try:
                     pack_into(view, 0, key, value_type, value)  # the key and the value, one call
                 except struct.error:
                     pass  # an int beyond 64 bits: the descriptor's write reports it
                 else:
-                    status = _set_by_key_unchecked(handle, class_index, ckey, index, pvalue)
+                    status = _write_by_key_unchecked(record)
                     if status:
                         _raise(status)
                     return

@@ -142,6 +142,24 @@ def test_a_closed_database_makes_reads_raise_misuse(path: Path) -> None:
         person.name
 
 
+def test_a_closed_database_makes_packed_writes_raise_misuse(path: Path) -> None:
+    # A number written to a plain property fills the property's write record (its database, class
+    # and property filled in once): once the database closes, the record holds no handle.
+    db = drumlin.open(path, SCHEMA)
+    with db.write():
+        db.create("Person", {"id": 1, "name": "a", "age": 1, "score": 1.0, "active": False})
+    person = db.get("Person", 1)
+    record = type(person).age._record
+    assert record.db == db._class("Person").rows.db.value
+    with db.write():
+        person.age = 2
+    assert (record.key, person.age) == (person._drumlin_key, 2)
+    db.close()
+    assert record.db is None
+    with pytest.raises(drumlin.MisuseError):
+        person.age = 3
+
+
 
 def test_every_kind_of_kept_read_raises_misuse_once_the_database_closes(path: Path) -> None:
     # Each accessor's read is a function made for its property with the version cell it checks;
@@ -362,7 +380,7 @@ def test_the_packed_write_serves_subscripts_and_model_classes_and_leaves_other_v
 
     from drumlin import object as object_module
 
-    calls = count_calls(monkeypatch, object_module, "_set_by_key_unchecked")
+    calls = count_calls(monkeypatch, object_module, "_write_by_key_unchecked")
     with drumlin.open(path, [Person]) as db:
         with db.write():
             db.create(Person, {"id": 1, "name": "a"})
