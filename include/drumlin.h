@@ -981,6 +981,20 @@ int drumlin_results_get_rows(drumlin_results *results, size_t start, size_t max_
                            size_t *out_size);
 
 /**
+ * drumlin_results_get_rows() that also writes the object key of each row read (the rows' last
+ * items) into out_keys, in order. A binding that remembers which objects a loop has visited (the
+ * Python package's loops, which visit the rest once if the database moves on mid-loop) keeps the
+ * keys without taking them out of every row.
+ *
+ * @param out_keys  Room for max_rows keys; the first as many as rows were read are written (also
+ *                  when the rows did not fit in `capacity`).
+ * @return as drumlin_results_get_rows(); DRUMLIN_ERR_MISUSE for a NULL out_keys.
+ * Thread safety: any thread; serialized with the database's other calls.
+ */
+int drumlin_results_get_rows_keyed(drumlin_results *results, size_t start, size_t max_rows, int64_t *out_keys,
+                                 void *buffer, size_t capacity, size_t *out_size);
+
+/**
  * Query and read whole rows (see above) in one call, with no results handle: the objects of class
  * class_index matching `query` (with args_json, as drumlin_query()), as a list of row tuples.
  *

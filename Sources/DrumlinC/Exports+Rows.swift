@@ -62,22 +62,46 @@ public func drumlin_results_get_rows(_ results: OpaquePointer?, _ start: Int, _ 
                                      _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
                                      _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
     capi { () throws(DrumlinError) in
-        let outSize = try packedOutput(0, buffer, capacity, outSize)
-        let handle = try resultsHandle(results)
-        guard start >= 0, maxRows >= 0 else { throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.") }
-        let results = handle.results
-        let classIndex = results.classIndex
-        let db = results.database
-        let (rowIndices, width) = try rowShape(db, classIndex)
-        var writer = MarshalWriter(into: buffer, capacity: capacity)
-        writer.beginList(0)
-        let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, embedded: false, into: &writer)
-        }
-        writer.patchList(at: 0, count: rows)
-        finishPacked(writer, outSize)
+        try resultsRows(results, start, maxRows, keys: nil, buffer, capacity, outSize)
         return DRUMLIN_OK
     }
+}
+
+@_cdecl("drumlin_results_get_rows_keyed")
+public func drumlin_results_get_rows_keyed(_ results: OpaquePointer?, _ start: Int, _ maxRows: Int,
+                                           _ outKeys: UnsafeMutablePointer<Int64>?,
+                                           _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                                           _ outSize: UnsafeMutablePointer<Int>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        guard let outKeys else { throw misuse("out_keys must not be NULL.") }
+        try resultsRows(results, start, maxRows, keys: outKeys, buffer, capacity, outSize)
+        return DRUMLIN_OK
+    }
+}
+
+/// The page of rows of both functions above, each row's object key written to `keys` when given.
+private func resultsRows(_ results: OpaquePointer?, _ start: Int, _ maxRows: Int, keys: UnsafeMutablePointer<Int64>?,
+                         _ buffer: UnsafeMutableRawPointer?, _ capacity: Int,
+                         _ outSize: UnsafeMutablePointer<Int>?) throws(DrumlinError) {
+    let outSize = try packedOutput(0, buffer, capacity, outSize)
+    let handle = try resultsHandle(results)
+    guard start >= 0, maxRows >= 0 else { throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.") }
+    let results = handle.results
+    let classIndex = results.classIndex
+    let db = results.database
+    let (rowIndices, width) = try rowShape(db, classIndex)
+    var writer = MarshalWriter(into: buffer, capacity: capacity)
+    writer.beginList(0)
+    var next = keys
+    let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
+        try packRow(row, width: width, rowIndices, embedded: false, into: &writer)
+        if let key = next {
+            key.pointee = row.key
+            next = key + 1
+        }
+    }
+    writer.patchList(at: 0, count: rows)
+    finishPacked(writer, outSize)
 }
 
 @_cdecl("drumlin_query_rows")

@@ -100,6 +100,7 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_object_find_row; v = DrumlinC.drumlin_object_find_row; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_read_row; v = DrumlinC.drumlin_object_read_row; keep(v) }
     do { var v = CDrumlinHeader.drumlin_results_get_rows; v = DrumlinC.drumlin_results_get_rows; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_results_get_rows_keyed; v = DrumlinC.drumlin_results_get_rows_keyed; keep(v) }
     do { var v = CDrumlinHeader.drumlin_query_rows; v = DrumlinC.drumlin_query_rows; keep(v) }
     do { var v = CDrumlinHeader.drumlin_query_first_rows; v = DrumlinC.drumlin_query_first_rows; keep(v) }
     do { var v = CDrumlinHeader.drumlin_object_set_by_key; v = DrumlinC.drumlin_object_set_by_key; keep(v) }

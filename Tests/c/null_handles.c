@@ -237,6 +237,8 @@ static void object_lookup_functions(drumlin_db *db) {
         CHECK_MISUSE(drumlin_object_read_marshal(db, 0, 1, 1, NULL, packed, sizeof packed, &size));
         CHECK_MISUSE(drumlin_object_read_row(db, 0, 1, packed, sizeof packed, NULL));
         CHECK_MISUSE(drumlin_results_get_rows(NULL, 0, 1, packed, sizeof packed, &size));
+        int64_t keys[1];
+        CHECK_MISUSE(drumlin_results_get_rows_keyed(NULL, 0, 1, keys, packed, sizeof packed, &size));
         CHECK_MISUSE(drumlin_query_rows(NULL, 0, "TRUEPREDICATE", NULL, packed, sizeof packed, &size));
         CHECK_MISUSE(drumlin_query_rows(db, 0, NULL, NULL, packed, sizeof packed, &size));
         CHECK_MISUSE(drumlin_query_rows(db, 0, "TRUEPREDICATE", NULL, packed, sizeof packed, NULL));

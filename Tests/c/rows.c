@@ -1,7 +1,8 @@
 /*
  * rows.c — whole-row reads and the read version: drumlin_db_read_version, drumlin_object_find_row,
- * drumlin_object_read_row, drumlin_results_get_rows, drumlin_query_rows, drumlin_query_first_rows,
- * drumlin_object_set_by_key, drumlin_object_write_by_key, drumlin_object_read_marshal.
+ * drumlin_object_read_row, drumlin_results_get_rows, drumlin_results_get_rows_keyed,
+ * drumlin_query_rows, drumlin_query_first_rows, drumlin_object_set_by_key,
+ * drumlin_object_write_by_key, drumlin_object_read_marshal.
  */
 #include "typed_fixtures.h"
 
@@ -227,6 +228,42 @@ static void test_a_page_read_again_into_a_larger_buffer_is_the_same_page(void) {
     remove(path);
 }
 
+/* The keyed form writes each row's object key, in the results' order, also for a page that did
+   not fit, and reads the same rows as drumlin_results_get_rows. */
+static void test_a_keyed_page_holds_the_object_keys_of_its_rows(void) {
+    drumlin_db *db = fresh();
+    const char *names[] = {"p1", "p2", "p3", "p4", "p5"};
+    for (int64_t id = 1; id <= 5; id++) add_plain(db, id, names[id - 1]);
+    drumlin_results *results = NULL;
+    REQUIRE_OK(drumlin_query(db, "Plain", "id > 1 SORT(id DESC)", NULL, &results));
+    unsigned char buffer[512], plain_rows[512];
+    size_t size = 0, plain_size = 0;
+    int64_t keys[4] = {-1, -1, -1, -1};
+    CHECK_OK(drumlin_results_get_rows_keyed(results, 0, 3, keys, buffer, 8, &size));
+    CHECK(size > 8 && keys[3] == -1);
+    for (int i = 0; i < 3; i++) {
+        int64_t position = -2;
+        CHECK_OK(drumlin_results_index_of_key(results, keys[i], &position));
+        CHECK(position == i);
+    }
+    int64_t again[4] = {-1, -1, -1, -1};
+    CHECK_OK(drumlin_results_get_rows_keyed(results, 0, 3, again, buffer, sizeof buffer, &size));
+    CHECK(memcmp(again, keys, sizeof keys) == 0);
+    CHECK(buffer[1] == 3 && has_text(buffer, size, "p5") && has_text(buffer, size, "p3") && !has_text(buffer, size, "p2"));
+    CHECK_OK(drumlin_results_get_rows(results, 0, 3, plain_rows, sizeof plain_rows, &plain_size));
+    CHECK(plain_size == size && memcmp(plain_rows, buffer, size) == 0);
+    /* The last page: as many keys as rows. */
+    int64_t last[4] = {-1, -1, -1, -1};
+    CHECK_OK(drumlin_results_get_rows_keyed(results, 3, 4, last, buffer, sizeof buffer, &size));
+    CHECK(buffer[1] == 1 && has_text(buffer, size, "p2") && last[1] == -1);
+    int64_t position = -2;
+    CHECK_OK(drumlin_results_index_of_key(results, last[0], &position));
+    CHECK(position == 3);
+    CHECK_ERR(drumlin_results_get_rows_keyed(results, 0, 3, NULL, buffer, sizeof buffer, &size), DRUMLIN_ERR_MISUSE);
+    drumlin_results_release(results);
+    drumlin_close(db);
+}
+
 static void test_set_by_key_writes_and_reports_errors(void) {
     drumlin_db *db = fresh();
     add_plain(db, 1, "Ann");
@@ -388,6 +425,7 @@ int main(void) {
     test_each_read_sees_commits_made_before_it_through_a_held_read();
     test_rows_by_primary_key_key_results_and_query();
     test_a_page_read_again_into_a_larger_buffer_is_the_same_page();
+    test_a_keyed_page_holds_the_object_keys_of_its_rows();
     test_set_by_key_writes_and_reports_errors();
     test_write_by_key_takes_one_record_reused_per_write();
     test_read_marshal_reads_collections_and_mixed_values_by_object_key();

@@ -416,6 +416,12 @@ drumlin_object_read_row = _fn(
 drumlin_results_get_rows = _fn(
     "drumlin_results_get_rows", [drumlin_results_p, c_size_t, c_size_t, c_void_p, c_size_t, POINTER(c_size_t)]
 )
+# int drumlin_results_get_rows_keyed(drumlin_results *results, size_t start, size_t max_rows, int64_t *out_keys,
+#                                  void *buffer, size_t capacity, size_t *out_size);
+drumlin_results_get_rows_keyed = _fn(
+    "drumlin_results_get_rows_keyed",
+    [drumlin_results_p, c_size_t, c_size_t, POINTER(c_int64), c_void_p, c_size_t, POINTER(c_size_t)],
+)
 # int drumlin_query_rows(drumlin_db *db, int32_t class_index, const char *query, const char *args_json,
 #                      void *buffer, size_t capacity, size_t *out_size);
 drumlin_query_rows = _fn(
@@ -813,6 +819,7 @@ def _unchecked(declared: Any) -> Any:
 drumlin_object_find_row_unchecked = _unchecked(drumlin_object_find_row)
 drumlin_object_read_row_unchecked = _unchecked(drumlin_object_read_row)
 drumlin_results_get_rows_unchecked = _unchecked(drumlin_results_get_rows)
+drumlin_results_get_rows_keyed_unchecked = _unchecked(drumlin_results_get_rows_keyed)
 drumlin_object_find_marshal_unchecked = _unchecked(drumlin_object_find_marshal)
 drumlin_object_get_marshal_unchecked = _unchecked(drumlin_object_get_marshal)
 drumlin_object_read_marshal_unchecked = _unchecked(drumlin_object_read_marshal)
@@ -824,6 +831,7 @@ UNCHECKED = (
     (drumlin_object_find_row_unchecked, drumlin_object_find_row),
     (drumlin_object_read_row_unchecked, drumlin_object_read_row),
     (drumlin_results_get_rows_unchecked, drumlin_results_get_rows),
+    (drumlin_results_get_rows_keyed_unchecked, drumlin_results_get_rows_keyed),
     (drumlin_object_find_marshal_unchecked, drumlin_object_find_marshal),
     (drumlin_object_get_marshal_unchecked, drumlin_object_get_marshal),
     (drumlin_object_read_marshal_unchecked, drumlin_object_read_marshal),

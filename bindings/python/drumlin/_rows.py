@@ -39,8 +39,8 @@ import weakref
 from ctypes import addressof, byref, c_char_p, c_int32, c_int64, c_size_t, c_uint64, c_void_p, cast
 from ctypes import create_string_buffer
 from decimal import Decimal
+from itertools import chain
 from marshal import loads
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple
 from uuid import UUID
 
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 _find_row = _ffi.drumlin_object_find_row_unchecked
 _read_row = _ffi.drumlin_object_read_row_unchecked
 _results_rows = _ffi.drumlin_results_get_rows_unchecked
+_results_rows_keyed = _ffi.drumlin_results_get_rows_keyed_unchecked
 _find_values = _ffi.drumlin_object_find_marshal_unchecked
 _object_values = _ffi.drumlin_object_get_marshal_unchecked
 _read_values = _ffi.drumlin_object_read_marshal_unchecked
@@ -323,7 +324,8 @@ _PAUSE_ABOVE = 4096
 PAGE_ROWS = 256
 """How many rows a loop over results reads per call (:func:`results_pages`)."""
 _PAGE_ROWS = c_size_t(PAGE_ROWS)
-_row_key = itemgetter(-1)
+_PageKeys = c_int64 * PAGE_ROWS
+"""The object keys of a page of rows, as ``drumlin_results_get_rows_keyed`` writes them."""
 
 
 def results_pages(db: Any, results: Any, access: RowAccess, version: int) -> Iterable[list[tuple[Any, ...]]]:
@@ -341,10 +343,11 @@ def results_pages(db: Any, results: Any, access: RowAccess, version: int) -> Ite
     before its transaction begins (:func:`finish_pages`). When the version moves otherwise (another
     thread wrote, a call saw another connection's commit), the rest is the results as they are
     then, without the objects already visited."""
-    rows = _many(access, _PAGES, _results_rows, (results._ptr(), _ALL, _PAGE_ROWS))
+    keys = _PageKeys()
+    rows = _many(access, _PAGES, _results_rows_keyed, (results._ptr(), _ALL, _PAGE_ROWS, keys))
     if len(rows) < PAGE_ROWS:
         return (rows,)
-    paging = _Paging(db, results, access, version, rows)
+    paging = _Paging(db, results, access, version, keys)
     try:
         loops = _local.paging
     except AttributeError:
@@ -359,13 +362,16 @@ class _Paging:
 
     __slots__ = ("__weakref__", "access", "db", "rest", "results", "start", "version", "visited")
 
-    def __init__(self, db: Any, results: Any, access: RowAccess, version: int, first: list[tuple[Any, ...]]) -> None:
+    def __init__(self, db: Any, results: Any, access: RowAccess, version: int, first: Any) -> None:
         self.db = db
         self.results = results
         self.access = access
         self.version = version
-        self.start = len(first)
-        self.visited = list(map(_row_key, first))
+        self.start = PAGE_ROWS
+        # The object keys of the pages read (each a _PageKeys: the engine wrote them with the
+        # page), needed only if the version moves mid-loop. Taking them out of the rows
+        # (map(itemgetter(-1), rows) per page) cost the range loop of 18,334 objects ~0.7 ms of 19.
+        self.visited = [first]
         self.rest: list[tuple[Any, ...]] | None = None
 
     def read_rest(self) -> list[tuple[Any, ...]]:
@@ -378,7 +384,7 @@ class _Paging:
             )
             if access.version.value == self.version:
                 return rest
-        seen = set(self.visited)
+        seen = set(chain.from_iterable(self.visited))
         return [row for row in results_rows(access, self.results._ptr()) if row[-1] not in seen]
 
 
@@ -389,13 +395,15 @@ def _next_pages(paging: _Paging, rows: list[tuple[Any, ...]], loops: Any) -> Ite
         current = access.version
         version = paging.version
         while paging.rest is None and current.value == version:
-            rows = _many(access, _PAGES, _results_rows, (paging.results._ptr(), c_size_t(paging.start), _PAGE_ROWS))
+            keys = _PageKeys()
+            rows = _many(access, _PAGES, _results_rows_keyed,
+                         (paging.results._ptr(), c_size_t(paging.start), _PAGE_ROWS, keys))
             if current.value != version:
                 break
             yield rows
             if len(rows) < PAGE_ROWS:
                 return
-            paging.visited.extend(map(_row_key, rows))
+            paging.visited.append(keys)
             paging.start += PAGE_ROWS
         rest = paging.rest
         yield paging.read_rest() if rest is None else rest

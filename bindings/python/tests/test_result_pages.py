@@ -35,15 +35,16 @@ def db(path: Path) -> Any:
 
 
 def page_reads(monkeypatch: Any) -> list[int]:
-    """The start of every drumlin_results_get_rows call, in order."""
-    function = _rows._results_rows
+    """The start of every drumlin_results_get_rows call (a loop's pages: the _keyed form), in order."""
     starts: list[int] = []
+    for name in ("_results_rows", "_results_rows_keyed"):
+        function = getattr(_rows, name)
 
-    def counted(results: Any, start: Any, max_rows: Any, *rest: Any) -> Any:
-        starts.append(start.value)
-        return function(results, start, max_rows, *rest)
+        def counted(results: Any, start: Any, max_rows: Any, *rest: Any, function: Any = function) -> Any:
+            starts.append(start.value)
+            return function(results, start, max_rows, *rest)
 
-    monkeypatch.setattr(_rows, "_results_rows", counted)
+        monkeypatch.setattr(_rows, name, counted)
     return starts
 
 
