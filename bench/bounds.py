@@ -12,6 +12,7 @@ measurement only: nothing here is API.
 from __future__ import annotations
 
 import threading
+from datetime import datetime
 from itertools import chain
 from ctypes import byref
 from typing import Any, Callable
@@ -24,7 +25,8 @@ WAY = "bound: the library calls alone, no objects (internal)"
 
 
 def get(db: Any, class_name: str, ids: range) -> Callable[[], None]:
-    """``db.get(class_name, i)`` for each i: one ``drumlin_object_find_row``."""
+    """``db.get(class_name, i)`` for each i: one ``drumlin_object_find_row``, whose row carries
+    what reading the object's links, short collections of values and embedded objects takes."""
     access = db._class(class_name).rows
     find_row = _rows.find_row
 
@@ -73,27 +75,6 @@ def _pages(db: Any, info: Any, ctext: bytes, cargs: Any) -> Any:
         yield from _rows.results_pages(db, results, info.rows, info.rows.version.value)
     finally:
         _ffi.drumlin_results_release(results.handle)
-
-
-def get_related(db: Any, class_name: str, ids: range, link: str, collection: str) -> Callable[[], None]:
-    """``db.get(class_name, i)`` then the link's target's attributes and ``list()`` of a collection:
-    ``drumlin_object_find_row``, then ``drumlin_object_read_row`` of the target (by the key in the
-    row) and ``drumlin_object_read_marshal`` of the collection."""
-    info = db._class(class_name)
-    access = info.rows
-    link_index = info.by_name[link].index
-    target = db._class(info.by_name[link].object_type).rows
-    indices = _rows.one_index(info.by_name[collection].index)
-    find_row, read_row, read_values = _rows.find_row, _rows.read_row, _rows.read_values
-    key_at = len(info.properties)  # a row's last item is the object key
-
-    def run() -> None:
-        for i in ids:
-            row = find_row(access, i)
-            read_row(target, row[link_index][2])
-            read_values(access, row[key_at], indices)
-
-    return run
 
 
 def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[Any],
@@ -242,8 +223,8 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
 
 
 def _tagged(index: int, version: Any) -> property:
-    """:func:`_read` of a value kept as a tagged tuple (a date, a decimal, a mixed value),
-    converted when read as the object API converts it."""
+    """:func:`_read` of a value kept as a tagged tuple (a decimal, a mixed value), converted when
+    read as the object API converts it."""
     tagged = _rows.TAGGED
 
     def get(obj: Any, index: int = index, version: Any = version) -> Any:
@@ -255,18 +236,31 @@ def _tagged(index: int, version: Any) -> property:
     return property(get)
 
 
-def _related(index: int, version: Any, kind: str, made: Any, target: Any) -> property:
-    """A link (its target's row read by key, one call), a collection (its values, one call) or an
-    embedded object (its row, carried in the owner's row): a floor object over what it reads."""
+def _date(index: int, version: Any) -> property:
+    """:func:`_read` of a date, kept as ISO 8601 text: ``datetime.fromisoformat`` on each read, as
+    the object API reads it (and ``sqlite3``'s side converts its text)."""
+    fromisoformat = datetime.fromisoformat
+
+    def get(obj: Any, index: int = index, version: Any = version) -> Any:
+        if obj.seen != version.value:
+            raise RuntimeError("the floor's rows are read at one version")
+        return fromisoformat(obj.row[index])
+
+    return property(get)
+
+
+def _related(index: int, version: Any, kind: str, made: Any) -> property:
+    """A link's target or an embedded object (its row carried in the owner's row): a floor
+    object over that row; a collection: the items carried in the owner's row."""
 
     def get(obj: Any) -> Any:
         if obj.seen != version.value:
             raise RuntimeError("the floor's rows are read at one version")
         value = obj.row[index]
         if kind == "list":
-            return target[0](target[1], obj.row[-1], target[2])[target[3]]
+            return value
         related = object.__new__(made)
-        related.row = _rows.read_row(target, value[2]) if kind == "link" else value[3]
+        related.row = value[3]
         related.seen = obj.seen
         return related
 
@@ -276,8 +270,8 @@ def _related(index: int, version: Any, kind: str, made: Any, target: Any) -> pro
 def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ...], link: tuple[str, tuple[str, ...]],
                       collection: str, embedded: tuple[str, tuple[str, ...]]) -> Callable[[], None]:
     """``db.get(class_name, i)``, its ``names``, the link's target's attributes, ``list()`` of a
-    collection and an embedded object's attributes, over :func:`get_related`'s calls, in the least
-    pure-Python live objects (one per object read, dates and decimals converted when read)."""
+    short collection and an embedded object's attributes, over :func:`get`'s one call, in the
+    least pure-Python live objects (one per object read, dates and decimals converted when read)."""
     info = db._class(class_name)
     access = info.rows
     version = access.version
@@ -285,17 +279,17 @@ def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ..
     for name in names:
         prop = info.by_name[name]
         tagged = prop.type in _rows.TAGGED_PROPERTY_TYPES or prop.type == _ffi.DRUMLIN_PROPERTY_MIXED
-        namespace[name] = (_tagged if tagged else _read)(prop.index, version)
+        reader = _date if prop.type == _ffi.DRUMLIN_PROPERTY_DATE else _tagged if tagged else _read
+        namespace[name] = reader(prop.index, version)
     link_name, link_names = link
     target_info = db._class(info.by_name[link_name].object_type)
     namespace[link_name] = _related(info.by_name[link_name].index, version, "link",
-                                    _floor_class(target_info, link_names), target_info.rows)
+                                    _floor_class(target_info, link_names))
     embedded_name, embedded_names = embedded
     embedded_info = db._class(info.by_name[embedded_name].object_type)
     namespace[embedded_name] = _related(info.by_name[embedded_name].index, version, "embedded",
-                                        _floor_class(embedded_info, embedded_names), None)
-    namespace[collection] = _related(info.by_name[collection].index, version, "list", None,
-                                     (_rows.read_values, access, _rows.one_index(info.by_name[collection].index), collection))
+                                        _floor_class(embedded_info, embedded_names))
+    namespace[collection] = _related(info.by_name[collection].index, version, "list", None)
     made = type("Floor" + info.name, (), namespace)
     find_row = _rows.find_row
     new = object.__new__

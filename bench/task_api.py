@@ -274,7 +274,7 @@ def read_steps(n: int, where: str, runs: int) -> list:
     plan = [
         (f"get + read every attribute ({m})", m, [("object API: db.get(...), attributes, owner.name, list(tags)", get_obj),
                                                  ("one call: db.get_dict", get_dict),
-                                                 (bounds.WAY, bounds.get_related(db, "Task", ids, "owner", "tags")),
+                                                 (bounds.WAY, bounds.get(db, "Task", ids)),
                                                  (bounds.FLOOR, bounds.get_related_floor(
                                                      db, "Task", ids, ("id", "title", "done", "due", "estimate", "extra"),
                                                      ("owner", ("name",)), "tags", ("location", ("city", "street"))))],

@@ -906,17 +906,22 @@ int drumlin_query_marshal(drumlin_db *db, const char *class_name, const char *qu
  *     tuple); a date property's value as the text YYYY-MM-DDTHH:MM:SS.ffffff+00:00 (UTC, the
  *     microseconds truncated: what Python's datetime.fromisoformat reads) within years 1-9999,
  *     its tagged tuple outside them;
- *   - a link to a top-level object: (DRUMLIN_TYPE_LINK, class index, object key), with no further
- *     read;
- *   - a link to an embedded object: as a link; in the row of one object (drumlin_object_find_row(),
- *     drumlin_object_read_row()) with the embedded object's own whole row as a fourth item,
- *     (DRUMLIN_TYPE_LINK, class index, object key, row), as an object is read to be used (the rows
- *     of results leave it out: a page would read every embedded object of every row);
+ *   - a link: (DRUMLIN_TYPE_LINK, class index, object key); in the row of one object
+ *     (drumlin_object_find_row(), drumlin_object_read_row()) with the target's own whole row as a
+ *     fourth item, (DRUMLIN_TYPE_LINK, class index, object key, row), as an object is read to be
+ *     used. The target's row carries its embedded objects' rows the same way, not its other links'
+ *     targets nor its collections. The rows of results carry no targets (a page would read every
+ *     target of every row);
  *   - a mixed value: what it holds, packed as a scalar (an object it holds as
  *     (DRUMLIN_TYPE_LINK, class index, object key)); a nested list or dictionary is only marked,
  *     (DRUMLIN_TYPE_LIST,) or (DRUMLIN_TYPE_DICTIONARY,), and read with the typed calls or as
  *     packed values (drumlin_object_read_marshal());
- *   - lists, sets, dictionaries and linkingObjects: None (read the same way).
+ *   - a list, set or dictionary of values (not links, not mixed values) of at most 16 elements, in
+ *     the row of one object: its elements as packed values hold them (a list; a dict for a
+ *     dictionary), read in the same read transaction, so a binding reads a short collection of an
+ *     object it read with no second call. A longer one costs at most 16 elements read for nothing;
+ *   - any other collection, a longer one, a collection in the rows of results or of a link's
+ *     target, and linkingObjects: None (read with the typed calls or drumlin_object_read_marshal()).
  * The buffer protocol is drumlin_object_get_marshal()'s: *out_size always receives the size, and
  * the bytes are complete only when it is at most `capacity`.
  */

@@ -31,7 +31,7 @@ public func drumlin_object_find_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         let found = try db.visitObjectRow(classIndex: index, primaryKey: try value(from: primaryKey.pointee),
                                           propertyIndices: rowIndices) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, embedded: true, into: &writer)
+            try packRow(row, width: width, rowIndices, targets: .linked, into: &writer)
         }
         guard found else { return DRUMLIN_NOT_FOUND }
         finishPacked(writer, outSize)
@@ -50,7 +50,7 @@ public func drumlin_object_read_row(_ db: OpaquePointer?, _ classIndex: Int32, _
         let (rowIndices, width) = try rowShape(db, index)
         var writer = MarshalWriter(into: buffer, capacity: capacity)
         try db.visitRow(classIndex: index, key: key) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, embedded: true, into: &writer)
+            try packRow(row, width: width, rowIndices, targets: .linked, into: &writer)
         }
         finishPacked(writer, outSize)
         return DRUMLIN_OK
@@ -94,7 +94,7 @@ private func resultsRows(_ results: OpaquePointer?, _ start: Int, _ maxRows: Int
     writer.beginList(0)
     var next = keys
     let rows = try results.forEachRow(from: start, maxRows: maxRows, rowIndices) { (row) throws(DrumlinError) in
-        try packRow(row, width: width, rowIndices, embedded: false, into: &writer)
+        try packRow(row, width: width, rowIndices, targets: .none, into: &writer)
         if let key = next {
             key.pointee = row.key
             next = key + 1
@@ -142,7 +142,7 @@ private func queryRows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: Unsaf
     // statement (classes of plain columns). Anything else takes the general path.
     let read = try db.visitTemplateRows(classIndex: index, text: text, arguments: arguments,
                                         propertyIndices: rowIndices, maxRows: maxRows) { (row) throws(DrumlinError) in
-        try packRow(row, width: width, rowIndices, embedded: false, into: &writer)
+        try packRow(row, width: width, rowIndices, targets: .none, into: &writer)
         rows += 1
     }
     if !read {
@@ -150,7 +150,7 @@ private func queryRows(_ db: OpaquePointer?, _ classIndex: Int32, _ query: Unsaf
         writer.beginList(0)
         let results = try db.objects(classIndex: index).filter(text, arguments)
         rows = try results.forEachRow(from: 0, maxRows: maxRows, rowIndices, parking: false) { (row) throws(DrumlinError) in
-            try packRow(row, width: width, rowIndices, embedded: false, into: &writer)
+            try packRow(row, width: width, rowIndices, targets: .none, into: &writer)
         }
     }
     writer.patchList(at: 0, count: rows)
@@ -195,14 +195,24 @@ private func setByKey(_ db: OpaquePointer?, _ classIndex: Int32, _ key: Int64, _
 // whole: collections, a mixed value's nested lists and dictionaries, embedded objects and link
 // targets' primary keys, which cost further reads.
 
+/// What a packed row carries beyond its own columns (see `packRow`).
+enum TargetRows {
+    /// Nothing: the rows of results (a page would read every target of every row).
+    case none
+    /// Embedded objects' rows: the row of an object's embedded or linked object.
+    case embedded
+    /// Embedded and linked objects' rows, and short collections of values: the row of one
+    /// object, read to be used (a link or a short list read next costs no second call; the
+    /// target's own links and collections are not followed).
+    case linked
+}
+
 /// One object as a row: a tuple of `width + 1` items, every property by index (the row
 /// properties' values, mixed values, None for collections and linkingObjects), then the object
 /// key. A date property's value is `YYYY-MM-DDTHH:MM:SS.ffffff+00:00` text within years 1–9999. A
-/// link is (DRUMLIN_TYPE_LINK, class, key); with `embedded`, a link to an embedded object also
-/// carries the embedded object's row, (DRUMLIN_TYPE_LINK, class, key, row): the rows of one
-/// object do (an object is read to be used), the rows of results do not (a page would read every
-/// embedded object of every row).
-func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], embedded inline: Bool,
+/// link is (DRUMLIN_TYPE_LINK, class, key); a link whose target `targets` names also carries the
+/// target's row, (DRUMLIN_TYPE_LINK, class, key, row).
+func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], targets: TargetRows,
              into writer: inout MarshalWriter) throws(DrumlinError) {
     writer.beginTuple(width + 1)
     // The row's values in one pass (`forEach`: no per-value dispatch on the row's source), the
@@ -211,36 +221,37 @@ func packRow(_ row: ObjectRow, width: Int, _ rowIndices: [Int], embedded inline:
     try row.forEach { (position, value) throws(DrumlinError) in
         let index = rowIndices[position]
         while next < index {
-            try putOutOfRow(row, next, into: &writer)
+            try putOutOfRow(row, next, targets: targets, into: &writer)
             next += 1
         }
         if !writer.put(value), case .value(let value) = value {
-            try putRowValue(value, row, position, embedded: inline, into: &writer)
+            try putRowValue(value, row, position, targets: targets, into: &writer)
         }
         next += 1
     }
     while next < width {
-        try putOutOfRow(row, next, into: &writer)
+        try putOutOfRow(row, next, targets: targets, into: &writer)
         next += 1
     }
     writer.put(.int(row.key))
 }
 
 /// A value of a row that marshal has no type for (see `packRow`).
-private func putRowValue(_ value: Value, _ row: ObjectRow, _ position: Int, embedded inline: Bool,
+private func putRowValue(_ value: Value, _ row: ObjectRow, _ position: Int, targets: TargetRows,
                          into writer: inout MarshalWriter) throws(DrumlinError) {
     var names = PackedNames()
     switch value {
-    case .link(let link) where inline && row.holdsLinks(at: position) && row.isEmbedded(link):
-        let found = try row.visitEmbeddedRow(link) { (embedded) throws(DrumlinError) in
+    case .link(let link) where targets != .none && row.holdsLinks(at: position)
+                               && (targets == .linked || row.isEmbedded(link)):
+        let found = try row.visitTargetRow(link) { (target) throws(DrumlinError) in
             writer.beginTuple(4)
             writer.put(.int(Int64(DRUMLIN_TYPE_LINK)))
             writer.put(.int(Int64(link.classIndex)))
             writer.put(.int(link.key))
-            try packRow(embedded, width: embedded.propertyCount, embedded.propertyIndices, embedded: true, into: &writer)
+            try packRow(target, width: target.propertyCount, target.propertyIndices, targets: .embedded, into: &writer)
         }
-        // A dangling link (a damaged file): the link alone, so the object reads and its embedded
-        // object reports itself deleted when used.
+        // A dangling link (a damaged file): the link alone, so the object reads and its target
+        // reports itself deleted when used.
         if !found { try putValue(value, whole: false, links: false, row, names: &names, into: &writer) }
     case .date(let date):
         // The text Python's fromisoformat reads (in C); the tagged tuple outside years 1-9999.
@@ -253,11 +264,19 @@ private func putRowValue(_ value: Value, _ row: ObjectRow, _ position: Int, embe
 }
 
 /// A property a row's statement does not read as a value of its own type: a mixed value (its
-/// scalar, or `(DRUMLIN_TYPE_LIST,)` / `(DRUMLIN_TYPE_DICTIONARY,)` for a nested collection), or
-/// None (a collection, a linkingObjects property).
-private func putOutOfRow(_ row: ObjectRow, _ index: Int, into writer: inout MarshalWriter) throws(DrumlinError) {
+/// scalar, or `(DRUMLIN_TYPE_LIST,)` / `(DRUMLIN_TYPE_DICTIONARY,)` for a nested collection); in
+/// the row of one object (`.linked`), a short collection of values as packed values hold it (a
+/// list, or a dict for a dictionary; `ObjectRow.smallCollection`); else None (a longer collection,
+/// a collection of links or mixed values, a linkingObjects property).
+private func putOutOfRow(_ row: ObjectRow, _ index: Int, targets: TargetRows,
+                         into writer: inout MarshalWriter) throws(DrumlinError) {
     guard row.isMixedColumn(index) else {
-        writer.put(.null)
+        if targets == .linked, let items = try row.smallCollection(index) {
+            var names = PackedNames()
+            try putValue(items, whole: false, links: false, row, names: &names, into: &writer)
+        } else {
+            writer.put(.null)
+        }
         return
     }
     switch try row.mixedCell(index) {

@@ -372,14 +372,14 @@ static void test_rows_hold_mixed_values_and_embedded_objects(void) {
     unsigned char buffer[512];
     size_t size = 0;
     drumlin_value pk = v_int(1);
-    /* (id, extra, tags, place, key): the mixed scalar in place, the list None, the embedded object
-       as (DRUMLIN_TYPE_LINK, class, key, its row (city, note, key)). */
+    /* (id, extra, tags, place, key): the mixed scalar in place, the short list as its items, the
+       embedded object as (DRUMLIN_TYPE_LINK, class, key, its row (city, note, key)). */
     CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
     CHECK(buffer[0] == ')' && buffer[1] == 5);
     CHECK(has_text(buffer, size, "mixed-text") && has_text(buffer, size, "Oslo") && has_text(buffer, size, "inner-note"));
     CHECK(has_bytes(buffer, size, ")\x04i\x0a\0\0\0", 7)); /* the link, with a fourth item */
     CHECK(has_bytes(buffer, size, ")\x03", 2));                /* the embedded row: three items */
-    CHECK(!has_text(buffer, size, "red"));
+    CHECK(has_text(buffer, size, "red"));
     /* A nested list or dictionary is marked, not read: (DRUMLIN_TYPE_LIST,), (DRUMLIN_TYPE_DICTIONARY,). */
     pk = v_int(2);
     CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
@@ -393,6 +393,7 @@ static void test_rows_hold_mixed_values_and_embedded_objects(void) {
     CHECK_OK(drumlin_results_get_rows(results, 0, 10, buffer, sizeof buffer, &size));
     CHECK(buffer[0] == '[' && buffer[1] == 3 && has_text(buffer, size, "mixed-text"));
     CHECK(!has_text(buffer, size, "Oslo") && has_bytes(buffer, size, ")\x03i\x0a\0\0\0", 7));
+    CHECK(!has_text(buffer, size, "red"));
     CHECK(has_bytes(buffer, size, ")\x01i\x0c\0\0\0", 7) && has_bytes(buffer, size, ")\x01i\x0d\0\0\0", 7));
     drumlin_results_release(results);
     /* One list read by key: its items; an empty list; a deleted object is invalidated. */
@@ -419,6 +420,64 @@ static void test_rows_hold_mixed_values_and_embedded_objects(void) {
     drumlin_close(db);
 }
 
+/* The row of one object carries its linked object's row and its short collections of values: at
+   most 16 elements; a longer one is None (read by drumlin_object_read_marshal). Rows of results
+   carry neither. */
+static void test_a_row_of_one_object_carries_linked_rows_and_short_collections(void) {
+    drumlin_db *db = NULL;
+    REQUIRE_OK(drumlin_open(":memory:",
+                            "[{\"name\": \"Task\", \"primaryKey\": \"id\", \"properties\": {\"id\": \"int\","
+                            " \"owner\": \"User\", \"tags\": \"string[]\", \"scores\": \"int{}\"}},"
+                            " {\"name\": \"User\", \"primaryKey\": \"id\", \"properties\": {\"id\": \"int\","
+                            " \"name\": \"string\", \"boss\": \"User\"}}]",
+                            NULL, &db));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_create_json(db, "User", "{\"id\": 1, \"name\": \"boss-name\"}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "User", "{\"id\": 2, \"name\": \"ann-name\", \"boss\": 1}",
+                                   DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Task", "{\"id\": 1, \"owner\": 2, \"tags\": [\"t0\", \"t1\", \"t2\", \"t3\", "
+                                   "\"t4\", \"t5\", \"t6\", \"t7\", \"t8\", \"t9\", \"t10\", \"t11\", \"t12\", \"t13\", "
+                                   "\"t14\", \"t15\"], \"scores\": {\"math-key\": 3}}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_create_json(db, "Task", "{\"id\": 2, \"tags\": [\"u0\", \"u1\", \"u2\", \"u3\", \"u4\", "
+                                   "\"u5\", \"u6\", \"u7\", \"u8\", \"u9\", \"u10\", \"u11\", \"u12\", \"u13\", \"u14\", "
+                                   "\"u15\", \"u16\"]}", DRUMLIN_UPDATE_NEVER, NULL));
+    REQUIRE_OK(drumlin_commit(db));
+    int32_t task = class_index(db, "Task"), user = class_index(db, "User");
+    unsigned char buffer[1024];
+    size_t size = 0;
+    drumlin_value pk = v_int(1);
+    /* (id, owner, tags, scores, key): the owner as (LINK, class, key, its row), whose own link to
+       its boss is (LINK, class, key) alone; 16 tags as a list; the dictionary as a dict. */
+    CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
+    CHECK(buffer[0] == ')' && buffer[1] == 5);
+    CHECK(has_bytes(buffer, size, ")\x04i\x0a\0\0\0", 7) && has_text(buffer, size, "ann-name"));
+    CHECK(has_bytes(buffer, size, ")\x03i\x0a\0\0\0", 7) && !has_text(buffer, size, "boss-name"));
+    CHECK(has_bytes(buffer, size, "[\x10\0\0\0", 5) && has_text(buffer, size, "t0") && has_text(buffer, size, "t15"));
+    CHECK(has_text(buffer, size, "math-key"));
+    /* 17 tags: None, and none of them read into the row. */
+    pk = v_int(2);
+    CHECK_OK(drumlin_object_find_row(db, task, &pk, buffer, sizeof buffer, &size));
+    CHECK(!has_text(buffer, size, "u0") && !has_text(buffer, size, "u16"));
+    /* A row read by object key carries the same: the user's row carries its boss's. */
+    drumlin_object *ann = NULL;
+    drumlin_value pk_user = v_int(2);
+    REQUIRE_OK(drumlin_object_find(db, "User", &pk_user, &ann));
+    int64_t ann_key = 0;
+    REQUIRE_OK(drumlin_object_key(ann, &ann_key));
+    drumlin_object_release(ann);
+    CHECK_OK(drumlin_object_read_row(db, user, ann_key, buffer, sizeof buffer, &size));
+    CHECK(has_text(buffer, size, "ann-name") && has_text(buffer, size, "boss-name"));
+    CHECK(has_bytes(buffer, size, ")\x04i\x0a\0\0\0", 7));
+    /* Rows of results: links alone, no collections. */
+    drumlin_results *results = NULL;
+    REQUIRE_OK(drumlin_query(db, "Task", "TRUEPREDICATE", NULL, &results));
+    CHECK_OK(drumlin_results_get_rows(results, 0, 10, buffer, sizeof buffer, &size));
+    CHECK(buffer[0] == '[' && buffer[1] == 2);
+    CHECK(!has_text(buffer, size, "ann-name") && !has_text(buffer, size, "t0") && !has_text(buffer, size, "math-key"));
+    drumlin_results_release(results);
+    REQUIRE_OK(drumlin_close(db));
+}
+
 int main(void) {
     test_read_version_moves_on_commit_rollback_and_writes();
     test_read_version_sees_another_connections_commit_at_the_next_read();
@@ -430,5 +489,6 @@ int main(void) {
     test_write_by_key_takes_one_record_reused_per_write();
     test_read_marshal_reads_collections_and_mixed_values_by_object_key();
     test_rows_hold_mixed_values_and_embedded_objects();
+    test_a_row_of_one_object_carries_linked_rows_and_short_collections();
     return check_report("rows");
 }

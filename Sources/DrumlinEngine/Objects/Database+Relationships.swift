@@ -329,6 +329,13 @@ extension Database {
 
     /// A collection's elements: lists in order, sets in insertion order, dictionaries by key.
     func readCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ connection: Connection) throws(DrumlinError) -> Value {
+        try readCollection(info, owner, index, connection, limit: .max) ?? .list([])
+    }
+
+    /// A collection's elements as `readCollection` reads them, or nil when it has more than
+    /// `limit` (the statement stops at the first element past it).
+    func readCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ connection: Connection,
+                        limit: Int) throws(DrumlinError) -> Value? {
         let table = try collectionTable(info, index)
         let type = info.property(index).type
         let targetIndex = info.targetIndex(index)
@@ -338,6 +345,10 @@ extension Database {
         var keys: [String] = []
         var nested: [(Int, Int64, Int64)] = []
         while try statement.step() {
+            if values.count == limit {
+                statement.reset()
+                return nil
+            }
             if table.isMixed {
                 let code = statement.int64(1)
                 if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {

@@ -55,17 +55,19 @@ extension ObjectRow {
         try body(ObjectRow(database: database, info: target, key: link.key, values: values, indices: indices))
     }
 
-    /// Hands `body` the row (`Database.rowPropertyIndices`) of the embedded object a link of this
-    /// row points at, straight from its statement: what a whole row holds for an embedded object.
-    /// Only inside the closure that received this row, as `visitEmbedded`.
-    /// Returns false, calling nothing, when the embedded object is missing (a damaged file: the
-    /// link is all a row can show then).
+    /// Hands `body` the row (`Database.rowPropertyIndices`) of the object (embedded or not) a
+    /// link of this row points at, straight from its statement: what a whole row holds for a link
+    /// target. Only inside the closure that received this row, as `visitEmbedded`.
+    /// Returns false, calling nothing, when the target is missing (a damaged file: the link is all
+    /// a row can show then).
     @discardableResult
-    public func visitEmbeddedRow(_ link: ObjectLink, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
+    public func visitTargetRow(_ link: ObjectLink, _ body: (ObjectRow) throws(DrumlinError) -> Void) throws(DrumlinError) -> Bool {
         let target = try database.classInfo(index: link.classIndex)
         let indices = target.rowIndices
         // The slot is free: a class is at most once in a chain of embedded objects (the schema
-        // refuses cycles through embedded objects), and its parent reads on another class's slot.
+        // refuses cycles through embedded objects), a row carries the rows of linked (top-level)
+        // objects only at its own level, whose chains of embedded objects hold other classes, and
+        // the first row reads on another slot (selectRow, selectRowByPrimaryKey).
         let statement = try nestedConnection().statement(slot: target.slot(.selectNestedRow), target.selectRowSQL)
         defer { statement.reset() }
         statement.bind(link.key, at: 1)
@@ -101,6 +103,22 @@ extension ObjectRow {
             guard try statement.step() else { throw database.invalidated(info) }
             return database.mixedCell(info, statement, index)
         }
+    }
+
+    /// How many elements a collection may have for a row of one object to carry it
+    /// (`smallCollection`): bounded, so an object with a long collection costs at most this many
+    /// elements read for nothing.
+    public static let carriedElements = 16
+
+    /// The elements of collection property `index` of this row's object, when it is a list, set or
+    /// dictionary of values (not links, not mixed values) with at most `carriedElements`; nil
+    /// otherwise. Read in this row's read transaction: what a row of one object carries, so a
+    /// binding reads a short collection of the object it read with no second call. Only inside
+    /// the closure that received this row, as `visitEmbedded`.
+    public func smallCollection(_ index: Int) throws(DrumlinError) -> Value? {
+        guard let table = info.collectionTables[index], !table.isMixed, info.traits[index].type != .object,
+              !info.traits[index].isComputed else { return nil }
+        return try database.readCollection(info, key, index, try nestedConnection(), limit: Self.carriedElements)
     }
 
     /// The primary key of the object a link of this row points at; nil when its class has none.

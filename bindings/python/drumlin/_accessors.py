@@ -11,8 +11,9 @@ chosen once from the property:
 - :class:`MixedAccessor`: a mixed value, kept in the row (an object it holds as that Object; a
   nested list or dictionary is read by one packed call, a new snapshot each time);
 - :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``
-  (an embedded object's row, when it came with its parent's, as a fourth item);
-- :class:`ListAccessor`, :class:`SetAccessor`, :class:`DictionaryAccessor`: a live view;
+  (the target's row, when it came with its owner's, as a fourth item);
+- :class:`ListAccessor`, :class:`SetAccessor`, :class:`DictionaryAccessor`: a live view (reading
+  the items its owner's row carries while that row is current, see ``_drumlin_packed``);
 - :class:`BacklinksAccessor`: a linkingObjects property, a live :class:`~drumlin.Results`;
 - :class:`TransformedAccessor`: a model's persisted-value transform around one of the above.
 
@@ -286,8 +287,8 @@ class MixedAccessor(RowAccessor):
 class LinkAccessor(RowAccessor):
     """A to-one link, kept in the row as its class and object key ``(DRUMLIN_TYPE_LINK, class,
     key)``, made into an object with no call (its own row is read when one of its attributes is).
-    An embedded object read with its parent alone (``db.get``) comes with its row as a fourth
-    item, which the object keeps."""
+    The row of one object (``db.get``, an object read by key) carries each target's row as a
+    fourth item, which the target object keeps: ``task.owner.name`` after ``db.get`` is no call."""
 
     def _getter(self) -> Callable[[Object], Any]:
         # The target class of this database, looked up on the first read (an accessor belongs to
@@ -310,7 +311,7 @@ class LinkAccessor(RowAccessor):
             if target is None:
                 target = targets[0] = db._class(name)
             object_type: Any = target.object_type
-            if len(value) == 4:  # an embedded object, with its row
+            if len(value) == 4:  # the target, with its row
                 return object_from_row(object_type, db, value[3], obj._drumlin_seen)
             return keyed_object(object_type, db, value[2])
 

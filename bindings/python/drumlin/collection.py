@@ -63,7 +63,6 @@ class _Collection(HandleBase):
     __slots__ = (
         "_drumlin_cached",
         "_drumlin_convert",
-        "_drumlin_lock",
         "_drumlin_owner",
         "_drumlin_prop",
         "_drumlin_target",
@@ -77,9 +76,6 @@ class _Collection(HandleBase):
         self._drumlin_owner: Object = owner
         # (Declared here, not in the class body: a Property is also a descriptor.)
         self._drumlin_prop: Property = prop
-        # Values read through a handle are borrowed until the next call on it: the lock keeps
-        # threads sharing this view from overwriting each other's values mid-copy.
-        self._drumlin_lock: threading.Lock = threading.Lock()
         db = owner._drumlin_db
         is_object = prop.type == _ffi.DRUMLIN_PROPERTY_OBJECT
         self._drumlin_target: ClassInfo | None = db._class(prop.object_type) if is_object else None
@@ -95,6 +91,14 @@ class _Collection(HandleBase):
             # A deleted owner fails here, as opening the view did (no call while nothing changed:
             # then the owner's kept row is current, checked here rather than a frame deeper).
             owner._drumlin_current_row()
+
+    @property
+    def _drumlin_lock(self) -> threading.RLock:
+        """The lock around calls on this view's handle: its database's, as Object's. Values read
+        through a handle are borrowed until the next call on it: the lock keeps threads sharing
+        the view from overwriting each other's values mid-copy. (No lock of its own: a view is
+        made on every read of the property, and most never call through a handle.)"""
+        return self._drumlin_owner._drumlin_db._object_lock
 
     def _open(self) -> Any:
         owner = self._drumlin_owner
@@ -118,14 +122,18 @@ class _Collection(HandleBase):
             return items
         if self._drumlin_h is None or owner._drumlin_db._drumlin_h is None:
             self._ptr()  # this view or its database closed: the error
-        key = owner._drumlin_key
-        if key is None:
-            key = owner._drumlin_object_key()
         prop = self._drumlin_prop
         convert = self._drumlin_convert
         if convert is None:
             convert = self._drumlin_convert = collection_converter(owner._drumlin_db, prop)
-        items = read_values(access, key, one_index(prop.index))[prop.name]  # type: ignore[arg-type]
+        # The row of one object (db.get, a link, a revalidated row) carries its short collections
+        # of values (drumlin.h, "Whole rows"): while it is current, the items are there.
+        items = owner._drumlin_row[prop.index] if owner._drumlin_seen == version else None  # type: ignore[index]
+        if items is None:
+            key = owner._drumlin_key
+            if key is None:
+                key = owner._drumlin_object_key()
+            items = read_values(access, key, one_index(prop.index))[prop.name]  # type: ignore[arg-type]
         if convert is not as_is_value:
             items = convert(items)
         self._drumlin_cached = (version, items)

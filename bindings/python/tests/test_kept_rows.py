@@ -685,3 +685,62 @@ def test_a_large_read_after_small_reads_of_another_kind_runs_once(db: Any, monke
     for expected in (3, 4):
         assert db.query_dicts("Person", "id == 1")[0]["name"] == "p1"
         assert names() == 24 * 60_000 + 6 and len(calls) == expected
+
+
+def test_an_object_read_carries_its_links_row_and_short_lists_in_one_call(db: Any, monkeypatch: Any) -> None:
+    # db.get reads the task's row with its owner's row and its tags (16 at most): reading them
+    # makes no further call.
+    with db.write():
+        db.create("Task", {"id": 1, "title": "t", "owner": 2, "tags": ["a", "b"], "ratio": 1.0})
+        db.create("Task", {"id": 2, "title": "long", "owner": None, "tags": [f"x{i}" for i in range(17)], "ratio": 1.0})
+    from drumlin import _rows
+
+    calls = [count_calls(monkeypatch, _rows, name) for name in ("_find_row", "_read_row", "_read_values")]
+    task = db.get("Task", 1)
+    assert task.owner.name == "p2" and task.owner.age == 22 and list(task.tags) == ["a", "b"] and len(task.tags) == 2
+    assert [len(c) for c in calls] == [1, 0, 0]
+    # A list longer than a row carries is read when asked for, by one call.
+    long = db.get("Task", 2)
+    assert long.owner is None and list(long.tags) == [f"x{i}" for i in range(17)]
+    assert [len(c) for c in calls] == [2, 0, 1]
+
+
+def test_a_links_row_and_a_list_carried_by_the_owners_row_stay_live(db: Any, path: Path) -> None:
+    with db.write():
+        db.create("Task", {"id": 1, "title": "t", "owner": 2, "tags": ["a"], "ratio": 1.0})
+    task = db.get("Task", 1)
+    owner, tags = task.owner, task.tags
+    assert owner.name == "p2" and list(tags) == ["a"]
+    # A write through another object of the same rows is seen by both.
+    with db.write():
+        other = db.get("Task", 1)
+        other.owner.name = "Pia"
+        other.tags.append("b")
+    assert owner.name == "Pia" and task.owner.name == "Pia"
+    assert list(tags) == ["a", "b"] and list(task.tags) == ["a", "b"] and len(tags) == 2
+    # A rollback is seen.
+    with pytest.raises(RuntimeError):
+        with db.write():
+            task.owner = db.get("Person", 3)
+            task.tags.append("c")
+            assert task.owner.name == "p3" and list(task.tags) == ["a", "b", "c"]
+            raise RuntimeError("roll back")
+    assert task.owner.name == "Pia" and list(tags) == ["a", "b"]
+    # Another handle's commit, after refresh().
+    with drumlin.open(path) as other_db:
+        with other_db.write():
+            other_db.get("Person", 2).name = "Paz"
+            other_db.get("Task", 1).tags.clear()
+    db.refresh()
+    assert owner.name == "Paz" and task.owner.name == "Paz" and list(tags) == [] and len(task.tags) == 0
+    # A deleted target: the link reads None, the object read before raises.
+    with db.write():
+        db.delete(db.get("Person", 2))
+    assert task.owner is None
+    with pytest.raises(drumlin.InvalidatedObjectError):
+        _ = owner.name
+    # A deleted owner: its list raises.
+    with db.write():
+        db.delete(task)
+    with pytest.raises(drumlin.InvalidatedObjectError):
+        list(tags)

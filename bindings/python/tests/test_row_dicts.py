@@ -198,9 +198,10 @@ def test_a_row_larger_than_the_arena_is_read_whole(db: drumlin.Database) -> None
 
 
 def test_object_rows_hold_the_row_an_embedded_row_and_mixed_values(db: drumlin.Database) -> None:
-    # An object read keeps its row: in-row values; a link as (DRUMLIN_TYPE_LINK, class, key), to
-    # an embedded object with its row as a fourth item (nested: its embedded object too); a mixed
-    # value as what it holds; collections None (read when asked for).
+    # An object read keeps its row: in-row values; a link as (DRUMLIN_TYPE_LINK, class, key) with
+    # its target's row as a fourth item (an embedded object's nested: its embedded object too); a
+    # mixed value as what it holds; a short collection of values as its items; collections of
+    # links or mixed values None (read when asked for).
     LINK, LIST, DICTIONARY = (drumlin._ffi.DRUMLIN_TYPE_LINK, drumlin._ffi.DRUMLIN_TYPE_LIST,
                               drumlin._ffi.DRUMLIN_TYPE_DICTIONARY)
     obj = db.get("Every", 10)
@@ -209,11 +210,14 @@ def test_object_rows_hold_the_row_an_embedded_row_and_mixed_values(db: drumlin.D
     at = {p.name: p.index for p in info.properties}
     assert len(row) == len(info.properties) + 1 and row[-1] == obj._drumlin_object_key()
     assert row[at["s"]] == "grüße 🌍" and row[at["i"]] == -7
-    for name in ("ints", "links", "linkdict", "mlist", "mdict", "places"):
+    assert row[at["ints"]] == [1, -2, 3]
+    for name in ("links", "linkdict", "mlist", "mdict", "places"):
         assert row[at[name]] is None, name
     assert row[at["m"]][0] == drumlin._ffi.DRUMLIN_TYPE_DECIMAL128 and obj.m == decimal.Decimal("-1E+3")
     target = db.get("Target", 1)
-    assert row[at["link"]] == (LINK, target._drumlin_class.index, target._drumlin_object_key())
+    target_key = target._drumlin_object_key()
+    assert row[at["link"]] == (LINK, target._drumlin_class.index, target_key, target._drumlin_row)
+    assert obj.link._drumlin_row == target._drumlin_row and obj.link._drumlin_row[-1] == target_key
     place_info = db._class("Place")
     link, place_class, place_key, place = row[at["place"]]
     assert (link, place_class) == (LINK, place_info.index)
@@ -221,9 +225,12 @@ def test_object_rows_hold_the_row_an_embedded_row_and_mixed_values(db: drumlin.D
     _, _, _, inner = place[[p.name for p in place_info.properties].index("inner")]
     assert inner[0] == 2 and inner[1] == "2024-05-06T07:08:09.123456+00:00"  # a date: fromisoformat's text
     assert obj.place._drumlin_row == place and obj.place.inner.when == WHEN
-    # Objects of results keep the link only: the embedded row is read when first used.
+    # Objects of results keep the link only: the embedded row is read when first used; and no
+    # collection.
     from_results = next(iter(db.query("Every", "id == 10")))
     assert from_results._drumlin_row[at["place"]] == (LINK, place_info.index, place_key)
+    assert from_results._drumlin_row[at["link"]] == (LINK, target._drumlin_class.index, target_key)
+    assert from_results._drumlin_row[at["ints"]] is None
     assert from_results.place.city == "Oslo" and from_results.place.inner.when == WHEN
     assert obj.place.city == "Oslo" and list(obj.ints) == [1, -2, 3]
     # A mixed value holding a link, a nested list, a nested dictionary, nothing.
