@@ -87,10 +87,17 @@ class _Collection(HandleBase):
         rows = owner._drumlin_class.rows
         if is_object or rows is None:
             self._ptr()
-        elif owner._drumlin_seen != rows.version.value or owner._drumlin_values is not None or db._drumlin_h is None:
+            return
+        version = rows.version.value
+        if owner._drumlin_seen != version or owner._drumlin_values is not None or db._drumlin_h is None:
             # A deleted owner fails here, as opening the view did (no call while nothing changed:
             # then the owner's kept row is current, checked here rather than a frame deeper).
             owner._drumlin_current_row()
+            return
+        # The owner's current row carries a short collection's items: the view's from the start.
+        items = owner._drumlin_row[prop.index]  # type: ignore[index]
+        if items is not None and convert is not None:
+            self._drumlin_cached = (version, items if convert is as_is_value else convert(items))
 
     @property
     def _drumlin_lock(self) -> threading.RLock:
@@ -319,6 +326,7 @@ class _Collection(HandleBase):
         if lock is None:
             return
         with lock:
+            self._drumlin_cached = (NO_ROW, None)  # a closed view reads nothing, kept or not
             super().close()
 
     def __reduce__(self) -> Any:

@@ -38,7 +38,7 @@ from .notifications import NotificationToken
 from .object import Object, object_from_row
 from .projection import Projection
 from .results import _ENCODED, Results, ResultsHandle, encode_query, query_args
-from .values import INT64_MAX, ejson_dumps, ejson_loads
+from .values import INT64_MAX, INT64_MIN, ejson_dumps, ejson_loads
 
 __all__ = ["Database", "open", "WriteTransaction", "UpdateMode"]
 
@@ -392,7 +392,7 @@ class Database(Connection):
         if self._drumlin_h is None or rows is None:
             self._ptr()  # closed: the error
         version = rows.version.value  # type: ignore[union-attr]
-        if type(primary_key) is int and -INT64_MAX - 1 <= primary_key <= INT64_MAX:
+        if type(primary_key) is int and INT64_MIN <= primary_key <= INT64_MAX:
             row = find_row(rows, primary_key)  # type: ignore[arg-type]
         else:
             key = _ffi.drumlin_value()
@@ -417,7 +417,7 @@ class Database(Connection):
         if self._drumlin_h is None or rows is None:
             self._ptr()  # closed: the error
         key: Any = primary_key
-        if type(primary_key) is not int or not -INT64_MAX - 1 <= primary_key <= INT64_MAX:
+        if type(primary_key) is not int or not INT64_MIN <= primary_key <= INT64_MAX:
             key = _ffi.drumlin_value()
             to_value(primary_key, info.primary_key, key)
         if info.packable:

@@ -141,6 +141,11 @@ def test_closed_views_and_databases_make_reads_raise_misuse(path: Path) -> None:
     assert view.is_closed
     with pytest.raises(drumlin.MisuseError):
         len(view)
+    read = task.tags
+    assert list(read) == ["a"]
+    read.close()  # closed after a read: its kept items are gone too
+    with pytest.raises(drumlin.MisuseError):
+        list(read)
     tags = task.tags
     assert list(tags) == ["a"]
     db.close()
