@@ -36,7 +36,7 @@ from ._errors import DrumlinError
 from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, collection_converter, mixed_value, one_index, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._schema import DEAD, ClassInfo, Property
-from .collection import List, Set
+from .collection import List, Set, make_view
 from .dictionary import Dictionary
 from .object import (
     _NOT_DECLARED,
@@ -330,11 +330,18 @@ class ViewAccessor(Accessor):
         super().__init__(prop)
         self.convert: Callable[[Any], Any] | None = None
 
+    def _getter(self) -> Callable[[Object], Any]:
+        def get(obj: Object, accessor: ViewAccessor = self, prop: Property = self.prop,
+                view_type: Any = self.view_type, make: Any = make_view) -> Any:
+            convert = accessor.convert
+            if convert is None:
+                convert = accessor.convert = collection_converter(obj._drumlin_db, prop)
+            return make(view_type, obj, prop, convert)
+
+        return get
+
     def read(self, obj: Object) -> Any:
-        convert = self.convert
-        if convert is None:
-            convert = self.convert = collection_converter(obj._drumlin_db, self.prop)
-        return self.view_type(obj, self.prop, convert)
+        return self.fget(obj)  # type: ignore[misc]
 
 
 class ListAccessor(ViewAccessor):

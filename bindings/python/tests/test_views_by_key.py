@@ -169,3 +169,11 @@ def test_views_of_links_and_writes_open_their_handle(db: Any) -> None:
         task.tags.append("z")
     token.cancel()
     assert len(seen) == 1
+
+
+def test_views_are_made_by_reading_a_property_not_by_calling_their_class(db: Any) -> None:
+    task = db.get("Task", 1)
+    for view_type in (drumlin.List, drumlin.Set, drumlin.Dictionary):
+        with pytest.raises(TypeError, match="views come from reading a property of an object"):
+            view_type(task, None)
+    assert isinstance(task.tags, drumlin.List)
