@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
+from decimal import Decimal
 from itertools import chain
 from ctypes import byref
 from typing import Any, Callable
@@ -249,6 +250,19 @@ def _date(index: int, version: Any) -> property:
     return property(get)
 
 
+def _decimal(index: int, version: Any) -> property:
+    """:func:`_read` of a decimal, kept as its tagged text: ``Decimal`` of the text on each read,
+    as the object API reads it (and ``sqlite3``'s side converts its text)."""
+
+    def get(obj: Any, index: int = index, version: Any = version) -> Any:
+        if obj.seen != version.value:
+            raise RuntimeError("the floor's rows are read at one version")
+        value = obj.row[index]
+        return None if value is None else Decimal(value[1])
+
+    return property(get)
+
+
 def _related(index: int, version: Any, kind: str, made: Any) -> property:
     """A link's target or an embedded object (its row carried in the owner's row): a floor
     object over that row; a collection: the items carried in the owner's row."""
@@ -279,7 +293,8 @@ def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ..
     for name in names:
         prop = info.by_name[name]
         tagged = prop.type in _rows.TAGGED_PROPERTY_TYPES or prop.type == _ffi.DRUMLIN_PROPERTY_MIXED
-        reader = _date if prop.type == _ffi.DRUMLIN_PROPERTY_DATE else _tagged if tagged else _read
+        readers = {_ffi.DRUMLIN_PROPERTY_DATE: _date, _ffi.DRUMLIN_PROPERTY_DECIMAL128: _decimal}
+        reader = readers.get(prop.type, _tagged if tagged else _read)
         namespace[name] = reader(prop.index, version)
     link_name, link_names = link
     target_info = db._class(info.by_name[link_name].object_type)
