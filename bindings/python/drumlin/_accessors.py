@@ -7,8 +7,8 @@ chosen once from the property:
 
 - :class:`ScalarAccessor`: a value kept in the object's row (see ``_rows``): the read is a version
   compare and a tuple index while the database's read version holds; the write one typed call;
-- :class:`DateAccessor`: a date, kept in the row as ISO 8601 text, converted on each read;
-- :class:`DecimalAccessor`: a decimal, kept in the row as its tagged text, converted on each read;
+- :class:`ConvertedAccessor`: a date or a decimal, kept in the row as text (a date's ISO 8601, a
+  decimal's tagged), converted on each read;
 - :class:`MixedAccessor`: a mixed value, kept in the row (an object it holds as that Object; a
   nested list or dictionary is read by one packed call, a new snapshot each time);
 - :class:`LinkAccessor`: a to-one link, kept in the row as ``(DRUMLIN_TYPE_LINK, class, key)``
@@ -206,42 +206,28 @@ class TaggedAccessor(ScalarAccessor):
         return get
 
 
-class DecimalAccessor(ScalarAccessor):
-    """A decimal, kept in the row as its tagged text ``(DRUMLIN_TYPE_DECIMAL128, text)`` and made a
-    ``Decimal`` (in C) on each read, as dates are: no conversion kept, no copy of the row (keeping
-    it, as :class:`TaggedAccessor` does, cost a list copy of the row on the first read of each
-    object, ~2.5k instructions of a Task get's ~99k)."""
+class ConvertedAccessor(ScalarAccessor):
+    """A date or a decimal, made a Python value (in C) on each read: no conversion kept, nothing
+    written back. A date is kept in the row as ISO 8601 text with microseconds in UTC and made an
+    aware datetime by ``datetime.fromisoformat`` (stored dates, 1677–2262, are always that text; a
+    row gives a tagged tuple only outside years 1–9999, converted as the other tagged values are).
+    A decimal is kept as its tagged text ``(DRUMLIN_TYPE_DECIMAL128, text)`` and made a
+    ``Decimal``; keeping the conversion, as :class:`TaggedAccessor` does, cost a list copy of the
+    row on each object's first read (~2.5k instructions of a Task get's ~99k)."""
 
     def _getter(self) -> Callable[[Object], Any]:
         def get(obj: Object, index: int = self.index, version: Any = self.version,
-                current: Callable[[Object], tuple[Any, ...]] = _current_row) -> Any:
+                current: Callable[[Object], tuple[Any, ...]] = _current_row,
+                is_date: bool = self.prop.type == _ffi.DRUMLIN_PROPERTY_DATE) -> Any:
             if obj._drumlin_seen == version.value:
                 value = obj._drumlin_row[index]  # type: ignore[index]
             else:
                 value = current(obj)[index]
-            return None if value is None else _Decimal(value[1])
-
-        return get
-
-
-class DateAccessor(ScalarAccessor):
-    """A date, kept in the row as ISO 8601 text with microseconds in UTC and made into an aware
-    datetime on each read by ``datetime.fromisoformat`` (in C): no conversion kept, nothing
-    written back. Stored dates (1677–2262) are always that text; a row gives a tagged tuple only
-    outside years 1–9999, converted as the other tagged values are."""
-
-    def _getter(self) -> Callable[[Object], Any]:
-        def get(obj: Object, index: int = self.index, version: Any = self.version,
-                current: Callable[[Object], tuple[Any, ...]] = _current_row) -> Any:
-            if obj._drumlin_seen == version.value:
-                value = obj._drumlin_row[index]  # type: ignore[index]
-            else:
-                value = current(obj)[index]
-            if type(value) is str:
-                return _fromisoformat(value)
             if value is None:
                 return None
-            return TAGGED[value[0]](value)
+            if is_date:
+                return _fromisoformat(value) if type(value) is str else TAGGED[value[0]](value)
+            return _Decimal(value[1])
 
         return get
 
@@ -433,10 +419,8 @@ def accessor_for(prop: Property, info: ClassInfo) -> Accessor:
         return BacklinksAccessor(prop)
     if prop.is_link:
         return LinkAccessor(prop, info)
-    if prop.in_row and prop.type == _ffi.DRUMLIN_PROPERTY_DATE:
-        return DateAccessor(prop, info)
-    if prop.in_row and prop.type == _ffi.DRUMLIN_PROPERTY_DECIMAL128:
-        return DecimalAccessor(prop, info)
+    if prop.in_row and prop.type in (_ffi.DRUMLIN_PROPERTY_DATE, _ffi.DRUMLIN_PROPERTY_DECIMAL128):
+        return ConvertedAccessor(prop, info)
     if prop.in_row:
         return (TaggedAccessor if prop.type in TAGGED_PROPERTY_TYPES else ScalarAccessor)(prop, info)
     return MixedAccessor(prop, info)
