@@ -38,7 +38,8 @@ from ._errors import DrumlinError
 from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, collection_converter, mixed_value, one_index, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._schema import DEAD, ClassInfo, Property
-from .collection import List, Set, make_view
+from ._view import make_view
+from .collection import List, Set
 from .dictionary import Dictionary
 from .object import (
     _NOT_DECLARED,

@@ -20,7 +20,7 @@ from ._errors import (
 )
 from ._handle import DictionaryHandle
 from ._schema import encode_name
-from .collection import _Collection
+from ._view import _Collection
 from .object import mixed_link_object
 
 __all__ = ["Dictionary"]

@@ -23,7 +23,7 @@ PACKAGE = Path(drumlin.__file__).resolve().parent
 
 # Bottom first: the generated modules, errors, the library and its C functions, values, the schema as
 # the library reports it, rows, notifications, model declarations, objects, values for writes,
-# results, collections, the property accessors (which hand out results and collections), the
+# results, the views' shared plumbing, collections, the property accessors (which hand out results and collections), the
 # open handle (lifetime, classes, transactions), the database's verbs, then the front ends.
 STACK = [
     "_version",
@@ -43,6 +43,7 @@ STACK = [
     "_payload",
     "projection",
     "results",
+    "_view",
     "collection",
     "dictionary",
     "_accessors",
