@@ -224,8 +224,8 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
 
 
 def _tagged(index: int, version: Any) -> property:
-    """:func:`_read` of a value kept as a tagged tuple (a decimal, a mixed value), converted when
-    read as the object API converts it."""
+    """:func:`_read` of a value kept as a tagged tuple (a float, an ObjectId, a UUID, a mixed
+    value), converted when read as the object API converts it."""
     tagged = _rows.TAGGED
 
     def get(obj: Any, index: int = index, version: Any = version) -> Any:
@@ -290,10 +290,10 @@ def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ..
     access = info.rows
     version = access.version
     namespace: dict[str, Any] = {"__slots__": ("row", "seen")}
+    readers = {_ffi.DRUMLIN_PROPERTY_DATE: _date, _ffi.DRUMLIN_PROPERTY_DECIMAL128: _decimal}
     for name in names:
         prop = info.by_name[name]
         tagged = prop.type in _rows.TAGGED_PROPERTY_TYPES or prop.type == _ffi.DRUMLIN_PROPERTY_MIXED
-        readers = {_ffi.DRUMLIN_PROPERTY_DATE: _date, _ffi.DRUMLIN_PROPERTY_DECIMAL128: _decimal}
         reader = readers.get(prop.type, _tagged if tagged else _read)
         namespace[name] = reader(prop.index, version)
     link_name, link_names = link
