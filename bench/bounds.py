@@ -11,7 +11,10 @@ measurement only: nothing here is API.
 """
 from __future__ import annotations
 
+import gc
+import statistics
 import threading
+import time
 from datetime import datetime
 from decimal import Decimal
 from itertools import chain
@@ -103,6 +106,26 @@ def update(db: Any, class_name: str, keys: list[int], prop: str, values: list[An
                     raise RuntimeError("write_by_key failed")
 
     return run
+
+
+def time_plan(plan: list[tuple], runs: int) -> dict[str, float]:
+    """Medians of ``runs`` timings of each way of each step, keyed ``label|way`` (``sqlite3`` for
+    the peer). A step is ``(label, ops, ways, sqlite3_fn)`` or, for a step that writes, ``(label,
+    ops, ways, sqlite3_fn, (reset_drumlin, reset_sqlite3))``: the reset runs after each timing,
+    untimed, and puts back the values the step found, so every timed write changes what is stored
+    on both sides. (SQLite skips writing a page whose cell would not change; a step writing the
+    values already stored measures that shortcut, not an update.)"""
+    times: dict[str, list[float]] = {}
+    for _ in range(runs):
+        for label, _ops, ways, peer, *resets in plan:
+            for name, fn in [("sqlite3", peer)] + ways:
+                gc.collect()
+                t0 = time.perf_counter()
+                fn()
+                times.setdefault(label + "|" + name, []).append(time.perf_counter() - t0)
+                if resets:
+                    resets[0][1 if name == "sqlite3" else 0]()
+    return {key: statistics.median(values) for key, values in times.items()}
 
 
 # ---- Floors: the least pure-Python object layer over the same calls -------------------------------

@@ -11,10 +11,8 @@ import argparse
 import os
 import shutil
 import sqlite3
-import statistics
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bindings", "python"))
@@ -135,6 +133,8 @@ def steps(db, con, n: int):
 
     m = min(n, 20000)
 
+    # Every update writes values other than the stored ones (the scores start at i * 0.5); the
+    # resets put the starting scores back after each timing, untimed.
     def update_obj():
         with db.write():
             get = db.get
@@ -154,6 +154,14 @@ def steps(db, con, n: int):
         with db.write():
             for i, o in enumerate(objs):
                 o.score = i + 0.25
+
+    def reset_obj():
+        with db.write():
+            for i, o in enumerate(objs):
+                o.score = (i + 1) * 0.5
+
+    def reset_sql():
+        con.execute("UPDATE person SET score = id * 0.5 WHERE id <= ?", (m,))
 
     keys = list(range(1, m + 1))
     return [
@@ -184,7 +192,7 @@ def steps(db, con, n: int):
                                               db, "Person", keys, "score", [i + 0.25 for i in range(m)], False)),
                                           (bounds.FLOOR, bounds.update_floor(
                                               db, "Person", keys, "score", "i + 0.25"))],
-         update_sql),
+         update_sql, (reset_obj, reset_sql)),
     ]
 
 
@@ -197,26 +205,20 @@ def main() -> int:
     try:
         db, con = setup(args.n, where)
         plan = steps(db, con, args.n)
-        times: dict[str, list[float]] = {}
-        for _ in range(args.runs):
-            for label, _ops, variants, sql in plan:
-                for name, fn in [("sqlite3", sql)] + variants:
-                    t0 = time.perf_counter()
-                    fn()
-                    times.setdefault(label + "|" + name, []).append(time.perf_counter() - t0)
+        medians = bounds.time_plan(plan, args.runs)
         print(f"## Python object API vs sqlite3 (N = {args.n}, median of {args.runs})\n")
         print("| step | way | Drumlin | sqlite3 | ratio | target | met? |")
         print("|---|---|---|---|---|---|---|")
-        for label, ops, variants, _ in plan:
-            base = statistics.median(times[label + "|sqlite3"])
-            medians = [statistics.median(times[label + "|" + name]) for name, _fn in variants]
+        for label, ops, variants, *_ in plan:
+            base = medians[label + "|sqlite3"]
+            times = [medians[label + "|" + name] for name, _fn in variants]
             targeted = [name.startswith("object API") for name, _fn in variants]
-            verdicts = bounds.verdicts([(name, base / t, on) for (name, _fn), t, on in zip(variants, medians, targeted)])
-            for (name, _fn), t, on, met in zip(variants, medians, targeted, verdicts):
+            verdicts = bounds.verdicts([(name, base / t, on) for (name, _fn), t, on in zip(variants, times, targeted)])
+            for (name, _fn), t, on, met in zip(variants, times, targeted, verdicts):
                 target = "≥ 1.0× sqlite3" if on else "—"
                 print(f"| {label} | {name} | {fmt_rate(ops / t)} | {fmt_rate(ops / base)} | {base / t:.2f}× | {target} | {met} |")
-        model = statistics.median(times["get + read all 6 attributes|" + MODEL_WAY])
-        dynamic = statistics.median(times["get + read all 6 attributes|object API: db.get(...) then attributes"])
+        model = medians["get + read all 6 attributes|" + MODEL_WAY]
+        dynamic = medians["get + read all 6 attributes|object API: db.get(...) then attributes"]
         print(f"\nModel class against the dynamic object (get + 6 attributes): {dynamic / model:.2f}× "
               f"(target ≥ 1.0×, within noise: {'met' if dynamic / model >= 0.95 else 'MISSED'})")
         db.close()

@@ -249,26 +249,36 @@ def read_steps(n: int, where: str, runs: int) -> list:
                         "tags": tags.get(r[0], []), "location": {"city": r[7], "street": r[8]}})
         assert len(out) == n
 
-    # The updates write each task's own value again, so every run reads the same data.
+    # The updates write the opposite of each task's own done (every write changes what is stored);
+    # the resets put the own values back after each timing, untimed, so the reads see the same data
+    # in every run.
     def update_obj():
         with db.write():
             get = db.get
             for i in ids:
-                get("Task", i).done = i % 3 == 0
+                get("Task", i).done = i % 3 != 0
 
     objs = list(db.query("Task", "id <= $0", m))
 
     def set_obj():
         with db.write():
             for i, t in enumerate(objs):
-                t.done = (i + 1) % 3 == 0
+                t.done = (i + 1) % 3 != 0
 
     def update_sql():
         con.execute("BEGIN")
         ex = con.execute
         for i in ids:
-            ex("UPDATE tasks SET done = ? WHERE id = ?", (i % 3 == 0, i))
+            ex("UPDATE tasks SET done = ? WHERE id = ?", (i % 3 != 0, i))
         con.execute("COMMIT")
+
+    def reset_obj():
+        with db.write():
+            for i, t in enumerate(objs):
+                t.done = (i + 1) % 3 == 0
+
+    def reset_sql():
+        con.execute("UPDATE tasks SET done = (id % 3 = 0) WHERE id <= ?", (m,))
 
     keys = list(ids)
     plan = [
@@ -285,27 +295,19 @@ def read_steps(n: int, where: str, runs: int) -> list:
         (f"every task as a dict ({n})", n, [("one call: db.objects(...).to_dicts()", to_dicts)], to_dicts_sql),
         (f"{m} updates of done in one write", m, [("object API: db.get(...).done = x", update_obj),
                                                   (bounds.WAY + ", with the get",
-                                                   bounds.update(db, "Task", keys, "done", [i % 3 == 0 for i in keys], True)),
+                                                   bounds.update(db, "Task", keys, "done", [i % 3 != 0 for i in keys], True)),
                                                   ("object API: obj.done = x on objects read before", set_obj),
                                                   (bounds.WAY, bounds.update(db, "Task", keys, "done",
-                                                                             [i % 3 == 0 for i in keys], False)),
+                                                                             [i % 3 != 0 for i in keys], False)),
                                                   (bounds.FLOOR, bounds.update_floor(db, "Task", keys, "done",
-                                                                                     "(i + 1) % 3 == 0"))],
-         update_sql),
+                                                                                     "(i + 1) % 3 != 0"))],
+         update_sql, (reset_obj, reset_sql)),
     ]
-    times: dict[str, list[float]] = {}
-    for _ in range(runs):
-        for label, _ops, variants, sql in plan:
-            for name, fn in [("sqlite3", sql)] + variants:
-                gc.collect()
-                t0 = time.perf_counter()
-                fn()
-                times.setdefault(label + "|" + name, []).append(time.perf_counter() - t0)
+    medians = bounds.time_plan(plan, runs)
     rows = []
-    for label, ops, variants, _ in plan:
-        base = statistics.median(times[label + "|sqlite3"])
+    for label, ops, variants, *_ in plan:
         for name, _fn in variants:
-            rows.append((label, ops, name, statistics.median(times[label + "|" + name]), base))
+            rows.append((label, ops, name, medians[label + "|" + name], medians[label + "|sqlite3"]))
     db.close()
     con.close()
     return rows
