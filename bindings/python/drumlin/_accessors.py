@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from . import _ffi
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import DrumlinError
-from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, collection_converter, mixed_value, one_index, read_values
+from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, mixed_value, one_index, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._schema import DEAD, ClassInfo, Property
-from ._view import make_view
+from ._view import view_getter
 from .collection import List, Set
 from .dictionary import Dictionary
 from .object import (
@@ -327,26 +327,15 @@ class LinkAccessor(RowAccessor):
 
 
 class ViewAccessor(Accessor):
-    """A collection property: a live view of ``view_type``, given the converter of the
-    property's packed items, made once (on the first read) for every view of it."""
+    """A collection property: a live view of ``view_type``, made on each read by the getter
+    ``view_getter`` makes."""
 
-    __slots__ = ("convert",)
+    __slots__ = ()
 
     view_type: Any = None
 
-    def __init__(self, prop: Property) -> None:
-        super().__init__(prop)
-        self.convert: Callable[[Any], Any] | None = None
-
     def _getter(self) -> Callable[[Object], Any]:
-        def get(obj: Object, accessor: ViewAccessor = self, prop: Property = self.prop,
-                view_type: Any = self.view_type, make: Any = make_view) -> Any:
-            convert = accessor.convert
-            if convert is None:
-                convert = accessor.convert = collection_converter(obj._drumlin_db, prop)
-            return make(view_type, obj, prop, convert)
-
-        return get
+        return view_getter(self.view_type, self.prop)
 
     def read(self, obj: Object) -> Any:
         return self.fget(obj)  # type: ignore[misc]

@@ -1,7 +1,7 @@
 """The plumbing every live collection view shares (:class:`~drumlin.List`, :class:`~drumlin.Set`,
 :class:`~drumlin.Dictionary`): the owner, the property, the handle opened only when a call needs
 one, the items read packed by the owner's key (or carried in its row) and kept while the read
-version holds, and :func:`make_view`, which makes a view when a property is read.
+version holds, and :func:`view_getter`, which makes a view when a property is read.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from ._convert import NESTED_TYPES, take_string
 from ._errors import InvalidArgumentError, TypeMismatchError
 from ._handle import UNOPENED, HandleBase
 from ._payload import fill_value, prepare_link, prepare_mixed
-from ._rows import NO_ROW, as_is_value, one_index, read_values
+from ._rows import NO_ROW, as_is_value, collection_converter, one_index, read_values
 from .notifications import NotificationToken
 from .object import Object, mixed_from_json
 from .values import check_mixed_keys, ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
+    from ._rows import RowAccess
     from ._schema import ClassInfo, Property
 
 _T = TypeVar("_T")
@@ -44,15 +45,19 @@ class _Collection(HandleBase):
         "_drumlin_convert",
         "_drumlin_owner",
         "_drumlin_prop",
+        "_drumlin_rows",
         "_drumlin_target",
     )
 
     _kind = "collection"
 
-    # The slots, stored by make_view.
+    # The slots, stored by view_getter's getter.
     _drumlin_owner: Object
     _drumlin_prop: Property
     _drumlin_target: ClassInfo | None
+    # The owner's class's row access (whose version cell the kept items are checked against; DEAD
+    # once the database closes), None for a view of links or of a class without rows.
+    _drumlin_rows: RowAccess | None
     # (read version, items) of the values last read (packed, by the owner's key): one tuple, so
     # threads sharing the view never pair one read's items with another's version.
     _drumlin_cached: tuple[int, Any]
@@ -80,12 +85,10 @@ class _Collection(HandleBase):
         """The collection's items (a list, or a dict for a dictionary), read in one packed call by
         the owner's object key and kept while the database's read version is unchanged; None for
         a view of links (read through its handle). Callers must not change what it returns."""
-        if self._drumlin_target is not None:
-            return None
-        owner = self._drumlin_owner
-        access = owner._drumlin_class.rows
+        access = self._drumlin_rows
         if access is None:
             return None
+        owner = self._drumlin_owner
         version = access.version.value
         seen, items = self._drumlin_cached
         if seen == version:
@@ -144,6 +147,10 @@ class _Collection(HandleBase):
         )
 
     def __len__(self) -> int:
+        seen, items = self._drumlin_cached
+        rows = self._drumlin_rows
+        if rows is not None and seen == rows.version.value:  # _drumlin_packed's first test, inline
+            return len(items)
         items = self._drumlin_packed()
         if items is not None:
             return len(items)
@@ -317,29 +324,48 @@ _NOT_READ = (NO_ROW, None)
 _PROPERTY_OBJECT = _ffi.DRUMLIN_PROPERTY_OBJECT
 
 
-def make_view(view_type: type[_View], owner: Object, prop: Property, convert: Callable[[Any], Any]) -> _View:
-    """The view ``view_type`` (List, Set or Dictionary) of ``prop`` of ``owner``: what reading the
-    property returns. Made here, not by calling the class (views come from reading a property,
-    never from user code), its slots stored directly: a type call and an ``__init__`` frame cost
-    ~170 ns more a read. ``convert`` makes the packed items the view's (``collection_converter``)."""
-    view: Any = _new_view(view_type)
-    view._drumlin_h = UNOPENED
-    view._drumlin_owner = owner
-    view._drumlin_prop = prop
-    view._drumlin_convert = convert
-    view._drumlin_cached = _NOT_READ
-    if prop.type == _PROPERTY_OBJECT:  # read through its handle, opened now
-        view._drumlin_target = owner._drumlin_db._class(prop.object_type)
-        view._ptr()
+def view_getter(view_type: type[_View], prop: Property) -> Callable[[Object], _View]:
+    """The getter of ``prop`` (a list, set or dictionary property; its accessor's ``fget``): reading
+    the property makes the view ``view_type`` (List, Set or Dictionary) of it. Made here, not by
+    calling the class (views come from reading a property, never from user code), its slots stored
+    directly: a type call, an ``__init__`` frame or a helper's frame costs ~170 ns more a read. The
+    converter of the packed items (``collection_converter``) is made on the first read."""
+    convert: Callable[[Any], Any] | None = None
+    of_links = prop.type == _PROPERTY_OBJECT
+    index = prop.index
+
+    def get(owner: Object) -> _View:
+        nonlocal convert
+        if convert is None:
+            convert = collection_converter(owner._drumlin_db, prop)
+        view: Any = _new_view(view_type)
+        view._drumlin_h = UNOPENED
+        view._drumlin_owner = owner
+        view._drumlin_prop = prop
+        view._drumlin_convert = convert
+        view._drumlin_cached = _NOT_READ
+        if of_links:  # read through its handle, opened now
+            view._drumlin_rows = None
+            view._drumlin_target = owner._drumlin_db._class(prop.object_type)
+            view._ptr()
+            return view  # type: ignore[no-any-return]
+        view._drumlin_target = None
+        rows = view._drumlin_rows = owner._drumlin_class.rows
+        if rows is None:
+            view._ptr()
+            return view  # type: ignore[no-any-return]
+        version = rows.version.value
+        if owner._drumlin_seen != version or owner._drumlin_values is not None or owner._drumlin_db._drumlin_h is None:
+            # A deleted owner fails here, as opening the view did (no call while nothing changed:
+            # then the owner's kept row is current, checked here rather than a frame deeper).
+            owner._drumlin_current_row()
+        if convert is as_is_value and owner._drumlin_seen == version:
+            # The items the owner's row carries (drumlin.h, "Whole rows"), kept now: the view's
+            # first read (_drumlin_packed's first test, inline in __len__ and __iter__) is then
+            # no frame deeper.
+            items = owner._drumlin_row[index]  # type: ignore[index]
+            if items is not None:
+                view._drumlin_cached = (version, items)
         return view  # type: ignore[no-any-return]
-    view._drumlin_target = None
-    rows = owner._drumlin_class.rows
-    if rows is None:
-        view._ptr()
-        return view  # type: ignore[no-any-return]
-    if owner._drumlin_seen != rows.version.value or owner._drumlin_values is not None or owner._drumlin_db._drumlin_h is None:
-        # A deleted owner fails here, as opening the view did (no call while nothing changed:
-        # then the owner's kept row is current, checked here rather than a frame deeper). The
-        # items its row carries are taken on the first read (_drumlin_packed).
-        owner._drumlin_current_row()
-    return view  # type: ignore[no-any-return]
+
+    return get

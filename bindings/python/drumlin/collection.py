@@ -128,7 +128,11 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
     def __iter__(self) -> Iterator[Any]:
         if self._drumlin_target is None and self._drumlin_prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
             # The packed items as they are: kept unchanged while they are current (a later read
-            # makes a new list), so a loop needs no copy.
+            # makes a new list), so a loop needs no copy. (_drumlin_packed's first test inline.)
+            seen, items = self._drumlin_cached
+            rows = self._drumlin_rows
+            if rows is not None and seen == rows.version.value:
+                return iter(items)
             items = self._drumlin_packed()
             if items is not None:
                 return iter(items)

@@ -93,6 +93,19 @@ def test_a_write_through_another_view_is_seen(db: Any) -> None:
     assert task.extra == [1, DAY]
 
 
+def test_a_view_made_before_a_commit_and_read_after_it_reads_the_commit(db: Any) -> None:
+    # The view keeps the items its owner's row carried when it was made; a commit before its
+    # first read makes them stale, for len() and iteration alike.
+    task = db.get("Task", 1)
+    tags, labels = task.tags, task.labels
+    with db.write():
+        db.get("Task", 1).tags.append("c")
+        db.get("Task", 1).labels.add("y")
+    assert len(tags) == 3
+    assert list(tags) == ["a", "b", "c"]
+    assert sorted(labels) == ["x", "y"] and len(labels) == 2
+
+
 def test_a_rollback_is_seen(db: Any) -> None:
     task = db.get("Task", 1)
     tags = task.tags
