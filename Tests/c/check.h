@@ -137,6 +137,23 @@ static inline const char *check_last_message(char *buffer, size_t size) {
         }                                                                                         \
     } while (0)
 
+/* An int value. */
+static inline drumlin_value int_value(int64_t i) {
+    drumlin_value v;
+    memset(&v, 0, sizeof v);
+    v.type = DRUMLIN_TYPE_INT;
+    v.as.integer = i;
+    return v;
+}
+
+/* A null value. */
+static inline drumlin_value null_value(void) {
+    drumlin_value v;
+    memset(&v, 0, sizeof v);
+    v.type = DRUMLIN_TYPE_NULL;
+    return v;
+}
+
 /* A string value borrowing `size` bytes of `text` (NUL bytes included). */
 static inline drumlin_value string_value_n(const char *text, size_t size) {
     drumlin_value v;

@@ -19,14 +19,6 @@ static const char *SCHEMA =
 
 static drumlin_db *db;
 
-static drumlin_value int_value(int64_t i) {
-    drumlin_value v;
-    memset(&v, 0, sizeof v);
-    v.type = DRUMLIN_TYPE_INT;
-    v.as.integer = i;
-    return v;
-}
-
 static drumlin_object *person(int64_t id) {
     drumlin_object *object = NULL;
     drumlin_value pk = int_value(id);

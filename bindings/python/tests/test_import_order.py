@@ -30,6 +30,7 @@ STACK = [
     "_constants",
     "_errors",
     "_library",
+    "_types",
     "_ffi",
     "_handle",
     "values",
