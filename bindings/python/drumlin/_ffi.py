@@ -20,9 +20,7 @@ ctypes rules followed here:
 from __future__ import annotations
 
 from ctypes import (
-    CFUNCTYPE,
     POINTER,
-    Structure,
     c_char_p,
     c_int,
     c_int32,
@@ -95,10 +93,6 @@ drumlin_options_set_slow_query_threshold = _fn(
 
 # ---- Migrations --------------------------------------------------------------------------------
 
-# typedef int (*drumlin_migration_fn)(void *userdata, drumlin_migration *migration);
-drumlin_migration_fn = CFUNCTYPE(c_int, c_void_p, c_void_p)
-# typedef int (*drumlin_migration_object_fn)(void *userdata, drumlin_object *old_object, drumlin_object *new_object);
-drumlin_migration_object_fn = CFUNCTYPE(c_int, c_void_p, drumlin_object_p, drumlin_object_p)
 # int drumlin_options_set_migration(drumlin_options *options, drumlin_migration_fn fn, void *userdata,
 #                                   drumlin_free_fn free_userdata);
 drumlin_options_set_migration = _fn(
@@ -600,19 +594,6 @@ drumlin_object_remove_mixed = _fn("drumlin_object_remove_mixed", [drumlin_object
 
 # ---- Notifications -------------------------------------------------------------------------------
 
-
-class _drumlin_token(Structure):
-    pass
-
-
-class _drumlin_changes(Structure):
-    pass
-
-
-drumlin_token_p = POINTER(_drumlin_token)
-drumlin_changes_p = POINTER(_drumlin_changes)
-# typedef void (*drumlin_changes_fn)(void *userdata, const drumlin_changes *changes);
-drumlin_changes_fn = CFUNCTYPE(None, c_void_p, drumlin_changes_p)
 
 # int drumlin_results_observe(drumlin_results *results, const char *key_paths_json, drumlin_changes_fn fn,
 #                             void *userdata, drumlin_free_fn free_userdata, drumlin_token **out_token);

@@ -147,3 +147,26 @@ class drumlin_property_info(Structure):
 
 
 drumlin_value_p = POINTER(drumlin_value)
+
+# ---- Migrations --------------------------------------------------------------------------------
+
+# typedef int (*drumlin_migration_fn)(void *userdata, drumlin_migration *migration);
+drumlin_migration_fn = CFUNCTYPE(c_int, c_void_p, c_void_p)
+# typedef int (*drumlin_migration_object_fn)(void *userdata, drumlin_object *old_object, drumlin_object *new_object);
+drumlin_migration_object_fn = CFUNCTYPE(c_int, c_void_p, drumlin_object_p, drumlin_object_p)
+
+# ---- Notifications -------------------------------------------------------------------------------
+
+
+class _drumlin_token(Structure):
+    pass
+
+
+class _drumlin_changes(Structure):
+    pass
+
+
+drumlin_token_p = POINTER(_drumlin_token)
+drumlin_changes_p = POINTER(_drumlin_changes)
+# typedef void (*drumlin_changes_fn)(void *userdata, const drumlin_changes *changes);
+drumlin_changes_fn = CFUNCTYPE(None, c_void_p, drumlin_changes_p)
