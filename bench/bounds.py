@@ -286,16 +286,38 @@ def _decimal(index: int, version: Any) -> property:
     return property(get)
 
 
+class _View:
+    """The least live view of a short collection: the items carried in the owner's row and the
+    version they were read at, checked by ``len()`` and iteration (a Python frame each: the check
+    is what keeps the view live; ``list(view)`` calls both, as it does for any sized iterable)."""
+
+    __slots__ = ("items", "seen", "version")
+
+    def __len__(self) -> int:
+        if self.seen != self.version.value:
+            raise RuntimeError("the floor's rows are read at one version")
+        return len(self.items)
+
+    def __iter__(self) -> Any:
+        if self.seen != self.version.value:
+            raise RuntimeError("the floor's rows are read at one version")
+        return iter(self.items)
+
+
 def _related(index: int, version: Any, kind: str, made: Any) -> property:
     """A link's target or an embedded object (its row carried in the owner's row): a floor
-    object over that row; a collection: the items carried in the owner's row."""
+    object over that row; a collection: a :class:`_View` of the items carried in the owner's row."""
 
     def get(obj: Any) -> Any:
         if obj.seen != version.value:
             raise RuntimeError("the floor's rows are read at one version")
         value = obj.row[index]
         if kind == "list":
-            return value
+            view = object.__new__(_View)
+            view.items = value
+            view.seen = obj.seen
+            view.version = version
+            return view
         related = object.__new__(made)
         related.row = value[3]
         related.seen = obj.seen
