@@ -139,6 +139,13 @@ def time_plan(plan: list[tuple], runs: int) -> dict[str, float]:
 # real API could do without. Where a floor is below 1.0×, the target is out of reach in pure Python.
 
 FLOOR = "floor: the same calls under the least pure-Python live objects (internal)"
+GUARDED_FLOOR = "floor, model class: its objects of a class with a __dict__ whose __setattr__ refuses unknown names (internal)"
+"""A second floor for a loop over results (:func:`query_floor` with ``guarded``): the floor's
+objects made as the package must make them, for classes users declare. Such a class has a
+``__dict__``, so only a Python ``__setattr__`` keeps ``obj.nmae = x`` from adding an attribute;
+the objects are then made as instances of a builder subclass with object's own ``__setattr__``
+(the slot stores stay the interpreter's) and given their class after (a class swap). Where both
+floors are shown, the verdict takes this one."""
 
 
 def verdicts(ways: list[tuple[str, float, bool]]) -> list[str]:
@@ -154,15 +161,18 @@ def verdicts(ways: list[tuple[str, float, bool]]) -> list[str]:
             out.append("yes")
             continue
         bound = floor = None
+        which = "floor"
         for name, other, other_targeted in ways[i + 1:]:
             if other_targeted:
                 break
-            if name.startswith(FLOOR):
+            if name.startswith(GUARDED_FLOOR):
+                floor, which = other, "model-class floor"  # follows the plain floor, and wins
+            elif name.startswith(FLOOR):
                 floor = other
             elif name.startswith(WAY):
                 bound = other
         if floor is not None and floor < 1.0:
-            out.append(f"NO: out of reach in pure Python (floor {floor:.2f}×)")
+            out.append(f"NO: out of reach in pure Python ({which} {floor:.2f}×)")
         elif bound is not None and bound < 1.0:
             out.append(f"NO: out of reach with these calls (bound {bound:.2f}×)")
         else:
@@ -190,7 +200,24 @@ def _floor_class(info: Any, names: tuple[str, ...]) -> type:
     return type("Floor" + info.name, (), namespace)
 
 
-def _page_maker(made: type, seen: int) -> Callable[[list[tuple]], list[Any]]:
+def _refuse(obj: Any, name: str, value: Any) -> None:
+    raise AttributeError(f"{type(obj).__name__!r} has no property {name!r}")
+
+
+def _guarded_class(info: Any, names: tuple[str, ...]) -> tuple[type, type]:
+    """:func:`_floor_class` as a model class is: a class the user declares has a ``__dict__``, so
+    an assignment to a misspelt name would add an attribute unless ``__setattr__`` refuses it.
+    Returns the class and its builder (the same class with object's own ``__setattr__``, whose
+    instances take slot stores from the interpreter and are then given the class)."""
+    base = _floor_class(info, names)
+    base.__setattr__ = _refuse  # type: ignore[assignment,method-assign]
+    made = type("Guarded" + info.name, (base,), {})  # no __slots__: a __dict__, as a user's class
+    builder = type(made.__name__, (made,), {"__slots__": (), "__setattr__": object.__setattr__,
+                                           "__delattr__": object.__delattr__})
+    return made, builder
+
+
+def _page_maker(made: type, seen: int, builder: type | None = None) -> Callable[[list[tuple]], list[Any]]:
     """The objects of a page of rows, in a list (a loop steps through lists in C)."""
     new = object.__new__
 
@@ -204,10 +231,22 @@ def _page_maker(made: type, seen: int) -> Callable[[list[tuple]], list[Any]]:
             append(obj)
         return objects
 
-    return make
+    def make_guarded(rows: list[tuple]) -> list[Any]:
+        objects = []
+        append = objects.append
+        for row in rows:
+            obj = new(builder)
+            obj.row = row
+            obj.seen = seen
+            obj.__class__ = made
+            append(obj)
+        return objects
+
+    return make if builder is None else make_guarded
 
 
-def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], names: tuple[str, ...]) -> Callable[[], None]:
+def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], names: tuple[str, ...],
+                guarded: bool = False) -> Callable[[], None]:
     """``for o in db.query(class_name, text, *args): o.<names>`` for each args, over
     ``query()``'s calls (as :func:`query`), in the least pure-Python live objects."""
     info = db._class(class_name)
@@ -215,13 +254,13 @@ def query_floor(db: Any, class_name: str, text: str, args_list: list[tuple], nam
     classes = {class_name: info}
     first_rows = _rows.query_first_rows
     new = object.__new__
-    made = _floor_class(info, names)
+    made, builder = _guarded_class(info, names) if guarded else (_floor_class(info, names), None)
 
     class Results:
         __slots__ = ("pages", "seen")
 
         def __iter__(self) -> Any:
-            return chain.from_iterable(map(_page_maker(made, self.seen), self.pages))
+            return chain.from_iterable(map(_page_maker(made, self.seen, builder), self.pages))
 
     def query(name: str, text: str, *args: Any) -> Any:
         info = classes[name]

@@ -183,7 +183,10 @@ def steps(db, con, n: int):
                                                                                         [()] * RANGE_QUERIES)),
                                                               (bounds.FLOOR, bounds.query_floor(
                                                                   db, "Person", "age BETWEEN {30, 40}", [()] * RANGE_QUERIES,
-                                                                  ("id", "name")))], range_sql),
+                                                                  ("id", "name"))),
+                                                              (bounds.GUARDED_FLOOR, bounds.query_floor(
+                                                                  db, "Person", "age BETWEEN {30, 40}", [()] * RANGE_QUERIES,
+                                                                  ("id", "name"), guarded=True))], range_sql),
         (f"{m} updates in one write", m, [("object API: db.get(...).score = x", update_obj),
                                           (bounds.WAY + ", with the get", bounds.update(
                                               db, "Person", keys, "score", [i * 0.5 + 1 for i in keys], True)),
