@@ -204,17 +204,22 @@ def _refuse(obj: Any, name: str, value: Any) -> None:
     raise AttributeError(f"{type(obj).__name__!r} has no property {name!r}")
 
 
-def _guarded_class(info: Any, names: tuple[str, ...]) -> tuple[type, type]:
-    """:func:`_floor_class` as a model class is: a class the user declares has a ``__dict__``, so
-    an assignment to a misspelt name would add an attribute unless ``__setattr__`` refuses it.
-    Returns the class and its builder (the same class with object's own ``__setattr__``, whose
-    instances take slot stores from the interpreter and are then given the class)."""
-    base = _floor_class(info, names)
+def _guarded(base: type) -> tuple[type, type]:
+    """A floor class ``base`` as a model class is (see ``GUARDED_FLOOR``): a class the user
+    declares has a ``__dict__``, so an assignment to a misspelt name would add an attribute unless
+    ``__setattr__`` refuses it. Returns the class and its builder (the same class with object's
+    own ``__setattr__``, whose instances take slot stores from the interpreter and are then given
+    the class)."""
     base.__setattr__ = _refuse  # type: ignore[assignment,method-assign]
-    made = type("Guarded" + info.name, (base,), {})  # no __slots__: a __dict__, as a user's class
+    made = type("Guarded" + base.__name__, (base,), {})  # no __slots__: a __dict__, as a user's class
     builder = type(made.__name__, (made,), {"__slots__": (), "__setattr__": object.__setattr__,
                                            "__delattr__": object.__delattr__})
     return made, builder
+
+
+def _guarded_class(info: Any, names: tuple[str, ...]) -> tuple[type, type]:
+    """:func:`_floor_class` as a model class, and its builder (:func:`_guarded`)."""
+    return _guarded(_floor_class(info, names))
 
 
 def _page_maker(made: type, seen: int, builder: type | None = None) -> Callable[[list[tuple]], list[Any]]:
@@ -343,9 +348,22 @@ class _View:
         return iter(self.items)
 
 
-def _related(index: int, version: Any, kind: str, made: Any) -> property:
+def _related(index: int, version: Any, kind: str, made: Any, builder: Any = None) -> property:
     """A link's target or an embedded object (its row carried in the owner's row): a floor
-    object over that row; a collection: a :class:`_View` of the items carried in the owner's row."""
+    object over that row (made as an instance of ``builder``, then of ``made``, when given); a
+    collection: a :class:`_View` of the items carried in the owner's row."""
+
+    if builder is not None:
+        def get_guarded(obj: Any) -> Any:
+            if obj.seen != version.value:
+                raise RuntimeError("the floor's rows are read at one version")
+            related = object.__new__(builder)
+            related.row = obj.row[index][3]
+            related.seen = obj.seen
+            related.__class__ = made
+            return related
+
+        return property(get_guarded)
 
     def get(obj: Any) -> Any:
         if obj.seen != version.value:
@@ -366,10 +384,12 @@ def _related(index: int, version: Any, kind: str, made: Any) -> property:
 
 
 def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ...], link: tuple[str, tuple[str, ...]],
-                      collection: str, embedded: tuple[str, tuple[str, ...]]) -> Callable[[], None]:
+                      collection: str, embedded: tuple[str, tuple[str, ...]], guarded: bool = False) -> Callable[[], None]:
     """``db.get(class_name, i)``, its ``names``, the link's target's attributes, ``list()`` of a
     short collection and an embedded object's attributes, over :func:`get`'s one call, in the
-    least pure-Python live objects (one per object read, dates and decimals converted when read)."""
+    least pure-Python live objects (one per object read, dates and decimals converted when read);
+    with ``guarded``, each of model classes (``GUARDED_FLOOR``)."""
+    made_as = _guarded if guarded else (lambda made: (made, None))
     info = db._class(class_name)
     access = info.rows
     version = access.version
@@ -383,13 +403,13 @@ def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ..
     link_name, link_names = link
     target_info = db._class(info.by_name[link_name].object_type)
     namespace[link_name] = _related(info.by_name[link_name].index, version, "link",
-                                    _floor_class(target_info, link_names))
+                                    *made_as(_floor_class(target_info, link_names)))
     embedded_name, embedded_names = embedded
     embedded_info = db._class(info.by_name[embedded_name].object_type)
     namespace[embedded_name] = _related(info.by_name[embedded_name].index, version, "embedded",
-                                        _floor_class(embedded_info, embedded_names))
+                                        *made_as(_floor_class(embedded_info, embedded_names)))
     namespace[collection] = _related(info.by_name[collection].index, version, "list", None)
-    made = type("Floor" + info.name, (), namespace)
+    made, builder = made_as(type("Floor" + info.name, (), namespace))
     find_row = _rows.find_row
     new = object.__new__
 
@@ -399,10 +419,17 @@ def get_related_floor(db: Any, class_name: str, ids: range, names: tuple[str, ..
         obj.seen = version.value
         return obj
 
+    def get_guarded(i: int) -> Any:
+        obj = new(builder)
+        obj.row = find_row(access, i)
+        obj.seen = version.value
+        obj.__class__ = made
+        return obj
+
     # The step's own loop, its reads written out as the step writes them.
     reads = ", ".join([f"obj.{name}" for name in names] + [f"obj.{link_name}.{n}" for n in link_names])
     embedded_reads = ", ".join(f"inner.{n}" for n in embedded_names)
-    scope = {"ids": ids, "get": get}
+    scope = {"ids": ids, "get": get if builder is None else get_guarded}
     exec(
         "def run():\n"
         "    for i in ids:\n"

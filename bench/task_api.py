@@ -287,7 +287,11 @@ def read_steps(n: int, where: str, runs: int) -> list:
                                                  (bounds.WAY, bounds.get(db, "Task", ids)),
                                                  (bounds.FLOOR, bounds.get_related_floor(
                                                      db, "Task", ids, ("id", "title", "done", "due", "estimate", "extra"),
-                                                     ("owner", ("name",)), "tags", ("location", ("city", "street"))))],
+                                                     ("owner", ("name",)), "tags", ("location", ("city", "street")))),
+                                                 (bounds.GUARDED_FLOOR, bounds.get_related_floor(
+                                                     db, "Task", ids, ("id", "title", "done", "due", "estimate", "extra"),
+                                                     ("owner", ("name",)), "tags", ("location", ("city", "street")),
+                                                     guarded=True))],
          get_sql),
         ("iterate done == false, read 3 attributes (tasks)", open_count,
          [("object API: iterate db.query(...)", iterate_obj), ("one call: db.query_dicts", iterate_dicts),

@@ -1,7 +1,7 @@
 """Property accessors: the descriptors that read and write an object's persisted properties.
 
 Each class of a database gets a generated subclass of :class:`~drumlin.Object` (of the model class,
-when there is one) made once from the schema by :func:`make_object_type`, with one data descriptor
+when there is one) made once from the schema by :func:`install_object_type`, with one data descriptor
 per property (a ``property``: see :class:`Accessor`). The descriptor's class is the kind of access,
 chosen once from the property:
 
@@ -47,12 +47,11 @@ from .object import (
     Object,
     _class_attribute,
     _keep_row,
-    builder_class,
-    keyed_object,
+    ClassMakers,
     managed_init,
     mixed_from_json,
     mixed_link_object,
-    object_from_row,
+    own_code,
 )
 from .results import Results
 from .values import ejson_dumps, ejson_loads
@@ -83,7 +82,9 @@ class Accessor(property):
     """The descriptor of one property of one generated class: a ``property`` whose getter is a
     function made for the property (``_getter``), so ``obj.name`` is ``property``'s own ``__get__``
     (in C) calling that function, one Python frame; a ``__get__`` written in Python is a second
-    lookup and a slower call (89 → 70 ns a read on Python 3.11). Writes are the Python ``__set__``
+    lookup and a slower call (89 → 70 ns a read on Python 3.11). Each getter has a code object of
+    its own (``object.own_code``), so its specialized slot reads serve one class, not every class
+    whose properties share the getter's ``def``. Writes are the Python ``__set__``
     of each kind. The instances keep their fields in a dict: ``property.__init__`` stores a
     subclass's ``__doc__`` there."""
 
@@ -93,7 +94,7 @@ class Accessor(property):
     def __init__(self, prop: Property) -> None:
         self.prop = prop
         self.index = prop.index
-        property.__init__(self, self._getter())
+        property.__init__(self, own_code(self._getter()))
 
     def _getter(self) -> Callable[[Object], Any]:
         """The read of this property, called with the object (never None: ``property`` returns
@@ -125,7 +126,7 @@ class RowAccessor(Accessor):
     def detach(self) -> None:
         """The database closed: every read takes the call, which reports it."""
         self.version = DEAD
-        property.__init__(self, self._getter())
+        property.__init__(self, own_code(self._getter()))
 
     def read(self, obj: Object) -> Any:
         return self.fget(obj)  # type: ignore[misc]
@@ -301,7 +302,8 @@ class LinkAccessor(RowAccessor):
     def _getter(self) -> Callable[[Object], Any]:
         # The target class of this database, looked up on the first read (an accessor belongs to
         # one class of one open database, whose class infos, once made, stay for its lifetime; its
-        # object type may change, when a model class is registered, so it is read each time).
+        # object type, and so its makers, may change when a model class is registered, so they are
+        # read each time).
         targets: list[ClassInfo | None] = [None]
         name = self.prop.object_type
 
@@ -318,10 +320,10 @@ class LinkAccessor(RowAccessor):
             target = targets[0]
             if target is None:
                 target = targets[0] = db._class(name)
-            object_type: Any = target.object_type
+            makers = target.makers
             if len(value) == 4:  # the target, with its row
-                return object_from_row(object_type, db, value[3], obj._drumlin_seen)
-            return keyed_object(object_type, db, value[2])
+                return makers.from_row(db, value[3], obj._drumlin_seen)
+            return makers.keyed(db, value[2])
 
         return get
 
@@ -500,12 +502,13 @@ class Accessors:
         return Results._backlinks(obj, path, origin)
 
 
-def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Callable[[Database, Any], Object]:
-    """The Object subclass for one class of one database: a descriptor per property. With a model
-    class, a subclass of it (so objects are instances of the model class) whose descriptors read
-    the database; properties the model declares otherwise (methods, ``@property``) stay its own.
-    Names that are not identifiers, or that belong to Object itself, are read and written as
-    ``obj["name"]`` only."""
+def install_object_type(info: ClassInfo, model: type[Object] | None = None) -> None:
+    """Makes the Object subclass for one class of one database, ``info.object_type``, and the
+    functions making its objects, ``info.makers`` (object.ClassMakers): a descriptor per property.
+    With a model class, a subclass of it (so objects are instances of the model class) whose
+    descriptors read the database; properties the model declares otherwise (methods,
+    ``@property``) stay its own. Names that are not identifiers, or that belong to Object itself,
+    are read and written as ``obj["name"]`` only."""
     fields = model._drumlin_model.fields if model is not None and model._drumlin_model else {}
     by_name: dict[str, Accessor] = {}
     setters: dict[str, Callable[[Any, Any], None]] = {}
@@ -518,7 +521,6 @@ def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Call
         "_drumlin_packed": packed,
         "__module__": "drumlin",
         "__init__": managed_init,
-        "_drumlin_keyed": classmethod(keyed_object),
     }
     for prop in info.properties:
         name = prop.name
@@ -558,5 +560,5 @@ def make_object_type(info: ClassInfo, model: type[Object] | None = None) -> Call
         namespace["__module__"] = model.__module__
         namespace["__qualname__"] = model.__qualname__
         made = type(model.__name__, (model,), namespace)
-    made._drumlin_raw = builder_class(made)  # type: ignore[attr-defined]
-    return cast("Callable[[Database, Any], Object]", made)
+    info.object_type = cast("Callable[[Database, Any], Object]", made)
+    info.makers = ClassMakers(made)

@@ -20,7 +20,7 @@ from ctypes import byref, c_int, c_uint64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from . import _ffi, notifications
-from ._accessors import make_object_type
+from ._accessors import install_object_type
 from ._convert import take_string
 from ._errors import DrumlinError, InvalidArgumentError, MisuseError, TransactionError, TypeMismatchError
 from ._handle import Handle
@@ -212,7 +212,7 @@ class Connection(Handle):
             info.attach_rows(RowAccess(handle, info, self._version))
             model = self._models.get(info.name)
             info.model = model
-            info.object_type = make_object_type(info, model)
+            install_object_type(info, model)
             existing = self._classes.setdefault(info.name, info)
             self._classes[class_name] = existing
             info = existing
@@ -233,7 +233,7 @@ class Connection(Handle):
         if info.model is not cls:
             self._models[model.name] = cls
             info.model = cls
-            info.object_type = make_object_type(info, cls)
+            install_object_type(info, cls)
         self._classes[cls] = info
         return info
 

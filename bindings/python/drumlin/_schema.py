@@ -16,7 +16,7 @@ from ._errors import InvalidArgumentError, TypeMismatchError
 if TYPE_CHECKING:
     from ._rows import RowAccess
     from .database import Database
-    from .object import Object
+    from .object import ClassMakers, Object
 
 DEAD = c_uint64(0)
 """The version cell of the row accessors of a class once its database is closed: 0, which no object
@@ -161,6 +161,7 @@ class ClassInfo:
         "has_mixed",
         "index",
         "kind",
+        "makers",
         "model",
         "name",
         "names",
@@ -174,6 +175,7 @@ class ClassInfo:
     )
 
     object_type: Callable[[Database, Any], Object]
+    makers: ClassMakers  # the functions making its objects, set with object_type
     model: type[Object] | None
 
     def __init__(self, handle: Any, requested: bytes) -> None:

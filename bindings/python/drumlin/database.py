@@ -35,7 +35,7 @@ from ._schema import ClassInfo, encode_name
 from .migration import Migration, MigrationCallback
 from .model import collect_schema
 from .notifications import NotificationToken
-from .object import Object, object_from_row
+from .object import Object
 from .projection import Projection
 from .results import _ENCODED, Results, ResultsHandle, encode_query, query_args
 from .values import INT64_MAX, INT64_MIN, ejson_dumps, ejson_loads
@@ -400,7 +400,7 @@ class Database(Connection):
             row = find_row(rows, key)  # type: ignore[arg-type]
         if row is None:
             return None
-        found = object_from_row(info.object_type, self, row, version)  # type: ignore[arg-type]
+        found = info.makers.from_row(self, row, version)
         if not isinstance(class_name, str) and class_name is not info.model and issubclass(class_name, Projection):
             return class_name(found)
         return found

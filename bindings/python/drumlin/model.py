@@ -185,7 +185,7 @@ class Field:
 class _Unmanaged:
     """The class-level descriptor of a persisted property: reads and writes the values of an
     object that is not in a database yet (managed objects read through the database's own
-    descriptors, see ``_accessors.make_object_type``)."""
+    descriptors, see ``_accessors.install_object_type``)."""
 
     __slots__ = ("field",)
 

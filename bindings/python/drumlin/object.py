@@ -21,6 +21,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping
 from ctypes import byref, c_char_p, c_int, c_int64, c_void_p
 from json import loads as _json_loads
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
 
 from . import _ffi, notifications
@@ -659,7 +660,7 @@ def managed_init(self: Object, db: Database, handle: Any) -> None:
     self._drumlin_attach(db, handle)
 
 
-# Building an object: an instance of the generated class's builder class (``_drumlin_raw``: a
+# Building an object: an instance of the generated class's builder class (``builder_class``: a
 # subclass adding nothing but object.__setattr__, so every slot is set by the interpreter's own
 # slot store, not through Object.__setattr__), then made an instance of the generated class. Three
 # times faster than calling each slot's setter (197 ns against 484 ns on Python 3.11).
@@ -679,10 +680,19 @@ def builder_class(cls: type[Object]) -> type[Object]:
     return type(cls.__name__, (cls,), namespace)
 
 
-def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], version: int) -> Any:
-    """A managed object of the generated class ``cls`` keeping ``row`` (read at read version
-    ``version``); its object key is the row's last item. No handle until a call needs one."""
-    obj = _new_object(cls._drumlin_raw)  # type: ignore[attr-defined]
+# The functions making objects of one generated class are copies of the three below, one set per
+# class (class_makers), each copy with a code object of its own: CPython keeps the inline caches
+# of a function's attribute stores (here the slot stores and the class swap) in its code object,
+# and a cache made for one class misses for every other. Shared by every class, the code making
+# a Task, its owner and its location missed on each change of class (2.2k instructions of ~90k
+# a Task get). The copies bind the class and its builder class as defaults.
+
+
+def _object_from_row(db: Database, row: tuple[Any, ...], version: int,
+                     cls: Any = None, raw: Any = None) -> Any:
+    """A managed object of the class keeping ``row`` (read at read version ``version``); its
+    object key is the row's last item. No handle until a call needs one."""
+    obj = _new_object(raw)
     obj._drumlin_h = None
     obj._drumlin_db = db
     obj._drumlin_key = row[-1]
@@ -693,13 +703,14 @@ def object_from_row(cls: type[Object], db: Database, row: tuple[Any, ...], versi
     return obj
 
 
-def objects_of_rows(cls: type[Object], db: Database, version: int, rows: Iterable[tuple[Any, ...]]) -> list[Any]:
-    """The objects of ``rows`` (read at ``version``), as object_from_row makes each, in a list. A
-    loop over results makes them a page of rows at a time (Results.__iter__): the loop then steps
-    through lists in C, where a generator making one object per step costs a resumed frame each
-    (range iteration, 18,334 objects: 7.3 → 6.3 ms), and holds one page of objects at a time (so
-    Python's cyclic collector does not walk a whole result's objects again and again as they age)."""
-    raw = cls._drumlin_raw  # type: ignore[attr-defined]
+def _objects_of_rows(db: Database, version: int, rows: Iterable[tuple[Any, ...]],
+                     cls: Any = None, raw: Any = None) -> list[Any]:
+    """The objects of ``rows`` (read at ``version``), as ``_object_from_row`` makes each, in a
+    list. A loop over results makes them a page of rows at a time (Results.__iter__): the loop
+    then steps through lists in C, where a generator making one object per step costs a resumed
+    frame each (range iteration, 18,334 objects: 7.3 → 6.3 ms), and holds one page of objects at
+    a time (so Python's cyclic collector does not walk a whole result's objects again and again
+    as they age)."""
     objects: list[Any] = []
     append = objects.append
     for row in rows:
@@ -715,9 +726,9 @@ def objects_of_rows(cls: type[Object], db: Database, version: int, rows: Iterabl
     return objects
 
 
-def keyed_object(cls: type[Object], db: Database, key: int) -> Any:
-    """A managed object of ``cls`` known by its object key only: its row is read on first use."""
-    obj = _new_object(cls._drumlin_raw)  # type: ignore[attr-defined]
+def _keyed_object(db: Database, key: int, cls: Any = None, raw: Any = None) -> Any:
+    """A managed object of the class known by its object key only: its row is read on first use."""
+    obj = _new_object(raw)
     obj._drumlin_h = None
     obj._drumlin_db = db
     obj._drumlin_key = key
@@ -726,6 +737,31 @@ def keyed_object(cls: type[Object], db: Database, key: int) -> Any:
     obj._drumlin_seen = NO_ROW
     obj.__class__ = cls
     return obj
+
+
+def own_code(function: Any, defaults: tuple[Any, ...] | None = None) -> Any:
+    """A copy of the Python function ``function`` with a code object of its own (see above), its
+    defaults replaced by ``defaults`` when given; anything else (a bound method) as it is."""
+    if type(function) is not FunctionType:
+        return function
+    copy = FunctionType(function.__code__.replace(), function.__globals__, function.__name__,
+                        function.__defaults__ if defaults is None else defaults, function.__closure__)
+    copy.__kwdefaults__ = function.__kwdefaults__
+    copy.__qualname__ = function.__qualname__
+    return copy
+
+
+class ClassMakers:
+    """The functions making objects of one generated class (``class_makers``)."""
+
+    __slots__ = ("from_row", "keyed", "of_rows")
+
+    def __init__(self, cls: type[Object]) -> None:
+        bound = (cls, builder_class(cls))
+        # from_row(db, row, version), of_rows(db, version, rows), keyed(db, key)
+        self.from_row: Callable[[Database, tuple[Any, ...], int], Any] = own_code(_object_from_row, bound)
+        self.of_rows: Callable[[Database, int, Iterable[tuple[Any, ...]]], list[Any]] = own_code(_objects_of_rows, bound)
+        self.keyed: Callable[[Database, int], Any] = own_code(_keyed_object, bound)
 
 
 # ---- Links held by mixed values -------------------------------------------------------------------
@@ -740,7 +776,7 @@ def class_at(db: Database, class_index: int) -> ClassInfo:
 
 def mixed_link_object(db: Database, class_index: int, key: int) -> Object:
     """The object a mixed value's link (class index, object key) points at."""
-    obj: Object = class_at(db, class_index).object_type._drumlin_keyed(db, key)  # type: ignore[attr-defined]
+    obj: Object = class_at(db, class_index).makers.keyed(db, key)
     return obj
 
 
@@ -751,8 +787,7 @@ def mixed_from_json(db: Database, value: Any) -> Any:
             body = value["$link"]
             key = body.get("key") if isinstance(body, dict) else None
             if isinstance(body, dict) and isinstance(body.get("class"), str) and isinstance(key, int):
-                object_type: Any = db._class(body["class"]).object_type
-                obj: Object = object_type._drumlin_keyed(db, body["key"])
+                obj: Object = db._class(body["class"]).makers.keyed(db, body["key"])
                 return obj
         return {key: mixed_from_json(db, item) for key, item in value.items()}
     if isinstance(value, list):

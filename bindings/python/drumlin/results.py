@@ -39,7 +39,7 @@ from ._rows import PAGE_ROWS, as_is, dict_builder, results_pages, results_rows, 
 from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
-from .object import Object, object_from_row, objects_of_rows
+from .object import Object
 from .values import check_int64, ejson_dumps, ejson_loads
 
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).
@@ -470,7 +470,7 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
             if not 0 <= position < len(rows):
                 raise IndexError(f"Index {index} is out of bounds for results of size {len(rows)}.")
             info = self._drumlin_class
-            found = object_from_row(info.object_type, self._drumlin_db, rows[position], version)  # type: ignore[arg-type]
+            found = info.makers.from_row(self._drumlin_db, rows[position], version)
             view = self._drumlin_view
             return found if view is None else view(found)
         if index >= 0:
@@ -516,7 +516,7 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
 
     def _drumlin_each(self, whole: bool = False) -> Iterator[Any]:
         """The objects now in the results, made a page of rows at a time as the loop reaches them
-        (``objects_of_rows``). The rows are read in pages as the loop reaches them
+        (``makers.of_rows``). The rows are read in pages as the loop reaches them
         (``results_pages``); at once when ``whole``, or inside this thread's write transaction,
         where the loop's own writes would otherwise change the results under it."""
         db = self._drumlin_db
@@ -533,7 +533,7 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
             version, rows = first[0], first[2]
             if len(rows) == 1:
                 # One object (a lookup by a unique value): made now, one call, no generator.
-                found = object_from_row(info.object_type, db, rows[0], version)  # type: ignore[arg-type]
+                found = info.makers.from_row(db, rows[0], version)
                 view = self._drumlin_view
                 return iter((found if view is None else view(found),))
             pages = (rows,)  # at most FIRST_ROWS
@@ -546,7 +546,7 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
                 pages = _in_pages(results_rows(access, handle))  # type: ignore[arg-type]
             else:
                 pages = results_pages(db, self, access, version)  # type: ignore[arg-type]
-        make = partial(objects_of_rows, info.object_type, db, version)  # type: ignore[arg-type]
+        make = partial(info.makers.of_rows, db, version)
         objects = chain.from_iterable(map(make, pages))
         view = self._drumlin_view
         return objects if view is None else map(view, objects)

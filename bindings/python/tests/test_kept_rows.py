@@ -619,7 +619,18 @@ def test_objects_made_from_rows_are_of_their_class_with_its_attribute_rules(db: 
     person = db.get("Person", 1)
     cls = type(person)
     assert cls.__name__ == "Person" and cls is type(next(iter(db.objects("Person"))))
-    assert cls._drumlin_raw is not cls and cls._drumlin_raw.__bases__ == (cls,)
+    makers = db._class("Person").makers
+    builder = makers.from_row.__defaults__[1]
+    assert builder is not cls and builder.__bases__ == (cls,)
+    # Each class's makers and each property's getter run code of their own: CPython's inline
+    # caches of their slot loads and stores then serve one class (object.own_code).
+    task_makers = db._class("Task").makers
+    assert makers.from_row.__code__ is not task_makers.from_row.__code__
+    assert makers.of_rows.__code__ is not task_makers.of_rows.__code__
+    assert makers.keyed.__code__ is not task_makers.keyed.__code__
+    task_class = db._class("Task").object_type
+    assert cls.name.fget.__code__ is not task_class.title.fget.__code__
+    assert cls.name.fget.__code__.co_code == task_class.title.fget.__code__.co_code  # one def
     assert person.name == "p1" and person.is_managed and person.is_valid
     with pytest.raises(drumlin.NoSuchPropertyError, match="Person.nope"):
         person.nope = 1
