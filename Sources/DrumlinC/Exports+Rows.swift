@@ -279,6 +279,8 @@ private func putOutOfRow(_ row: ObjectRow, _ index: Int, targets: TargetRows,
         }
         return
     }
+    // A plain scalar (most mixed values): straight from the statement's row.
+    if let value = row.mixedInPlace(index), writer.put(value) { return }
     switch try row.mixedCell(index) {
     case .scalar(let value):
         var names = PackedNames()

@@ -148,6 +148,29 @@ package enum ValueCodec {
         return statement.double(column)
     }
 
+    /// A mixed column's value read in place when it needs no conversion: null, an int, a bool, a
+    /// string or binary (borrowed from the statement's row: valid until the statement moves), a
+    /// double stored as a REAL. Nil for every other type (`readMixed` reads those). `handle` is
+    /// the statement's SQLite handle.
+    package static func readMixedInPlace(_ handle: OpaquePointer, value column: Int32, type typeColumn: Int32) -> BorrowedValue? {
+        let code = sqlite3_column_int64(handle, typeColumn)
+        guard code <= 4 || code == 7 else { return nil }
+        let storage = sqlite3_column_type(handle, column)
+        if code <= 0 || storage == SQLITE_NULL { return .null }  // as readMixed reads them
+        switch code {
+        case 1: return .int(sqlite3_column_int64(handle, column))
+        case 2: return .bool(sqlite3_column_int64(handle, column) != 0)
+        case 3:
+            let text = sqlite3_column_text(handle, column)
+            return .text(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))))
+        case 4:
+            let blob = sqlite3_column_blob(handle, column)
+            return .bytes(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column))))
+        case 7 where storage == SQLITE_FLOAT: return .double(sqlite3_column_double(handle, column))
+        default: return nil
+        }
+    }
+
     /// Reads a mixed value from its value column and type column.
     package static func readMixed(_ statement: Statement, value column: Int32, type typeColumn: Int32) -> Value {
         let code = statement.int64(typeColumn)

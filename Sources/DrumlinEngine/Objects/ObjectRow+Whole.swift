@@ -89,6 +89,16 @@ extension ObjectRow {
         info.traits[index].type == .mixed && info.slots[index] != nil
     }
 
+    /// The mixed property `index` (`isMixedColumn`) when the statement's row holds it as a value
+    /// that needs no conversion (`ValueCodec.readMixedInPlace`): read in place, nothing made. Nil
+    /// otherwise, and on a row of read values: `mixedCell` reads it. Only inside the closure that
+    /// received this row, as `visitEmbedded`.
+    public func mixedInPlace(_ index: Int) -> BorrowedValue? {
+        guard let handle = statementHandle, let slot = info.slots[index] else { return nil }
+        let column = Int32(slot + 1)
+        return ValueCodec.readMixedInPlace(handle, value: column, type: column + 1)
+    }
+
     /// The mixed property `index` (`isMixedColumn`) of the object, as a whole row holds it: read
     /// from the statement's row, or from the object's row again when the values were read
     /// already. Only inside the closure that received this row, as `visitEmbedded`.
