@@ -223,7 +223,8 @@ def _guarded_class(info: Any, names: tuple[str, ...]) -> tuple[type, type]:
 
 
 def _page_maker(made: type, seen: int, builder: type | None = None) -> Callable[[list[tuple]], list[Any]]:
-    """The objects of a page of rows, in a list (a loop steps through lists in C)."""
+    """The objects of a page of rows, in a list (a loop steps through lists in C). Two loops
+    rather than one testing ``builder`` per row: each floor is the least code for its objects."""
     new = object.__new__
 
     def make(rows: list[tuple]) -> list[Any]:
