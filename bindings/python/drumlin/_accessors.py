@@ -37,6 +37,7 @@ from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import DrumlinError
 from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, mixed_value, one_index, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
+from ._makers import ClassMakers, own_code
 from ._schema import DEAD, ClassInfo, Property
 from ._view import view_getter
 from .collection import List, Set
@@ -47,11 +48,9 @@ from .object import (
     Object,
     _class_attribute,
     _keep_row,
-    ClassMakers,
     managed_init,
     mixed_from_json,
     mixed_link_object,
-    own_code,
 )
 from .results import Results
 from .values import ejson_dumps, ejson_loads
@@ -83,7 +82,7 @@ class Accessor(property):
     function made for the property (``_getter``), so ``obj.name`` is ``property``'s own ``__get__``
     (in C) calling that function, one Python frame; a ``__get__`` written in Python is a second
     lookup and a slower call (89 → 70 ns a read on Python 3.11). Each getter has a code object of
-    its own (``object.own_code``), so its specialized slot reads serve one class, not every class
+    its own (``_makers.own_code``), so its specialized slot reads serve one class, not every class
     whose properties share the getter's ``def``. Writes are the Python ``__set__``
     of each kind. The instances keep their fields in a dict: ``property.__init__`` stores a
     subclass's ``__doc__`` there."""
@@ -504,7 +503,7 @@ class Accessors:
 
 def install_object_type(info: ClassInfo, model: type[Object] | None = None) -> None:
     """Makes the Object subclass for one class of one database, ``info.object_type``, and the
-    functions making its objects, ``info.makers`` (object.ClassMakers): a descriptor per property.
+    functions making its objects, ``info.makers`` (_makers.ClassMakers): a descriptor per property.
     With a model class, a subclass of it (so objects are instances of the model class) whose
     descriptors read the database; properties the model declares otherwise (methods,
     ``@property``) stay its own. Names that are not identifiers, or that belong to Object itself,

@@ -16,7 +16,8 @@ from ._errors import InvalidArgumentError, TypeMismatchError
 if TYPE_CHECKING:
     from ._rows import RowAccess
     from .database import Database
-    from .object import ClassMakers, Object
+    from ._makers import ClassMakers
+    from .object import Object
 
 DEAD = c_uint64(0)
 """The version cell of the row accessors of a class once its database is closed: 0, which no object

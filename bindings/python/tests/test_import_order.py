@@ -22,7 +22,7 @@ import drumlin
 PACKAGE = Path(drumlin.__file__).resolve().parent
 
 # Bottom first: the generated modules, errors, the library and its C functions, values, the schema as
-# the library reports it, rows, notifications, model declarations, objects, values for writes,
+# the library reports it, rows, notifications, model declarations, objects, their makers, values for writes,
 # results, the views' shared plumbing, collections, the property accessors (which hand out results and collections), the
 # open handle (lifetime, classes, transactions), the database's verbs, then the front ends.
 STACK = [
@@ -41,6 +41,7 @@ STACK = [
     "notifications",
     "model",
     "object",
+    "_makers",
     "_payload",
     "projection",
     "results",

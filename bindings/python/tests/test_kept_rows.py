@@ -623,7 +623,7 @@ def test_objects_made_from_rows_are_of_their_class_with_its_attribute_rules(db: 
     builder = makers.from_row.__defaults__[1]
     assert builder is not cls and builder.__bases__ == (cls,)
     # Each class's makers and each property's getter run code of their own: CPython's inline
-    # caches of their slot loads and stores then serve one class (object.own_code).
+    # caches of their slot loads and stores then serve one class (_makers.own_code).
     task_makers = db._class("Task").makers
     assert makers.from_row.__code__ is not task_makers.from_row.__code__
     assert makers.of_rows.__code__ is not task_makers.of_rows.__code__
