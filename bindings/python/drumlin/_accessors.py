@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from . import _ffi
 from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, take_string, to_value
 from ._errors import DrumlinError
-from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, mixed_value, one_index, read_values
+from ._rows import TAGGED, TAGGED_PROPERTY_TYPES, UNMANAGED, mixed_value, one_index, read_values
 from ._payload import fill_value, prepare_value, prepare_values, typed_value
 from ._makers import ClassMakers, own_code
 from ._schema import DEAD, ClassInfo, Property
@@ -164,7 +164,7 @@ class ScalarAccessor(RowAccessor):
                 current: Callable[[Object], tuple[Any, ...]] = _current_row) -> Any:
             # The hot path of every attribute read: the kept row, while the read version is unchanged.
             if obj._drumlin_seen == version.value:
-                return obj._drumlin_row[index]  # type: ignore[index]
+                return obj._drumlin_row[index]
             return current(obj)[index]
 
         return get
@@ -172,7 +172,7 @@ class ScalarAccessor(RowAccessor):
     def __set__(self, obj: Object, value: Any) -> None:
         # A plain value inside this thread's write() is one call by object key (``obj.x = v`` of a
         # number or bool is packed in place by Object.__setattr__ before it gets here).
-        key = obj._drumlin_key
+        key = obj._drumlin_row[-1]  # (an accessor's object is a stored one)
         db = obj._drumlin_db
         if key is not None and type(value) in _PLAIN_WRITES and db._writer == _get_ident():
             handle = db._drumlin_h
@@ -221,7 +221,7 @@ class ConvertedAccessor(ScalarAccessor):
                 current: Callable[[Object], tuple[Any, ...]] = _current_row,
                 is_date: bool = self.prop.type == _ffi.DRUMLIN_PROPERTY_DATE) -> Any:
             if obj._drumlin_seen == version.value:
-                value = obj._drumlin_row[index]  # type: ignore[index]
+                value = obj._drumlin_row[index]
             else:
                 value = current(obj)[index]
             if value is None:
@@ -245,7 +245,7 @@ class MixedAccessor(RowAccessor):
                 convert: Callable[[Object, tuple[Any, ...]], Any] = self._convert,
                 read: Callable[[Object], Any] = self.read) -> Any:
             if obj._drumlin_seen == version.value:
-                value = obj._drumlin_row[index]  # type: ignore[index]
+                value = obj._drumlin_row[index]
                 if type(value) is not tuple:
                     return value
                 return convert(obj, value)
@@ -269,7 +269,7 @@ class MixedAccessor(RowAccessor):
 
     def read(self, obj: Object) -> Any:
         prop = self.prop
-        if obj._drumlin_class.rows is not None and obj._drumlin_values is None and obj._drumlin_db._drumlin_h is not None:
+        if obj._drumlin_class.rows is not None and obj._drumlin_seen != UNMANAGED and obj._drumlin_db._drumlin_h is not None:
             value = obj._drumlin_current_row()[self.index]
             return self._convert(obj, value) if type(value) is tuple else value
         handle = obj._ptr()
@@ -310,7 +310,7 @@ class LinkAccessor(RowAccessor):
                 current: Callable[[Object], tuple[Any, ...]] = _current_row,
                 targets: list[ClassInfo | None] = targets) -> Any:
             if obj._drumlin_seen == version.value:
-                value = obj._drumlin_row[index]  # type: ignore[index]
+                value = obj._drumlin_row[index]
             else:
                 value = current(obj)[index]
             if value is None:
@@ -449,7 +449,7 @@ def _write_now(obj: Object, handle: Any, prop: Property, value: Any) -> None:
             return
     elif getattr(value, "_drumlin_prop", None) is prop and value._drumlin_owner == obj:
         return  # a live view assigned to its own property (`ann.dogs += [rex]`): nothing to do
-    elif prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_values is None)):
+    elif prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_seen != UNMANAGED)):
         cvalue = _drumlin_value()
         fill_value(db, value, prop, cvalue)
         with obj._drumlin_lock:

@@ -43,12 +43,10 @@ def builder_class(cls: type[Object]) -> type[Object]:
 def _object_from_row(db: Database, row: tuple[Any, ...], version: int,
                      cls: Any = None, raw: Any = None) -> Any:
     """A managed object of the class keeping ``row`` (read at read version ``version``); its
-    object key is the row's last item. No handle until a call needs one."""
+    object key is the row's last item (see object.Object). No handle until a call needs one."""
     obj = _new_object(raw)
     obj._drumlin_h = None
     obj._drumlin_db = db
-    obj._drumlin_key = row[-1]
-    obj._drumlin_values = None
     obj._drumlin_row = row
     obj._drumlin_seen = version
     obj.__class__ = cls
@@ -69,8 +67,6 @@ def _objects_of_rows(db: Database, version: int, rows: Iterable[tuple[Any, ...]]
         obj = _new_object(raw)
         obj._drumlin_h = None
         obj._drumlin_db = db
-        obj._drumlin_key = row[-1]
-        obj._drumlin_values = None
         obj._drumlin_row = row
         obj._drumlin_seen = version
         obj.__class__ = cls
@@ -79,13 +75,12 @@ def _objects_of_rows(db: Database, version: int, rows: Iterable[tuple[Any, ...]]
 
 
 def _keyed_object(db: Database, key: int, cls: Any = None, raw: Any = None) -> Any:
-    """A managed object of the class known by its object key only: its row is read on first use."""
+    """A managed object of the class known by its object key only (a row of the key alone, no
+    read version): its row is read on first use."""
     obj = _new_object(raw)
     obj._drumlin_h = None
     obj._drumlin_db = db
-    obj._drumlin_key = key
-    obj._drumlin_values = None
-    obj._drumlin_row = None
+    obj._drumlin_row = (key,)
     obj._drumlin_seen = NO_ROW
     obj.__class__ = cls
     return obj

@@ -23,6 +23,7 @@ from uuid import UUID
 
 from . import _ffi
 from ._convert import NESTED_TYPES, to_value
+from ._rows import UNMANAGED
 from ._errors import (
     InvalidArgumentError,
     MisuseError,
@@ -49,7 +50,7 @@ def link_key(db: Database, obj: Object) -> int:
     know is checked here (an object not stored yet, one of another database, a closed accessor):
     the engine checks the class, that the target is not an embedded object owned elsewhere, and
     that it still exists, with the same messages for every face."""
-    if obj._drumlin_values is not None:
+    if obj._drumlin_seen == UNMANAGED:
         raise InvalidArgumentError(
             f"The {type(obj).__name__} object is not stored in a database yet: add it first (db.add), "
             "then link it"
@@ -93,7 +94,7 @@ def typed_value(prop: Property, value: Any) -> bool:
     through the JSON layer."""
     if prop.scalar:
         return not isinstance(value, NESTED_TYPES)
-    return prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_values is None))
+    return prop.is_link and (value is None or (isinstance(value, Object) and value._drumlin_seen != UNMANAGED))
 
 
 def prepare_values(db: Database, info: ClassInfo, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,7 +121,7 @@ def prepare_value(db: Database, prop: Property, value: Any) -> Any:
     """
     if prop.is_backlink:
         return value  # the engine refuses it: "Cannot modify read-only property ..."
-    if isinstance(value, Object) and value._drumlin_values is None:
+    if isinstance(value, Object) and value._drumlin_seen != UNMANAGED:
         # An existing object, wherever it is given: the engine checks it is a link of the right
         # class (a scalar property refuses it as a type mismatch).
         return mixed_link_json(db, prop.label, value) if prop.type == _ffi.DRUMLIN_PROPERTY_MIXED else link_json(db, value)
@@ -161,8 +162,8 @@ def prepare_link(db: Database, prop: Property, value: Any) -> Any:
         return None
     if isinstance(value, Object):
         model = value._drumlin_model
-        if value._drumlin_values is not None and model is not None:  # not stored yet: a new object
-            return prepare_values(db, db._class(prop.object_type), model.store_values(value._drumlin_values, fill=False))
+        if value._drumlin_seen == UNMANAGED and model is not None:  # not stored yet: a new object
+            return prepare_values(db, db._class(prop.object_type), model.store_values(value._drumlin_row, fill=False))
         return link_json(db, value)
     if isinstance(value, Mapping):
         return prepare_values(db, db._class(prop.object_type), value)
@@ -178,7 +179,7 @@ def link_json(db: Database, obj: Object) -> dict[str, Any]:
 def mixed_link_json(db: Database, label: str, obj: Object) -> dict[str, Any]:
     """``{"$link": {"class": ..., "key": ...}}`` for an object a mixed value is to hold. The
     engine refuses embedded and asymmetric classes and deleted objects."""
-    if obj._drumlin_values is not None:
+    if obj._drumlin_seen == UNMANAGED:
         raise InvalidArgumentError(
             f"Property {label}: the {type(obj).__name__} object is not stored in a database yet: add it "
             "first (db.add), then store it in a mixed value"
@@ -273,8 +274,8 @@ def _encode_link(db: Database, prop: Property, value: Any) -> Any:
     the nested object's packed properties, anything else as a primary key."""
     if isinstance(value, Object):
         model = value._drumlin_model
-        if value._drumlin_values is not None and model is not None:
-            value = model.store_values(value._drumlin_values, fill=False)
+        if value._drumlin_seen == UNMANAGED and model is not None:
+            value = model.store_values(value._drumlin_row, fill=False)
         else:
             return _link_tag(db, value)
     if isinstance(value, Mapping):
@@ -370,8 +371,8 @@ def _encoder(db: Database, prop: Property) -> Callable[[Any], Any]:
             if not nested:
                 nested.append(_PayloadEncoder(db, db._class(prop.object_type)))
             return nested[0](value)
-        if isinstance(value, Object) and value._drumlin_values is None and value._drumlin_db is db:
-            key = value._drumlin_key  # link_key's checks, inline: a stored object of this database
+        if isinstance(value, Object) and value._drumlin_seen != UNMANAGED and value._drumlin_db is db:
+            key = value._drumlin_row[-1]  # link_key's checks, inline: a stored object of this database
             if key is not None:
                 return (_LINK, value._drumlin_class.index, key)
         return _encode_link(db, prop, value)
@@ -441,8 +442,8 @@ def _encode_column(db: Database, p: Property, kinds: set[type], column: tuple[An
         # else (an unmanaged or deleted object, another database's) takes the per-value path.
         links = [
             v if v is None
-            else (_LINK, v._drumlin_class.index, v._drumlin_key)
-            if v._drumlin_values is None and v._drumlin_db is db and v._drumlin_key is not None
+            else (_LINK, v._drumlin_class.index, v._drumlin_row[-1])
+            if v._drumlin_seen != UNMANAGED and v._drumlin_db is db and v._drumlin_row[-1] is not None
             else _NOT_STORED
             for v in column
         ]

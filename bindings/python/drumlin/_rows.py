@@ -68,6 +68,13 @@ _raise = _ffi._raise
 NO_ROW = -1
 """What an object without a kept row holds as its version (see _schema.DEAD)."""
 
+UNMANAGED = -2
+"""What a model object not stored yet holds as its version: its ``_drumlin_row`` is its values."""
+
+KEY_ONLY = (None,)
+"""The row of a stored object whose object key is not known yet, or of a closed accessor (see
+object.Object: an object's key is its row's last item)."""
+
 # ---- The per-thread arena ------------------------------------------------------------------------
 
 # Layout: the key (a drumlin_value: int type, then the 8-byte-aligned union), the size cell, then

@@ -99,7 +99,7 @@ class _Collection(HandleBase):
         convert = self._drumlin_convert
         # The row of one object (db.get, a link, a revalidated row) carries its short collections
         # of values (drumlin.h, "Whole rows"): while it is current, the items are there.
-        items = owner._drumlin_row[prop.index] if owner._drumlin_seen == version else None  # type: ignore[index]
+        items = owner._drumlin_row[prop.index] if owner._drumlin_seen == version else None
         if items is None:
             key = owner._drumlin_key
             if key is None:
@@ -355,7 +355,7 @@ def view_getter(view_type: type[_View], prop: Property) -> Callable[[Object], _V
             view._ptr()
             return view  # type: ignore[no-any-return]
         version = rows.version.value
-        if owner._drumlin_seen != version or owner._drumlin_values is not None or owner._drumlin_db._drumlin_h is None:
+        if owner._drumlin_seen != version or owner._drumlin_db._drumlin_h is None:  # (UNMANAGED: not stored)
             # A deleted owner fails here, as opening the view did (no call while nothing changed:
             # then the owner's kept row is current, checked here rather than a frame deeper).
             owner._drumlin_current_row()
@@ -363,7 +363,7 @@ def view_getter(view_type: type[_View], prop: Property) -> Callable[[Object], _V
             # The items the owner's row carries (drumlin.h, "Whole rows"), kept now: the view's
             # first read (_drumlin_packed's first test, inline in __len__ and __iter__) is then
             # no frame deeper.
-            items = owner._drumlin_row[index]  # type: ignore[index]
+            items = owner._drumlin_row[index]
             if items is not None:
                 view._drumlin_cached = (version, items)
         return view  # type: ignore[no-any-return]

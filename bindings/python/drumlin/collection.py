@@ -29,6 +29,7 @@ from ._convert import NESTED_TYPES, READERS, SCALAR_LIMIT, to_value
 from ._errors import InvalidArgumentError, TypeMismatchError
 from ._handle import ListHandle, SetHandle
 from ._payload import fill_link, prepare_mixed
+from ._rows import UNMANAGED
 from ._view import _Collection, _plain
 from .object import Object, mixed_link_object
 from .results import Results, ResultsHandle, SortKeys, encode_query, query_args, sort_descriptor
@@ -407,7 +408,7 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
         if isinstance(value, NESTED_TYPES):
             return None
         if isinstance(value, Object):  # a set of mixed values may hold objects
-            if value._drumlin_values is not None or value._drumlin_db is not self._drumlin_owner._drumlin_db:
+            if value._drumlin_seen == UNMANAGED or value._drumlin_db is not self._drumlin_owner._drumlin_db:
                 return None
             fill_link(self._drumlin_owner._drumlin_db, value, cvalue)
             return cvalue

@@ -34,7 +34,7 @@ from ._errors import (
     TypeMismatchError,
 )
 from ._handle import HandleBase, OwnedPointer
-from ._rows import NO_ROW, dict_builder, object_values, read_row
+from ._rows import KEY_ONLY, NO_ROW, UNMANAGED, dict_builder, object_values, read_row
 from ._schema import Property, encode_name
 from .model import ModelInfo, ensure_resolved, linking_objects, model_fields, persisted
 from .notifications import NotificationToken, ObjectChange
@@ -118,7 +118,12 @@ class Object(HandleBase):
     ``db.objects(Dog)``, ``db.get(Dog, pk)`` and ``db.create(Dog, {...})`` return ``Dog`` instances.
     """
 
-    __slots__ = ("_drumlin_db", "_drumlin_key", "_drumlin_row", "_drumlin_seen", "_drumlin_values")
+    # Three slots besides the handle: each is one store for every object a read makes. A stored
+    # object's object key is the last item of its row (the engine's rows end with it; KEY_ONLY and
+    # ``(key,)`` are the rows of objects not read yet), and a model object not stored yet keeps its
+    # values where the row goes, with UNMANAGED as its read version (no version equals it, so
+    # every accessor's check sends it down the slow path).
+    __slots__ = ("_drumlin_db", "_drumlin_row", "_drumlin_seen")
 
     _kind = "object"
     _drumlin_class: ClassVar[ClassInfo]
@@ -134,11 +139,9 @@ class Object(HandleBase):
     # cells (key-and-value view, key cell, class index, property index, value pointer).
     _drumlin_packed: ClassVar[dict[str, tuple[Any, ...]]] = {}
     _drumlin_db: Database
-    _drumlin_key: int | None
-    # The values of a model object not stored yet; None once managed.
-    _drumlin_values: dict[str, Any] | None
-    # The kept row (see _rows) and the database's read version when it was read (NO_ROW: none).
-    _drumlin_row: tuple[Any, ...] | None
+    # The kept row (see _rows) and the database's read version when it was read (NO_ROW: none;
+    # UNMANAGED: the row is a model object's values).
+    _drumlin_row: Any
     _drumlin_seen: int
 
     def __init__(self, **values: Any) -> None:
@@ -157,19 +160,15 @@ class Object(HandleBase):
                 raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument {name!r}")
         setter = object.__setattr__
         setter(self, "_drumlin_h", None)
-        setter(self, "_drumlin_key", None)
-        setter(self, "_drumlin_row", None)
-        setter(self, "_drumlin_seen", NO_ROW)
-        setter(self, "_drumlin_values", model.new_values(values))
+        setter(self, "_drumlin_row", model.new_values(values))
+        setter(self, "_drumlin_seen", UNMANAGED)
 
     def _drumlin_attach(self, db: Database, handle: Any) -> None:
         # Managed objects come from Database.create / Database.get, never from user code.
         setter = object.__setattr__
         setter(self, "_drumlin_h", ObjectHandle.owning(handle))
         setter(self, "_drumlin_db", db)
-        setter(self, "_drumlin_key", None)
-        setter(self, "_drumlin_values", None)
-        setter(self, "_drumlin_row", None)
+        setter(self, "_drumlin_row", KEY_ONLY)
         setter(self, "_drumlin_seen", NO_ROW)
 
     def __init_subclass__(cls, *, map_to: str | None = None, **kwargs: Any) -> None:
@@ -202,7 +201,19 @@ class Object(HandleBase):
     def is_managed(self) -> bool:
         """True once the object is stored in a database (False for a model object made with
         ``Dog(...)`` and not added yet)."""
-        return self._drumlin_values is None
+        return self._drumlin_seen != UNMANAGED
+
+    @property
+    def _drumlin_values(self) -> dict[str, Any] | None:
+        """The values of a model object not stored yet; None once managed."""
+        return self._drumlin_row if self._drumlin_seen == UNMANAGED else None
+
+    @property
+    def _drumlin_key(self) -> int | None:
+        """The object key when known (the kept row's last item); None for a model object not
+        stored yet, a closed accessor, or an object made from a handle whose key was not asked
+        yet (``_drumlin_object_key`` asks)."""
+        return None if self._drumlin_seen == UNMANAGED else self._drumlin_row[-1]
 
     def _release(self, handle: Any) -> None:
         handle.release()
@@ -222,7 +233,7 @@ class Object(HandleBase):
     def _ptr(self) -> Any:
         handle = self._drumlin_h
         if handle is None:
-            if self._drumlin_values is not None:
+            if self._drumlin_seen == UNMANAGED:
                 raise MisuseError(
                     f"This {type(self).__name__} object is not in a database yet: db.add() it first."
                 )
@@ -251,9 +262,8 @@ class Object(HandleBase):
             return
         with lock:
             super().close()
-            if self._drumlin_values is None:
-                object.__setattr__(self, "_drumlin_key", None)
-                object.__setattr__(self, "_drumlin_row", None)
+            if self._drumlin_seen != UNMANAGED:
+                object.__setattr__(self, "_drumlin_row", KEY_ONLY)
                 object.__setattr__(self, "_drumlin_seen", NO_ROW)
 
     # ---- Reading -------------------------------------------------------------------------------
@@ -262,14 +272,14 @@ class Object(HandleBase):
         """The kept row, read again (one call) when the database's read version moved."""
         info = self._drumlin_class
         rows = info.rows
-        if rows is None or self._drumlin_values is not None or self._drumlin_db._drumlin_h is None:
+        if rows is None or self._drumlin_seen == UNMANAGED or self._drumlin_db._drumlin_h is None:
             handle = self._ptr()  # not stored yet, closed: the error
             _get_at(handle, 0, _drumlin_value())  # the engine's error for a closed database
             raise MisuseError("This object's database is closed.")
         version = rows.version.value
         if version == self._drumlin_seen:
-            return self._drumlin_row  # type: ignore[return-value]
-        key = self._drumlin_key
+            return self._drumlin_row  # type: ignore[no-any-return]
+        key = self._drumlin_row[-1]
         if key is None:
             key = self._drumlin_object_key()
             if key is None:
@@ -320,7 +330,7 @@ class Object(HandleBase):
         cells = self._drumlin_packed.get(name)
         if cells is not None:
             packed = _PACKED_WRITES.get(type(value))
-            key = self._drumlin_key
+            key = self._drumlin_row[-1]  # a class with packed writes is a stored object's
             db = self._drumlin_db
             handle = db._drumlin_h
             if packed is not None and key is not None and handle is not None and db._writer == _get_ident():
@@ -498,8 +508,8 @@ class Object(HandleBase):
         ObjectIds, UUIDs, bytes, non-finite floats) as Extended JSON (``{"$date": ...}``), as
         :meth:`to_json` writes them."""
         _check_depth(depth)
-        if self._drumlin_values is not None:  # a model object not stored yet: its own values
-            return dict(self._drumlin_values)
+        if self._drumlin_seen == UNMANAGED:  # a model object not stored yet: its own values
+            return dict(self._drumlin_row)
         if json:
             plain: dict[str, Any] = _json_loads(self.to_json(depth))
             return plain
@@ -533,7 +543,7 @@ class Object(HandleBase):
     def is_valid(self) -> bool:
         """False once the object was deleted, this accessor closed, or its database closed
         (and for a model object not stored yet)."""
-        if self._drumlin_values is not None or (self._drumlin_h is None and self._drumlin_key is None):
+        if self._drumlin_seen == UNMANAGED or (self._drumlin_h is None and self._drumlin_key is None):
             return False
         valid = c_int()
         try:
@@ -552,7 +562,7 @@ class Object(HandleBase):
 
     def _drumlin_object_key(self) -> int | None:
         key = self._drumlin_key
-        if key is None and self._drumlin_h is not None:
+        if key is None and self._drumlin_h is not None and self._drumlin_seen != UNMANAGED:
             out = c_int64()
             try:
                 with self._drumlin_lock:
@@ -560,7 +570,7 @@ class Object(HandleBase):
             except DrumlinError:
                 return None
             key = out.value
-            object.__setattr__(self, "_drumlin_key", key)
+            object.__setattr__(self, "_drumlin_row", (key,))  # no row was kept: none is lost
         return key
 
     def _drumlin_link_json(self) -> dict[str, Any]:
@@ -576,7 +586,7 @@ class Object(HandleBase):
             return True
         if not isinstance(other, Object):
             return NotImplemented
-        if self._drumlin_values is not None or other._drumlin_values is not None:
+        if self._drumlin_seen == UNMANAGED or other._drumlin_seen == UNMANAGED:
             return False  # an object not stored yet is only equal to itself
         if other._drumlin_db is not self._drumlin_db or other._drumlin_class is not self._drumlin_class:
             return False
@@ -584,7 +594,7 @@ class Object(HandleBase):
         return key is not None and key == other._drumlin_object_key()
 
     def __hash__(self) -> int:
-        if self._drumlin_values is not None:
+        if self._drumlin_seen == UNMANAGED:
             return id(self)
         key = self._drumlin_object_key()
         if key is None:
@@ -600,8 +610,8 @@ class Object(HandleBase):
         raise TypeError("drumlin.Object is a live accessor and cannot be pickled; use to_dict()")
 
     def __repr__(self) -> str:
-        if self._drumlin_values is not None:
-            shown = ", ".join(f"{name}={value!r}" for name, value in self._drumlin_values.items())
+        if self._drumlin_seen == UNMANAGED:
+            shown = ", ".join(f"{name}={value!r}" for name, value in self._drumlin_row.items())
             return f"{type(self).__name__}({shown})"
         info = self._drumlin_class
         try:

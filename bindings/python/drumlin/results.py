@@ -35,7 +35,7 @@ from ._convert import from_value, take_string
 from ._errors import InvalidArgumentError, LimitError, TypeMismatchError
 from ._handle import UNOPENED, HandleBase, OwnedPointer
 from ._library import CALLS
-from ._rows import PAGE_ROWS, as_is, dict_builder, results_pages, results_rows, results_values
+from ._rows import PAGE_ROWS, UNMANAGED, as_is, dict_builder, results_pages, results_rows, results_values
 from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
@@ -566,7 +566,7 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
     def _drumlin_position(self, value: object) -> int:
         """The first position of the stored object ``value`` in these results, or -1 (for
         anything else too): ``drumlin_results_index_of_key``, no object made per element."""
-        if not isinstance(value, Object) or value._drumlin_values is not None:
+        if not isinstance(value, Object) or value._drumlin_seen == UNMANAGED:
             return -1
         if value._drumlin_class is not self._drumlin_class or value._drumlin_db is not self._drumlin_db:
             return -1

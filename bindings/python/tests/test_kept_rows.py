@@ -10,7 +10,7 @@ import datetime
 import decimal
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 
@@ -755,3 +755,38 @@ def test_a_links_row_and_a_list_carried_by_the_owners_row_stay_live(db: Any, pat
         db.delete(task)
     with pytest.raises(drumlin.InvalidatedObjectError):
         list(tags)
+
+
+def test_each_state_an_object_can_be_in_reads_as_that_state(path: Path) -> None:
+    # An object's key is its row's last item, and a model object not stored yet keeps its values
+    # where the row goes (drumlin/object.py, Object.__slots__): each state, and each way between.
+    class Pet(drumlin.Object):
+        id: int = drumlin.persisted(primary_key=True)
+        name: str = ""
+        friend: Optional[Pet] = None
+
+    with drumlin.open(path, [Pet]) as pets:
+        rex = Pet(id=1, name="rex")  # not stored yet: its values, no key
+        assert not rex.is_managed and not rex.is_valid and rex.to_dict()["name"] == "rex"
+        assert repr(rex) == "Pet(id=1, name='rex', friend=None)" and rex == rex and rex != Pet(id=1)
+        with pets.write():
+            pets.add(rex)  # made from a handle: its key not asked yet
+            assert rex.is_managed and rex.name == "rex" and rex.to_dict()["id"] == 1
+            made = pets.create(Pet, {"id": 2, "name": "fido"})
+            # Linked from a bulk insert before anything asked its key: the per-value route.
+            pets.create_many(Pet, [{"id": 3, "name": "a", "friend": made}, {"id": 4, "name": "b", "friend": rex}])
+        assert [(p.id, p.friend.name) for p in pets.objects(Pet).filter("friend != nil")] == [(3, "fido"), (4, "rex")]
+        read = pets.get(Pet, 2)
+        assert made == read and hash(made) == hash(read) and {made, read} == {read}
+        with pets.write():  # linked again, now that both know their keys: the column route
+            pets.create_many(Pet, [{"id": 5, "name": "c", "friend": read}, {"id": 6, "name": "d", "friend": made}])
+        assert [p.friend.id for p in pets.objects(Pet).filter("id >= 5")] == [2, 2]
+        read.close()  # a closed accessor: no key, no row
+        assert repr(read) == "<drumlin.Object Pet (closed)>" and not read.is_valid
+        with pytest.raises(drumlin.MisuseError, match="closed"):
+            read.name
+        with pets.write():
+            pets.delete(made)
+        with pytest.raises(drumlin.InvalidatedObjectError):
+            made.name
+        assert pets.get(Pet, 3).friend is None and not made.is_valid
