@@ -159,9 +159,11 @@ def steps(db, con, n: int):
         with db.write():
             for i, o in enumerate(objs):
                 o.score = (i + 1) * 0.5
+        bounds.settle(db=db)
 
     def reset_sql():
         con.execute("UPDATE person SET score = id * 0.5 WHERE id <= ?", (m,))
+        bounds.settle(con=con)
 
     keys = list(range(1, m + 1))
     return [

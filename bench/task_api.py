@@ -276,9 +276,11 @@ def read_steps(n: int, where: str, runs: int) -> list:
         with db.write():
             for i, t in enumerate(objs):
                 t.done = (i + 1) % 3 == 0
+        bounds.settle(db=db)
 
     def reset_sql():
         con.execute("UPDATE tasks SET done = (id % 3 = 0) WHERE id <= ?", (m,))
+        bounds.settle(con=con)
 
     keys = list(ids)
     plan = [
