@@ -442,8 +442,8 @@ def _encode_column(db: Database, p: Property, kinds: set[type], column: tuple[An
         # else (an unmanaged or deleted object, another database's) takes the per-value path.
         links = [
             v if v is None
-            else (_LINK, v._drumlin_class.index, v._drumlin_row[-1])
-            if v._drumlin_seen != UNMANAGED and v._drumlin_db is db and v._drumlin_row[-1] is not None
+            else (_LINK, v._drumlin_class.index, key)
+            if v._drumlin_seen != UNMANAGED and v._drumlin_db is db and (key := v._drumlin_row[-1]) is not None
             else _NOT_STORED
             for v in column
         ]
