@@ -5,7 +5,7 @@ import DrumlinSchema
 ///
 /// | kind | columns | indexes |
 /// |---|---|---|
-/// | list | owner, position (0...n-1), value [, value_type] | (owner, position); (value) for links |
+/// | list | owner, position (0...n-1), value [, value_type] | keyed by (owner, position) (see `isKeyedByPosition`), else (owner, position); (value) for links |
 /// | set | owner, value [, value_type] | (owner, value) |
 /// | dictionary | owner, key, value [, value_type] | unique (owner, key); (value) for links |
 ///
@@ -22,6 +22,15 @@ package struct CollectionTable {
 
     /// `indexed: true` on a list of strings indexes the elements.
     let isIndexed: Bool
+
+    /// A list of values that are neither links nor mixed values is a `WITHOUT ROWID` table keyed
+    /// by `(owner, position)` (file format 3): one B-tree, where a rowid table needs a second one,
+    /// its `(owner, position)` index, for the same lookups. So (owner, position) is unique in every
+    /// row a statement writes: positions move through negative numbers (`shiftStatements`).
+    /// Lists of links and of mixed values keep a rowid: it orders backlinks by when each link was
+    /// made, and it renumbers a list after the elements holding a deleted object are removed.
+    /// Files of formats 1 and 2 keep rowid tables for every list; each statement works on both.
+    package var isKeyedByPosition: Bool { kind == .list && !isLink && !isMixed }
 
     package init(kind: CollectionKind, table: String, column: String, elementType: PropertyType, isIndexed: Bool = false) {
         self.kind = kind
@@ -50,6 +59,8 @@ package struct CollectionTable {
         let typeColumn = isMixed ? ", value_type INTEGER NOT NULL DEFAULT 0" : ""
         var statements: [String] = []
         switch kind {
+        case .list where isKeyedByPosition:
+            statements.append("CREATE TABLE \(name) (owner INTEGER NOT NULL, position INTEGER NOT NULL, \(valueColumn), PRIMARY KEY (owner, position)) WITHOUT ROWID")
         case .list:
             statements.append("CREATE TABLE \(name) (owner INTEGER NOT NULL, position INTEGER NOT NULL, \(valueColumn)\(typeColumn))")
             statements.append("CREATE INDEX \(quoted(rawName + "_owner")) ON \(name) (owner, position)")
@@ -70,6 +81,19 @@ package struct CollectionTable {
             statements.append("CREATE INDEX \(quoted(rawName + "_mlink")) ON \(name) (value) WHERE value_type = 10")
         }
         return statements
+    }
+
+    /// The statements adding `delta` to the positions of one owner's (`?1`) elements that match
+    /// `condition` (over `position`, its parameters from `?2` on, bound on the first statement).
+    /// A list keyed by position moves them to `-2 - position` first and from there to their new
+    /// places, so no row meets another's key half-way (SQLite checks each row as it writes it);
+    /// -1 stays free for an element put aside (`List.move`).
+    package func shiftStatements(where condition: String, by delta: Int) -> [String] {
+        guard isKeyedByPosition else {
+            return ["UPDATE \(name) SET position = position + \(delta) WHERE owner = ?1 AND \(condition)"]
+        }
+        return ["UPDATE \(name) SET position = -2 - position WHERE owner = ?1 AND \(condition)",
+                "UPDATE \(name) SET position = \(delta - 2) - position WHERE owner = ?1 AND position <= -2"]
     }
 }
 

@@ -67,8 +67,15 @@ static char *dump(const char *path) {
         sqlite3_stmt *rows = NULL;
         fprintf(out, "%s %s %s\n", sqlite3_column_text(tables, 0), sqlite3_column_text(tables, 1), sqlite3_column_text(tables, 2));
         if (strcmp((const char *)sqlite3_column_text(tables, 0), "table") != 0) continue;
-        snprintf(query, sizeof query, "SELECT * FROM \"%s\" ORDER BY rowid", sqlite3_column_text(tables, 1));
-        if (sqlite3_prepare_v2(sql, query, -1, &rows, NULL) != SQLITE_OK) continue;
+        /* A table without a rowid (a list of values) in its key's order: owner, position. */
+        const char *definition = (const char *)sqlite3_column_text(tables, 2);
+        size_t length = strlen(definition);
+        int keyed = length >= 13 && strcmp(definition + length - 13, "WITHOUT ROWID") == 0;
+        snprintf(query, sizeof query, "SELECT * FROM \"%s\" ORDER BY %s", sqlite3_column_text(tables, 1), keyed ? "1, 2" : "rowid");
+        if (sqlite3_prepare_v2(sql, query, -1, &rows, NULL) != SQLITE_OK) {
+            fprintf(stderr, "dump: %s: %s\n", query, sqlite3_errmsg(sql));
+            abort();
+        }
         while (sqlite3_step(rows) == SQLITE_ROW) {
             for (int i = 0; i < sqlite3_column_count(rows); i++) {
                 const unsigned char *value = sqlite3_column_text(rows, i);

@@ -12,9 +12,12 @@ enum Storage {
     /// The on-disk format this build writes and reads. Format 2 adds the key-order rows of
     /// `_drumlin_meta` (Objects/Database+KeyOrder.swift), which a format-1 library would not keep
     /// up to date; a format-1 file is read as it is, and becomes format 2 when opened for writing
-    /// (its classes start out of key order).
-    static let formatVersion = 2
-    static let readableFormats = [1, 2]
+    /// (its classes start out of key order). Format 3 keys lists of values other than links and
+    /// mixed values by (owner, position), in `WITHOUT ROWID` tables (`CollectionTable.isKeyedByPosition`),
+    /// whose positions an older library would shift into each other; a file of format 1 or 2 keeps
+    /// its rowid list tables (every statement works on both), and becomes format 3 when opened for writing.
+    static let formatVersion = 3
+    static let readableFormats = [1, 2, 3]
 
     static let metadataStatements = [
         "CREATE TABLE _drumlin_meta (key TEXT PRIMARY KEY, value ANY)",
@@ -112,7 +115,7 @@ enum Storage {
         }
         guard let format else { throw notDrumlin(path, detail: "it has no Drumlin metadata") }
         guard let number = Int(format), readableFormats.contains(number) else {
-            throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads formats \(readableFormats.map(String.init).joined(separator: " and ")).")
+            throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads formats \(readableFormats.dropLast().map(String.init).joined(separator: ", ")) and \(readableFormats.last!).")
         }
         return number
     }

@@ -20,11 +20,22 @@ extension MigrationRun {
         let mapped = "(SELECT old FROM temp._drumlin_keymap)"
         func map(_ column: String) -> String { "(SELECT new FROM temp._drumlin_keymap WHERE old = \(column))" }
         for side in target.collectionTables.compactMap({ $0 }) {
-            // Owners move one row at a time: a unique (owner, key) index could see a collision
-            // half-way, so the indexes are rebuilt afterwards.
-            for index in try indexes(on: side.rawName) { try connection.execute("DROP INDEX \(quoted(index))") }
-            try connection.execute("UPDATE \(side.name) SET owner = \(map("owner")) WHERE owner IN \(mapped)")
-            for sql in side.createStatements.dropFirst() { try connection.execute(sql) }
+            // Owners move one row at a time, so a unique (owner, key) could see a collision half-way.
+            if try connection.scalarText("SELECT 1 FROM pragma_table_list WHERE schema = 'main' AND name = ?1 AND wr", [side.rawName]) != nil {
+                // A list keyed by (owner, position): its rows move out and back.
+                try connection.execute("CREATE TEMP TABLE _drumlin_moving AS SELECT * FROM \(side.name) WHERE owner IN \(mapped)")
+                try connection.execute("DELETE FROM \(side.name) WHERE owner IN \(mapped)")
+                try connection.execute("UPDATE temp._drumlin_moving SET owner = \(map("owner"))")
+                try connection.execute("INSERT INTO \(side.name) SELECT * FROM temp._drumlin_moving")
+                try connection.execute("DROP TABLE temp._drumlin_moving")
+            } else {
+                // A rowid table (whose order sets and backlinks keep): its indexes are rebuilt
+                // afterwards, as they were (a list of a file before format 3 keeps its own).
+                let indexes = try indexDefinitions(on: side.rawName)
+                for (name, _) in indexes { try connection.execute("DROP INDEX \(quoted(name))") }
+                try connection.execute("UPDATE \(side.name) SET owner = \(map("owner")) WHERE owner IN \(mapped)")
+                for (_, sql) in indexes { try connection.execute(sql) }
+            }
         }
         for objectSchema in schema.objectSchemas + (try removedClasses()) {
             let info = ClassInfo(index: 0, schema: objectSchema)

@@ -97,12 +97,17 @@ final class MigrationRun {
 
     /// The names of a table's indexes (not SQLite's automatic ones).
     func indexes(on table: String) throws(DrumlinError) -> [String] {
-        let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL")
+        try indexDefinitions(on: table).map(\.name)
+    }
+
+    /// The indexes of `table` that have SQL (not a constraint's own), with their `CREATE` statements.
+    func indexDefinitions(on table: String) throws(DrumlinError) -> [(name: String, sql: String)] {
+        let statement = try connection.statement("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL")
         defer { statement.reset() }
         statement.bind(table, at: 1)
-        var names: [String] = []
-        while try statement.step() { names.append(statement.string(0)) }
-        return names
+        var definitions: [(name: String, sql: String)] = []
+        while try statement.step() { definitions.append((statement.string(0), statement.string(1))) }
+        return definitions
     }
 
     func tableExists(_ table: String) throws(DrumlinError) -> Bool {

@@ -103,7 +103,8 @@ extension Database {
         }
     }
 
-    /// Makes a list's positions 0...n-1 again after entries were removed.
+    /// Makes a list's positions 0...n-1 again after entries were removed: a list with a rowid
+    /// (of links or of mixed values, the lists a deleted object leaves; see `CollectionTable.isKeyedByPosition`).
     func renumber(_ table: CollectionTable, _ owner: Int64, _ connection: Connection) throws(DrumlinError) {
         let statement = try connection.statement("""
             UPDATE \(table.name) SET position = r.n FROM \

@@ -185,11 +185,20 @@ extension Database {
     /// Inserts at `position`, moving the elements from there on up by one.
     func insertListElement(_ table: CollectionTable, _ owner: Int64, shiftingAt position: Int, _ value: Value,
                            _ connection: Connection) throws(DrumlinError) {
-        let shift = try connection.statement("UPDATE \(table.name) SET position = position + 1 WHERE owner = ?1 AND position >= ?2")
-        shift.bind(owner, at: 1)
-        shift.bind(Int64(position), at: 2)
-        try shift.run()
+        try shiftPositions(table, owner, where: "position >= ?2", by: 1, { $0.bind(Int64(position), at: 2) }, connection)
         try insertListElement(table, owner, position: position, value, connection)
+    }
+
+    /// Adds `delta` to the positions of `owner`'s elements matching `condition` (over `position`;
+    /// `bind` binds its parameters, from `?2` on): see `CollectionTable.shiftStatements`.
+    func shiftPositions(_ table: CollectionTable, _ owner: Int64, where condition: String, by delta: Int,
+                        _ bind: (Statement) -> Void, _ connection: Connection) throws(DrumlinError) {
+        for (step, sql) in table.shiftStatements(where: condition, by: delta).enumerated() {
+            let statement = try connection.statement(sql)
+            statement.bind(owner, at: 1)
+            if step == 0 { bind(statement) }
+            try statement.run()
+        }
     }
 
     /// Removes the element at `position` (deleting what it owns); with `renumber`, closes the gap.
@@ -204,10 +213,7 @@ extension Database {
         delete.bind(Int64(position), at: 2)
         try delete.run()
         if renumber {
-            let shift = try connection.statement("UPDATE \(table.name) SET position = position - 1 WHERE owner = ?1 AND position > ?2")
-            shift.bind(owner, at: 1)
-            shift.bind(Int64(position), at: 2)
-            try shift.run()
+            try shiftPositions(table, owner, where: "position > ?2", by: -1, { $0.bind(Int64(position), at: 2) }, connection)
         }
         try deleteOwned(info, index, table, owned, connection)
     }

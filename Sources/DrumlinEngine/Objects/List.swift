@@ -133,14 +133,11 @@ public final class List: CollectionAccessor, @unchecked Sendable {
             park.bind(object.key, at: 1)
             park.bind(Int64(from), at: 2)
             try park.run()
-            let sql = from < to
-                ? "UPDATE \(table.name) SET position = position - 1 WHERE owner = ?1 AND position > ?2 AND position <= ?3"
-                : "UPDATE \(table.name) SET position = position + 1 WHERE owner = ?1 AND position >= ?3 AND position < ?2"
-            let shift = try connection.statement(sql)
-            shift.bind(object.key, at: 1)
-            shift.bind(Int64(from), at: 2)
-            shift.bind(Int64(to), at: 3)
-            try shift.run()
+            try database.shiftPositions(table, object.key, where: from < to ? "position > ?2 AND position <= ?3" : "position >= ?3 AND position < ?2",
+                                        by: from < to ? -1 : 1, {
+                $0.bind(Int64(from), at: 2)
+                $0.bind(Int64(to), at: 3)
+            }, connection)
             let place = try connection.statement("UPDATE \(table.name) SET position = ?2 WHERE owner = ?1 AND position = -1")
             place.bind(object.key, at: 1)
             place.bind(Int64(to), at: 2)

@@ -23,9 +23,12 @@ private func fixture(_ schema: String, _ className: String, _ objects: [String])
 /// "nothing changed" comparisons.
 private func everything(_ path: String) -> [[String]] {
     var result = sqlRows(path, "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master ORDER BY name")
-    for table in sqlRows(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") {
+    // A table without a rowid (a list of values) in its key's order: owner, position.
+    for table in sqlRows(path, "SELECT name, sql LIKE '%WITHOUT ROWID' FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") {
         result.append(["table", table[0]])
-        result += sqlRows(path, "SELECT * FROM \"\(table[0])\" ORDER BY rowid")
+        let rows = sqlRows(path, "SELECT * FROM \"\(table[0])\" ORDER BY \(table[1] == "1" ? "1, 2" : "rowid")")
+        #expect(rows.first?.first != "error", "\(rows)")
+        result += rows
     }
     return result
 }
@@ -131,6 +134,20 @@ private final class Box<T>: @unchecked Sendable {
         #expect(try db.object("Pet", primaryKey: 20)?["name"] == .string("Rex"))
         try db.write { try db.create("Pet", json: #"{"name": "Cy", "code": 5}"#) }
         #expect(try db.objects("Pet").jsonText() == #"[{"name":"Rex","code":20},{"name":"Bo","code":10},{"name":"Cy","code":5}]"#)
+    }
+
+    @Test func listsKeyedByPositionFollowTheirObjectsWhenKeysChange() throws {
+        // Keys 1, 2, 3 become the primary keys 2, 3, 1: each object's elements move onto the key
+        // another object's elements hold until they move too.
+        let v1 = #"[{"name": "Pet", "properties": {"code": "int", "tags": "string[]", "marks": "int<>"}}]"#
+        let path = try fixture(v1, "Pet", [#"{"code": 2, "tags": ["a", "b"], "marks": [1, 2]}"#,
+                                           #"{"code": 3, "tags": ["c"], "marks": [3]}"#,
+                                           #"{"code": 1, "tags": ["d", "e", "f"], "marks": [2, 1]}"#])
+        #expect(sqlRows(path, "SELECT sql LIKE '%WITHOUT ROWID' FROM sqlite_master WHERE name = '_drumlin_list_3_Pet_tags'") == [["1"]])
+        let v2 = #"[{"name": "Pet", "primaryKey": "code", "properties": {"code": "int", "tags": "string[]", "marks": "int<>"}}]"#
+        let db = try open(path, v2, version: 2)
+        #expect(try db.objects("Pet").jsonText() == #"[{"code":2,"tags":["a","b"],"marks":[1,2]},{"code":3,"tags":["c"],"marks":[3]},{"code":1,"tags":["d","e","f"],"marks":[2,1]}]"#)
+        #expect(sqlRows(path, "SELECT name FROM sqlite_master WHERE tbl_name = '_drumlin_set_3_Pet_marks' AND type = 'index'") == [["_drumlin_set_3_Pet_marks_owner"]])
     }
 
     @Test func duplicatePrimaryKeysAfterTheMigrationFailAndLeaveTheFile() throws {

@@ -36,14 +36,6 @@ import Testing
         return [byKeys, paged, fromJSON]
     }
 
-    /// Runs SQL on the file behind Drumlin's back (another program's write, or an older library's).
-    func execute(_ path: String, _ sql: String) {
-        var handle: OpaquePointer?
-        sqlite3_open(path, &handle)
-        sqlite3_exec(handle, sql, nil, nil, nil)
-        sqlite3_close(handle)
-    }
-
     func keyOrdered(_ path: String) -> Bool {
         sqlRows(path, "SELECT count(*) FROM _drumlin_meta WHERE key = 'key_order:Person'") == [["1"]]
     }
@@ -167,13 +159,13 @@ import Testing
         #expect(try readOnly.objects("Person").objects.map(\.key) == [1, 2])
         #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["1"]])
         let db = try openPeople(path)
-        #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["2"]])
+        #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["3"]])
         try create(db, [3])
         #expect(!keyOrdered(path))   // out of key order until proven otherwise
         #expect(try db.objects("Person").objects.map(\.key) == [1, 2, 3])
         // Another format is refused.
-        execute(path, "UPDATE _drumlin_meta SET value = 3 WHERE key = 'format'")
-        expectError(.corrupt, "The file '\(path)' uses Drumlin format 3; this library reads formats 1 and 2.") {
+        execute(path, "UPDATE _drumlin_meta SET value = 4 WHERE key = 'format'")
+        expectError(.corrupt, "The file '\(path)' uses Drumlin format 4; this library reads formats 1, 2 and 3.") {
             _ = try openPeople(path)
         }
     }

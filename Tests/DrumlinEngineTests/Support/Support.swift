@@ -40,6 +40,14 @@ func expectError(_ code: DrumlinError.Code, _ message: String? = nil, sourceLoca
     }
 }
 
+/// Runs SQL on the file behind Drumlin's back (another program's write, or an older library's).
+func execute(_ path: String, _ sql: String) {
+    var handle: OpaquePointer?
+    sqlite3_open(path, &handle)
+    sqlite3_exec(handle, sql, nil, nil, nil)
+    sqlite3_close(handle)
+}
+
 /// Runs an SQL query on a database file with a separate raw connection and returns rows as text.
 func sqlRows(_ path: String, _ sql: String) -> [[String]] {
     var rows: [[String]] = []
