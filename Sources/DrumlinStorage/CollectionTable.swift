@@ -25,11 +25,11 @@ package struct CollectionTable {
 
     /// A list of values that are neither links nor mixed values is a `WITHOUT ROWID` table keyed
     /// by `(owner, position)` (file format 3): one B-tree, where a rowid table needs a second one,
-    /// its `(owner, position)` index, for the same lookups. So (owner, position) is unique in every
-    /// row a statement writes: positions move through negative numbers (`shiftStatements`).
+    /// its `(owner, position)` index, for the same lookups. Its elements move by rotating values
+    /// (`rotateSQL`), as no row may take a position another still holds.
     /// Lists of links and of mixed values keep a rowid: it orders backlinks by when each link was
     /// made, and it renumbers a list after the elements holding a deleted object are removed.
-    /// Files of formats 1 and 2 keep rowid tables for every list; each statement works on both.
+    /// Files of formats 1 and 2 are given this layout when opened for writing (`Storage`).
     package var isKeyedByPosition: Bool { kind == .list && !isLink && !isMixed }
 
     package init(kind: CollectionKind, table: String, column: String, elementType: PropertyType, isIndexed: Bool = false) {
@@ -83,17 +83,14 @@ package struct CollectionTable {
         return statements
     }
 
-    /// The statements adding `delta` to the positions of one owner's (`?1`) elements that match
-    /// `condition` (over `position`, its parameters from `?2` on, bound on the first statement).
-    /// A list keyed by position moves them to `-2 - position` first and from there to their new
-    /// places, so no row meets another's key half-way (SQLite checks each row as it writes it);
-    /// -1 stays free for an element put aside (`List.move`).
-    package func shiftStatements(where condition: String, by delta: Int) -> [String] {
-        guard isKeyedByPosition else {
-            return ["UPDATE \(name) SET position = position + \(delta) WHERE owner = ?1 AND \(condition)"]
-        }
-        return ["UPDATE \(name) SET position = -2 - position WHERE owner = ?1 AND \(condition)",
-                "UPDATE \(name) SET position = \(delta - 2) - position WHERE owner = ?1 AND position <= -2"]
+    /// For a list keyed by position: rotates one owner's (`?1`) elements at positions `?2` ... `?3`
+    /// by `?4` places toward the end (`?4` in 0 ..< `?5`, the range's length). Each value is
+    /// written at its new position by an upsert from a SELECT, which SQLite reads whole before it
+    /// writes; an UPDATE of the positions would meet another row's key half-way, as SQLite checks
+    /// each row as it writes it. Inserting, removing and moving an element are each one rotation.
+    package var rotateSQL: String {
+        "INSERT INTO \(name) (owner, position, value) SELECT owner, ?2 + (position - ?2 + ?4) % ?5, value FROM \(name) "
+            + "WHERE owner = ?1 AND position BETWEEN ?2 AND ?3 ON CONFLICT (owner, position) DO UPDATE SET value = excluded.value"
     }
 }
 

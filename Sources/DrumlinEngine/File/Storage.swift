@@ -65,9 +65,7 @@ enum Storage {
             let format = try checkFormat(connection, path: path)
             if options.quickCheck { try quickCheck(connection, path: path) }
             if !options.readOnly { try connection.execute(options.synchronous.pragma) }
-            if format < formatVersion, !options.readOnly {
-                try connection.execute("UPDATE _drumlin_meta SET value = \(formatVersion) WHERE key = 'format'")
-            }
+            if format < formatVersion, !options.readOnly { try upgradeFormat(connection, path: path) }
             try SchemaMigration.reconcile(connection, path: path, schema: schema, classes: classes, options: options,
                                           storedVersion: &storedVersion)
             // A table dropped behind the engine's back would fail every later call: refuse the file now.
@@ -118,6 +116,46 @@ enum Storage {
             throw DrumlinError(.corrupt, "The file '\(path)' uses Drumlin format \(format); this library reads formats \(readableFormats.dropLast().map(String.init).joined(separator: ", ")) and \(readableFormats.last!).")
         }
         return number
+    }
+
+    /// Brings a file of an older format to this one, in one transaction under the write lock
+    /// (another connection may have done it while this one waited): from format 1 or 2, every
+    /// list of values of every stored class gets its table keyed by position (`keyLists`).
+    static func upgradeFormat(_ connection: Connection, path: String) throws(DrumlinError) {
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(DrumlinError) {
+            let format = try checkFormat(connection, path: path)
+            if format < 3 { try keyLists(connection, path: path) }
+            if format < formatVersion {
+                try connection.execute("UPDATE _drumlin_meta SET value = \(formatVersion) WHERE key = 'format'")
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            connection.clearStatementCache()
+            throw error
+        }
+    }
+
+    /// Rebuilds each list of values stored in a rowid table (formats 1 and 2) as the table keyed
+    /// by `(owner, position)` that `CollectionTable.createStatements` makes, with the same rows.
+    private static func keyLists(_ connection: Connection, path: String) throws(DrumlinError) {
+        for objectSchema in try SchemaMigration.storedSchema(connection, path: path).objectSchemas {
+            for side in ClassInfo(index: 0, schema: objectSchema).collectionTables.compactMap({ $0 }) where side.isKeyedByPosition {
+                let definition = try connection.scalarText("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1", [side.rawName])
+                guard let definition, !definition.hasSuffix("WITHOUT ROWID") else { continue }
+                let statements = side.createStatements
+                try connection.execute("ALTER TABLE \(side.name) RENAME TO _drumlin_list_upgrading")
+                try connection.execute(statements[0])
+                do throws(DrumlinError) {
+                    try connection.execute("INSERT INTO \(side.name) (owner, position, value) SELECT owner, position, value FROM _drumlin_list_upgrading")
+                } catch where (error.sqliteCode ?? 0) & 0xFF == 19 {    // SQLITE_CONSTRAINT: two elements at one position
+                    throw DrumlinError(.corrupt, "The file '\(path)' is damaged: the list table '\(side.rawName)' holds two elements at one position. It was left unchanged.")
+                }
+                try connection.execute("DROP TABLE _drumlin_list_upgrading")
+                for sql in statements.dropFirst() { try connection.execute(sql) }
+            }
+        }
     }
 
     /// One sentence per table the engine needs that the file lacks: the metadata tables and, for

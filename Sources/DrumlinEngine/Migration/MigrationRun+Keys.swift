@@ -21,7 +21,7 @@ extension MigrationRun {
         func map(_ column: String) -> String { "(SELECT new FROM temp._drumlin_keymap WHERE old = \(column))" }
         for side in target.collectionTables.compactMap({ $0 }) {
             // Owners move one row at a time, so a unique (owner, key) could see a collision half-way.
-            if try connection.scalarText("SELECT 1 FROM pragma_table_list WHERE schema = 'main' AND name = ?1 AND wr", [side.rawName]) != nil {
+            if side.isKeyedByPosition {
                 // A list keyed by (owner, position): its rows move out and back.
                 try connection.execute("CREATE TEMP TABLE _drumlin_moving AS SELECT * FROM \(side.name) WHERE owner IN \(mapped)")
                 try connection.execute("DELETE FROM \(side.name) WHERE owner IN \(mapped)")
@@ -30,7 +30,7 @@ extension MigrationRun {
                 try connection.execute("DROP TABLE temp._drumlin_moving")
             } else {
                 // A rowid table (whose order sets and backlinks keep): its indexes are rebuilt
-                // afterwards, as they were (a list of a file before format 3 keeps its own).
+                // afterwards, as they were.
                 let indexes = try indexDefinitions(on: side.rawName)
                 for (name, _) in indexes { try connection.execute("DROP INDEX \(quoted(name))") }
                 try connection.execute("UPDATE \(side.name) SET owner = \(map("owner")) WHERE owner IN \(mapped)")

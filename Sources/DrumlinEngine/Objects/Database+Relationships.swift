@@ -149,8 +149,13 @@ extension Database {
         }
     }
 
+    /// The number of `owner`'s elements: for a list one more than its last position (positions
+    /// are 0 ... n-1), one step down the `(owner, position)` key or index instead of a count.
     func collectionCount(_ table: CollectionTable, _ owner: Int64, _ connection: Connection) throws(DrumlinError) -> Int {
-        let statement = try connection.statement("SELECT count(*) FROM \(table.name) WHERE owner = ?1")
+        let sql = table.kind == .list
+            ? "SELECT coalesce(max(position) + 1, 0) FROM \(table.name) WHERE owner = ?1"
+            : "SELECT count(*) FROM \(table.name) WHERE owner = ?1"
+        let statement = try connection.statement(sql)
         defer { statement.reset() }
         statement.bind(owner, at: 1)
         _ = try statement.step()
@@ -185,35 +190,88 @@ extension Database {
     /// Inserts at `position`, moving the elements from there on up by one.
     func insertListElement(_ table: CollectionTable, _ owner: Int64, shiftingAt position: Int, _ value: Value,
                            _ connection: Connection) throws(DrumlinError) {
-        try shiftPositions(table, owner, where: "position >= ?2", by: 1, { $0.bind(Int64(position), at: 2) }, connection)
-        try insertListElement(table, owner, position: position, value, connection)
-    }
-
-    /// Adds `delta` to the positions of `owner`'s elements matching `condition` (over `position`;
-    /// `bind` binds its parameters, from `?2` on): see `CollectionTable.shiftStatements`.
-    func shiftPositions(_ table: CollectionTable, _ owner: Int64, where condition: String, by delta: Int,
-                        _ bind: (Statement) -> Void, _ connection: Connection) throws(DrumlinError) {
-        for (step, sql) in table.shiftStatements(where: condition, by: delta).enumerated() {
-            let statement = try connection.statement(sql)
-            statement.bind(owner, at: 1)
-            if step == 0 { bind(statement) }
-            try statement.run()
+        if table.isKeyedByPosition {
+            // At the end, then rotated into place.
+            let count = try collectionCount(table, owner, connection)
+            try insertListElement(table, owner, position: count, value, connection)
+            try rotateList(table, owner, position...count, by: 1, connection)
+        } else {
+            try shiftPositions(table, owner, from: position, by: 1, connection)
+            try insertListElement(table, owner, position: position, value, connection)
         }
     }
 
-    /// Removes the element at `position` (deleting what it owns); with `renumber`, closes the gap.
+    /// Adds `delta` to the positions of `owner`'s elements from `first` through `last` (or the
+    /// end) of a list with a rowid, whose `(owner, position)` index is not unique.
+    func shiftPositions(_ table: CollectionTable, _ owner: Int64, from first: Int, through last: Int = .max, by delta: Int,
+                        _ connection: Connection) throws(DrumlinError) {
+        let shift = try connection.statement(
+            "UPDATE \(table.name) SET position = position + ?4 WHERE owner = ?1 AND position >= ?2 AND position <= ?3")
+        shift.bind(owner, at: 1)
+        shift.bind(Int64(first), at: 2)
+        shift.bind(Int64(last), at: 3)
+        shift.bind(Int64(delta), at: 4)
+        try shift.run()
+    }
+
+    /// Rotates the values of `owner`'s elements at `range` of a list keyed by position by
+    /// `places` toward its end (negative: toward its start), in one statement (`CollectionTable.rotateSQL`).
+    func rotateList(_ table: CollectionTable, _ owner: Int64, _ range: ClosedRange<Int>, by places: Int,
+                    _ connection: Connection) throws(DrumlinError) {
+        let length = range.count
+        let shift = (places % length + length) % length
+        guard shift != 0 else { return }
+        let rotate = try connection.statement(table.rotateSQL)
+        rotate.bind(owner, at: 1)
+        rotate.bind(Int64(range.lowerBound), at: 2)
+        rotate.bind(Int64(range.upperBound), at: 3)
+        rotate.bind(Int64(shift), at: 4)
+        rotate.bind(Int64(length), at: 5)
+        try rotate.run()
+    }
+
+    /// Moves the element at `from` so that it ends up at `to`, the ones between moving by one.
+    func moveListElement(_ table: CollectionTable, _ owner: Int64, from: Int, to: Int, _ connection: Connection) throws(DrumlinError) {
+        guard from != to else { return }
+        if table.isKeyedByPosition {
+            try rotateList(table, owner, Swift.min(from, to)...Swift.max(from, to), by: from < to ? -1 : 1, connection)
+            return
+        }
+        // A list with a rowid: the element waits at -1 while the others move.
+        let park = try connection.statement("UPDATE \(table.name) SET position = -1 WHERE owner = ?1 AND position = ?2")
+        park.bind(owner, at: 1)
+        park.bind(Int64(from), at: 2)
+        try park.run()
+        if from < to {
+            try shiftPositions(table, owner, from: from + 1, through: to, by: -1, connection)
+        } else {
+            try shiftPositions(table, owner, from: to, through: from - 1, by: 1, connection)
+        }
+        let place = try connection.statement("UPDATE \(table.name) SET position = ?2 WHERE owner = ?1 AND position = -1")
+        place.bind(owner, at: 1)
+        place.bind(Int64(to), at: 2)
+        try place.run()
+    }
+
+    /// Removes the element at `position` (deleting what it owns); with `renumber`, closes the gap
+    /// (in a list keyed by position, the element is rotated to the end and removed there).
     func removeListElement(_ info: ClassInfo, _ index: Int, _ table: CollectionTable, _ owner: Int64, position: Int,
                            renumber: Bool, _ connection: Connection) throws(DrumlinError) {
         let owned = try ownedElements(info, index, table, "owner = ?1 AND position = ?2", connection) {
             $0.bind(owner, at: 1)
             $0.bind(Int64(position), at: 2)
         }
+        var removed = position
+        if renumber, table.isKeyedByPosition {
+            removed = try collectionCount(table, owner, connection) - 1
+            if position < removed { try rotateList(table, owner, position...removed, by: -1, connection) }
+        }
         let delete = try connection.statement("DELETE FROM \(table.name) WHERE owner = ?1 AND position = ?2")
         delete.bind(owner, at: 1)
-        delete.bind(Int64(position), at: 2)
+        delete.bind(Int64(removed), at: 2)
         try delete.run()
-        if renumber {
-            try shiftPositions(table, owner, where: "position > ?2", by: -1, { $0.bind(Int64(position), at: 2) }, connection)
+        if renumber, !table.isKeyedByPosition {
+            try shiftPositions(table, owner, from: position + 1, by: -1, connection)
         }
         try deleteOwned(info, index, table, owned, connection)
     }

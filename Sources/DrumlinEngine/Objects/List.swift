@@ -53,7 +53,14 @@ public final class List: CollectionAccessor, @unchecked Sendable {
             let size = try database.collectionCount(table, object.key, connection)
             let start = index == Int.max ? size : index
             try checkPosition(start, count: size, inclusive: true)
-            for i in 0 ..< count { try insert(try make(i, connection), start + i, connection) }
+            // The elements from `start` on move once, by `count`: in a list keyed by position the
+            // new ones go at the end and the range is rotated; otherwise they fill the gap.
+            let keyed = table.isKeyedByPosition
+            if start < size, !keyed { try database.shiftPositions(table, object.key, from: start, by: count, connection) }
+            for i in 0 ..< count {
+                try database.insertListElement(table, object.key, position: (keyed ? size : start) + i, try make(i, connection), connection)
+            }
+            if start < size, keyed { try database.rotateList(table, object.key, start...(size + count - 1), by: count, connection) }
         }
     }
 
@@ -64,7 +71,7 @@ public final class List: CollectionAccessor, @unchecked Sendable {
             let position = index == Int.max ? count : index
             try checkPosition(position, count: count, inclusive: true)
             let element = try element(value, connection)
-            try insert(element, position, connection)
+            try insert(element, position, count: count, connection)
         }
     }
 
@@ -75,12 +82,17 @@ public final class List: CollectionAccessor, @unchecked Sendable {
             let position = index == Int.max ? count : index
             try checkPosition(position, count: count, inclusive: true)
             let element = try element(json: json, connection)
-            try insert(element, position, connection)
+            try insert(element, position, count: count, connection)
         }
     }
 
-    private func insert(_ element: Value, _ position: Int, _ connection: Connection) throws(DrumlinError) {
-        try database.insertListElement(table, object.key, shiftingAt: position, element, connection)
+    /// Inserts at `position` of a list of `count` elements: at the end, no position moves.
+    private func insert(_ element: Value, _ position: Int, count: Int, _ connection: Connection) throws(DrumlinError) {
+        if position == count {
+            try database.insertListElement(table, object.key, position: position, element, connection)
+        } else {
+            try database.insertListElement(table, object.key, shiftingAt: position, element, connection)
+        }
     }
 
     /// Replaces the element at `index` (a replaced embedded object is deleted).
@@ -128,20 +140,7 @@ public final class List: CollectionAccessor, @unchecked Sendable {
             let count = try database.collectionCount(table, object.key, connection)
             try checkPosition(from, count: count)
             try checkPosition(to, count: count)
-            guard from != to else { return }
-            let park = try connection.statement("UPDATE \(table.name) SET position = -1 WHERE owner = ?1 AND position = ?2")
-            park.bind(object.key, at: 1)
-            park.bind(Int64(from), at: 2)
-            try park.run()
-            try database.shiftPositions(table, object.key, where: from < to ? "position > ?2 AND position <= ?3" : "position >= ?3 AND position < ?2",
-                                        by: from < to ? -1 : 1, {
-                $0.bind(Int64(from), at: 2)
-                $0.bind(Int64(to), at: 3)
-            }, connection)
-            let place = try connection.statement("UPDATE \(table.name) SET position = ?2 WHERE owner = ?1 AND position = -1")
-            place.bind(object.key, at: 1)
-            place.bind(Int64(to), at: 2)
-            try place.run()
+            try database.moveListElement(table, object.key, from: from, to: to, connection)
         }
     }
 

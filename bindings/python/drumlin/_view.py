@@ -154,6 +154,19 @@ class _Collection(HandleBase):
         items = self._drumlin_packed()
         if items is not None:
             return len(items)
+        return self._drumlin_count()
+
+    def _drumlin_size(self) -> int:
+        """The size a write checks its positions against: the kept items' while they are current,
+        else the engine's count, without reading the elements (which the write makes stale: a loop
+        of ``append`` would otherwise read the whole collection at every step)."""
+        seen, items = self._drumlin_cached
+        rows = self._drumlin_rows
+        if rows is not None and seen == rows.version.value:
+            return len(items)
+        return self._drumlin_count()
+
+    def _drumlin_count(self) -> int:
         handle = self._ptr()
         size = c_size_t()
         self._ffi_size(handle, byref(size))

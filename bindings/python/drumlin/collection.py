@@ -200,7 +200,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
 
     def _drumlin_set_now(self, index: Any, value: Any) -> None:
         handle = self._ptr()
-        position = self._drumlin_position(index, len(self))
+        position = self._drumlin_position(index, self._drumlin_size())
         if self._drumlin_target is None and isinstance(value, NESTED_TYPES):
             # A nested list or dict in a mixed element: replaced through the owner, in one call.
             owner = self._drumlin_owner
@@ -233,7 +233,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
                 raise InvalidArgumentError(str(error)) from None
             self._drumlin_rewrite(raw)
             return
-        size = len(self)
+        size = self._drumlin_size()
         start, stop, step = index.indices(size)
         if step == 1:
             stop = max(start, stop)
@@ -254,13 +254,13 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
 
     def _drumlin_delete_now(self, index: Any) -> None:
         if not isinstance(index, slice):
-            self._drumlin_erase(self._drumlin_position(index, len(self)))
+            self._drumlin_erase(self._drumlin_position(index, self._drumlin_size()))
         elif self._drumlin_target is None:
             raw = self._drumlin_raw()
             del raw[index]
             self._drumlin_rewrite(raw)
         else:
-            for position in sorted(range(*index.indices(len(self))), reverse=True):
+            for position in sorted(range(*index.indices(self._drumlin_size())), reverse=True):
                 self._drumlin_erase(position)
 
     def _drumlin_erase(self, position: int) -> None:
@@ -277,7 +277,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         self._drumlin_write(self._drumlin_insert_clamped, None, value)
 
     def _drumlin_insert_clamped(self, index: int | None, value: Any) -> None:
-        size = len(self)
+        size = self._drumlin_size()
         if index is None:
             position = size
         else:
@@ -317,7 +317,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         if self._drumlin_target is None:
             self._drumlin_rewrite(self._drumlin_raw()[::-1])
             return
-        size = len(self)
+        size = self._drumlin_size()
         handle = self._ptr()
         with self._drumlin_lock:
             for position in range(size - 1):
@@ -334,7 +334,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         if self._drumlin_target is None:
             self._drumlin_rewrite(self._drumlin_raw() + self._drumlin_plain(items))
         else:
-            self._drumlin_insert_all(len(self), items)
+            self._drumlin_insert_all(self._drumlin_size(), items)
 
 
     def move(self, source: int, destination: int) -> None:
@@ -343,7 +343,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
         self._drumlin_write(self._drumlin_move_now, source, destination)
 
     def _drumlin_move_now(self, source: int, destination: int) -> None:
-        size = len(self)
+        size = self._drumlin_size()
         start = self._drumlin_position(source, size)
         end = self._drumlin_position(destination, size)
         handle = self._ptr()

@@ -246,6 +246,27 @@ def test_list_mutations(holder: drumlin.Object) -> None:
     assert list(holder.ints) == [1, 2, 3, 4]
 
 
+def test_writes_to_a_list_do_not_read_its_elements(holder: drumlin.Object, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each write makes the kept elements stale: a write that needed them to check its position
+    # would read the whole list again, and a loop of appends would take time in the list's square.
+    with holder._drumlin_db.write():
+        ints = holder.ints
+        ints.extend([10, 20, 30])
+        reads: list[int] = []
+        packed = type(ints)._drumlin_packed
+        monkeypatch.setattr(type(ints), "_drumlin_packed", lambda self: reads.append(1) or packed(self))
+        for i in range(5):
+            ints.append(i)
+        ints.insert(0, -1)
+        ints.insert(100, 99)
+        ints.move(0, 2)
+        ints[1] = 7
+        del ints[-1]
+        assert reads == []
+        monkeypatch.undo()
+        assert ints == [10, 7, -1, 30, 0, 1, 2, 3, 4]
+
+
 def test_list_of_strings_with_nul_and_unicode(holder: drumlin.Object) -> None:
     words = ["", "a\0b", "ünïcode ✓", '"quoted" \\ back']
     with holder._drumlin_db.write():
