@@ -401,6 +401,17 @@ extension Database {
     func readCollection(_ info: ClassInfo, _ owner: Int64, _ index: Int, _ connection: Connection,
                         limit: Int) throws(DrumlinError) -> Value? {
         let table = try collectionTable(info, index)
+        if limit < .max, table.kind == .set || table.kind == .single {
+            // A set comes in insertion order (rowid), which its (owner, value) index does not
+            // give: SQLite would sort every element before the first. Past `limit` elements
+            // first, found on the index without a sort.
+            let probe = try connection.statement("SELECT 1 FROM \(table.name) WHERE owner = ?1 LIMIT 1 OFFSET ?2")
+            probe.bind(owner, at: 1)
+            probe.bind(Int64(limit), at: 2)
+            let longer = try probe.step()
+            probe.reset()
+            if longer { return nil }
+        }
         let type = info.property(index).type
         let targetIndex = info.targetIndex(index)
         let statement = try connection.statement(slot: info.elementsSlot(index), info.selectElementsSQL[index] ?? table.selectElementsSQL)
