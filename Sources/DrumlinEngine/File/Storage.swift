@@ -14,8 +14,8 @@ enum Storage {
     /// up to date; a format-1 file is read as it is, and becomes format 2 when opened for writing
     /// (its classes start out of key order). Format 3 keys lists of values other than links and
     /// mixed values by (owner, position), in `WITHOUT ROWID` tables (`CollectionTable.isKeyedByPosition`),
-    /// whose positions an older library would shift into each other; a file of format 1 or 2 keeps
-    /// its rowid list tables (every statement works on both), and becomes format 3 when opened for writing.
+    /// whose positions an older library would shift into each other; a file of format 1 or 2 is
+    /// read as it is, and gets those tables when opened for writing (`upgradeFormat`).
     static let formatVersion = 3
     static let readableFormats = [1, 2, 3]
 
