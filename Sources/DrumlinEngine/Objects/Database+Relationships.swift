@@ -187,12 +187,11 @@ extension Database {
         _ = try statement.step()
     }
 
-    /// Inserts at `position`, moving the elements from there on up by one.
-    func insertListElement(_ table: CollectionTable, _ owner: Int64, shiftingAt position: Int, _ value: Value,
+    /// Inserts at `position` of a list of `count` elements, moving the elements from there on up by one.
+    func insertListElement(_ table: CollectionTable, _ owner: Int64, shiftingAt position: Int, count: Int, _ value: Value,
                            _ connection: Connection) throws(DrumlinError) {
         if table.isKeyedByPosition {
             // At the end, then rotated into place.
-            let count = try collectionCount(table, owner, connection)
             try insertListElement(table, owner, position: count, value, connection)
             try rotateList(table, owner, position...count, by: 1, connection)
         } else {

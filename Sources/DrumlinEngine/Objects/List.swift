@@ -91,7 +91,7 @@ public final class List: CollectionAccessor, @unchecked Sendable {
         if position == count {
             try database.insertListElement(table, object.key, position: position, element, connection)
         } else {
-            try database.insertListElement(table, object.key, shiftingAt: position, element, connection)
+            try database.insertListElement(table, object.key, shiftingAt: position, count: count, element, connection)
         }
     }
 

@@ -779,3 +779,22 @@ def test_rewriting_a_list_keeps_what_python_cannot_represent(db: drumlin.Databas
         holder.l_date[1:1] = [None]
     assert holder.l_date._drumlin_raw() == [{"$date": stamp}, None, {"$date": "2000-01-01T00:00:00Z"}]
     assert holder.l_date[0] == datetime(2024, 3, 18, 13, 50, 58, 402979, tzinfo=timezone.utc)
+
+
+def test_a_row_carries_a_set_of_at_most_16_elements_in_insertion_order() -> None:
+    # A set comes in insertion order, which its (owner, value) index does not give: the row of one
+    # object finds a set longer than 16 on the index and leaves it out, rather than sorting it all.
+    db = drumlin.open(":memory:", schema=[{"name": "H", "primaryKey": "id", "properties": {"id": "int", "marks": "string<>"}}])
+    sixteen = [f"s{i}" for i in range(16, 0, -1)]
+    seventeen = [f"s{i}" for i in range(17, 0, -1)]
+    with db.write():
+        db.create("H", {"id": 1, "marks": sixteen})
+        db.create("H", {"id": 2, "marks": seventeen})
+    short, long = db.get("H", 1), db.get("H", 2)
+    assert short._drumlin_row == (1, sixteen, 1)
+    assert long._drumlin_row == (2, None, 2)
+    assert list(short.marks) == sixteen and list(long.marks) == seventeen
+    with db.write():
+        long.marks.discard("s17")
+    assert db.get("H", 2)._drumlin_row == (2, seventeen[1:], 2)
+    db.close()
