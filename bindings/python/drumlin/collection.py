@@ -126,7 +126,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
             return [self._drumlin_get(i) for i in range(len(values))]
         return self._drumlin_objects(values)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[_T]:
         if self._drumlin_target is None and self._drumlin_prop.type != _ffi.DRUMLIN_PROPERTY_MIXED:
             # The packed items as they are: kept unchanged while they are current (a later read
             # makes a new list), so a loop needs no copy. (_drumlin_packed's first test inline.)
@@ -139,7 +139,7 @@ class List(_Collection, MutableSequence[_T], Generic[_T]):
                 return iter(items)
         return iter(self._drumlin_snapshot())
 
-    def __reversed__(self) -> Iterator[Any]:
+    def __reversed__(self) -> Iterator[_T]:
         return iter(self._drumlin_snapshot()[::-1])
 
     def __contains__(self, value: object) -> bool:
@@ -386,7 +386,7 @@ class Set(_Collection, MutableSet[_T], Generic[_T]):
             return mixed
         return self._drumlin_objects(values)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[_T]:
         return iter(self._drumlin_snapshot())
 
     def _drumlin_lookup(self, value: Any) -> _ffi.drumlin_value | None:

@@ -322,38 +322,44 @@ class Object(HandleBase):
 
     # ---- Writing -------------------------------------------------------------------------------
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        # The commonest write first, here rather than one frame deeper: a number or bool to a plain
-        # property, inside this thread's write(), packed into the accessor's value cell (as
-        # to_value writes it) and written by object key in one call. The cells belong to one class
-        # of one open database, and only the thread in that database's write() passes the check.
-        cells = self._drumlin_packed.get(name)
-        if cells is not None:
-            packed = _PACKED_WRITES.get(type(value))
-            key = self._drumlin_row[-1]  # a class with packed writes is a stored object's
-            db = self._drumlin_db
-            handle = db._drumlin_h
-            if packed is not None and key is not None and handle is not None and db._writer == _get_ident():
-                pack_into, value_type = packed
-                view, record = cells
-                try:
-                    pack_into(view, 0, key, value_type, value)  # the key and the value, one call
-                except struct.error:
-                    pass  # an int beyond 64 bits: the descriptor's write reports it
-                else:
-                    status = _write_by_key_unchecked(record)
-                    if status:
-                        _raise(status)
-                    return
-        # Any other persisted property: its descriptor's __set__ (an attribute assignment only
-        # reaches a data descriptor by itself when the class has no __setattr__, and this one must
-        # see the other names: they are the engine's NoSuchPropertyError, not new instance
-        # attributes).
-        setter = self._drumlin_setters.get(name)
-        if setter is not None:
-            setter(self, value)
-        else:
-            self._drumlin_set_other(name, value)
+    # Hidden from type checkers: a __setattr__ typed for any name would make every misspelled
+    # property (`dog.agee = 3`) valid to mypy and pyright. Model classes declare their properties;
+    # objects by class name are typed Any (db.get("Person", 1)), so their writes still check.
+    if not TYPE_CHECKING:
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            # The commonest write first, here rather than one frame deeper: a number or bool to a plain
+            # property, inside this thread's write(), packed into the accessor's value cell (as
+            # to_value writes it) and written by object key in one call. The cells belong to one class
+            # of one open database, and only the thread in that database's write() passes the check.
+            cells = self._drumlin_packed.get(name)
+            if cells is not None:
+                packed = _PACKED_WRITES.get(type(value))
+                key = self._drumlin_row[-1]  # a class with packed writes is a stored object's
+                db = self._drumlin_db
+                handle = db._drumlin_h
+                if (packed is not None and key is not None and handle is not None
+                        and db._writer == _get_ident()):
+                    pack_into, value_type = packed
+                    view, record = cells
+                    try:
+                        pack_into(view, 0, key, value_type, value)  # the key and the value, one call
+                    except struct.error:
+                        pass  # an int beyond 64 bits: the descriptor's write reports it
+                    else:
+                        status = _write_by_key_unchecked(record)
+                        if status:
+                            _raise(status)
+                        return
+            # Any other persisted property: its descriptor's __set__ (an attribute assignment only
+            # reaches a data descriptor by itself when the class has no __setattr__, and this one must
+            # see the other names: they are the engine's NoSuchPropertyError, not new instance
+            # attributes).
+            setter = self._drumlin_setters.get(name)
+            if setter is not None:
+                setter(self, value)
+            else:
+                self._drumlin_set_other(name, value)
 
     def _drumlin_set_other(self, name: str, value: Any) -> None:
         """An assignment to a name that is not a persisted property's attribute: a stored (mapTo)

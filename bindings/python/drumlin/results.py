@@ -551,8 +551,14 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
         view = self._drumlin_view
         return objects if view is None else map(view, objects)
 
-    # Iterating is _drumlin_each itself (one frame fewer on every loop over results).
-    __iter__ = _drumlin_each
+    # Iterating is _drumlin_each itself (one frame fewer on every loop over results); type checkers
+    # see what it yields: the results' own type (`for p in db.objects(Person)`: a Person).
+    if TYPE_CHECKING:
+
+        def __iter__(self) -> Iterator[_T_co]: ...
+
+    else:
+        __iter__ = _drumlin_each
 
     def __reversed__(self) -> Iterator[_T_co]:
         objects: list[_T_co] = self._drumlin_objects()
