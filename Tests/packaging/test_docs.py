@@ -1,20 +1,25 @@
 """Every code block in README.md and docs/*.md runs as written. The convention:
 
 - **python**: a page's Python blocks, in order, are one program (the page's running example; later
-  blocks continue it). It runs in an empty temporary directory against this checkout's package
-  (bindings/python) and library (.build/release/libdrumlin.so) and must exit 0. Where the page
+  blocks continue it). It runs twice in one empty temporary directory against this checkout's
+  package (bindings/python) and library (.build/release/libdrumlin.so), as a reader runs it again
+  in the same folder, and must exit 0 each time; and every page's program runs, one after
+  another, in one folder (no two pages may use one file name with different schemas). Where the page
   shows what the program prints, PYTHON_OUTPUT holds those lines and the output must equal them
   (normalised as console output is, below); elsewhere the blocks state their results with
   `assert`. A `from __future__` import is moved to the top of the program (Python requires it
   there). A page whose text names a file made of one of its blocks (relationships.md's schema,
-  "saved as `schema.json`") gets that file beside the program (PYTHON_FILES).
+  "saved as `schema.json`") gets that file beside the program (PYTHON_FILES). A block pasted on
+  its own must not miss an import: run alone, it may fail on the running example's objects
+  (`db`), never on a module another block imports (NameError for `drumlin`, `datetime`...).
   bindings/python/tests/test_typing.py checks the same programs with `mypy --strict` and pyright.
 - **c**: a block with a `main` is a whole program: compiled with -std=c99 -Wall -Wextra -Werror
   against include/drumlin.h, run with a database path as its argument, exit status 0; C_OUTPUT
-  holds what it prints where the page shows it. c-api.md's walkthrough (C_EXCERPTS) shows
-  examples/c/quickstart.c in pieces: each piece's lines appear, in order, in that file
-  (whitespace and `/* */` comments aside), and the file is compiled and run the same way (the
-  page's console block shows what it prints). Any other C block is a fragment of its page's
+  holds what it prints where the page shows it. c-api.md's walkthrough (C_WALKTHROUGHS: the C
+  blocks of its "A complete example" section) is examples/c/quickstart.c in pieces, every line:
+  the blocks pasted one after another, as a reader would, are that file (its header comment
+  aside), compile, and run twice print what the page's console block shows for
+  `./build-c/quickstart quickstart.drumlin`. Any other C block is a fragment of its page's
   running example: C_FRAGMENT_SETUP[page] declares the example's state (an open `db` with the
   page's schema, the objects the fragments name), each fragment becomes a function that main()
   calls inside a write transaction (unless the fragment begins one itself), and the fragment's
@@ -53,6 +58,9 @@ test_every_block_is_run_or_not_run_for_a_reason checks that no block escapes all
 
 from __future__ import annotations
 
+import ast
+import builtins
+import itertools
 import json
 import os
 import re
@@ -100,7 +108,7 @@ NOT_RUN = {
 PYTHON_OUTPUT: dict[str, list[str]] = {
     "README.md": ["{'id': 1, 'name': 'Ann', 'age': 32}"],
     "docs/python.md": [
-        "Ann 31 1",
+        "Ann 31",
         "Rex ['Ann (31)'] Status.DONE", "[('Ann', 'Bern', ['write'])]", "write True",   # Model classes
         "{'type': 'int', 'optional': True, 'indexed': False, 'mapTo': 'age'}",           # Schema
         "2024-03-13 15:06:39+00:00",                                                     # Values
@@ -122,8 +130,10 @@ PYTHON_FILES = {"docs/relationships.md": ("schema.json", "json")}
 C_OUTPUT = {"docs/migrations.md": ["migrating from version 1", '{"id":1,"full_name":"Ann Lee"}'],
             "docs/notifications.md": ["inserted: 1"]}
 
-# Pages whose C blocks show one example file in pieces.
-C_EXCERPTS = {"docs/c-api.md": ROOT / "examples" / "c" / "quickstart.c"}
+# Pages whose C blocks in a section show one example file in pieces, every line: the page, the
+# section's heading, the file, and the console command whose output the page shows for it.
+C_WALKTHROUGHS = {"docs/c-api.md": ("## A complete example", ROOT / "examples" / "c" / "quickstart.c",
+                                    "./build-c/quickstart quickstart.drumlin")}
 
 NOT_CODE = {"text", ""}
 
@@ -154,17 +164,72 @@ def test_every_block_is_run_or_not_run_for_a_reason() -> None:
 
 # ---- Python ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("page", python_pages())
-def test_python_program_runs(page: str, tmp_path: Path, library: Path) -> None:
-    program = tmp_path / "example.py"
+def run_python_page(page: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """The page's program, run in `folder` (with the files it reads beside it)."""
+    program = folder / ("example_" + re.sub(r"\W", "_", page) + ".py")
     program.write_text(python_program(page), encoding="utf-8")
     if page in PYTHON_FILES:
         name, language = PYTHON_FILES[page]
-        (tmp_path / name).write_text(blocks(page, language)[0].code, encoding="utf-8")
-    result = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=env(), cwd=tmp_path)
-    assert result.returncode == 0, result.stderr[-4000:]
-    if page in PYTHON_OUTPUT:
-        assert normalised(result.stdout) == normalised("\n".join(PYTHON_OUTPUT[page]))
+        (folder / name).write_text(blocks(page, language)[0].code, encoding="utf-8")
+    return subprocess.run([sys.executable, str(program)], capture_output=True, text=True, env=env(), cwd=folder)
+
+
+@pytest.mark.parametrize("page", python_pages())
+def test_python_program_runs_twice_in_one_folder(page: str, tmp_path: Path, library: Path) -> None:
+    for run in ("first", "second"):
+        result = run_python_page(page, tmp_path)
+        assert result.returncode == 0, f"{page}, {run} run:\n{result.stderr[-4000:]}"
+        if page in PYTHON_OUTPUT:
+            assert normalised(result.stdout) == normalised("\n".join(PYTHON_OUTPUT[page])), f"{page}, {run} run"
+
+
+def test_every_python_page_runs_in_one_folder(tmp_path: Path, library: Path) -> None:
+    """A reader trying the pages one after another in one folder: README.md's quickstart, then
+    python.md, ... Two pages opening one file name with different schemas would fail here."""
+    for page in python_pages():
+        result = run_python_page(page, tmp_path)
+        assert result.returncode == 0, f"{page} after the pages before it:\n{result.stderr[-4000:]}"
+
+
+def imported_modules(code: str) -> set[str]:
+    """The names a program binds by `import` (the first part of a dotted import, or its alias)."""
+    names = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            names.update(alias.asname or alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            names.update(alias.asname or alias.name for alias in node.names)
+    return names
+
+
+def free_names(code: str) -> set[str]:
+    """The names a block reads but binds nowhere in itself (nor are builtins)."""
+    read, bound = set(), set(imported_modules(code))
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return read - bound - set(dir(builtins))
+
+
+@pytest.mark.parametrize("page", python_pages())
+def test_python_blocks_import_what_they_use(page: str) -> None:
+    """A block that continues nothing (it reads no name an earlier block defines, only modules) is
+    pasted on its own by a reader, so it imports every module it uses: python.md's ObjectId block
+    once used `drumlin` without `import drumlin`. Blocks that continue the running example (they
+    read `db`, `SCHEMA`...) run after the blocks that import."""
+    modules = imported_modules(python_program(page))
+    missing = []
+    for block in blocks(page, "python"):
+        free = free_names(block.code)
+        if free and free <= modules:
+            missing.append((block.line, sorted(free)))
+    assert missing == [], f"{page}: blocks (line, modules) that use a module without importing it"
 
 
 # ---- C --------------------------------------------------------------------------------------
@@ -188,12 +253,41 @@ def is_program(block: Block) -> bool:
     return re.search(r"^int main\(", block.code, flags=re.M) is not None
 
 
-def excerpt_of(block: Block, source: str) -> bool:
-    """The block's non-blank lines appear, in order, among the lines of source (whitespace and comments aside)."""
-    def bare(line: str) -> str:
-        return re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", line)).strip()
-    lines = iter(bare(line) for line in source.splitlines())
-    return all(any(line == bare(wanted) for line in lines) for wanted in block.code.splitlines() if bare(wanted))
+def walkthrough(page: str) -> list[Block]:
+    """The C blocks of the page's walkthrough section (C_WALKTHROUGHS), in order."""
+    heading = C_WALKTHROUGHS[page][0]
+    lines = (ROOT / page).read_text(encoding="utf-8").splitlines()
+    start = lines.index(heading) + 1
+    end = next((i + 1 for i in range(start, len(lines)) if lines[i].startswith("## ")), len(lines) + 1)
+    return [b for b in blocks(page, "c") if start < b.line < end]
+
+
+def console_output(page: str, command: str) -> list[str]:
+    """The lines a page's console block shows under `$ command`."""
+    for block in blocks(page, "console"):
+        lines = block.code.splitlines()
+        if f"$ {command}" in lines:
+            after = lines[lines.index(f"$ {command}") + 1:]
+            return list(itertools.takewhile(lambda line: not line.startswith("$ "), after))
+    raise AssertionError(f"{page} shows no `$ {command}`")
+
+
+def test_c_walkthrough_pasted_together_is_the_example_and_prints_what_the_page_shows(tmp_path: Path,
+                                                                                    library: Path) -> None:
+    for page, (_, example, command) in C_WALKTHROUGHS.items():
+        pasted = "\n".join(b.code for b in walkthrough(page))
+        source = example.read_text(encoding="utf-8")
+        body = source[source.index("*/\n") + 3:]  # the file without its header comment
+        assert [line for line in pasted.splitlines() if line.strip()] == \
+            [line for line in body.splitlines() if line.strip()], f"{page}: the walkthrough is not {example.name}"
+        program = tmp_path / "app.c"
+        program.write_text(pasted, encoding="utf-8")
+        compile_c(program, tmp_path / "app")
+        expected = normalised("\n".join(console_output(page, command)))
+        for run in ("first", "second"):
+            ran = subprocess.run(["./app", command.split()[-1]], capture_output=True, text=True, cwd=tmp_path)
+            assert ran.returncode == 0, f"{page}, {run} run: {ran.stdout}{ran.stderr}"
+            assert normalised(ran.stdout) == expected, f"{page}, {run} run"
 
 
 def is_prototype(code: str) -> bool:
@@ -232,7 +326,8 @@ def c_string(text: str) -> str:
 def c_api_setup() -> tuple[str, str]:
     """c-api.md: the walkthrough's SCHEMA and database, `person` (Ann, with a payload), `other` (a
     second database), `people_json`, and a logger `on_log` with its `state`."""
-    schema = next(b.code for b in blocks("docs/c-api.md", "c") if b.code.startswith("static const char *SCHEMA"))
+    code = next(b.code for b in walkthrough("docs/c-api.md") if "static const char *SCHEMA" in b.code)
+    schema = code[code.index("static const char *SCHEMA"):]
     declarations = r"""#include <drumlin.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,18 +390,16 @@ def test_c_blocks_compile_and_run(page: str, tmp_path: Path, library: Path) -> N
     c_blocks = blocks(page, "c")
     jobs: list[tuple[Path, list[str] | None]] = []
     fragments = []
-    excerpts = C_EXCERPTS.get(page)
+    walked = walkthrough(page) if page in C_WALKTHROUGHS else []  # their own test, above
     for block in c_blocks:
+        if block in walked:
+            continue
         if is_program(block):
             source = tmp_path / f"line{block.line}.c"
             source.write_text(block.code, encoding="utf-8")
             jobs.append((source, C_OUTPUT.get(page)))
-        elif excerpts and excerpt_of(block, excerpts.read_text(encoding="utf-8")):
-            continue
         else:
             fragments.append(block)
-    if excerpts:
-        jobs.append((excerpts, None))
     if fragments:
         source = tmp_path / "fragments.c"
         source.write_text(fragment_program(page, fragments), encoding="utf-8")

@@ -63,6 +63,7 @@ int main(int argc, char **argv) {
     drumlin_object *ann = NULL, *cleo = NULL, *rex = NULL, *owner = NULL;
     drumlin_results *owners = NULL;
     drumlin_list *dogs = NULL;
+    drumlin_value key = {DRUMLIN_TYPE_INT, {0}}, name, age;
     char *json = NULL;
     int64_t count = 0, dog_count = 0;
     size_t n = 0;
@@ -89,20 +90,18 @@ int main(int argc, char **argv) {
     json = NULL;
 
     /* ... and as typed values. Strings are sized and borrowed: valid until the next call on `ann`. */
-    {
-        drumlin_value key = {DRUMLIN_TYPE_INT, {0}};
-        drumlin_value name, age;
-        key.as.integer = 1;
-        CHECK(drumlin_object_find(db, "Person", &key, &ann));
-        CHECK(drumlin_object_get(ann, "name", &name));
-        printf("typed    name = %.*s", (int)name.as.string.size, name.as.string.data);
-        CHECK(drumlin_object_get(ann, "age", &age));
-        printf(", age = %lld\n", (long long)age.as.integer);
+    key.as.integer = 1;
+    CHECK(drumlin_object_find(db, "Person", &key, &ann)); /* DRUMLIN_NOT_FOUND (1) if absent */
+    CHECK(drumlin_object_get(ann, "name", &name));
+    printf("typed    name = %.*s", (int)name.as.string.size, name.as.string.data);
+    CHECK(drumlin_object_get(ann, "age", &age));
+    printf(", age = %lld\n", (long long)age.as.integer);
 
-        /* Update: a typed set, then a JSON upsert that writes only what changed. */
-        age.as.integer = 32;
-        CHECK(drumlin_object_set(ann, "age", &age));
-    }
+    /* Update: a typed set (a value is its type and its field), then a JSON upsert that writes
+     * only what changed. */
+    age.type = DRUMLIN_TYPE_INT;
+    age.as.integer = 32;
+    CHECK(drumlin_object_set(ann, "age", &age));
     CHECK(drumlin_create_json(db, "Person", "{\"_id\": 2, \"age\": 45}", DRUMLIN_UPDATE_MODIFIED, NULL));
     CHECK(drumlin_object_to_json(ann, &json));
     printf("updated  %s\n", json);
@@ -155,22 +154,19 @@ int main(int argc, char **argv) {
     json = NULL;
 
     /* Backlinks: who links to Rex through Person.dogs. The results handle is live. */
-    {
-        drumlin_value key = {DRUMLIN_TYPE_STRING, {0}};
-        key.as.string.data = "Rex";
-        key.as.string.size = 3;
-        CHECK(drumlin_object_find(db, "Dog", &key, &rex));
-    }
+    key.type = DRUMLIN_TYPE_STRING;
+    key.as.string.data = "Rex";
+    key.as.string.size = 3;
+    CHECK(drumlin_object_find(db, "Dog", &key, &rex));
     CHECK(drumlin_object_get_backlinks(rex, "owners", &owners)); /* or "@links.Person.dogs" */
     CHECK(drumlin_results_count(owners, &n));
     printf("Rex's owners (%zu):", n);
     for (size_t i = 0; i < n; i++) {
-        drumlin_value name;
         CHECK(drumlin_results_get_object(owners, i, &owner));
         CHECK(drumlin_object_get(owner, "name", &name));
         printf("%s%.*s", i ? ", " : " ", (int)name.as.string.size, name.as.string.data); /* borrowed */
         drumlin_object_release(owner);
-        owner = NULL;
+        owner = NULL; /* cleanup: releases it if a CHECK fails */
     }
     printf("\n");
 
