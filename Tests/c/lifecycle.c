@@ -7,7 +7,9 @@
  */
 #include "check.h"
 
+#include <dirent.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 static const char *SCHEMA =
     "[{\"name\": \"Person\", \"primaryKey\": \"_id\", \"properties\": {"
@@ -85,6 +87,34 @@ static void test_invalid_schema_is_refused(const char *dir) {
     }
 }
 
+static void test_a_directory_is_not_a_file(const char *dir) {
+    char path[4096], expected[4200];
+    drumlin_db *db = NULL;
+    drumlin_options *options = drumlin_options_new();
+    DIR *folder;
+    struct dirent *entry;
+    int entries = 0;
+
+    REQUIRE(options != NULL);
+    REQUIRE_OK(drumlin_options_set_read_only(options, 1));
+    snprintf(path, sizeof path, "%s/folder.drumlin", dir);
+    REQUIRE(mkdir(path, 0700) == 0);
+    snprintf(expected, sizeof expected, "Cannot open '%s': it is a directory, not a database file.", path);
+    CHECK_ERR(drumlin_open(path, SCHEMA, NULL, &db), DRUMLIN_ERR_FILE);
+    CHECK_STR(drumlin_last_error_message(), expected);
+    CHECK_ERR(drumlin_open(path, NULL, NULL, &db), DRUMLIN_ERR_FILE);
+    CHECK_STR(drumlin_last_error_message(), expected);
+    CHECK_ERR(drumlin_open(path, NULL, options, &db), DRUMLIN_ERR_FILE);
+    CHECK_STR(drumlin_last_error_message(), expected);
+    CHECK(db == NULL);
+    drumlin_options_free(options);
+    folder = opendir(path);
+    REQUIRE(folder != NULL);
+    while ((entry = readdir(folder)) != NULL) entries += entry->d_name[0] != '.';
+    closedir(folder);
+    CHECK(entries == 0);
+}
+
 static void test_files_that_are_not_databases(const char *dir) {
     char path[4096];
     drumlin_db *db = NULL;
@@ -110,6 +140,10 @@ static void test_files_that_are_not_databases(const char *dir) {
     snprintf(path, sizeof path, "%s/no/such/dir/x.drumlin", dir);
     CHECK_ERR(drumlin_open(path, SCHEMA, NULL, &db), DRUMLIN_ERR_FILE);
     CHECK(db == NULL);
+
+    /* A directory given as the file is a file error that says so (not SQLite's "disk I/O error"),
+     * with a schema, with the stored one and read-only; nothing is made inside it. */
+    test_a_directory_is_not_a_file(dir);
 }
 
 static void test_introspection(drumlin_db *db) {

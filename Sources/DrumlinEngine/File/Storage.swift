@@ -208,6 +208,11 @@ enum Storage {
     /// Refuses a file that is not SQLite before SQLite touches it. An absent or empty file is a new
     /// database.
     static func checkFileHeader(_ path: String, readOnly: Bool) throws(DrumlinError) {
+        // fopen opens a directory, whose reads then fail: SQLite would say "disk I/O error".
+        var entry = stat()
+        if stat(path, &entry) == 0, entry.st_mode & S_IFMT == S_IFDIR {
+            throw DrumlinError(.file, "Cannot open '\(path)': it is a directory, not a database file.")
+        }
         guard let file = fopen(path, "rb") else {
             if errno == ENOENT {
                 if readOnly { throw DrumlinError(.file, "Cannot open '\(path)' read-only: the file does not exist.") }

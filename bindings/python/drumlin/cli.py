@@ -272,6 +272,8 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
         except OSError as error:
             raise _Failure(f"{args.schema}: {error.strerror}") from None
         database = Database(args.file, schema)  # created if needed; an existing file is migrated as usual
+    elif not os.path.exists(args.file):
+        raise _Failure(f"{args.file}: no such file (import --schema SCHEMA creates it)")
     else:
         database = _open(args.file, write=True)
     with database as db:

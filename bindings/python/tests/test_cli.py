@@ -179,6 +179,18 @@ def test_errors_say_what_went_wrong_with_shell_exit_codes(demo: Path, tmp_path: 
     assert (missing.returncode, missing.stdout) == (1, "")
     assert missing.stderr == f"drumlin: {tmp_path / 'missing.drumlin'}: no such file\n"
     assert not (tmp_path / "missing.drumlin").exists()
+    lines = tmp_path / "people.ndjson"
+    lines.write_text('{"$type": "Person", "id": 9, "name": "Zed"}\n')
+    new = run("import", tmp_path / "new.drumlin", lines)
+    assert (new.returncode, new.stdout) == (1, "")
+    assert new.stderr == (f"drumlin: {tmp_path / 'new.drumlin'}: no such file "
+                          "(import --schema SCHEMA creates it)\n")
+    assert not (tmp_path / "new.drumlin").exists()
+    (tmp_path / "folder").mkdir()
+    folder = run("info", tmp_path / "folder")
+    assert (folder.returncode, folder.stdout) == (1, "")
+    assert folder.stderr == (f"drumlin: Cannot open '{tmp_path / 'folder'}': it is a directory, "
+                             "not a database file.\n")
     (tmp_path / "notes.txt").write_text("not a database")
     corrupt = run("info", tmp_path / "notes.txt")
     assert corrupt.returncode == 1 and "is not a Drumlin database" in corrupt.stderr

@@ -190,3 +190,18 @@ def test_a_lone_surrogate_in_a_path_or_a_schema_is_a_drumlin_error() -> None:
         drumlin.open("/tmp/\udcff.drumlin")
     with pytest.raises(drumlin.SchemaValidationError, match="unpaired surrogate"):
         drumlin.open(":memory:", [{"name": "P\udcff", "properties": {"a": "int"}}])
+
+
+def test_a_directory_is_not_a_database_file(tmp_path: Path) -> None:
+    """A directory as the path is a FileError that says so (SQLite's own word was "disk I/O
+    error"), with a schema, with the stored one and read-only; nothing is made inside it."""
+    folder = tmp_path / "folder.drumlin"
+    folder.mkdir()
+    expected = f"Cannot open '{folder}': it is a directory, not a database file."
+    for open_it in (lambda: drumlin.open(str(folder), SCHEMA), lambda: drumlin.open(str(folder)),
+                    lambda: drumlin.open(str(folder), read_only=True)):
+        with pytest.raises(drumlin.FileError) as raised:
+            open_it()
+        assert raised.value.message == expected
+    assert list(folder.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.drumlin"]
