@@ -37,6 +37,7 @@ BUILD_SCRIPT = ROOT / "tools" / "build-library.sh"
 VERSION_SCRIPT = ROOT / "tools" / "gen-python-version.py"
 CONSTANTS_SCRIPT = ROOT / "tools" / "gen-python-constants.py"
 LIBRARY = "libdrumlin.so"
+DOCS = ROOT / "docs"
 
 
 @contextlib.contextmanager
@@ -90,6 +91,13 @@ class BuildPyWithLibrary(build_py):
         # drumlin_* functions stay. The build tree keeps them, for debuggers and profilers.
         if shutil.which("strip"):
             subprocess.run(["strip", "--strip-unneeded", str(target)], check=True)
+        # The user docs, for an installed user (help(drumlin) names the folder): the pages as they
+        # are in the repository, so their links to each other keep working.
+        docs = Path(self.build_lib) / "drumlin" / "docs"
+        shutil.rmtree(docs, ignore_errors=True)
+        docs.mkdir()
+        for page in sorted(DOCS.glob("*.md")):
+            shutil.copyfile(page, docs / page.name)
 
 
 class NativeDistribution(Distribution):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,15 @@ def test_drumlin_value_has_the_c_layout() -> None:
     assert ctypes.sizeof(_ffi.drumlin_value) == 24
     assert _ffi.drumlin_value.as_.offset == 8
     assert ctypes.sizeof(_ffi.drumlin_property_info) == 48
+
+
+def test_help_names_the_docs_folder_and_it_has_the_pages() -> None:
+    """help(drumlin) points at documentation that exists: the docs installed with the package, or a
+    checkout's docs/ folder."""
+    found = re.search(r"cli\.md \(the `drumlin` command\) in (\S+)\s", drumlin.__doc__ or "")
+    assert found, drumlin.__doc__
+    folder = Path(found.group(1))
+    assert folder.is_absolute() and folder.name == "docs"
+    for page in ("python.md", "schema.md", "queries.md", "relationships.md", "migrations.md",
+                 "notifications.md", "cli.md"):
+        assert (folder / page).is_file(), page

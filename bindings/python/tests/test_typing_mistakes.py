@@ -63,7 +63,9 @@ def test_pyright_passes_the_right_program() -> None:
 
 
 def test_the_right_program_runs(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)}
+    env = dict(os.environ)
+    if not os.environ.get("DRUMLIN_TEST_INSTALLED"):  # else the installed package
+        env["PYTHONPATH"] = str(PACKAGE_ROOT)
     result = subprocess.run([sys.executable, str(RIGHT)], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["['Bo'] ['ship'] ship 4"]
