@@ -151,7 +151,7 @@ def test_installed_in_a_fresh_venv_the_quickstart_runs_with_the_toolchain_hidden
     shown = run([interpreter, "-m", "pip", "show", "--disable-pip-version-check", "drumlin"], env=clean_env()).stdout
     assert "\nLicense: Apache-2.0\n" in shown, shown
     docstring = run([interpreter, "-c", "import drumlin; print(drumlin.__doc__)"], env=clean_env(), cwd=tmp_path).stdout
-    folder = re.search(r"in (\S+/site-packages/drumlin/docs)\s", docstring)
+    folder = re.search(r"Documentation, in (\S+/site-packages/drumlin/docs) \(", docstring)
     assert folder, docstring
     assert Path(folder.group(1)).is_relative_to(tmp_path / "venv") and (Path(folder.group(1)) / "python.md").is_file()
 

@@ -10,9 +10,10 @@
             ann.age = 31
         print(ann.name, ann.age)
 
-Documentation: python.md (this package's API), schema.md, queries.md, relationships.md,
-migrations.md, notifications.md and cli.md (the `drumlin` command) in DOCS_FOLDER
-(installed with the package). The package is pure ctypes over libdrumlin (include/drumlin.h).
+Documentation, in DOCS_FOLDER (installed with the package; from a checkout, its docs/):
+python.md (this package's API), schema.md, queries.md, relationships.md, migrations.md,
+notifications.md and cli.md (the `drumlin` command). The package is pure ctypes over libdrumlin
+(include/drumlin.h).
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ __all__ = [
 def _docs_folder() -> str:
     """The user docs: installed beside the modules (setup.py copies them), or a checkout's docs/."""
     here = _os.path.dirname(_os.path.abspath(__file__))
-    for folder in (_os.path.join(here, "docs"), _os.path.join(here, _os.pardir, _os.pardir, "docs")):
+    for folder in (_os.path.join(here, "docs"), _os.path.join(here, _os.pardir, _os.pardir, _os.pardir, "docs")):
         if _os.path.isfile(_os.path.join(folder, "python.md")):
             return _os.path.normpath(folder)
     return _os.path.join(here, "docs")
