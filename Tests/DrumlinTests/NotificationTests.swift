@@ -170,7 +170,7 @@ final class Log: @unchecked Sendable {
 
     @Test func anotherHandlesCommitsArriveOnRefresh() throws {
         let path = NSTemporaryDirectory() + "drumlin-face-notify-\(UInt64.random(in: 0 ... .max)).realm"
-        defer { try? Realm.deleteFiles(for: { var c = Realm.Configuration(); c.fileURL = URL(fileURLWithPath: path); return c }()) }
+        defer { _ = try? Realm.deleteFiles(for: { var c = Realm.Configuration(); c.fileURL = URL(fileURLWithPath: path); return c }()) }
         let realm = try openRealm(path)
         let log = Log()
         let token = realm.objects(Watched.Dog.self).observe { changes in log.lines.append(self.describe(changes)) }

@@ -42,7 +42,7 @@ enum Shared {
 
     @Test func anotherProcessesCommitsArriveOnRefresh() throws {
         let path = NSTemporaryDirectory() + "drumlin-process-notify-\(UInt64.random(in: 0 ... .max)).realm"
-        defer { try? Realm.deleteFiles(for: configuration(path)) }
+        defer { _ = try? Realm.deleteFiles(for: configuration(path)) }
         let realm = try Realm(configuration: configuration(path))
         try realm.write { realm.add(Shared.Note(value: ["id": 1, "text": "mine"])) }
         var seen: [String] = []
@@ -76,7 +76,7 @@ enum Shared {
         let path = NSTemporaryDirectory() + "drumlin-process-migrate-\(UInt64.random(in: 0 ... .max)).realm"
         let marker = path + ".started"
         defer {
-            try? Realm.deleteFiles(for: configuration(path))
+            _ = try? Realm.deleteFiles(for: configuration(path))
             try? FileManager.default.removeItem(atPath: marker)
         }
         do {

@@ -55,7 +55,15 @@ public enum ObjectChange<T> {
 /// Runs a delivery where the observer asked: at once (on the committing or refreshing thread),
 /// or asynchronously on `queue`.
 private func dispatch(_ queue: DispatchQueue?, _ work: @escaping () -> Void) {
-    if let queue { queue.async(execute: work) } else { work() }
+    guard let queue else { return work() }
+    let delivery = Delivery(work: work)
+    queue.async { delivery.work() }
+}
+
+/// A delivery sent to the observer's queue. Realm's contract: the block runs on the queue it was
+/// registered for, and what it captures is the caller's to share safely (as in Realm Swift).
+private struct Delivery: @unchecked Sendable {
+    let work: () -> Void
 }
 
 /// Registers an engine observer; a refused registration (inside a write transaction, an unknown

@@ -328,7 +328,7 @@ let petsSchema = """
         expectError(.invalidArgument, "Index 5 is out of bounds for a nested list of size 3.") {
             try ann.setMixed("anything", at: [.key("a"), .index(5)], to: 1)
         }
-        expectError(.invalidArgument) { try ann.mixedValue("anything", at: [.index(0)]) }
+        expectError(.invalidArgument) { _ = try ann.mixedValue("anything", at: [.index(0)]) }
         try db.commit()
     }
 

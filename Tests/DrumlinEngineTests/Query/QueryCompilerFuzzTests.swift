@@ -47,7 +47,7 @@ import Testing
                 let results = try db.query("Item", query, arguments)
                 _ = try results.count
                 ran += 1
-            } catch let error as DrumlinError where error.code == .query {
+            } catch where error.code == .query {
                 rejected += 1
             } catch {
                 if failures.count < 20 { failures.append("\(query)  ->  \(error)") }
