@@ -66,6 +66,19 @@ import Glibc
         #expect(try ann["anything"] == .int(3))
     }
 
+    @Test func aDirectoryIsAFileErrorThatSaysSo() throws {
+        // SQLite's own word for it was "disk I/O error"; with a schema, the stored one, read-only.
+        let folder = temporaryDirectory() + "/folder.drumlin"
+        #expect(mkdir(folder, 0o700) == 0)
+        let message = "Cannot open '\(folder)': it is a directory, not a database file."
+        expectError(.file, message) { _ = try Database(path: folder, schemaJSON: personSchema) }
+        expectError(.file, message) { _ = try Database(path: folder) }
+        var readOnly = OpenOptions()
+        readOnly.readOnly = true
+        expectError(.file, message) { _ = try Database(path: folder, options: readOnly) }
+        for beside in ["-wal", "-shm", "-journal"] { #expect(access(folder + beside, F_OK) != 0) }
+    }
+
     @Test func aFileThatIsNotDrumlinIsRefusedUntouched() throws {
         let dir = temporaryDirectory()
         let text = dir + "/notes.txt"
