@@ -9,9 +9,9 @@
   (normalised as console output is, below); elsewhere the blocks state their results with
   `assert`. A `from __future__` import is moved to the top of the program (Python requires it
   there). A page whose text names a file made of one of its blocks (relationships.md's schema,
-  "saved as `schema.json`") gets that file beside the program (PYTHON_FILES). A block pasted on
-  its own must not miss an import: run alone, it may fail on the running example's objects
-  (`db`), never on a module another block imports (NameError for `drumlin`, `datetime`...).
+  "saved as `schema.json`") gets that file beside the program (PYTHON_FILES). A block that
+  reads no name an earlier block defines, only modules, is one a reader pastes on its own: it
+  must import every module it uses (`import drumlin`), as read from its syntax tree.
   bindings/python/tests/test_typing.py checks the same programs with `mypy --strict` and pyright.
 - **c**: a block with a `main` is a whole program: compiled with -std=c99 -Wall -Wextra -Werror
   against include/drumlin.h, run with a database path as its argument, exit status 0; C_OUTPUT
