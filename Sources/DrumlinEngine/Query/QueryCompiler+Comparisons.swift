@@ -278,12 +278,26 @@ extension QueryCompiler {
            let test = try equalityList(lhs, listElements(rhs, items), mixedTypes: Set(items.compactMap(Self.group)).count > 1) {
             return quantifier == .noElement ? "(NOT coalesce(\(test), 0))" : "(\(test))"
         }
+        // Two grouped sides (`ALL value[*][*] == dict[*][*]`): Realm pairs the groups, and the
+        // comparison holds when it holds for one pair (an empty group included).
+        var left = lhs, right = rhs
+        var outer: [String] = []
+        if left.source != nil, right.source != nil {
+            for side in [0, 1] {
+                guard let groups = (side == 0 ? left : right).source?.groups, let elements = groups.elements else { continue }
+                outer.append("SELECT 1 FROM \(groups.from) WHERE \(groups.condition)")
+                let inner = Source(from: elements.from, condition: elements.condition, order: elements.order)
+                if side == 0 { left.source = inner } else { right.source = inner }
+            }
+        }
         // Each many-valued side by its quantifier (ANY when none is written), the left side outermost.
-        return try over(lhs) { (compiler, left) throws(DrumlinError) in
-            try compiler.over(rhs) { (compiler, right) throws(DrumlinError) in
+        var compared = try over(left) { (compiler, left) throws(DrumlinError) in
+            try compiler.over(right) { (compiler, right) throws(DrumlinError) in
                 try compiler.scalarComparison(left, op, right, ci)
             }
         }
+        for select in outer.reversed() { compared = "EXISTS (\(select) AND \(compared))" }
+        return compared
     }
 
     /// `dogs == NULL`: Realm refuses comparing a list of links with null.

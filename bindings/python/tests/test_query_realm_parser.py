@@ -287,3 +287,9 @@ def test_all_over_the_lists_of_linked_objects(open_db: OpenDb) -> None:
     assert ids("ALL list.integers == 1") == [0, 1, 2]  # row 1: the {1} list of its second object
     assert ids("NONE list.integers == 1") == [1, 2]
     assert ids("list.integers.@count == 1") == [0, 1]
+
+
+def test_two_grouped_sides_pair_their_groups(wildcards: drumlin.Database) -> None:
+    # obj3's dict has a number under key1: an empty group, in which no element of value matches.
+    assert [row.id for row in wildcards.query("table", "NONE value[*][*] = dict[*][*]")] == ["obj1", "obj2", "obj3"]
+    assert [row.id for row in wildcards.query("table", "ALL value[*][*] = ANY dict[*][*]")] == ["obj1", "obj3"]
