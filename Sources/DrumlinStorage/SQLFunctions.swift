@@ -13,7 +13,7 @@ import Glibc
 /// | `drumlin_fold(x)` | x case-folded (Unicode lowercase) for `[c]` comparisons; non-text unchanged |
 /// | `drumlin_strop(op, a, b, ci)` | Realm's string operators on text or blobs: 1 BEGINSWITH, 2 ENDSWITH, 3 CONTAINS, 4 LIKE, 5 == |
 /// | `drumlin_num(x)` | a stored float/double (REAL, or the 8-byte BLOB kept for NaN and -0.0) as a REAL |
-/// | `drumlin_div(a, b)` | a / b: integer division for two integers (NULL for a zero divisor), IEEE otherwise (±inf) |
+/// | `drumlin_div(a, b)` | a / b: integer division for two integers (a zero divisor gives Int64.max, or .min for a negative dividend, as Realm), IEEE otherwise (±inf) |
 /// | `drumlin_deccmp(a, b)` | -1/0/1 comparing numbers exactly when either side is a decimal128 (text), NULL if not comparable |
 /// | `drumlin_geo(lon, lat, shape)` | 1 when the point is inside the shape (Extended JSON text, parsed once per statement) |
 enum SQLFunctions {
@@ -39,8 +39,10 @@ enum SQLFunctions {
             guard let argv, let a = argv[0], let b = argv[1] else { return }
             if sqlite3_value_type(a) == SQLITE_INTEGER, sqlite3_value_type(b) == SQLITE_INTEGER {
                 let x = sqlite3_value_int64(a), y = sqlite3_value_int64(b)
-                guard y != 0, !(x == .min && y == -1) else { sqlite3_result_null(context); return }
-                sqlite3_result_int64(context, x / y)
+                // As Realm: a zero divisor gives the largest integer of the dividend's sign (so a
+                // comparison with it is as with infinity); .min / -1 saturates.
+                if y == 0 { sqlite3_result_int64(context, x < 0 ? .min : .max); return }
+                sqlite3_result_int64(context, x == .min && y == -1 ? .max : x / y)
                 return
             }
             func number(_ v: OpaquePointer) -> Double? {   // decimal128 values are text

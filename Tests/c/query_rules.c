@@ -3,7 +3,8 @@
  * quantified constant lists, null rules, numeric strings, a 50,000-term OR chain, and the
  * QUERY errors for a quantifier without a list and infinity against an int property; .length in
  * lists, arithmetic on a list, obj() in a list, and object arguments ({"$link": ...}) of the right
- * and the wrong class; LIMIT(SIZE_MAX) and an empty DISTINCT.
+ * and the wrong class; LIMIT(SIZE_MAX) and an empty DISTINCT; a few of realm-core's test_parser.cpp
+ * answers (integer division by zero, two lists compared whole, a typed property's @type).
  */
 #include "check.h"
 
@@ -50,6 +51,11 @@ int main(void) {
     CHECK(count(db, "age >= $0", "[null]") == 1);
     CHECK(count(db, "age == '31'", NULL) == 1);
     CHECK(count(db, "score / 0 == inf", NULL) == 2);
+    /* realm-core's test_parser.cpp answers (issue 44, item 6) */
+    CHECK(count(db, "age / 0 > 1000", NULL) == 2);        /* int / 0: the largest int */
+    CHECK(count(db, "scores == scores", NULL) == 3);      /* two lists: compared whole */
+    CHECK(count(db, "{1, 2, 3} IN scores", NULL) == 1);
+    CHECK(count(db, "ALL {4, 6} / 2 >= ANY scores", NULL) == 1);
 
     /* 50,000 OR'ed terms */
     size_t size = 50000 * 24 + 64;
@@ -63,6 +69,8 @@ int main(void) {
 
     expect_query_error(db, "ANY age > 3", "The keypath following 'ANY' must contain a list");
     expect_query_error(db, "age == inf", "Infinity not supported for int (property 'age')");
+    expect_query_error(db, "1-0 = 1", "syntax error, unexpected number '-0'");
+    expect_query_error(db, "age.@type == 'int'", "Comparison between two constants is not supported");
 
     CHECK(count(db, "names.length == 3", NULL) == 1);
     CHECK(count(db, "ANY scores * 2 > 10", NULL) == 1);

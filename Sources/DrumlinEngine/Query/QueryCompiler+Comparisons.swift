@@ -26,6 +26,13 @@ extension QueryCompiler {
         case .keyPath(let keyPath, let quantifier):
             return try path(keyPath, object, quantifier: quantifier)
         case .list(let elements, let quantifier):
+            if quantifier != nil, elements.count == 1, case .argument(let index) = elements[0].kind,
+               !text.utf8Slice(range).contains("{") {
+                // `IN ANY $0` walks the list the argument holds: any other value is refused (Realm).
+                if index >= 0, index < arguments.count, !{ if case .list = arguments[index] { return true }; return false }() {
+                    throw error("ANY/ALL/NONE are only allowed on arguments which contain a list but '$\(index)' is not a list.", at: range)
+                }
+            }
             var values: [Value] = []
             var operands: [Operand] = []
             var hasLookups = false
@@ -60,17 +67,20 @@ extension QueryCompiler {
             return try aggregate(keyPath, op, property, quantifier, object, range)
         case .typeOf(let keyPath, let quantifier):
             let target = try path(keyPath, object, quantifier: quantifier)
-            let type: String
+            let code: Int
             switch target.kind {
-            case .mixed(let mixedType): type = mixedType
-            case .scalar(let propertyType):
-                // A typed property's @type is its type (null for a null value), as in Realm.
-                type = "(CASE WHEN \(target.sql) IS NULL THEN 0 ELSE \(ValueCodec.typeCode(propertyType)) END)"
-            case .link: type = "(CASE WHEN \(target.sql) IS NULL THEN 0 ELSE 10 END)"
+            case .mixed(let mixedType):
+                return Operand(sql: mixedType, kind: .typeName(mixedType), source: target.source, quantifier: target.quantifier, range: range, owner: nil, property: nil)
+            case .scalar(let propertyType): code = Int(ValueCodec.typeCode(propertyType))
+            case .link: code = 10
             default:
                 throw error("@type cannot be applied to '\(written(target))' ('\(typeWord(target.kind))')", at: range)
             }
-            return Operand(sql: type, kind: .typeName(type), source: target.source, quantifier: target.quantifier, range: range, owner: nil, property: nil)
+            // A typed property's @type is a constant, its type, as in Realm (one value, also for a
+            // list): it compares with a mixed value's @type, not with a type name.
+            var type = Operand(sql: "\(code)", kind: .typeName("\(code)"), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+            type.constantType = Self.typeNames[code]
+            return type
         case .subquery(let collection, let variable, let predicate):
             return try subquery(collection, variable, predicate, object, range)
         case .arithmetic(let lhs, let op, let rhs):
@@ -78,6 +88,24 @@ extension QueryCompiler {
             // and the result keeps the list's elements and quantifier.
             var leftOperand = try operand(lhs, object)
             var rightOperand = try operand(rhs, object)
+            if isMany(leftOperand) && isMany(rightOperand) && !(leftOperand.source != nil && rightOperand.source != nil) {
+                throw error("Operations involving two lists are not supported", at: range)
+            }
+            for (list, other, listOnLeft) in [(leftOperand, rightOperand, true), (rightOperand, leftOperand, false)] {
+                // A constant list (`ALL {8, 10} / 2 >= ANY items.price`): the arithmetic is done per
+                // element; the result is a list of the same quantifier.
+                guard case .constantList(let items, let listQuantifier) = list.kind else { continue }
+                var elements: [Operand] = []
+                for element in listElements(list, items) {
+                    let x = try numericSingle(listOnLeft ? element : other)
+                    let y = try numericSingle(listOnLeft ? other : element)
+                    let sql = op == .divide ? "drumlin_div(\(x), \(y))" : "(\(x) \(op.rawValue) \(y))"
+                    elements.append(Operand(sql: sql, kind: .scalar(.double), source: nil, quantifier: nil, range: range, owner: nil, property: nil))
+                }
+                var result = Operand(sql: "", kind: .constantList(items, listQuantifier), source: nil, quantifier: nil, range: range, owner: nil, property: nil)
+                result.elements = elements
+                return result
+            }
             if leftOperand.source != nil && rightOperand.source != nil {
                 throw error("Arithmetic needs at most one list ('\(written(leftOperand))' and '\(written(rightOperand))' are both lists)", at: range)
             }
@@ -226,7 +254,9 @@ extension QueryCompiler {
         try checkLinkListAgainstNull(rhs, lhs)
         listMismatch = op == .notEqual ? "1" : "0"
 
-        if comparison.op != .in, isMany(lhs) && isMany(rhs) && writtenQuantifier(lhs) == nil && writtenQuantifier(rhs) == nil {
+        let constantOnLeft = { if case .constantList = lhs.kind { return true }; return false }()
+        if comparison.op != .in || constantOnLeft || (lhs.source != nil && rhs.source != nil),
+           isMany(lhs) && isMany(rhs) && writtenQuantifier(lhs) == nil && writtenQuantifier(rhs) == nil {
             // Neither side quantified: the lists are compared whole, element by element, as in Realm.
             switch (lhs.kind, rhs.kind) {
             case (.constantList, .constantList):
@@ -236,7 +266,7 @@ extension QueryCompiler {
             case (.constantList(let items, _), _):
                 return try wholeList(rhs, op, listElements(lhs, items), ci, constantOnLeft: true)
             default:
-                throw error("Comparison between two lists is not supported ('\(text.utf8Slice(lhs.range))' and '\(text.utf8Slice(rhs.range))'): write ANY, ALL or NONE before one of them", at: comparison.range)
+                return try wholeLists(lhs, op, rhs, ci)
             }
         }
         // `x IN $0` (`x == ANY {…}`, `x == NONE {…}`) with numbers or strings: one IN over a JSON
@@ -248,12 +278,26 @@ extension QueryCompiler {
            let test = try equalityList(lhs, listElements(rhs, items), mixedTypes: Set(items.compactMap(Self.group)).count > 1) {
             return quantifier == .noElement ? "(NOT coalesce(\(test), 0))" : "(\(test))"
         }
+        // Two grouped sides (`ALL value[*][*] == dict[*][*]`): Realm pairs the groups, and the
+        // comparison holds when it holds for one pair (an empty group included).
+        var left = lhs, right = rhs
+        var outer: [String] = []
+        if left.source != nil, right.source != nil {
+            for side in [0, 1] {
+                guard let groups = (side == 0 ? left : right).source?.groups, let elements = groups.elements else { continue }
+                outer.append("SELECT 1 FROM \(groups.from) WHERE \(groups.condition)")
+                let inner = Source(from: elements.from, condition: elements.condition, order: elements.order)
+                if side == 0 { left.source = inner } else { right.source = inner }
+            }
+        }
         // Each many-valued side by its quantifier (ANY when none is written), the left side outermost.
-        return try over(lhs) { (compiler, left) throws(DrumlinError) in
-            try compiler.over(rhs) { (compiler, right) throws(DrumlinError) in
+        var compared = try over(left) { (compiler, left) throws(DrumlinError) in
+            try compiler.over(right) { (compiler, right) throws(DrumlinError) in
                 try compiler.scalarComparison(left, op, right, ci)
             }
         }
+        for select in outer.reversed() { compared = "EXISTS (\(select) AND \(compared))" }
+        return compared
     }
 
     /// `dogs == NULL`: Realm refuses comparing a list of links with null.
@@ -302,6 +346,18 @@ extension QueryCompiler {
         element.source = nil
         element.quantifier = nil
         let condition = try body(&self, element)
+        if let groups = source.groups, operand.quantifier == .allElements || operand.quantifier == .noElement {
+            // Realm: ALL and NONE hold when they hold for one group (also an empty one), or when
+            // there is no group at all.
+            let failing = operand.quantifier == .allElements ? "IS NOT 1" : "IS 1"
+            let holds: String
+            if let elements = groups.elements {
+                holds = "NOT EXISTS (SELECT 1 FROM \(elements.from) WHERE \(elements.condition) AND (\(condition)) \(failing))"
+            } else {
+                holds = "NOT ((\(condition)) \(failing))"
+            }
+            return "(NOT EXISTS (SELECT 1 FROM \(groups.from) WHERE \(groups.condition)) OR EXISTS (SELECT 1 FROM \(groups.from) WHERE \(groups.condition) AND \(holds)))"
+        }
         let from = "SELECT 1 FROM \(source.from) WHERE \(source.condition)"
         switch operand.quantifier ?? .anyElement {
         case .anyElement: return "EXISTS (\(from) AND (\(condition)))"
@@ -310,14 +366,68 @@ extension QueryCompiler {
         }
     }
 
+    /// Two to-many operands, neither quantified (`items.price != items.price`): compared whole, as
+    /// Realm does, element by element in their order. `==` (and `<`, …) holds when the sizes are
+    /// equal and every element compares with the other's at its position; `!=` when the sizes
+    /// differ or every element differs from the other's at its position.
+    mutating func wholeLists(_ lhs: Operand, _ op: Query.ComparisonOperator, _ rhs: Operand, _ ci: Bool) throws(DrumlinError) -> String {
+        guard var left = lhs.source, var right = rhs.source else { return "0" }
+        // Grouped sides (`value[*][*] == dict[*][*]`): some group of one equals some group of the other.
+        var outer: [String] = []
+        for side in [0, 1] {
+            guard let groups = (side == 0 ? left : right).groups, let elements = groups.elements else { continue }
+            outer.append("SELECT 1 FROM \(groups.from) WHERE \(groups.condition)")
+            let inner = Source(from: elements.from, condition: elements.condition, order: elements.order)
+            if side == 0 { left = inner } else { right = inner }
+        }
+        func numbered(_ operand: Operand, _ source: Source, _ name: String) -> (sql: String, element: Operand) {
+            var element = operand
+            element.source = nil
+            element.quantifier = nil
+            element.sql = "\(name).v"
+            var columns = "\(operand.sql) AS v"
+            switch operand.kind {
+            case .mixed(let type):
+                columns += ", \(type) AS t"
+                element.kind = .mixed(type: "\(name).t")
+            case .typeName: element.kind = .typeName("\(name).v")
+            default: break
+            }
+            let order = source.order.isEmpty ? "" : "ORDER BY " + source.order.joined(separator: ", ")
+            return ("(SELECT row_number() OVER (\(order)) AS n, \(columns) FROM \(source.from) WHERE \(source.condition)) AS \(name)", element)
+        }
+        let (leftSQL, leftElement) = numbered(lhs, left, alias("w"))
+        let (rightSQL, rightElement) = numbered(rhs, right, alias("w"))
+        let compared = try scalarComparison(leftElement, op, rightElement, ci)
+        let sameSize = "(SELECT count(*) FROM \(left.from) WHERE \(left.condition)) = (SELECT count(*) FROM \(right.from) WHERE \(right.condition))"
+        let everyPosition = "NOT EXISTS (SELECT 1 FROM \(leftSQL) JOIN \(rightSQL) ON \(leftElement.sql.dropLast(2)).n = \(rightElement.sql.dropLast(2)).n WHERE NOT coalesce((\(compared)), 0))"
+        var whole = op == .notEqual ? "(NOT (\(sameSize)) OR \(everyPosition))" : "(\(sameSize) AND \(everyPosition))"
+        for select in outer.reversed() { whole = "EXISTS (\(select) AND \(whole))" }
+        return whole
+    }
+
     /// A to-many operand compared with a constant list, neither quantified: Realm compares the
     /// lists whole. `==` (and `<`, `BEGINSWITH`, …) holds when the sizes are equal and every
     /// element compares with the constant at its position; `!=` holds when the sizes differ or
-    /// every element differs from the constant at its position. A set is compared as a set
-    /// (`==` when both hold the same values, `!=` otherwise).
+    /// every element differs from the constant at its position. A set is walked in its order
+    /// (Realm's: by value), so `{3, 300}` equals the set of 300 and 3, `{300, 3}` does not.
     mutating func wholeList(_ list: Operand, _ op: Query.ComparisonOperator, _ items: [Operand], _ ci: Bool,
                             constantOnLeft: Bool) throws(DrumlinError) -> String {
         guard let source = list.source else { return "0" }
+        if let groups = source.groups {
+            // Realm compares each group whole (`link.list == {4, 5, 6}`): one that matches is enough.
+            var group = list
+            let each: String
+            if let elements = groups.elements {
+                group.source = Source(from: elements.from, condition: elements.condition, order: elements.order)
+                each = try wholeList(group, op, items, ci, constantOnLeft: constantOnLeft)
+            } else {
+                // One value per group: a list of one.
+                group.source = Source(from: "(SELECT 1)", condition: "1")
+                each = try wholeList(group, op, items, ci, constantOnLeft: constantOnLeft)
+            }
+            return "EXISTS (SELECT 1 FROM \(groups.from) WHERE \(groups.condition) AND \(each))"
+        }
         var element = list
         element.source = nil
         element.quantifier = nil
@@ -337,18 +447,6 @@ extension QueryCompiler {
             }
         }
         let from = "FROM \(source.from) WHERE \(source.condition)"
-        if source.isSet && (op == .equal || op == .notEqual) {
-            var anyItem: [String] = []
-            var parts: [String] = []
-            for item in items {
-                let matches = try compare(&self, item, .equal)
-                anyItem.append(matches)
-                parts.append("EXISTS (SELECT 1 \(from) AND \(matches))")
-            }
-            parts.insert("NOT EXISTS (SELECT 1 \(from) AND NOT (\(anyItem.isEmpty ? "0" : Self.balanced(anyItem, "OR"))))", at: 0)
-            let equal = Self.balanced(parts, "AND")
-            return op == .equal ? "(\(equal))" : "NOT (\(equal))"
-        }
         let sameSize = "(SELECT count(*) \(from)) = \(items.count)"
         var cases = ""
         for (position, item) in items.enumerated() {

@@ -58,13 +58,19 @@ extension QueryCompiler {
         let range = keyPath.range
 
         var sawCollection = false
-        func addSource(_ from: String, _ condition: String, order: String? = nil, isSet: Bool = false) {
+        /// `grouped`: the join is a collection of values, compared one collection at a time when
+        /// an earlier step already reached several (see `Source.groups`).
+        func addSource(_ from: String, _ condition: String, order: String? = nil, grouped: Bool = false) {
             sawCollection = true
             if let existing = source {
                 source = Source(from: existing.from + " JOIN " + from + " ON " + condition, condition: existing.condition,
-                                order: existing.order + (order.map { [$0] } ?? []), isSet: isSet)
+                                order: existing.order + (order.map { [$0] } ?? []))
+                if grouped {
+                    source?.groups = Groups(from: existing.from, condition: existing.condition,
+                                            elements: (from, condition, order.map { [$0] } ?? []))
+                }
             } else {
-                source = Source(from: from, condition: condition, order: order.map { [$0] } ?? [], isSet: isSet)
+                source = Source(from: from, condition: condition, order: order.map { [$0] } ?? [])
             }
         }
         /// ANY/ALL/NONE need a list somewhere along the path, as in Realm.
@@ -131,6 +137,7 @@ extension QueryCompiler {
                 sawCollection = true
                 let element = alias("l")
                 let target = current.info.targets[index]
+                var walked = false   // the dictionary's `[*]` / `@values`, read already
                 if table.kind == .dictionary {
                     if let next = components.first {
                         var keySQL: String?
@@ -145,10 +152,11 @@ extension QueryCompiler {
                             keySQL = bind(.argument(i))
                         case .keys:
                             components = components.dropFirst()
-                            addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)", order: "\(element).key")
+                            addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)", order: "\(element).key", grouped: true)
                             try checkQuantifier(); return Operand(sql: "\(element).key", kind: .scalar(.string), source: source, quantifier: quantifier, range: range, owner: nil, property: nil)
                         case .values, .all:
                             components = components.dropFirst()
+                            walked = true
                         case .first, .last, .index:
                             // A dictionary has no order, so no positions (Realm's wording).
                             throw error("Property '\(current.info.name).\(property.name)' does not support index '\(next.description.dropFirst().dropLast())'", at: next.range)
@@ -163,6 +171,10 @@ extension QueryCompiler {
                                 }
                                 current = ObjectRef(info: target, key: value, alias: nil)
                                 continue
+                            }
+                            if let existing = source, target == nil {
+                                // One value per object reached: each its own group.
+                                source?.groups = Groups(from: existing.from, condition: existing.condition, elements: nil)
                             }
                             if table.isMixed {
                                 let typeSQL = "(SELECT d.value_type FROM \(table.name) AS d WHERE d.owner = \(current.key) AND d.key = \(keySQL))"
@@ -195,14 +207,14 @@ extension QueryCompiler {
                     default: break
                     }
                 }
-                if case .all? = components.first?.kind { components = components.dropFirst() }
+                if !walked, case .all? = components.first?.kind { components = components.dropFirst() }
                 let order: String
                 switch table.kind {
                 case .list: order = "\(element).position"
                 case .dictionary: order = "\(element).key"
                 default: order = "\(element).value"
                 }
-                addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)", order: order, isSet: table.kind == .set)
+                addSource("\(table.name) AS \(element)", "\(element).owner = \(current.key)", order: order, grouped: target == nil)
                 if let target {
                     let row = alias("o")
                     if components.isEmpty {
@@ -213,13 +225,21 @@ extension QueryCompiler {
                     continue
                 }
                 if table.isMixed {
+                    if components.count == 1, case .property("length")? = components.first?.kind, var elements = source {
+                        // Realm's element lengths of a collection of mixed values: only its strings
+                        // and binaries have one; its other elements are left out (not even null).
+                        components = components.dropFirst()
+                        elements.condition += " AND \(element).value_type IN (3, 4)"
+                        elements.groups?.elements?.condition += " AND \(element).value_type IN (3, 4)"
+                        try checkQuantifier(); return Operand(sql: Self.mixedSize("\(element).value", "\(element).value_type"), kind: .count, source: elements, quantifier: quantifier, range: range, owner: nil, property: property)
+                    }
                     if !components.isEmpty { sawCollection = true }; try checkQuantifier(); return try mixedPath("\(element).value", "\(element).value_type", &components, source: source, quantifier: quantifier, range: range)
                 }
-                if let length = lengthOfElements(property.type, "\(element).value", &components) {
+                if let length = lengthOfElements(property.type, "\(element).value", &components, nullIsZero: true) {
                     try checkQuantifier(); return Operand(sql: length, kind: .count, source: source, quantifier: quantifier, range: range, owner: nil, property: property)
                 }
-                guard components.isEmpty else {
-                    throw error("A list of primitive values has no properties", at: component.range)
+                if let next = components.first {
+                    throw error("Property '\(current.info.name).\(property.name)' has no property '\(next.description)'", at: component.range)
                 }
                 try checkQuantifier(); return Operand(sql: valueSQL("\(element).value", property.type), kind: .scalar(property.type), source: source, quantifier: quantifier, range: range, owner: nil, property: property)
 
@@ -305,7 +325,8 @@ extension QueryCompiler {
                 let correlation = "\(element).collection = (CASE WHEN \(type) = 13 THEN \(value) END)"
                 if let existing = source {
                     source = Source(from: existing.from + " JOIN " + from + " ON " + correlation, condition: existing.condition,
-                                    order: existing.order + ["\(element).key"])
+                                    order: existing.order + ["\(element).key"],
+                                    groups: Groups(from: existing.from, condition: existing.condition, elements: (from, correlation, ["\(element).key"])))
                 } else {
                     source = Source(from: from, condition: correlation, order: ["\(element).key"])
                 }
@@ -315,8 +336,10 @@ extension QueryCompiler {
                 let from = "_drumlin_mixed AS \(element)"
                 let correlation = "\(element).collection = \(collection)"
                 if let existing = source {
+                    // Each nested collection reached is its own group (see `Source.groups`), as in Realm.
                     source = Source(from: existing.from + " JOIN " + from + " ON " + correlation, condition: existing.condition,
-                                    order: existing.order + ["\(element).position"])
+                                    order: existing.order + ["\(element).position"],
+                                    groups: Groups(from: existing.from, condition: existing.condition, elements: (from, correlation, ["\(element).position"])))
                 } else {
                     source = Source(from: from, condition: correlation, order: ["\(element).position"])
                 }
@@ -369,11 +392,14 @@ extension QueryCompiler {
 
     /// `.length` after a string or binary element: the SQL of its length (consuming the
     /// component), or nil when the remaining path is not just `length`.
-    func lengthOfElements(_ type: PropertyType, _ value: String, _ components: inout ArraySlice<Query.PathComponent>) -> String? {
+    /// With `nullIsZero` (the elements of a collection) a null element's length is 0, as Realm
+    /// reads it.
+    func lengthOfElements(_ type: PropertyType, _ value: String, _ components: inout ArraySlice<Query.PathComponent>,
+                          nullIsZero: Bool = false) -> String? {
         guard components.count == 1, case .property("length")? = components.first?.kind,
               type == .string || type == .data else { return nil }
         components = components.dropFirst()
-        return "length(\(value))"
+        return nullIsZero ? "coalesce(length(\(value)), 0)" : "length(\(value))"
     }
 
     /// The size of a mixed value: a nested collection's element count, a string's or binary's length.

@@ -257,6 +257,20 @@ extension QueryCompiler {
 
         switch a.kind {
         case .typeName(let typeSQL):
+            if ci {
+                throw error("Unsupported comparison operator '\(op == .equal ? "=" : op.rawValue.lowercased())[c]' against type '@type', right side must be a string or binary type", at: range)
+            }
+            if let constant = a.constantType ?? b.constantType {
+                // Realm: a typed property's @type is a constant, so compared with a type name (or
+                // another such @type) two constants are compared.
+                let other = a.constantType == nil ? a : b
+                let otherName: String?
+                if case .constant(.string(let name)) = other.kind { otherName = name } else { otherName = other.constantType }
+                if let otherName {
+                    let (left, right) = a.constantType != nil ? (constant, otherName) : (otherName, constant)
+                    throw error("Comparison between two constants is not supported ('\"\(left)\"' and '\"\(right)\"')", at: range)
+                }
+            }
             if case .typeName(let otherSQL) = b.kind {
                 // `a.@type == b.@type`: numbers are one type name each (int, double, ...).
                 switch op {
@@ -337,6 +351,9 @@ extension QueryCompiler {
                 case .equal, .greaterOrEqual, .lessOrEqual: return "\(a.sql) IS NULL"
                 case .notEqual: return "\(a.sql) IS NOT NULL"
                 case .like: return "\(a.sql) IS NULL"
+                // Realm: a binary that is not null contains null case-insensitively, a null one
+                // does not (every value begins with, ends with and contains null otherwise).
+                case .contains where ci && group == .data: return "\(a.sql) IS NOT NULL"
                 case .beginsWith, .endsWith, .contains: return "1"
                 default: return "0"
                 }
@@ -351,6 +368,10 @@ extension QueryCompiler {
                         literalText = nil
                         origin = nil
                     }
+                }
+                if group == .string, case .data = value, b.argumentIndex != nil {
+                    // An argument's type is its own: a binary is no string (a bin('…') literal is).
+                    throw unsupported(a.kind, .constant(value), range)
                 }
                 if group == .data, case .string(let string) = value, let index = b.argumentIndex {
                     throw error("Cannot compare argument $\(index) with value '\(string)' to a binary (property '\(written(a))')", at: range)
@@ -425,7 +446,16 @@ extension QueryCompiler {
     mutating func constantStringOperation(_ value: Value, origin: Int?, _ op: Query.ComparisonOperator, _ other: Operand, _ ci: Bool,
                                           _ range: Query.SourceRange) throws(DrumlinError) -> String {
         guard let code = stringOpCode(op) else { return "0" }
-        if value.isNull { return "0" }
+        if value.isNull {
+            // `NULL LIKE name` matches a null value, as `name LIKE NULL` does (Realm); NULL
+            // contains, begins or ends with nothing.
+            guard op == .like else { return "0" }
+            switch other.kind {
+            case .scalar(let type) where type == .string || type == .data: return "\(other.sql) IS NULL"
+            case .mixed(let typeSQL): return "coalesce(\(typeSQL), 0) = 0"
+            default: return "0"
+            }
+        }
         let constantGroup = Self.group(value)
         guard constantGroup == .string || constantGroup == .data else {
             throw error("Unsupported comparison operator '\(op.rawValue.lowercased())' against type '\(value.typeName)', right side must be a string or binary type", at: range)
@@ -481,7 +511,12 @@ extension QueryCompiler {
             let storedName = info.schema.storedName.replacing("'", with: "''")
             let matched = "(\(type) = 10 AND \(value) = (\(other.sql) || ':\(storedName)'))"
             return op == .notEqual ? "NOT coalesce(\(matched), 0)" : matched
-        case .constant(let constant):
+        case .constant(var constant):
+            if case .data(let bytes) = constant, other.literal?.hasPrefix("B64\"") == true {
+                // Realm reads a `B64"…"` literal compared with a mixed value as the string it
+                // encodes (`bin(B64"…")` is bytes).
+                constant = .string(String(decoding: bytes, as: UTF8.self))
+            }
             guard let group = Self.group(constant) else { throw unsupported(.mixed(type: typeSQL), other.kind, range) }
             if stringOpCode(op) != nil {
                 guard group == .string || group == .data else {
@@ -497,7 +532,9 @@ extension QueryCompiler {
                 comparison = sqlComparison("(CASE WHEN \(type) = 8 THEN \(value) ELSE drumlin_num(\(value)) END)", op, bound,
                                            exactNumbers: true, text: false, ci: false)
             } else {
-                comparison = sqlComparison(value, op, try literal(constant, for: nil, origin: other.origin), exactNumbers: false, text: group == .string, ci: ci)
+                // Bytes compare case-insensitively as strings do (`mixed ==[c] bin('…')`).
+                comparison = sqlComparison(value, op, try literal(constant, for: nil, origin: other.origin), exactNumbers: false,
+                                           text: group == .string || (group == .data && ci), ci: ci)
             }
             if op == .notEqual { return "NOT coalesce((\(type) IN (\(Self.typeCodes(group))) AND \(comparison.dropNot)), 0)" }
             return "(\(type) IN (\(Self.typeCodes(group))) AND \(comparison))"
@@ -525,7 +562,12 @@ extension QueryCompiler {
         }
     }
 
+    /// Realm's name of each DRUMLIN_TYPE code's type (what a typed property's `@type` is).
+    static let typeNames: [Int: String] = [1: "int", 2: "bool", 3: "string", 4: "binary", 5: "date", 6: "float",
+                                           7: "double", 8: "decimal128", 9: "objectid", 10: "objectlink", 11: "uuid"]
+
     /// Realm's `@type` names (case-insensitive) as DRUMLIN_TYPE codes.
+
     static func typeCodes(named name: String) -> String? {
         switch name.lowercased() {
         case "null": "0"

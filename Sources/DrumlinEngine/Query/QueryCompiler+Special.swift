@@ -16,7 +16,7 @@ extension QueryCompiler {
             guard op == .count else { throw error("Only @count applies to @links", at: range) }
             let prefix = Query.KeyPath(Array(keyPath.components.dropLast()), range: keyPath.range)
             var target = object
-            // After a to-many path (`dogs.@links.@count`) the count is taken per element.
+            // After a to-many path (`dogs.@links.@count`) the counts of the elements are added up.
             var elements: Source?
             if !prefix.components.isEmpty {
                 let operand = try path(prefix, object, quantifier: quantifier)
@@ -37,8 +37,14 @@ extension QueryCompiler {
             }
             var total = result(counts.isEmpty ? "0" : "(" + counts.joined(separator: " + ") + ")", .count)
             if let elements {
-                total.source = elements
-                total.quantifier = quantifier
+                // Realm sums the counts of the elements (`items.@links.@count`, each element as
+                // often as the path reaches it); a quantifier compares each element's own count.
+                guard quantifier == nil else {
+                    total.source = elements
+                    total.quantifier = quantifier
+                    return total
+                }
+                return result("(SELECT coalesce(sum(\(total.sql)), 0) FROM \(elements.from) WHERE \(elements.condition))", .count)
             }
             return total
         }
@@ -206,11 +212,16 @@ extension QueryCompiler {
         }
         let shape = try geoShape(comparison.rhs, object)
         let bound = bind(.string(shape))
-        return try quantified(point) { (compiler, element) throws(DrumlinError) in
+        let within = try quantified(point) { (compiler, element) throws(DrumlinError) in
             let lon = "(SELECT drumlin_num(c.value) FROM \(coordinates.name) AS c WHERE c.owner = \(element.sql) AND c.position = 0)"
             let lat = "(SELECT drumlin_num(c.value) FROM \(coordinates.name) AS c WHERE c.owner = \(element.sql) AND c.position = 1)"
             return "coalesce(drumlin_geo(\(lon), \(lat), \(bound)), 0) = 1"
         }
+        if point.quantifier == .allElements, let source = point.source {
+            // Realm: ALL needs at least one point (an empty list is not within anything).
+            return "(EXISTS (SELECT 1 FROM \(source.from) WHERE \(source.condition)) AND \(within))"
+        }
+        return within
     }
 
     /// The shape as the JSON `drumlin_geo` reads, after checking coordinates and rings.
@@ -258,6 +269,14 @@ extension QueryCompiler {
         case .argument(let i):
             isValueDependent = true   // checked, then bound as the shape's JSON
             let value = try argument(i, at: range)
+            if case .string(let written) = value, GeoShape(text: written) == nil,
+               let shape = try? QueryParser.parseGeoShape(written) {
+                // A shape written as in a query (`"geoCircle([0.3, 0.3], 1)"`), as Realm accepts.
+                switch shape.kind {
+                case .geoBox, .geoCircle, .geoPolygon: return try geoShape(shape, object)
+                default: break
+                }
+            }
             guard case .string(let shape) = value, let parsed = GeoShape(text: shape) else {
                 throw error("A geo shape argument must be a shape such as {\"box\": [[lon, lat], [lon, lat]]}, {\"circle\": [[lon, lat], radians]} or {\"polygon\": [[[lon, lat], ...]]}", at: range)
             }

@@ -94,8 +94,19 @@ struct QueryCompiler {
         /// The elements' order, as Realm lists them (list positions, dictionary keys, set values):
         /// what a whole-list comparison (`{1, 2} == list`) walks in step with the constants.
         var order: [String] = []
-        /// The last collection joined is a set: compared with a constant list as a set.
-        var isSet = false
+        /// Set when the last collection joined hangs off an earlier to-many step (`list.integers`,
+        /// `link.dict.@keys`, `value[*][*]`): Realm compares each such collection (a group) on its
+        /// own, so ALL, NONE and a whole-list comparison hold when they hold for one group.
+        var groups: Groups? = nil
+    }
+
+    /// The groups of a `Source`: the rows before the last collection (one per group) and the join
+    /// of a group's elements tied to its row, with their order; no `elements` when each group is
+    /// one value (`link.dict.key1`).
+    struct Groups {
+        var from: String
+        var condition: String
+        var elements: (from: String, condition: String, order: [String])?
     }
 
     /// What an operand holds, for type checks and for choosing the SQL comparison.
@@ -132,6 +143,8 @@ struct QueryCompiler {
         /// Set for `obj(…)`: a lookup that is null when no object has the key, which then
         /// matches nothing (not even a null link).
         var isLookup = false
+        /// Set for the `@type` of a typed property: a constant, this type name.
+        var constantType: String? = nil
 
         /// A constant list holding `obj(…)` lookups.
         var hasLookups: Bool { elements?.contains(where: \.isLookup) ?? false }

@@ -22,6 +22,12 @@ extension QueryParser {
         let outerDepth = depth
         defer { depth = outerDepth }
         while let op = arithmeticOperator(current, additive: true) {
+            if case .number = peek(1).kind, peek(1).range.start == current.range.end {
+                // As Realm reads it, a sign written right before a number is the number's: `1-0`
+                // is the numbers 1 and -0, two values in a row (`1 - 0` subtracts).
+                let number = rawText(current) + rawText(peek(1))
+                throw error("unexpected number '\(number)', expecting an operator (write '\(rawText(current)) \(rawText(peek(1)))' to \(op == .add ? "add" : "subtract"))", at: current.range.start)
+            }
             try enterNesting(at: current.range.start)
             advance()
             let rhs = try parseProduct()

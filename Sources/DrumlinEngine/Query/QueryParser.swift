@@ -64,6 +64,16 @@ public struct QueryParser {
         return try parser.parseQuery()
     }
 
+    /// Parses a geo shape written as text, as Realm prints one (`geoCircle([0.3, 0.3], 1)`): what a
+    /// string argument of GEOWITHIN may hold.
+    static func parseGeoShape(_ text: String) throws(DrumlinError) -> Query.Expression {
+        var parser = QueryParser(text, errorPrefix: "Invalid geo shape")
+        let shape = try parser.parseGeoShape()
+        guard case .end = parser.current.kind else { throw parser.unexpected(expecting: "end of input") }
+        if case .argument = shape.kind { throw parser.unexpected(expecting: "geoBox(…), geoCircle(…) or geoPolygon(…)") }
+        return shape
+    }
+
     /// Parses a sort specification such as `age DESC, name` (direction optional, ascending by
     /// default; `ASC`, `ASCENDING`, `DESC`, `DESCENDING` in any case), as used by
     /// `sorted(by:)`-style APIs that take a string.

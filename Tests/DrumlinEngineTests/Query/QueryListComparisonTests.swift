@@ -2,7 +2,7 @@ import DrumlinEngine
 import Testing
 
 /// Realm's rules for lists compared with lists: without ANY/ALL/NONE the lists are compared whole
-/// (in order; sets as sets); with a quantifier on either side each side is walked by its own
+/// (in order; a set in its order, by value); with a quantifier on either side each side is walked by its own
 /// quantifier, the left one outermost; ANY/ALL/NONE on a path without a list is an error.
 @Suite struct QueryListComparisonTests {
     let db: Database
@@ -56,10 +56,12 @@ import Testing
         #expect(try q("dogs.name ==[c] {'rex', 'bo'}") == [1])
     }
 
-    @Test func setsCompareAsSets() throws {
+    @Test func setsCompareInTheirOrder() throws {
+        // Realm walks a set in its order, by value (realm-core test_parser.cpp, Parser_SetMixed).
         #expect(try q("tags == {'a', 'b'}") == [1])
-        #expect(try q("tags == {'b', 'a'}") == [1])
-        #expect(try q("tags == {'b', 'a', 'a'}") == [1])
+        #expect(try q("tags == {'b', 'a'}") == [])
+        #expect(try q("tags == {'b', 'a', 'a'}") == [])
+        #expect(try q("tags != {'b', 'a'}") == [1, 2, 3, 4, 5, 6])   // every position differs
         #expect(try q("tags == {'b'}") == [2])
         #expect(try q("tags == {'a'}") == [])
         #expect(try q("tags == {}") == [3, 4, 5, 6])
@@ -78,6 +80,15 @@ import Testing
         #expect(try q("anything[*] == {1, 2}") == [5])
         #expect(try q("anything[*] == {2, 1}") == [])
         #expect(try q("anything[*] != {2, 1}") == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func twoListsCompareWhole() throws {
+        // realm-core test_parser.cpp, Parser_OperatorIN: `items.price != items.price` is 0.
+        #expect(try q("scores == scores") == [1, 2, 3, 4, 5, 6])
+        #expect(try q("scores != scores") == [2, 3, 5, 6])   // empty lists: no position differs
+        #expect(try q("scores < scores") == [2, 3, 5, 6])
+        #expect(try q("dogs.age == dogs.age") == [1, 2, 3, 4, 5, 6])
+        #expect(try q("{1, 2, 3} IN scores") == [1])          // a constant list on the left: whole
     }
 
     @Test func linkListPathsCompareWhole() throws {
@@ -130,7 +141,7 @@ import Testing
         #expect(message("extra[LAST] == 1") == "Property 'Person.extra' does not support index 'LAST' (at position 6)")
         #expect(message("scores ==[c] 1").hasPrefix("Unsupported comparison operator '==[c]' against type 'int' (property 'scores')"))
         #expect(message("age IN 3").hasPrefix("The keypath following 'IN' must contain a list. Found '3'"))
-        #expect(message("scores == scores").hasPrefix("Comparison between two lists is not supported"))
+        #expect(message("{1, 2} * scores == 3") == "Operations involving two lists are not supported (at position 1)")
     }
 
     /// Two constants are compared in SQL; a dictionary argument among them is a query error, not

@@ -129,7 +129,7 @@ def test_collection_aggregates(db: drumlin.Database, query: str, expected: list[
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("scores.@sum.age == 1", "A list of primitive values has no properties (at position 1)"),
+        ("scores.@sum.age == 1", "Property 'Person.scores' has no property 'age' (at position 1)"),
         (
             "dogs.@sum == 1",
             "Operation '.@sum' cannot apply to 'dogs': name a property of the linked objects "

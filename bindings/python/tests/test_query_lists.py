@@ -141,5 +141,5 @@ def test_list_errors(db: drumlin.Database) -> None:
     )
     with pytest.raises(drumlin.QueryError, match=r"^'Dog' has no property 'nope' \(at position 6\)$"):
         db.query("Person", "dogs.nope == 1")
-    with pytest.raises(drumlin.QueryError, match="A list of primitive values has no properties"):
+    with pytest.raises(drumlin.QueryError, match=r"^Property 'Person\.scores' has no property 'age' \(at position 1\)$"):
         db.query("Person", "scores.age == 1")

@@ -114,6 +114,11 @@ def test_mixed_errors(db: drumlin.Database) -> None:
     with pytest.raises(drumlin.QueryError) as caught:
         db.query("Box", "anything.@type == 'nope'")
     assert caught.value.message == "Unknown type name 'nope' for @type (at position 19)"
-    # @type of a typed property is its type, as in Realm (issue #15, item 14).
-    assert len(db.query("Box", "id.@type == 'int'")) == len(db.objects("Box"))
-    assert len(db.query("Box", "id.@type == 'string'")) == 0
+    # @type of a typed property is a constant, its type: compared with a type name, two
+    # constants are compared, which Realm refuses (issue #44, item 6).
+    with pytest.raises(drumlin.QueryError) as caught:
+        db.query("Box", "id.@type == 'string'")
+    assert caught.value.message == (
+        "Comparison between two constants is not supported ('\"int\"' and '\"string\"') (at position 1)"
+    )
+    assert len(db.query("Box", "anything.@type == id.@type")) == 1
