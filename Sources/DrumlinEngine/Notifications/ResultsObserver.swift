@@ -14,6 +14,9 @@ final class ResultsObserver: ChangeObserver {
     private var keys: [Int64]
     private var indexOfKey: [Int64: Int] = [:]
     private var indexIsCurrent = false
+    /// Whether `keys` holds an object more than once (results of a list that repeats it): then
+    /// `indexOfKey` names one of its indexes only, and indexes are found by reading `keys`.
+    private var hasDuplicates = false
 
     /// What a query reads.
     struct Dependency {
@@ -37,7 +40,22 @@ final class ResultsObserver: ChangeObserver {
     private func rebuildIndex() {
         indexOfKey = Dictionary(minimumCapacity: keys.count)
         for (i, key) in keys.enumerated() { indexOfKey[key] = i }
+        hasDuplicates = indexOfKey.count != keys.count
         indexIsCurrent = true
+    }
+
+    /// Whether the results read every object of the class (each once).
+    private var isEveryObject: Bool {
+        if case .all = results.base { return true }
+        return false
+    }
+
+    /// The indexes in `keys` of the objects for which `matches` holds, ascending.
+    private func indexes(of candidates: some Sequence<Int64>, where matches: (Int64) -> Bool) -> [Int] {
+        if hasDuplicates {
+            return keys.indices.filter { matches(keys[$0]) }
+        }
+        return candidates.compactMap { matches($0) ? indexOfKey[$0] : nil }.sorted()
     }
 
     func prepare(_ changes: ChangeSet, _ database: Database, _ connection: Connection) throws(DrumlinError) -> (() -> Void)? {
@@ -72,25 +90,26 @@ final class ResultsObserver: ChangeObserver {
             } catch where error.code == .invalidatedObject {
                 new = []    // the list's or backlinks' owner was deleted
             }
-            change = CollectionDiff.unique(old: keys, oldIndex: indexOfKey, new: new, isModified: isModified)
+            if hasDuplicates || (!isEveryObject && Set(new).count != new.count) {
+                // An object more than once (a list's results): matched by occurrence, never
+                // paired as a replaced slot (results have none).
+                change = CollectionDiff.list(old: keys, new: new, pairsReplaced: false, isModified: isModified)
+            } else {
+                change = CollectionDiff.unique(old: keys, oldIndex: indexOfKey, new: new, isModified: isModified)
+            }
             keys = new
             indexIsCurrent = false
         } else {
             var deletions: [Int] = []
             if let deleted = own?.deleted, !deleted.isEmpty {
-                for key in deleted { if let i = indexOfKey[key] { deletions.append(i) } }
+                deletions = indexes(of: deleted) { deleted.contains($0) }
             }
-            var modifications: [Int] = []
-            if let modified = own?.modified {
-                for (key, mask) in modified where mask.intersects(filter) {
-                    if let i = indexOfKey[key] { modifications.append(i) }
-                }
-            }
-            for key in linked where own?.modified[key]?.intersects(filter) != true {
-                if let i = indexOfKey[key] { modifications.append(i) }
+            let modifiedKeys = (own?.modified.keys ?? []) + linked
+            let deleted = own?.deleted
+            var modifications = indexes(of: Set(modifiedKeys)) { key in
+                deleted?.contains(key) != true && (own?.modified[key]?.intersects(filter) == true || linked.contains(key))
             }
             if !deletions.isEmpty {
-                deletions.sort()
                 let gone = Set(deletions)
                 // Modifications are indexes in the new state: shift them past the deleted rows.
                 modifications = modifications.filter { !gone.contains($0) }.map { i in i - deletions.prefix { $0 < i }.count }
