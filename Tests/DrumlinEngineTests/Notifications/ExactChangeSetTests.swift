@@ -104,7 +104,7 @@ import Testing
         let xs = try owner.list("xs")
         var failure: DrumlinError?
         let token = try xs.observe { _ in
-            do { try db.compact() } catch { failure = error }
+            do throws(DrumlinError) { try db.compact() } catch { failure = error }
         }
         try db.write { try xs.append(.int(1)) }
         #expect(failure?.code == .wrongTransactionState)
