@@ -29,6 +29,7 @@ from drumlin import CollectionChange, DictionaryChange
 SEEDS = int(os.environ.get("DRUMLIN_CHANGESET_SEEDS", "200"))
 ONLY_SEED = os.environ.get("DRUMLIN_CHANGESET_SEED")
 WRITES_PER_SEED = 3
+LIST_OPERATIONS = ["insert", "delete", "move", "set", "append", "clear"]
 
 SCHEMA = [
     {
@@ -90,7 +91,7 @@ def check_applies(
         element = next(remaining)
         pairs.append((element, n))
         if n not in modified:
-            assert element == new[n], f"{what}: {change} turns {old} into something else than {new} (index {n})"
+            assert element == new[n], f"{what}: {change} does not turn {old} into {new} (index {n})"
     return pairs
 
 
@@ -122,7 +123,7 @@ def random_write(db: drumlin.Database, model: Model) -> None:
     for _ in range(rng.randrange(1, 13)):
         kind = rng.choice(["xs", "xs", "objs", "objs", "ints", "items", "d", "item", "item"])
         if kind == "xs":
-            op = rng.choice(["insert", "delete", "move", "set", "append", "clear"]) if model.xs else "append"
+            op = rng.choice(LIST_OPERATIONS) if model.xs else "append"
             value = rng.randrange(5)
             if op == "insert":
                 i = rng.randrange(len(model.xs) + 1)
@@ -149,7 +150,7 @@ def random_write(db: drumlin.Database, model: Model) -> None:
         elif kind == "objs":
             if not model.items:
                 continue
-            op = rng.choice(["insert", "delete", "move", "set", "append", "clear"]) if model.objs else "append"
+            op = rng.choice(LIST_OPERATIONS) if model.objs else "append"
             target = rng.choice(sorted(model.items))
             item = db.get("Item", target)
             if op == "insert":
@@ -268,7 +269,8 @@ def check_objects_that_stay(
 def check_dictionary(old: dict[str, int], new: dict[str, int], change: DictionaryChange, what: str) -> None:
     assert change.deletions == sorted(old.keys() - new.keys()), f"{what}: {change}"
     assert change.insertions == sorted(new.keys() - old.keys()), f"{what}: {change}"
-    assert change.modifications == sorted(k for k in old.keys() & new.keys() if old[k] != new[k]), f"{what}: {change}"
+    changed = sorted(key for key in old.keys() & new.keys() if old[key] != new[key])
+    assert change.modifications == changed, f"{what}: {change}"
 
 
 def one_or_none(got: list[Any], what: str) -> Any:
@@ -288,7 +290,8 @@ def run_seed(db: drumlin.Database, seed: int) -> None:
             model.items[model.next_id] = fields
             model.next_id += 1
         model.xs = [rng.randrange(5) for _ in range(rng.randrange(0, 7))]
-        model.objs = [rng.choice(sorted(model.items)) for _ in range(rng.randrange(0, 6))] if model.items else []
+        keys = sorted(model.items)
+        model.objs = [rng.choice(keys) for _ in range(rng.randrange(0, 6))] if keys else []
         model.ints = list(dict.fromkeys(rng.randrange(8) for _ in range(rng.randrange(0, 5))))
         model.set_items = list(dict.fromkeys(model.objs))
         model.d = {key: rng.randrange(4) for key in rng.sample("pqrstu", rng.randrange(0, 4))}
@@ -364,7 +367,8 @@ def test_change_sets_turn_the_old_contents_into_the_new(tmp_path: Path) -> None:
 def test_the_property_checker_refuses_wrong_change_sets() -> None:
     # The issue's case: [1, 2, 3, 4] -> [2, 4, 5] is not deletions [0], modifications [2].
     with pytest.raises(AssertionError):
-        check_list_of_values([1, 2, 3, 4], [2, 4, 5], CollectionChange(deletions=[0], modifications=[2]), "issue")
+        wrong = CollectionChange(deletions=[0], modifications=[2])
+        check_list_of_values([1, 2, 3, 4], [2, 4, 5], wrong, "issue")
     check_list_of_values([1, 2, 3, 4], [2, 4, 5], CollectionChange(deletions=[0, 2], insertions=[2]), "issue")
     # A modification reported for an unchanged object that stayed is refused too.
     with pytest.raises(AssertionError):

@@ -161,7 +161,7 @@ def test_writer_processes_and_a_refreshing_observer(tmp_path: Path) -> None:
                 for i in change.insertions + change.modifications:
                     element = view[i]  # readable: the version the change set describes
                     if key_of(element) != current[i]:
-                        problems.append(f"{name}[{i}] read {key_of(element)}, the callback's first read {current[i]}")
+                        problems.append(f"{name}[{i}] read {key_of(element)}, first {current[i]}")
                     if name == "items" and not label_matches(element.id, element.label):
                         problems.append(f"items[{i}] is {element.id} labelled {element.label}")
                 if len(view) != len(current):
