@@ -50,14 +50,6 @@ final class ResultsObserver: ChangeObserver {
         return false
     }
 
-    /// The indexes in `keys` of the objects for which `matches` holds, ascending.
-    private func indexes(of candidates: some Sequence<Int64>, where matches: (Int64) -> Bool) -> [Int] {
-        if hasDuplicates {
-            return keys.indices.filter { matches(keys[$0]) }
-        }
-        return candidates.compactMap { matches($0) ? indexOfKey[$0] : nil }.sorted()
-    }
-
     func prepare(_ changes: ChangeSet, _ database: Database, _ connection: Connection) throws(DrumlinError) -> (() -> Void)? {
         let info = results.info
         let own = changes[info.index]
@@ -101,15 +93,32 @@ final class ResultsObserver: ChangeObserver {
             indexIsCurrent = false
         } else {
             var deletions: [Int] = []
-            if let deleted = own?.deleted, !deleted.isEmpty {
-                deletions = indexes(of: deleted) { deleted.contains($0) }
-            }
-            let modifiedKeys = (own?.modified.keys ?? []) + linked
-            let deleted = own?.deleted
-            var modifications = indexes(of: Set(modifiedKeys)) { key in
-                deleted?.contains(key) != true && (own?.modified[key]?.intersects(filter) == true || linked.contains(key))
+            var modifications: [Int] = []
+            if hasDuplicates {
+                // An object more than once: every index of it.
+                let deleted = own?.deleted
+                for (i, key) in keys.enumerated() {
+                    if deleted?.contains(key) == true {
+                        deletions.append(i)
+                    } else if own?.modified[key]?.intersects(filter) == true || linked.contains(key) {
+                        modifications.append(i)
+                    }
+                }
+            } else {
+                if let deleted = own?.deleted, !deleted.isEmpty {
+                    for key in deleted { if let i = indexOfKey[key] { deletions.append(i) } }
+                }
+                if let modified = own?.modified {
+                    for (key, mask) in modified where mask.intersects(filter) {
+                        if let i = indexOfKey[key] { modifications.append(i) }
+                    }
+                }
+                for key in linked where own?.modified[key]?.intersects(filter) != true {
+                    if let i = indexOfKey[key] { modifications.append(i) }
+                }
             }
             if !deletions.isEmpty {
+                deletions.sort()
                 let gone = Set(deletions)
                 // Modifications are indexes in the new state: shift them past the deleted rows.
                 modifications = modifications.filter { !gone.contains($0) }.map { i in i - deletions.prefix { $0 < i }.count }

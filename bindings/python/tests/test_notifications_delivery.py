@@ -49,6 +49,36 @@ def test_deleting_two_elements_and_appending_is_two_deletions_and_an_insertion(o
     token.cancel()
 
 
+LISTED = [
+    {"name": "Owner", "primaryKey": "id", "properties": {"id": "int", "items": "Item[]"}},
+    {"name": "Item", "primaryKey": "id", "properties": {"id": "int", "score": "int", "label": "string"}},
+]
+
+
+def test_results_of_a_list_holding_an_object_twice_report_each_occurrence(open_db: OpenDb) -> None:
+    db = open_db(LISTED)
+    with db.write():
+        a = db.create("Item", {"id": 1, "score": 5, "label": "a"})
+        b = db.create("Item", {"id": 2, "score": 1, "label": "b"})
+        owner = db.create("Owner", {"id": 1, "items": [a]})
+    by_score = owner.items.sort("score")
+    got: list[CollectionChange] = []
+    token = by_score.observe(got.append)
+    with db.write():
+        owner.items.append(a)  # [a, a]: it said deletions [0], insertions [0], modifications [1]
+    with db.write():
+        owner.items.append(b)  # sorted: [b, a, a]
+    with db.write():
+        a.label = "renamed"  # both of a's places, not one
+    assert [item.id for item in by_score] == [2, 1, 1]
+    assert got == [
+        CollectionChange(insertions=[1]),
+        CollectionChange(insertions=[0]),
+        CollectionChange(modifications=[1, 2]),
+    ]
+    token.cancel()
+
+
 def test_a_callback_reads_the_version_of_its_change_set(open_db: OpenDb) -> None:
     observer = open_db(HOLDER)
     writer = open_db(HOLDER)
