@@ -1273,7 +1273,9 @@ int drumlin_object_remove_mixed(drumlin_object *object, const char *property_nam
  * delivers its changes to that handle's observers right after drumlin_commit() succeeds, on the
  * committing thread; commits by other handles, threads or processes are delivered when the
  * observing handle calls drumlin_refresh(), on the thread calling it. A rolled-back write
- * delivers nothing. Inside a callback the database can be read; beginning a write transaction
+ * delivers nothing. Inside a callback the database can be read, at the version the change set
+ * describes (whatever other connections commit meanwhile); applying a change set to the previous
+ * contents gives exactly the new ones (docs/notifications.md). Beginning a write transaction
  * there fails with DRUMLIN_ERR_WRONG_TRANSACTION_STATE. Observers cannot be registered inside a
  * write transaction (DRUMLIN_ERR_WRONG_TRANSACTION_STATE).
  *

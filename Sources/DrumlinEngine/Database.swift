@@ -261,6 +261,7 @@ public final class Database: @unchecked Sendable {
             parkedRows?.statement.reset()
             parkedRows = nil
             endHeldRead(connection)
+            endDeliveryRead(connection)
             if inWriteTransaction { try? connection.execute("ROLLBACK") }
             inWriteTransaction = false
             ChangeRecorder.uninstall(from: connection)
@@ -287,6 +288,10 @@ public final class Database: @unchecked Sendable {
     /// The read transaction held open between read calls, with the write-ahead log's index
     /// header it began at (File/HeldRead.swift); nil when none. Guarded by `lock`.
     @exclusivity(unchecked) var heldRead: WALHeader?
+    /// The thread delivering notifications in the read transaction their change sets describe
+    /// (Notifications/Database+Notifications.swift, `beginDeliveryRead`); 0 when none. Every read
+    /// through the handle stays in that transaction until the delivery ends. Guarded by `lock`.
+    @exclusivity(unchecked) var deliveryReadThread: UInt = 0
     /// Whether read calls may hold their read transaction (a file in WAL mode; set when opened).
     var holdsReads = false
     /// Calls made on this handle (guarded by `lock`): the reaper of held reads ends one only after

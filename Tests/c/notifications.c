@@ -2,7 +2,9 @@
  * notifications.c — observers through the C API: the change sets delivered after a commit on the
  * same handle and on drumlin_refresh() for commits by another handle and another process; object
  * changes with old and new values; list and dictionary changes; key-path filters; rollbacks that
- * deliver nothing; free_userdata running exactly once; a write from inside a callback refused.
+ * deliver nothing; free_userdata running exactly once; a write from inside a callback refused;
+ * exact list change sets (issue #45, item 1); callbacks reading the version their change set
+ * describes while another handle commits (issue #45, item 2).
  */
 #include "check.h"
 
@@ -263,6 +265,136 @@ static void collections(const char *path) {
     CHECK_OK(drumlin_close(db));
 }
 
+static drumlin_value text_value(const char *text) {
+    drumlin_value v;
+    memset(&v, 0, sizeof v);
+    v.type = DRUMLIN_TYPE_STRING;
+    v.as.string.data = text;
+    v.as.string.size = strlen(text);
+    return v;
+}
+
+static drumlin_list *tags_of(drumlin_db *db, int64_t id, drumlin_object **out_object) {
+    drumlin_value pk;
+    drumlin_list *list = NULL;
+    memset(&pk, 0, sizeof pk);
+    pk.type = DRUMLIN_TYPE_INT;
+    pk.as.integer = id;
+    REQUIRE_OK(drumlin_object_find(db, "Person", &pk, out_object));
+    REQUIRE_OK(drumlin_object_get_list(*out_object, "tags", &list));
+    return list;
+}
+
+/* Issue #45, item 1: [1, 2, 3, 4], delete index 0, then index 1, append 5: [2, 4, 5]. The change
+ * set deletes old indices 0 and 2 and inserts new index 2 (it said deletions 0, modifications 2,
+ * which turns the old list into [2, 3, 5]). */
+static void exact_list_change(const char *path) {
+    drumlin_db *db = NULL;
+    drumlin_object *owner = NULL;
+    drumlin_list *tags = NULL;
+    drumlin_token *token = NULL;
+    received r = {0};
+    drumlin_value five = text_value("5");
+
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &db));
+    exec_ok(db, "Person", "{\"_id\": 20, \"name\": \"Xs\", \"tags\": [\"1\", \"2\", \"3\", \"4\"]}");
+    tags = tags_of(db, 20, &owner);
+    REQUIRE_OK(drumlin_list_observe(tags, NULL, on_collection, &r, NULL, &token));
+    REQUIRE_OK(drumlin_begin_write(db));
+    REQUIRE_OK(drumlin_list_erase(tags, 0));
+    REQUIRE_OK(drumlin_list_erase(tags, 1));
+    REQUIRE_OK(drumlin_list_insert(tags, 2, &five));
+    REQUIRE_OK(drumlin_commit(db));
+    CHECK(r.calls == 1);
+    CHECK_STR(r.last, "del:0,2 ins:2 mod: ");
+    drumlin_token_release(token);
+    drumlin_list_release(tags);
+    drumlin_object_release(owner);
+    CHECK_OK(drumlin_close(db));
+}
+
+/* What a callback reads (issue #45, item 2): another handle commits from inside the callback;
+ * the observed list, read in the callback, is still the version the change set describes. */
+typedef struct {
+    drumlin_list *observed;    /* the observer's list */
+    drumlin_db *writer;
+    drumlin_list *written;     /* the same list through the writer */
+    int calls;
+    size_t sizes[4];           /* the observed list's size in each call */
+    char last_element[16];     /* its last element in the last call */
+} versioned;
+
+static void on_versioned(void *userdata, const drumlin_changes *changes) {
+    versioned *v = userdata;
+    drumlin_value x = text_value("later"), last;
+    size_t size = 0;
+    (void)changes;
+    /* Another handle commits first, then the callback reads. */
+    CHECK_OK(drumlin_begin_write(v->writer));
+    CHECK_OK(drumlin_list_insert(v->written, 0, &x));
+    CHECK_OK(drumlin_commit(v->writer));
+    CHECK_OK(drumlin_list_size(v->observed, &size));
+    if (v->calls < 4) v->sizes[v->calls] = size;
+    v->calls++;
+    memset(&last, 0, sizeof last);
+    if (size > 0 && drumlin_list_get(v->observed, size - 1, &last) == DRUMLIN_OK && last.type == DRUMLIN_TYPE_STRING) {
+        snprintf(v->last_element, sizeof v->last_element, "%.*s", (int)last.as.string.size, last.as.string.data);
+    }
+}
+
+static void callbacks_read_their_version(const char *path) {
+    drumlin_db *observer = NULL, *writer = NULL;
+    drumlin_object *owner = NULL, *writer_owner = NULL;
+    drumlin_token *token = NULL;
+    versioned v;
+    drumlin_value a = text_value("a"), b = text_value("b");
+    int changed = -1;
+    size_t size = 0;
+
+    memset(&v, 0, sizeof v);
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &observer));
+    REQUIRE_OK(drumlin_open(path, SCHEMA, NULL, &writer));
+    exec_ok(observer, "Person", "{\"_id\": 30, \"name\": \"Versions\", \"tags\": []}");
+    v.observed = tags_of(observer, 30, &owner);
+    v.written = tags_of(writer, 30, &writer_owner);
+    v.writer = writer;
+    REQUIRE_OK(drumlin_list_observe(v.observed, NULL, on_versioned, &v, NULL, &token));
+
+    /* Delivered after the observer's own commit: [a], whatever the writer adds meanwhile. */
+    REQUIRE_OK(drumlin_begin_write(observer));
+    REQUIRE_OK(drumlin_list_insert(v.observed, 0, &a));
+    REQUIRE_OK(drumlin_commit(observer));
+    CHECK(v.calls == 1 && v.sizes[0] == 1);
+    CHECK_STR(v.last_element, "a");
+    /* After the callback the handle reads the latest commit again: "later" then "a". */
+    CHECK_OK(drumlin_list_size(v.observed, &size));
+    CHECK(size == 2);
+
+    /* Delivered by drumlin_refresh(): the writer's commit ("later", "a"), not the one the
+     * callback makes. */
+    CHECK_OK(drumlin_refresh(observer, &changed));
+    CHECK(changed == 1 && v.calls == 2 && v.sizes[1] == 2);
+    CHECK_STR(v.last_element, "a");
+    CHECK_OK(drumlin_list_size(v.observed, &size));
+    CHECK(size == 3);
+
+    /* The other handle's append, then the observer's: each delivery reads its own version. */
+    REQUIRE_OK(drumlin_begin_write(writer));
+    REQUIRE_OK(drumlin_list_insert(v.written, 3, &b));
+    REQUIRE_OK(drumlin_commit(writer));
+    CHECK_OK(drumlin_refresh(observer, &changed));
+    CHECK(changed == 1 && v.calls == 3 && v.sizes[2] == 4);
+    CHECK_STR(v.last_element, "b");
+
+    drumlin_token_release(token);
+    drumlin_list_release(v.observed);
+    drumlin_list_release(v.written);
+    drumlin_object_release(owner);
+    drumlin_object_release(writer_owner);
+    CHECK_OK(drumlin_close(writer));
+    CHECK_OK(drumlin_close(observer));
+}
+
 /* Commits by another handle, then by another process, arrive on drumlin_refresh(). */
 static void other_writers(const char *self_path, const char *path) {
     drumlin_db *observer = NULL, *writer = NULL;
@@ -333,6 +465,8 @@ int main(int argc, char **argv) {
     results_and_objects(path);
     collections(path);
     other_writers(self_path, path);
+    exact_list_change(path);
+    callbacks_read_their_version(path);
     test_dir_remove(dir);
     return check_report("notifications");
 }

@@ -113,6 +113,9 @@ extension Database {
             if inWriteTransaction {
                 throw DrumlinError(.wrongTransactionState, "Cannot compact inside a write transaction.")
             }
+            if isDeliveringOnThisThread {
+                throw DrumlinError(.wrongTransactionState, "Cannot compact from inside a notification callback: compact after the callback returns.")
+            }
             if path == ":memory:" { return }
             try connection.execute("VACUUM")
             try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -68,6 +68,12 @@ extension Database {
     /// began; anything else ends it. A read call with none then begins one, returning the header it
     /// begins at (see `finishRead`).
     func prepareRead(_ connection: Connection, reading: Bool, parked: ParkedRows?) -> WALHeader? {
+        if deliveryReadThread != 0 {
+            // Notifications are being delivered in their version: reads, and every call from the
+            // delivering thread (callbacks), stay in it; another thread's write or refresh ends it.
+            if reading || deliveryReadThread == UInt(pthread_self()) { return nil }
+            endDeliveryRead(connection)
+        }
         if let held = heldRead {
             if reading && !inWriteTransaction && WALHeader.current(connection) == held { return nil }
             endHeldRead(connection)

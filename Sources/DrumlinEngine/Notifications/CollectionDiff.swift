@@ -72,9 +72,12 @@ enum CollectionDiff {
     /// The change between two lists that may repeat elements: the common prefix and suffix are
     /// kept, and the middle is matched by a longest common subsequence (for middles up to
     /// `lcsLimit` cells; beyond, each element is told apart by its occurrence number and matched
-    /// as unique). A slot whose element was replaced in place (deleted and inserted at the same
-    /// index) is a modification, as Realm reports `list[i] = x`.
-    static func list<Element: Hashable>(old: [Element], new: [Element], isModified: (Element) -> Bool) -> CollectionChange {
+    /// as unique). With `pairsReplaced` (lists, not sets), a slot whose element was replaced in
+    /// place is a modification, as Realm reports `list[i] = x`: between two kept elements, the
+    /// first deleted old element and the first inserted new one are one slot, and so on
+    /// (`pairReplaced`), so the change stays exact.
+    static func list<Element: Hashable>(old: [Element], new: [Element], pairsReplaced: Bool = true,
+                                        isModified: (Element) -> Bool) -> CollectionChange {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0
@@ -93,14 +96,37 @@ enum CollectionDiff {
         change.modifications = change.modifications.map { $0 + prefix }
         for i in 0..<prefix where isModified(new[i]) { change.modifications.append(i) }
         for i in (new.count - suffix)..<new.count where isModified(new[i]) { change.modifications.append(i) }
-        let replaced = Set(change.deletions).intersection(change.insertions)
-        if !replaced.isEmpty {
-            change.deletions.removeAll { replaced.contains($0) }
-            change.insertions.removeAll { replaced.contains($0) }
-            change.modifications.append(contentsOf: replaced)
-        }
+        change.deletions.sort()
+        change.insertions.sort()
+        if pairsReplaced { pairReplaced(&change, oldCount: old.count, newCount: new.count) }
         change.modifications = Array(Set(change.modifications)).sorted()
         return change
+    }
+
+    /// Turns deletions and insertions that are one slot into modifications. The kept elements
+    /// (old indices not deleted) are, in order, the new indices not inserted; between two of them
+    /// (a gap), the i-th deleted old element and the i-th inserted new element take the same
+    /// place, so reporting the new index as modified instead still applies exactly. A deletion
+    /// and an insertion in different gaps are never one slot, whatever their indices.
+    static func pairReplaced(_ change: inout CollectionChange, oldCount: Int, newCount: Int) {
+        guard !change.deletions.isEmpty, !change.insertions.isEmpty else { return }
+        var deletions: [Int] = [], insertions: [Int] = [], replaced: [Int] = []
+        var d = 0, i = 0, o = 0, n = 0
+        while o < oldCount || n < newCount {
+            let firstDeletion = d, firstInsertion = i
+            while d < change.deletions.count, change.deletions[d] == o { d += 1; o += 1 }
+            while i < change.insertions.count, change.insertions[i] == n { i += 1; n += 1 }
+            let pairs = Swift.min(d - firstDeletion, i - firstInsertion)
+            replaced.append(contentsOf: change.insertions[firstInsertion..<(firstInsertion + pairs)])
+            deletions.append(contentsOf: change.deletions[(firstDeletion + pairs)..<d])
+            insertions.append(contentsOf: change.insertions[(firstInsertion + pairs)..<i])
+            guard o < oldCount, n < newCount else { break }
+            o += 1  // a kept element: old index o is new index n
+            n += 1
+        }
+        change.deletions = deletions
+        change.insertions = insertions
+        change.modifications.append(contentsOf: replaced)
     }
 
     static let lcsLimit = 1 << 22

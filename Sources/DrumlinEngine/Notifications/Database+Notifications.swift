@@ -219,13 +219,74 @@ extension Database {
         return byName
     }
 
+    // MARK: The version a delivery describes
+    //
+    // A change set is delivered with the version it describes, as Realm does: under the lock, a
+    // read transaction begins, and the change log, the observers' new contents and so the change
+    // sets are all read in it; it stays open while the callbacks run, and every read through the
+    // handle (from the callbacks, or from another thread meanwhile) reads that version, however
+    // many commits other connections make meanwhile. It ends when the callbacks return (or when
+    // another thread writes, refreshes or compacts through the handle: that call needs the file
+    // as it is). Reads after the delivery see the latest commits again.
+
+    /// Begins the read transaction a delivery is computed in and read in (under the lock, outside
+    /// a write transaction). Not possible (an error beginning it): the delivery is computed and
+    /// read without one, as before.
+    func beginDeliveryRead(_ connection: Connection) {
+        guard !inWriteTransaction else { return }
+        parkedRows?.statement.reset()
+        parkedRows = nil
+        endHeldRead(connection)
+        endDeliveryRead(connection)
+        guard connection.isAutocommit else { return }
+        do throws(DrumlinError) {
+            try connection.statement("BEGIN").run()
+            // BEGIN defers the snapshot to the first read: take it now, before the log is read.
+            let statement = try connection.statement("SELECT 1 FROM _drumlin_meta LIMIT 1")
+            defer { statement.reset() }
+            _ = try statement.step()
+        } catch {
+            log(.warning, "Could not begin the read transaction for notifications: \(error.message)")
+            if !connection.isAutocommit { Self.endReadTransaction(connection) }
+            return
+        }
+        deliveryReadThread = UInt(pthread_self())
+    }
+
+    /// Ends the delivery's read transaction, if any (under the lock). Values read in it may be
+    /// older than the file now: the read version moves, so bindings read them again.
+    func endDeliveryRead(_ connection: Connection) {
+        guard deliveryReadThread != 0 else { return }
+        deliveryReadThread = 0
+        parkedRows?.statement.reset()
+        parkedRows = nil
+        if !inWriteTransaction && !connection.isAutocommit { Self.endReadTransaction(connection) }
+        bumpReadVersion()
+    }
+
+    /// Computes the deliveries of the changes up to the version this handle now reads, in a read
+    /// transaction that `deliver` keeps open while the callbacks run (under the lock).
+    func prepareDeliveriesInVersion(_ connection: Connection, skipping: Set<Int> = []) -> [() -> Void] {
+        guard !observers.isEmpty else { return prepareDeliveries(connection, skipping: skipping) }
+        beginDeliveryRead(connection)
+        let deliveries = prepareDeliveries(connection, skipping: skipping)
+        if deliveries.isEmpty { endDeliveryRead(connection) }
+        return deliveries
+    }
+
     /// Runs deliveries outside the lock, marking this thread as delivering so that a write from
-    /// inside a callback is refused instead of deadlocking or recursing.
+    /// inside a callback is refused instead of deadlocking or recursing; then ends the read
+    /// transaction they were delivered in (`prepareDeliveriesInVersion`).
     func deliver(_ deliveries: [() -> Void]) {
         guard !deliveries.isEmpty else { return }
         let me = UInt(pthread_self())
         let outer = deliveringThread.exchange(me, ordering: .acquiringAndReleasing)
-        defer { deliveringThread.store(outer, ordering: .releasing) }
+        defer {
+            deliveringThread.store(outer, ordering: .releasing)
+            try? lock.withLock { () throws(DrumlinError) in
+                if deliveryReadThread == me, let connection { endDeliveryRead(connection) }
+            }
+        }
         for delivery in deliveries { delivery() }
     }
 
@@ -249,7 +310,7 @@ extension Database {
                 return (changed, [])
             }
             let changed = version != notificationState.dataVersion
-            return (changed, changed ? prepareDeliveries(connection) : [])
+            return (changed, changed ? prepareDeliveriesInVersion(connection) : [])
         }
         deliver(deliveries)
         return changed
@@ -272,7 +333,7 @@ extension Database {
         let skipping = Set(tokens.map(\.id))
         let deliveries = try serialized { (connection) throws(DrumlinError) -> [() -> Void] in
             try commitLocked(connection)
-            return prepareDeliveries(connection, skipping: skipping)
+            return prepareDeliveriesInVersion(connection, skipping: skipping)
         }
         deliver(deliveries)
     }

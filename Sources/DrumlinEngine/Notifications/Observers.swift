@@ -227,7 +227,9 @@ final class CollectionObserver: ChangeObserver {
         }
         guard listChanged || !(targetChanges?.modified.isEmpty ?? true) else { return nil }
         let new = listChanged ? try Self.read(database, info, owner, property, connection) : elements
-        let change = CollectionDiff.list(old: elements, new: new, isModified: targetModified)
+        // A set has no slots: an element removed and another added are a deletion and an insertion.
+        let change = CollectionDiff.list(old: elements, new: new, pairsReplaced: info.traits[property].collection == .list,
+                                         isModified: targetModified)
         elements = new
         guard !change.isEmpty else { return nil }
         let callback = self.callback

@@ -14,6 +14,9 @@ final class ResultsObserver: ChangeObserver {
     private var keys: [Int64]
     private var indexOfKey: [Int64: Int] = [:]
     private var indexIsCurrent = false
+    /// Whether `keys` holds an object more than once (results of a list that repeats it): then
+    /// `indexOfKey` names one of its indexes only, and indexes are found by reading `keys`.
+    private var hasDuplicates = false
 
     /// What a query reads.
     struct Dependency {
@@ -37,7 +40,14 @@ final class ResultsObserver: ChangeObserver {
     private func rebuildIndex() {
         indexOfKey = Dictionary(minimumCapacity: keys.count)
         for (i, key) in keys.enumerated() { indexOfKey[key] = i }
+        hasDuplicates = indexOfKey.count != keys.count
         indexIsCurrent = true
+    }
+
+    /// Whether the results read every object of the class (each once).
+    private var isEveryObject: Bool {
+        if case .all = results.base { return true }
+        return false
     }
 
     func prepare(_ changes: ChangeSet, _ database: Database, _ connection: Connection) throws(DrumlinError) -> (() -> Void)? {
@@ -72,22 +82,40 @@ final class ResultsObserver: ChangeObserver {
             } catch where error.code == .invalidatedObject {
                 new = []    // the list's or backlinks' owner was deleted
             }
-            change = CollectionDiff.unique(old: keys, oldIndex: indexOfKey, new: new, isModified: isModified)
+            if hasDuplicates || (!isEveryObject && Set(new).count != new.count) {
+                // An object more than once (a list's results): matched by occurrence, never
+                // paired as a replaced slot (results have none).
+                change = CollectionDiff.list(old: keys, new: new, pairsReplaced: false, isModified: isModified)
+            } else {
+                change = CollectionDiff.unique(old: keys, oldIndex: indexOfKey, new: new, isModified: isModified)
+            }
             keys = new
             indexIsCurrent = false
         } else {
             var deletions: [Int] = []
-            if let deleted = own?.deleted, !deleted.isEmpty {
-                for key in deleted { if let i = indexOfKey[key] { deletions.append(i) } }
-            }
             var modifications: [Int] = []
-            if let modified = own?.modified {
-                for (key, mask) in modified where mask.intersects(filter) {
+            if hasDuplicates {
+                // An object more than once: every index of it.
+                let deleted = own?.deleted
+                for (i, key) in keys.enumerated() {
+                    if deleted?.contains(key) == true {
+                        deletions.append(i)
+                    } else if own?.modified[key]?.intersects(filter) == true || linked.contains(key) {
+                        modifications.append(i)
+                    }
+                }
+            } else {
+                if let deleted = own?.deleted, !deleted.isEmpty {
+                    for key in deleted { if let i = indexOfKey[key] { deletions.append(i) } }
+                }
+                if let modified = own?.modified {
+                    for (key, mask) in modified where mask.intersects(filter) {
+                        if let i = indexOfKey[key] { modifications.append(i) }
+                    }
+                }
+                for key in linked where own?.modified[key]?.intersects(filter) != true {
                     if let i = indexOfKey[key] { modifications.append(i) }
                 }
-            }
-            for key in linked where own?.modified[key]?.intersects(filter) != true {
-                if let i = indexOfKey[key] { modifications.append(i) }
             }
             if !deletions.isEmpty {
                 deletions.sort()

@@ -47,7 +47,8 @@ extension Database {
             } else {
                 selected = exportOrder()
             }
-            let ownRead = !inWriteTransaction
+            // Inside a write, or in a delivery's read transaction (a callback), it reads in that one.
+            let ownRead = !inWriteTransaction && connection.isAutocommit
             if ownRead { try connection.execute("BEGIN") }
             defer { if ownRead { try? connection.execute("COMMIT") } }
             var total: Int64 = 0

@@ -5,7 +5,8 @@ A commit through a database delivers its changes to that database's observers wh
 returns (at the end of the ``with db.write():`` block), on the committing thread. Commits by other
 ``Database`` objects, threads or processes are delivered when this database calls
 :meth:`Database.refresh`, on the thread calling it. A rolled-back write delivers nothing.
-Callbacks may read the database; ``db.write()`` inside a callback raises
+Callbacks may read the database, at the version the change set describes (whatever other
+connections commit meanwhile); ``db.write()`` inside a callback raises
 :class:`~drumlin.TransactionError`. An exception raised by a callback does not stop the
 delivery to other observers: Python reports it through :func:`sys.unraisablehook` (printed to
 stderr by default), as for any exception in a callback from C.
@@ -36,7 +37,9 @@ if TYPE_CHECKING:
 class CollectionChange:
     """What changed in observed results, a list or a set. ``deletions`` are indices in the old
     state; ``insertions`` and ``modifications`` indices in the new state, each ascending. An
-    object that moved is a deletion at its old index and an insertion at its new one."""
+    object that moved is a deletion at its old index and an insertion at its new one. Exact:
+    removing the deleted elements and putting the inserted ones at their indices turns the old
+    contents into the new, the kept elements differing only at modified indices."""
 
     deletions: list[int] = field(default_factory=list)
     insertions: list[int] = field(default_factory=list)
