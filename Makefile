@@ -104,18 +104,22 @@ test-packaging: wheel test-c
 
 # The reliability suite at length (not part of `make test`, which runs it briefly): 500 rounds of
 # SIGKILL of 4 writers at once, a minute of each fuzz harness, the racing-process tests, 5,000
-# seeds of the change-set property test, 30 s of writer processes under a refreshing observer.
+# seeds of the change-set property test, 30 s of writer processes under a refreshing observer,
+# 2,000 generated hostile files.
 STRESS_KILLS ?= 500
 STRESS_FUZZ_SECONDS ?= 60
 STRESS_CHANGESET_SEEDS ?= 5000
 STRESS_OBSERVE_SECONDS ?= 30
+STRESS_HOSTILE_FILES ?= 2000
 stress: lib venv
 	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_KILLS=$(STRESS_KILLS) DRUMLIN_KILL_WRITERS=4 \
 	  DRUMLIN_FUZZ_SECONDS=$(STRESS_FUZZ_SECONDS) DRUMLIN_FUZZ_SEED=$$RANDOM \
 	  DRUMLIN_CHANGESET_SEEDS=$(STRESS_CHANGESET_SEEDS) DRUMLIN_OBSERVE_SECONDS=$(STRESS_OBSERVE_SECONDS) \
+	  DRUMLIN_HOSTILE_FILES=$(STRESS_HOSTILE_FILES) \
 	  $(TEST_PYTHON) -m pytest -q -s bindings/python/tests/test_reliability_kill.py \
 	  bindings/python/tests/test_reliability_fuzz.py bindings/python/tests/test_reliability_processes.py \
-	  bindings/python/tests/test_changeset_property.py bindings/python/tests/test_notifications_delivery.py
+	  bindings/python/tests/test_changeset_property.py bindings/python/tests/test_notifications_delivery.py \
+	  bindings/python/tests/test_reliability_hostile_generator.py
 
 # The Swift library itself built with AddressSanitizer (swift build --sanitize=address, into
 # .build-asan), with the C suite (compiled by the toolchain's clang with -fsanitize=address

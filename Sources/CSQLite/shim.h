@@ -14,6 +14,13 @@ static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATI
    global mutex taken per allocation and free), as SQLite recommends for speed; only effective
    before SQLite is initialized in the process (SQLITE_MISUSE otherwise, changing nothing). */
 static inline int csqlite_memstatus_off(void) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+/* sqlite3_db_config is variadic too. Turns off SQLite's double-quoted string fallback for this
+   connection, in statements (DQS_DML) and schema (DQS_DDL): a double-quoted name that names no
+   column is then an error ("no such column"), never read as the string of its own name. */
+static inline void csqlite_dqs_off(sqlite3 *db) {
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)0);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)0);
+}
 /* The write-ahead log's index header (https://www.sqlite.org/walformat.html, "The WAL-Index
    Header"): 48 bytes that every commit rewrites, kept twice at the start of the "-shm" file, which
    SQLite maps into memory. A writer stores the second copy, then the first; this reads the first,

@@ -350,7 +350,7 @@ func packValues(_ row: ObjectRow, names: inout PackedNames, into writer: inout M
     writer.beginDict()
     for position in 0..<row.count {
         names.put(row, position, into: &writer)
-        let value = row[position]
+        let value = try row[position]
         if !writer.put(value), case .value(let value) = value {
             try putValue(value, whole: true, links: row.holdsLinks(at: position), row, names: &names, into: &writer)
         }

@@ -66,7 +66,7 @@ public final class Database: @unchecked Sendable {
     /// nil once closed.
     var connection: Connection?
     let classes: [ClassInfo]
-    private let classByName: [String: ClassInfo]
+    private let classByName: [ExactName: ClassInfo]
     public let schema: Schema
     public let path: String
     public private(set) var schemaVersion: UInt64
@@ -89,7 +89,8 @@ public final class Database: @unchecked Sendable {
     @exclusivity(unchecked) var pendingRows: PendingRows?
     /// Parsed queries by text (the parse depends on nothing else): a program runs the same few
     /// query texts with different arguments. Emptied when it reaches `parsedQueryLimit`.
-    var parsedQueries: [String: Query] = [:]
+    /// By the query's text byte for byte (a name in another Unicode normalization is another name).
+    var parsedQueries: [ExactName: Query] = [:]
     public static let parsedQueryLimit = 256
     /// Compiled queries by class, text and argument types (`QueryTemplate`); emptied when it
     /// reaches `parsedQueryLimit`.
@@ -145,6 +146,13 @@ public final class Database: @unchecked Sendable {
         let schema: Schema
         do throws(DrumlinError) {
             schema = try Storage.storedSchema(path: path, options: options)
+            // The stored schema was valid when it was written: one that is not (a link to a class
+            // the file lacks) was changed behind Drumlin's back.
+            do throws(DrumlinError) {
+                try schema.validate()
+            } catch where error.code == .schema {
+                throw DrumlinError(.corrupt, "The schema stored in '\(path)' is invalid: \(error.message)")
+            }
         } catch {
             options.log(.error, error.message)
             throw error
@@ -224,15 +232,15 @@ public final class Database: @unchecked Sendable {
 
     /// The classes of a schema with their links resolved and their statement slots assigned.
     static func classInfos(_ schema: Schema, allowsIntegerRowKey: Bool = true,
-                           slotBase start: Int = 0) -> ([ClassInfo], [String: ClassInfo]) {
+                           slotBase start: Int = 0) -> ([ClassInfo], [ExactName: ClassInfo]) {
         var classes: [ClassInfo] = []
-        var byName: [String: ClassInfo] = [:]
+        var byName: [ExactName: ClassInfo] = [:]
         for (i, objectSchema) in schema.objectSchemas.enumerated() {
             let info = ClassInfo(index: i, schema: objectSchema, allowsIntegerRowKey: allowsIntegerRowKey)
             classes.append(info)
-            byName[objectSchema.name] = info
+            byName[ExactName(objectSchema.name)] = info
         }
-        for info in classes where byName[info.schema.storedName] == nil { byName[info.schema.storedName] = info }
+        for info in classes where byName[ExactName(info.schema.storedName)] == nil { byName[ExactName(info.schema.storedName)] = info }
         ClassInfo.resolve(classes)
         var slotBase = start
         for info in classes {
@@ -396,7 +404,7 @@ public final class Database: @unchecked Sendable {
     // MARK: Classes
 
     func classInfo(_ name: String) throws(DrumlinError) -> ClassInfo {
-        guard let info = classByName[name] else {
+        guard let info = classByName[ExactName(name)] else {
             throw DrumlinError(.noSuchClass, "Object type '\(name)' is not in the schema.")
         }
         return info

@@ -162,7 +162,7 @@ public struct ObjectSchema: Sendable {
     }
 
     public func property(named name: String) -> Property? {
-        properties.first { $0.name == name }
+        properties.first { $0.name.isSameName(name) }
     }
 
     public var primaryKeyProperty: Property? {

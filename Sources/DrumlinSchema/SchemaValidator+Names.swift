@@ -1,3 +1,5 @@
+import DrumlinValues
+
 /// Naming rules: Realm's unique class names, and Drumlin's own rules, which come from storing each
 /// class as an SQLite table and each property as a column:
 ///
@@ -19,13 +21,13 @@ extension Schema {
         var problems: [String] = []
         for (index, objectSchema) in objectSchemas.enumerated() {
             let earlier = objectSchemas[..<index]
-            if earlier.contains(where: { $0.name == objectSchema.name }) {
+            if earlier.contains(where: { $0.name.isSameName(objectSchema.name) }) {
                 problems.append("Type '\(objectSchema.name)' appears more than once in the schema.")
                 continue
             }
             let folded = Schema.asciiLowercased(objectSchema.storedName)
-            guard let other = earlier.first(where: { Schema.asciiLowercased($0.storedName) == folded }) else { continue }
-            if other.storedName == objectSchema.storedName {
+            guard let other = earlier.first(where: { Schema.asciiLowercased($0.storedName).isSameName(folded) }) else { continue }
+            if other.storedName.isSameName(objectSchema.storedName) {
                 problems.append("Name clash: types '\(other.name)' and '\(objectSchema.name)' are both stored as '\(objectSchema.storedName)'.")
             } else {
                 problems.append("Name clash: the stored names of types '\(other.name)' ('\(other.storedName)') and '\(objectSchema.name)' ('\(objectSchema.storedName)') differ only in letter case; SQLite names are case-insensitive.")
@@ -108,8 +110,8 @@ extension Schema {
         for (index, property) in properties.enumerated() {
             let folded = asciiLowercased(property.storedName)
             let earlier = properties[..<index]
-            guard !earlier.contains(where: { $0.storedName == property.storedName }),
-                  let other = earlier.first(where: { asciiLowercased($0.storedName) == folded }) else { continue }
+            guard !earlier.contains(where: { $0.storedName.isSameName(property.storedName) }),
+                  let other = earlier.first(where: { asciiLowercased($0.storedName).isSameName(folded) }) else { continue }
             problems.append("Name clash: the stored names of properties '\(objectSchema.name).\(other.name)' ('\(other.storedName)') and '\(objectSchema.name).\(property.name)' ('\(property.storedName)') differ only in letter case; SQLite names are case-insensitive.")
         }
         return problems

@@ -37,9 +37,9 @@ extension Schema {
     /// reported. The embedded-cycle check runs only when nothing else is wrong (as in Realm): it
     /// relies on every link target existing.
     func collectValidationProblems(into problems: inout [String], alreadyReported: ReportedDeclarations) {
-        var classes: [String: ObjectSchema] = [:]
-        for objectSchema in objectSchemas where classes[objectSchema.name] == nil {
-            classes[objectSchema.name] = objectSchema
+        var classes: [ExactName: ObjectSchema] = [:]
+        for objectSchema in objectSchemas where classes[ExactName(objectSchema.name)] == nil {
+            classes[ExactName(objectSchema.name)] = objectSchema
         }
         problems += classNameProblems()
         for objectSchema in objectSchemas {
@@ -52,7 +52,7 @@ extension Schema {
 
     // MARK: - Object level (realm-core ObjectSchema::validate)
 
-    private func objectProblems(_ objectSchema: ObjectSchema, classes: [String: ObjectSchema],
+    private func objectProblems(_ objectSchema: ObjectSchema, classes: [ExactName: ObjectSchema],
                                 alreadyReported: ReportedDeclarations) -> [String] {
         let className = objectSchema.name
         var problems = Schema.nameProblems(of: objectSchema)
@@ -103,7 +103,7 @@ extension Schema {
 
     // MARK: - Property level (realm-core validate_property)
 
-    private func propertyProblems(_ property: Property, in objectSchema: ObjectSchema, classes: [String: ObjectSchema],
+    private func propertyProblems(_ property: Property, in objectSchema: ObjectSchema, classes: [ExactName: ObjectSchema],
                                   alreadyReported: ReportedDeclarations) -> [String] {
         var problems: [String] = []
         let path = "\(objectSchema.name).\(property.name)"
@@ -162,7 +162,7 @@ extension Schema {
             return problems
         }
         // P11-P13
-        guard let target = classes[objectType] else {
+        guard let target = classes[ExactName(objectType)] else {
             problems.append("Property '\(path)' of type '\(word)' has unknown object type '\(objectType)'")
             return problems
         }
@@ -207,7 +207,7 @@ extension Schema {
     /// S2: a cycle made only of embedded types could never be created (each embedded object needs
     /// a parent that already exists). Reported once per embedded type on such a cycle, with the
     /// shortest path back to itself, e.g. `'A.toB.toA'`.
-    private func embeddedCycleProblems(classes: [String: ObjectSchema]) -> [String] {
+    private func embeddedCycleProblems(classes: [ExactName: ObjectSchema]) -> [String] {
         var problems: [String] = []
         var seen: Set<String> = []
         for start in objectSchemas where start.kind == .embedded && seen.insert(start.name).inserted {
@@ -218,7 +218,7 @@ extension Schema {
                 let (current, path) = queue[head]
                 head += 1
                 for property in current.properties where property.type == .object {
-                    guard let target = property.objectType.flatMap({ classes[$0] }), target.kind == .embedded else { continue }
+                    guard let target = property.objectType.flatMap({ classes[ExactName($0)] }), target.kind == .embedded else { continue }
                     let nextPath = path + "." + property.name
                     if target.name == start.name {
                         problems.append("Cycles containing embedded objects are not currently supported: '\(nextPath)'")
@@ -235,10 +235,11 @@ extension Schema {
 
     /// Each value that occurs more than once, in the order its second occurrence appears.
     private static func duplicates(in names: [String]) -> [String] {
-        var seen: Set<String> = []
-        var reported: Set<String> = []
+        // Byte for byte: names in two Unicode normalizations are two names (as in Realm and SQLite).
+        var seen: Set<ExactName> = []
+        var reported: Set<ExactName> = []
         var result: [String] = []
-        for name in names where !seen.insert(name).inserted && reported.insert(name).inserted {
+        for name in names where !seen.insert(ExactName(name)).inserted && reported.insert(ExactName(name)).inserted {
             result.append(name)
         }
         return result

@@ -19,7 +19,7 @@ package final class ClassInfo {
     @usableFromInline package let slots: [Int?]
     /// The quoted columns `selectRowSQL` reads, in order (a mixed property adds its type column).
     let selectColumns: [String]
-    private let indexByName: [String: Int]
+    private let indexByName: [ExactName: Int]
 
     package let selectRowSQL: String
     /// `e.<key>, e.<column>, ...`: a row of this class read under the alias `e`.
@@ -142,13 +142,13 @@ package final class ClassInfo {
         let pkIsRowKey = allowsIntegerRowKey && pk.map { $0.type == .int && !$0.isOptional && $0.collection == .single } ?? false
         keyColumn = pkIsRowKey ? quoted(pk!.storedName) : quoted(Self.keyColumnName)
         hasSequenceColumn = pkIsRowKey
-        primaryKeyIndex = schema.primaryKey.flatMap { name in schema.properties.firstIndex { $0.name == name } }
+        primaryKeyIndex = schema.primaryKey.flatMap { name in schema.properties.firstIndex { $0.name.isSameName(name) } }
 
         var slots: [Int?] = []
         var columns: [String] = []
-        var names: [String: Int] = [:]
+        var names: [ExactName: Int] = [:]
         for (i, property) in schema.properties.enumerated() {
-            names[property.storedName] = i
+            names[ExactName(property.storedName)] = i
             if property.isColumn {
                 slots.append(columns.count)
                 columns.append(quoted(property.storedName))
@@ -158,7 +158,7 @@ package final class ClassInfo {
             }
         }
         // Public names win over stored names when they collide across properties.
-        for (i, property) in schema.properties.enumerated() { names[property.name] = i }
+        for (i, property) in schema.properties.enumerated() { names[ExactName(property.name)] = i }
         self.slots = slots
         propertyNames = schema.properties.map(\.name)
         traits = schema.properties.map {
@@ -214,10 +214,10 @@ package final class ClassInfo {
     /// Connects link properties to their target classes, and targets to the properties pointing
     /// at them. Runs once at open, after every ClassInfo exists.
     package static func resolve(_ classes: [ClassInfo]) {
-        var byName: [String: ClassInfo] = [:]
-        for info in classes { byName[info.name] = info }
+        var byName: [ExactName: ClassInfo] = [:]
+        for info in classes { byName[ExactName(info.name)] = info }
         for info in classes {
-            info._targets = info.schema.properties.map { property in property.objectType.flatMap { byName[$0] } }
+            info._targets = info.schema.properties.map { property in property.objectType.flatMap { byName[ExactName($0)] } }
             for (index, property) in info.schema.properties.enumerated() where property.type == .object {
                 info._targets[index]?._incoming.append((info, index))
             }
@@ -310,7 +310,7 @@ package final class ClassInfo {
     package var name: String { schema.name }
 
     /// Resolves a public or stored property name.
-    package func propertyIndex(_ name: String) -> Int? { indexByName[name] }
+    package func propertyIndex(_ name: String) -> Int? { indexByName[ExactName(name)] }
 
     package func property(_ index: Int) -> Property { schema.properties[index] }
 

@@ -49,6 +49,9 @@ package final class Connection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        // A name in double quotes is always a name: a column missing from a table is an error,
+        // not the string of its name (SQLite's legacy fallback, on by default).
+        csqlite_dqs_off(db)
         sqlite3_busy_timeout(db, busyTimeout)
         SQLFunctions.register(db)
         // Statement journals (every multi-row INSERT or UPDATE in a transaction keeps one, for
@@ -172,6 +175,14 @@ package final class Connection {
         case SQLITE_ERROR where message.hasPrefix("no such table") || message.hasPrefix("no such column")
             || message.hasPrefix("no such index"):
             code = .corrupt
+        // The engine creates only what the stored schema says is absent: the file disagrees with it.
+        case SQLITE_ERROR where message.hasSuffix("already exists") || message.hasPrefix("duplicate column name"):
+            let file = String(cString: sqlite3_db_filename(handle, "main"))
+            return DrumlinError(.corrupt, "The file '\(file.isEmpty ? ":memory:" : file)' is damaged: its tables disagree with its stored schema (\(message); Drumlin's catalogue _drumlin_classes does not list it).", sqliteCode: rc)
+        // A CHECK constraint or a trigger's RAISE Drumlin did not make (the open refuses those it finds).
+        case SQLITE_CONSTRAINT where rc == 275 || rc == 1811:
+            let file = String(cString: sqlite3_db_filename(handle, "main"))
+            return DrumlinError(.corrupt, "The file '\(file.isEmpty ? ":memory:" : file)' is damaged: \(rc == 275 ? "a CHECK constraint" : "a trigger") Drumlin did not make refused the write (\(message)).", sqliteCode: rc)
         default: code = .internal
         }
         if rc & 0xFF == SQLITE_FULL {

@@ -55,7 +55,7 @@ package enum ValueCodec {
     }
 
     /// The declared SQLite column type (its affinity) for a property.
-    static func columnType(_ property: Property) -> String {
+    package static func columnType(_ property: Property) -> String {
         switch property.type {
         case .bool, .int, .date, .object: "INTEGER"
         case .float, .double: "REAL"
@@ -116,6 +116,62 @@ package enum ValueCodec {
         }
     }
 
+    /// Nil when the column of the row `handle` is on holds a value a property of `type` can hold
+    /// (null only when `optional`, or for a link); otherwise what it holds instead ("an integer",
+    /// "text that is not valid UTF-8"): a file changed behind Drumlin's back. Reads only the
+    /// column's storage class, which the read has already, and scans text for UTF-8.
+    package static func misfit(_ handle: OpaquePointer, _ column: Int32, as type: PropertyType, optional: Bool) -> String? {
+        let storage = sqlite3_column_type(handle, column)
+        if storage == SQLITE_NULL {
+            return optional || type == .object || type == .mixed || type == .linkingObjects ? nil : "null"
+        }
+        switch type {
+        case .bool, .int, .date, .object:
+            if storage == SQLITE_INTEGER { return nil }
+        case .float, .double:
+            if storage == SQLITE_FLOAT || (storage == SQLITE_BLOB && sqlite3_column_bytes(handle, column) == 8) { return nil }
+        case .string, .decimal128:
+            guard storage == SQLITE_TEXT else { break }
+            let text = UnsafeRawBufferPointer(start: sqlite3_column_text(handle, column), count: Int(sqlite3_column_bytes(handle, column)))
+            guard UTF8Text.isValid(text) else { return "text that is not valid UTF-8" }
+            if type == .string || Decimal128(utf8: text.bindMemory(to: UInt8.self)) != nil { return nil }
+            return "text that is not a decimal number"
+        case .data:
+            if storage == SQLITE_BLOB { return nil }
+        case .objectId, .uuid:
+            let size: Int32 = type == .objectId ? 12 : 16
+            if storage == SQLITE_BLOB && sqlite3_column_bytes(handle, column) == size { return nil }
+            if storage == SQLITE_BLOB { return "a blob of \(sqlite3_column_bytes(handle, column)) bytes" }
+        case .mixed, .linkingObjects:
+            return nil
+        }
+        return storageName(storage)
+    }
+
+    /// A mixed value's type tag and value, checked as `misfit` checks a typed column: nil when
+    /// the tag is one of the types and the value fits it (a held object, 10, is "key:class" text;
+    /// nested collections, 12 and 13, an integer id).
+    package static func mixedMisfit(_ handle: OpaquePointer, value column: Int32, type typeColumn: Int32) -> String? {
+        guard sqlite3_column_type(handle, typeColumn) == SQLITE_INTEGER else {
+            return "the type tag " + (storageName(sqlite3_column_type(handle, typeColumn)))
+        }
+        let code = sqlite3_column_int64(handle, typeColumn)
+        let types: [PropertyType?] = [nil, .int, .bool, .string, .data, .date, .float, .double, .decimal128, .objectId, .string, .uuid, .int, .int]
+        guard code >= 0, code < types.count else { return "the type tag \(code) (no type has it)" }
+        guard let type = types[Int(code)] else { return nil }   // 0: null, whatever the column holds
+        return misfit(handle, column, as: type, optional: false).map { "\($0) with the type tag \(code)" }
+    }
+
+    private static func storageName(_ storage: Int32) -> String {
+        switch storage {
+        case SQLITE_INTEGER: "an integer"
+        case SQLITE_FLOAT: "a real number"
+        case SQLITE_TEXT: "text"
+        case SQLITE_BLOB: "a blob"
+        default: "null"
+        }
+    }
+
     /// Reads a column stored for `type` (never `.mixed`: see `readMixed`).
     package static func read(_ statement: Statement, _ column: Int32, as type: PropertyType, classIndex: Int = -1) -> Value {
         let storage = statement.columnType(column)
@@ -154,8 +210,10 @@ package enum ValueCodec {
     /// the statement's SQLite handle.
     package static func readMixedInPlace(_ handle: OpaquePointer, value column: Int32, type typeColumn: Int32) -> BorrowedValue? {
         let code = sqlite3_column_int64(handle, typeColumn)
-        guard code <= 4 || code == 7 else { return nil }
+        guard code >= 0, code <= 4 || code == 7 else { return nil }
         let storage = sqlite3_column_type(handle, column)
+        // A value its tag cannot hold is read (and refused) by the checked path.
+        if code > 0, mixedMisfit(handle, value: column, type: typeColumn) != nil { return nil }
         if code <= 0 || storage == SQLITE_NULL { return .null }  // as readMixed reads them
         switch code {
         case 1: return .int(sqlite3_column_int64(handle, column))

@@ -8,7 +8,9 @@ extension Database {
     /// set and dictionary entry points at a live object (so every backlink does too, as backlinks
     /// are the links read in reverse), every collection entry belongs to a live object, every
     /// embedded object has exactly one owner, creation-order numbers are below the class's next
-    /// one, and every nested mixed collection's entries belong to a stored collection. Returns
+    /// one, every nested mixed collection's entries belong to a stored collection, every stored
+    /// value is one its property's type can hold, and the file holds no view, table, index or
+    /// trigger Drumlin did not make (docs/storage.md). Returns
     /// every problem found, each as one sentence; empty when the file is sound. A check that
     /// cannot run on a damaged file is reported as a problem too, and the others still run.
     /// Reads only. The corresponding C function is `drumlin_check`.
@@ -94,6 +96,16 @@ extension Database {
                 if let shared = try count("SELECT count(*) \(base) WHERE r.n > 1"), shared > 0 {
                     problems.append("\(plural(shared, "embedded '\(info.name)' object")) \(shared == 1 ? "has" : "have") more than one owner.")
                 }
+            }
+            do throws(DrumlinError) {
+                problems += try structureProblems(connection)
+            } catch where error.code == .corrupt || error.code == .internal {
+                problems.append("A check could not read the file's schema: \(error.message)")
+            }
+            do throws(DrumlinError) {
+                problems += try misfitProblems(connection, skipping: broken)
+            } catch where error.code == .corrupt || error.code == .internal {
+                problems.append("A check could not read the stored values: \(error.message)")
             }
             if !missing.contains(where: { $0.contains("_drumlin_mixed") }),
                let strays = try count("SELECT count(*) FROM \(MixedStore.table) AS m WHERE NOT EXISTS (SELECT 1 FROM _drumlin_mixed_collections AS c WHERE c.id = m.collection)"),

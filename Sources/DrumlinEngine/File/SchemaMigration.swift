@@ -11,6 +11,9 @@ enum SchemaMigration {
         var version = try loadVersion(connection, options: options)
         var stored = try loadStored(connection, path: path)
         var diff = Diff(stored: stored, classes: classes)
+        if !diff.clashes.isEmpty {
+            throw DrumlinError(.schema, "The schema cannot be opened with '\(path)':" + diff.clashes.map { "\n- " + $0 }.joined())
+        }
         let upgrade = options.schemaVersion > version
         if !diff.breaking.isEmpty && (!upgrade || options.readOnly || options.deleteIfMigrationNeeded) {
             throw diff.migrationRequired
@@ -97,9 +100,23 @@ enum SchemaMigration {
         var additive: [(message: String, apply: [String], info: ClassInfo?)] = []
         var breaking: [String] = []
 
-        init(stored: [String: ObjectSchema], classes: [ClassInfo]) {
+        /// New classes whose table name only differs in ASCII case from a stored one's.
+        var clashes: [String] = []
+
+        static func asciiLowercased(_ name: String) -> String {
+            String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        }
+
+        init(stored: [ExactName: ObjectSchema], classes: [ClassInfo]) {
             for info in classes {
-                guard let old = stored[info.schema.storedName] else {
+                guard let old = stored[ExactName(info.schema.storedName)] else {
+                    // SQLite compares table names ignoring ASCII case: a new class cannot take
+                    // the table of a stored class whose name differs only in case.
+                    let folded = Self.asciiLowercased(info.schema.storedName)
+                    if let clash = stored.values.first(where: { Self.asciiLowercased($0.storedName).isSameName(folded) }) {
+                        clashes.append("Name clash: type '\(info.name)' would be stored as '\(info.schema.storedName)', and the file stores type '\(clash.name)' as '\(clash.storedName)'; SQLite compares table names ignoring letter case, so the file cannot hold both.")
+                        continue
+                    }
                     additive.append(("Class '\(info.name)' has been added.", info.createStatements + info.markKeyOrderedStatements, info))
                     continue
                 }
@@ -114,9 +131,9 @@ enum SchemaMigration {
     }
 
     /// The stored classes by table name.
-    private static func loadStored(_ connection: Connection, path: String) throws(DrumlinError) -> [String: ObjectSchema] {
-        var byTable: [String: ObjectSchema] = [:]
-        for objectSchema in try storedSchema(connection, path: path).objectSchemas { byTable[objectSchema.storedName] = objectSchema }
+    private static func loadStored(_ connection: Connection, path: String) throws(DrumlinError) -> [ExactName: ObjectSchema] {
+        var byTable: [ExactName: ObjectSchema] = [:]
+        for objectSchema in try storedSchema(connection, path: path).objectSchemas { byTable[ExactName(objectSchema.storedName)] = objectSchema }
         return byTable
     }
 
@@ -167,18 +184,18 @@ enum SchemaMigration {
         }
         let oldPK = old.primaryKeyProperty?.storedName
         let newPK = new.primaryKeyProperty?.storedName
-        if oldPK != newPK {
+        if oldPK.map(ExactName.init) != newPK.map(ExactName.init) {
             switch (oldPK, newPK) {
             case (nil, let added?): breaking.append("Primary Key for class '\(name)' has been added: '\(added)'.")
             case (let removed?, nil): breaking.append("Primary Key for class '\(name)' has been removed: '\(removed)'.")
             default: breaking.append("Primary Key for class '\(name)' has changed from '\(oldPK ?? "")' to '\(newPK ?? "")'.")
             }
         }
-        var oldByColumn: [String: Property] = [:]
-        for property in old.properties { oldByColumn[property.storedName] = property }
+        var oldByColumn: [ExactName: Property] = [:]
+        for property in old.properties { oldByColumn[ExactName(property.storedName)] = property }
         for property in new.properties {
             let label = "Property '\(name).\(property.name)'"
-            guard let previous = oldByColumn.removeValue(forKey: property.storedName) else {
+            guard let previous = oldByColumn.removeValue(forKey: ExactName(property.storedName)) else {
                 if property.isComputed { continue }
                 var statements: [String] = []
                 if property.isColumn {
@@ -195,14 +212,15 @@ enum SchemaMigration {
                 continue
             }
             if previous.isComputed && property.isComputed {
-                if previous.objectType != property.objectType || previous.originProperty != property.originProperty {
+                if previous.objectType.map(ExactName.init) != property.objectType.map(ExactName.init)
+                    || previous.originProperty.map(ExactName.init) != property.originProperty.map(ExactName.init) {
                     additive.append(("\(label) has been changed.", [], info))
                 }
                 continue
             }
             let oldType = typeDescription(previous)
             let newType = typeDescription(property)
-            if oldType != newType || previous.isComputed != property.isComputed {
+            if !oldType.isSameName(newType) || previous.isComputed != property.isComputed {
                 breaking.append("\(label) has been changed from '\(oldType)' to '\(newType)'.")
                 continue
             }
@@ -222,15 +240,15 @@ enum SchemaMigration {
                 if property.index == .fullText { statements.append(contentsOf: FullText.createStatements(info, property)) }
                 let word = property.index == .none ? "unindexed" : property.index == .fullText ? "full-text indexed" : "indexed"
                 additive.append(("\(label) has been made \(word).", statements, info))
-            } else if previous.name != property.name || previous.defaultValue != property.defaultValue
+            } else if !previous.name.isSameName(property.name) || previous.defaultValue != property.defaultValue
                         || previous.isCounter != property.isCounter {
                 additive.append(("\(label) has been renamed or given a new default.", [], info))
             }
         }
-        for removed in old.properties where oldByColumn[removed.storedName] != nil && !removed.isComputed {
+        for removed in old.properties where oldByColumn[ExactName(removed.storedName)] != nil && !removed.isComputed {
             breaking.append("Property '\(name).\(removed.name)' has been removed.")
         }
-        if old.name != new.name {
+        if !old.name.isSameName(new.name) {
             additive.append(("Class '\(name)' has been given a new public name.", [], info))
         }
     }

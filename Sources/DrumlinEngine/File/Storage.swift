@@ -63,6 +63,9 @@ enum Storage {
                 }
             }
             let format = try checkFormat(connection, path: path)
+            // Triggers, constraints and other objects Drumlin did not make; columns the stored
+            // schema names and the tables lack. Before anything is written.
+            try Structure.verify(connection, path: path)
             if options.quickCheck { try quickCheck(connection, path: path) }
             if !options.readOnly { try connection.execute(options.synchronous.pragma) }
             if format < formatVersion, !options.readOnly { try upgradeFormat(connection, path: path) }

@@ -9,9 +9,9 @@ extension MigrationRun {
     /// the old rows. Primary keys are plain columns (with a plain index) until `finish`.
     func prepare() throws(DrumlinError) {
         let newTables = Set(schema.objectSchemas.map(\.storedName))
-        var storedByTable: [String: ObjectSchema] = [:]
+        var storedByTable: [ExactName: ObjectSchema] = [:]
         for old in stored.objectSchemas where newTables.contains(old.storedName) {
-            storedByTable[old.storedName] = old
+            storedByTable[ExactName(old.storedName)] = old
             kept.insert(old.storedName)
             let oldInfo = ClassInfo(index: 0, schema: old)
             for property in old.properties where property.index == .fullText && property.isColumn {
@@ -39,7 +39,7 @@ extension MigrationRun {
             if let pk = objectSchema.primaryKeyProperty {
                 try connection.execute("CREATE INDEX \(migratingIndexName(objectSchema)) ON \(info.table) (\(quoted(pk.storedName)))")
             }
-            if let old = storedByTable[objectSchema.storedName] { try copyRows(from: old, into: info) }
+            if let old = storedByTable[ExactName(objectSchema.storedName)] { try copyRows(from: old, into: info) }
         }
     }
 
@@ -67,8 +67,8 @@ extension MigrationRun {
 
     private func copyRows(from old: ObjectSchema, into info: ClassInfo) throws(DrumlinError) {
         let oldInfo = ClassInfo(index: 0, schema: old)
-        var oldByColumn: [String: Property] = [:]
-        for property in old.properties where !property.isComputed { oldByColumn[property.storedName] = property }
+        var oldByColumn: [ExactName: Property] = [:]
+        for property in old.properties where !property.isComputed { oldByColumn[ExactName(property.storedName)] = property }
         var columns = [quoted(ClassInfo.keyColumnName)]
         var values = [oldInfo.keyColumn]
         if ClassInfo(index: 0, schema: info.schema).hasSequenceColumn {
@@ -76,7 +76,7 @@ extension MigrationRun {
             values.append(oldInfo.hasSequenceColumn ? quoted(ClassInfo.sequenceColumnName) : oldInfo.keyColumn)
         }
         for property in info.schema.properties where property.isColumn {
-            let source = oldByColumn[property.storedName]
+            let source = oldByColumn[ExactName(property.storedName)]
             columns.append(quoted(property.storedName))
             values.append(Self.valueExpression(property, from: source, column: quoted(property.storedName)))
             if property.type == .mixed {
@@ -86,7 +86,7 @@ extension MigrationRun {
         }
         try connection.execute("INSERT INTO \(info.table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoted(Self.oldPrefix + old.storedName))")
         for (i, property) in info.schema.properties.enumerated() {
-            guard let side = info.collectionTables[i], let source = oldByColumn[property.storedName],
+            guard let side = info.collectionTables[i], let source = oldByColumn[ExactName(property.storedName)],
                   Self.carriesOver(source, to: property) else { continue }
             try copyCollection(from: quoted(oldSideName(old, source)), source, to: side, property, owners: nil)
         }

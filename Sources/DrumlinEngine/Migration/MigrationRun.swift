@@ -88,11 +88,11 @@ final class MigrationRun {
     }
 
     func storedClass(_ name: String) -> ObjectSchema? {
-        stored.objectSchemas.first { $0.name == name } ?? stored.objectSchemas.first { $0.storedName == name }
+        stored.objectSchemas.first { $0.name.isSameName(name) } ?? stored.objectSchemas.first { $0.storedName.isSameName(name) }
     }
 
     func newClass(_ name: String) -> ObjectSchema? {
-        schema.objectSchemas.first { $0.name == name } ?? schema.objectSchemas.first { $0.storedName == name }
+        schema.objectSchemas.first { $0.name.isSameName(name) } ?? schema.objectSchemas.first { $0.storedName.isSameName(name) }
     }
 
     /// The names of a table's indexes (not SQLite's automatic ones).

@@ -172,6 +172,6 @@ enum ChangeLog {
 extension ClassInfo {
     /// The property stored under `storedName` (the change log names properties that way).
     func propertyIndex(storedName: String) -> Int? {
-        schema.properties.firstIndex { $0.storedName == storedName }
+        schema.properties.firstIndex { $0.storedName.isSameName(storedName) }
     }
 }

@@ -78,6 +78,14 @@ extension Database {
                            _ connection: Connection) throws(DrumlinError) -> Value {
         guard depth <= ExtendedJSON.maximumMixedDepth else { throw mixedTreeCorrupt(id, "nests deeper than \(ExtendedJSON.maximumMixedDepth) levels") }
         guard seen.insert(id).inserted else { throw mixedTreeCorrupt(id, "is reached twice (it contains itself or has two parents)") }
+        // The collection a value names must be stored, as a list or a dictionary as its tag says.
+        let kind = try connection.statement("SELECT kind FROM _drumlin_mixed_collections WHERE id = ?1")
+        kind.bind(id, at: 1)
+        let stored = try kind.step() ? kind.int64(0) : nil
+        kind.reset()
+        guard stored == code else {
+            throw mixedTreeCorrupt(id, stored == nil ? "is named by a value but not stored" : "is stored as another kind (\(stored!)) than the value's tag (\(code))")
+        }
         let statement = try connection.statement(
             "SELECT key, value, value_type FROM _drumlin_mixed WHERE collection = ?1 ORDER BY position")
         statement.bind(id, at: 1)
@@ -90,7 +98,7 @@ extension Database {
                 children.append((items.count, statement.int64(1), itemCode))
                 items.append((key, .null))
             } else {
-                items.append((key, readMixedValue(statement, value: 1, type: 2)))
+                items.append((key, try checkedMixedValue(statement, value: 1, type: 2, "an element of the nested mixed collection \(id)")))
             }
         }
         statement.reset()

@@ -58,8 +58,8 @@ extension Database {
         guard let colon = text.firstIndex(of: ":"), let key = Int64(text[..<colon]) else { return .null }
         let storedName = String(text[text.index(after: colon)...])
         // During a migration the old schema's classes read their `_drumlin_old_` tables.
-        guard let info = classes.first(where: { $0.schema.storedName == storedName })
-            ?? classes.first(where: { $0.schema.storedName == MigrationRun.oldPrefix + storedName }) else { return .null }
+        guard let info = classes.first(where: { $0.schema.storedName.isSameName(storedName) })
+            ?? classes.first(where: { $0.schema.storedName.isSameName(MigrationRun.oldPrefix + storedName) }) else { return .null }
         return .link(ObjectLink(classIndex: info.index, key: key))
     }
 

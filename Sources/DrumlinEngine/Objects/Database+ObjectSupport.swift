@@ -74,7 +74,7 @@ extension Database {
 
     /// The index of property `name` of `info`, as a payload names it (its public name exactly).
     func givenIndex(_ info: ClassInfo, named name: String) throws(DrumlinError) -> Int {
-        guard let index = info.propertyIndex(name), info.propertyNames[index] == name else { throw noSuchProperty(info, name) }
+        guard let index = info.propertyIndex(name), info.propertyNames[index].isSameName(name) else { throw noSuchProperty(info, name) }
         return index
     }
 

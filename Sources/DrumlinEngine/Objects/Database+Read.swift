@@ -62,7 +62,7 @@ extension Database {
                 try ValueCodec.bind(converted, to: statement, at: 1)
                 guard try statement.step() else { return nil }
                 var writer = JSONWriter()
-                writeRowJSON(info, statement, to: &writer)
+                try writeRowJSON(info, statement, to: &writer)
                 return writer.string
             }
             guard let key = try findKey(info, pk, connection) else { return nil }
@@ -154,7 +154,7 @@ extension Database {
             statement.reset()
             throw invalidated(info)
         }
-        var (values, pending) = rowValues(info, statement, indices: indices)
+        var (values, pending) = try rowValues(info, statement, indices: indices)
         if pending.isEmpty {
             statement.reset()
             return values
@@ -176,7 +176,7 @@ extension Database {
     /// `info.selectColumns`, as `selectRowSQL` and `Results.rowsSQL` do): those stored in the row,
     /// read from it, and nulls where `loadOutOfRow` puts the others. Reads nothing else, so the
     /// statement can stay on its row (a streamed read of many rows).
-    func rowValues(_ info: ClassInfo, _ statement: Statement, indices: [Int]) -> ([Value], OutOfRow) {
+    func rowValues(_ info: ClassInfo, _ statement: Statement, indices: [Int]) throws(DrumlinError) -> ([Value], OutOfRow) {
         var values: [Value] = []
         values.reserveCapacity(indices.count)
         var pending: OutOfRow = []
@@ -194,12 +194,11 @@ extension Database {
                     values.append(.null)
                     pending.append((position, (statement.int64(column), code)))
                 } else {
-                    values.append(readMixedValue(statement, value: column, type: column + 1))
+                    values.append(try checkedMixedValue(statement, value: column, type: column + 1,
+                                                        place(info, index, statement.int64(0))))
                 }
-            } else if trait.type == .object {
-                values.append(ValueCodec.read(statement, column, as: .object, classIndex: info.targetIndex(index)))
             } else {
-                values.append(ValueCodec.read(statement, column, as: trait.type))
+                values.append(try readColumn(statement, column, info, index, key: statement.int64(0)))
             }
         }
         return (values, pending)
@@ -207,12 +206,12 @@ extension Database {
 
     /// Mixed property `index` of the row `statement` is on (the key, then `info.selectColumns`)
     /// as a whole row holds it, with no further read (`ObjectRow.mixedCell`).
-    func mixedCell(_ info: ClassInfo, _ statement: Statement, _ index: Int) -> ObjectRow.MixedCell {
+    func mixedCell(_ info: ClassInfo, _ statement: Statement, _ index: Int) throws(DrumlinError) -> ObjectRow.MixedCell {
         let column = Int32((info.slots[index] ?? 0) + 1)
         switch statement.int64(column + 1) {
         case MixedStorage.listCode: return .nestedList
         case MixedStorage.dictionaryCode: return .nestedDictionary
-        default: return .scalar(readMixedValue(statement, value: column, type: column + 1))
+        default: return .scalar(try checkedMixedValue(statement, value: column, type: column + 1, place(info, index, statement.int64(0))))
         }
     }
 
@@ -238,14 +237,18 @@ extension Database {
 
     /// Writes the row a statement is on (the key, then `info.selectColumns`) as a JSON object, for
     /// classes without relationships: every property is a scalar column.
-    func writeRowJSON(_ info: ClassInfo, _ statement: Statement, to writer: inout JSONWriter) {
+    func writeRowJSON(_ info: ClassInfo, _ statement: Statement, to writer: inout JSONWriter) throws(DrumlinError) {
         writer.writeByte(UInt8(ascii: "{"))
         for (position, index) in info.columnIndexes.enumerated() {
             if position > 0 { writer.writeByte(UInt8(ascii: ",")) }
             writer.writeString(info.propertyNames[index])
             writer.writeByte(UInt8(ascii: ":"))
             let column = Int32((info.slots[index] ?? 0) + 1)
-            let type = info.traits[index].type
+            let trait = info.traits[index]
+            let type = trait.type
+            if let what = ValueCodec.misfit(statement.handle, column, as: type, optional: trait.isOptional) {
+                throw misfitError(info, index, key: statement.int64(0), what)
+            }
             if type == .string, !statement.isNull(column) {
                 statement.withBytes(column) { writer.writeString(utf8: $0) }
             } else if type == .int || type == .bool, !statement.isNull(column) {

@@ -411,8 +411,6 @@ extension Database {
             probe.reset()
             if longer { return nil }
         }
-        let type = info.property(index).type
-        let targetIndex = info.targetIndex(index)
         let statement = try connection.statement(slot: info.elementsSlot(index), info.selectElementsSQL[index] ?? table.selectElementsSQL)
         statement.bind(owner, at: 1)
         var values: [Value] = []
@@ -429,10 +427,10 @@ extension Database {
                     nested.append((values.count, statement.int64(0), code))
                     values.append(.null)
                 } else {
-                    values.append(readMixedValue(statement, value: 0, type: 1))
+                    values.append(try checkedMixedValue(statement, value: 0, type: 1, place(info, index, owner, element: true)))
                 }
             } else {
-                values.append(ValueCodec.read(statement, 0, as: type, classIndex: targetIndex))
+                values.append(try readColumn(statement, 0, info, index, key: owner, element: true))
             }
             if table.kind == .dictionary { keys.append(statement.string(table.isMixed ? 2 : 1)) }
         }
@@ -470,10 +468,10 @@ extension Database {
                 nested = (statement.int64(0), code)
                 value = .null
             } else {
-                value = readMixedValue(statement, value: 0, type: 1)
+                value = try checkedMixedValue(statement, value: 0, type: 1, place(info, index, owner, element: true))
             }
         } else {
-            value = ValueCodec.read(statement, 0, as: info.traits[index].type, classIndex: info.targetIndex(index))
+            value = try readColumn(statement, 0, info, index, key: owner, element: true)
         }
         statement.reset()
         if let (id, code) = nested { value = try loadMixed(id, code: code, connection) }

@@ -106,7 +106,7 @@ extension Database {
             defer { statement.reset() }
             while try statement.step() {
                 writer.removeAll()
-                writeRowJSON(info, statement, to: &writer)
+                try writeRowJSON(info, statement, to: &writer)
                 try exporter.write(writer.bytes, header: header.bytes, key: keyed ? statement.int64(0) : nil)
             }
             return
@@ -533,7 +533,7 @@ private struct Importer {
         indices.reserveCapacity(members.count)
         row.reserveCapacity(members.count)
         for (name, json) in members {
-            guard let index = info.propertyIndex(name), info.propertyNames[index] == name, info.traits[index].isColumn,
+            guard let index = info.propertyIndex(name), info.propertyNames[index].isSameName(name), info.traits[index].isColumn,
                   !indices.contains(index) else { return false }  // the general path reports it
             indices.append(index)
             switch json {

@@ -50,7 +50,7 @@ extension Database {
         for (name, valueJSON) in members {
             // Payloads usually list properties in schema order: try the next one before hashing.
             let index: Int
-            if expected < info.propertyNames.count, info.propertyNames[expected] == name {
+            if expected < info.propertyNames.count, info.propertyNames[expected].isSameName(name) {
                 index = expected
             } else {
                 index = try givenIndex(info, named: name)

@@ -142,7 +142,7 @@ extension Database {
             let code = statement.int64(column + 1)
             slot = code == MixedStorage.listCode || code == MixedStorage.dictionaryCode
                 ? .collection(id: statement.int64(column), code: code)
-                : .scalar(readMixedValue(statement, value: column, type: column + 1))
+                : .scalar(try checkedMixedValue(statement, value: column, type: column + 1, place(info, index, key)))
             statement.reset()
         } else {
             guard try exists(info, key, connection) else { throw invalidated(info) }
@@ -185,7 +185,7 @@ extension Database {
         if code == MixedStorage.listCode || code == MixedStorage.dictionaryCode {
             return .collection(id: statement.int64(0), code: code)
         }
-        return .scalar(readMixedValue(statement, value: 0, type: 1))
+        return .scalar(try checkedMixedValue(statement, value: 0, type: 1, "an element of a mixed value at path step \(component)"))
     }
 
     func readMixedSlot(_ slot: MixedSlot, _ connection: Connection) throws(DrumlinError) -> Value {

@@ -105,13 +105,13 @@ extension ObjectRow {
     public func mixedCell(_ index: Int) throws(DrumlinError) -> MixedCell {
         switch source {
         case .statement(let statement):
-            return database.mixedCell(info, statement, index)
+            return try database.mixedCell(info, statement, index)
         case .values:
             let statement = try nestedConnection().statement(slot: info.slot(.selectNestedRow), info.selectRowSQL)
             defer { statement.reset() }
             statement.bind(key, at: 1)
             guard try statement.step() else { throw database.invalidated(info) }
-            return database.mixedCell(info, statement, index)
+            return try database.mixedCell(info, statement, index)
         }
     }
 

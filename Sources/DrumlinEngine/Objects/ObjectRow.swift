@@ -64,10 +64,13 @@ public struct ObjectRow {
     /// A live accessor for the object.
     public var object: Object { Object(database: database, info: info, key: key) }
 
-    /// The value of the `position`th property asked for.
+    /// The value of the `position`th property asked for. A value the property cannot hold (a file
+    /// changed behind Drumlin's back) is `CORRUPT`.
     public subscript(position: Int) -> BorrowedValue {
-        guard let handle = statementHandle else { return readOther(position, indices[position], 0) }
-        return read(handle, position, indices[position])
+        get throws(DrumlinError) {
+            guard let handle = statementHandle else { return try readOther(position, indices[position], 0) }
+            return try read(handle, position, indices[position])
+        }
     }
 
     /// Calls `body` with each value asked for, in order. Inlinable, so that a caller's `body` is
@@ -75,53 +78,70 @@ public struct ObjectRow {
     @inlinable @inline(__always)
     public func forEach(_ body: (_ position: Int, _ value: BorrowedValue) throws(DrumlinError) -> Void) throws(DrumlinError) {
         guard let handle = statementHandle else {
-            for position in indices.indices { try body(position, readOther(position, indices[position], 0)) }
+            for position in indices.indices { try body(position, try readOther(position, indices[position], 0)) }
             return
         }
-        for (position, index) in indices.enumerated() { try body(position, read(handle, position, index)) }
+        for (position, index) in indices.enumerated() { try body(position, try read(handle, position, index)) }
     }
 
     @inlinable @inline(__always)
-    func read(_ handle: OpaquePointer, _ position: Int, _ index: Int) -> BorrowedValue {
+    func read(_ handle: OpaquePointer, _ position: Int, _ index: Int) throws(DrumlinError) -> BorrowedValue {
         // The class's `let` arrays are read in place: nothing is retained per value.
         let info = self.info
         let column = Int32((info.slots[index] ?? 0) + 1)
         let trait = info.traits[index]
         let type = trait.type
+        // The storage class SQLite has for the value already: each type's is checked, so a value
+        // the property cannot hold (an integer in a string column, a required null) is refused.
+        let storage = sqlite3_column_type(handle, column)
         // A double is a REAL unless it is NaN or -0.0 (kept as bits: see ValueCodec) or NULL.
-        if type == .double, sqlite3_column_type(handle, column) == SQLITE_FLOAT {
+        if type == .double, storage == SQLITE_FLOAT {
             return .double(sqlite3_column_double(handle, column))
         }
-        // Required columns of these types never hold NULL: skip the extra type probe.
-        if trait.isOptional || type != .int && type != .bool && type != .string,
-           sqlite3_column_type(handle, column) == SQLITE_NULL {
-            return .null
+        if storage == SQLITE_NULL {
+            if trait.isOptional || type == .object || type == .mixed || type == .linkingObjects { return .null }
+            throw misfit(index, "null")
         }
         switch type {
-        case .int: return .int(sqlite3_column_int64(handle, column))
-        case .bool: return .bool(sqlite3_column_int64(handle, column) != 0)
+        case .int:
+            guard storage == SQLITE_INTEGER else { throw misfit(index, nil) }
+            return .int(sqlite3_column_int64(handle, column))
+        case .bool:
+            guard storage == SQLITE_INTEGER else { throw misfit(index, nil) }
+            return .bool(sqlite3_column_int64(handle, column) != 0)
         case .string:
-            let text = sqlite3_column_text(handle, column)
-            return .text(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, column))))
+            guard storage == SQLITE_TEXT else { throw misfit(index, nil) }
+            let text = UnsafeRawBufferPointer(start: sqlite3_column_text(handle, column), count: Int(sqlite3_column_bytes(handle, column)))
+            guard UTF8Text.isValid(text) else { throw misfit(index, nil) }
+            return .text(text)
         case .data:
+            guard storage == SQLITE_BLOB else { throw misfit(index, nil) }
             let blob = sqlite3_column_blob(handle, column)
             return .bytes(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(handle, column))))
         default:
-            return readOther(position, index, column)
+            return try readOther(position, index, column)
         }
+    }
+
+    /// The error for property `index`'s value on the statement's row: what it holds, described
+    /// by `ValueCodec.misfit` when `what` is nil.
+    @usableFromInline
+    func misfit(_ index: Int, _ what: String?) -> DrumlinError {
+        let trait = info.traits[index]
+        let column = Int32((info.slots[index] ?? 0) + 1)
+        let description = what ?? statementHandle.flatMap { ValueCodec.misfit($0, column, as: trait.type, optional: trait.isOptional) } ?? "a value of another type"
+        return database.misfitError(info, index, key: key, description)
     }
 
     /// The value at `position` when it is not one `read` takes from the statement's row (`column`
     /// of it), or when the values were read already.
     @usableFromInline
-    func readOther(_ position: Int, _ index: Int, _ column: Int32) -> BorrowedValue {
+    func readOther(_ position: Int, _ index: Int, _ column: Int32) throws(DrumlinError) -> BorrowedValue {
         switch source {
         case .values(let values):
             return .value(values[position])
         case .statement(let statement):
-            let type = info.traits[index].type
-            let target = type == .object ? info.targetIndex(index) : -1
-            return .value(ValueCodec.read(statement, column, as: type, classIndex: target))
+            return .value(try database.readColumn(statement, column, info, index, key: key))
         }
     }
 }

@@ -52,7 +52,7 @@ extension Database {
 
     /// The parse of a query text, from the cache when it was seen before (inside `serialized`).
     func parsed(_ text: String) throws(DrumlinError) -> Query {
-        if let cached = parsedQueries[text] { return cached }
+        if let cached = parsedQueries[ExactName(text)] { return cached }
         let query: Query
         do throws(DrumlinError) {
             query = try QueryParser.parse(text)
@@ -61,7 +61,7 @@ extension Database {
             throw error
         }
         if parsedQueries.count >= Self.parsedQueryLimit { parsedQueries.removeAll(keepingCapacity: true) }
-        parsedQueries[text] = query
+        parsedQueries[ExactName(text)] = query
         return query
     }
 
@@ -84,7 +84,7 @@ extension Database {
             let info = try classInfo(index: classIndex)
             let byKey = readsInKeyOrder(info)
             guard let signature = QueryTemplate.signature(arguments),
-                  case .template(let template)? = queryTemplates[QueryTemplate.Key(classIndex: classIndex, text: text,
+                  case .template(let template)? = queryTemplates[QueryTemplate.Key(classIndex: classIndex, text: ExactName(text),
                                                                                    signature: signature, byKey: byKey)],
                   let statement = template.rowsStatement else { return false }
             for index in propertyIndices { try checkIndex(info, index) }

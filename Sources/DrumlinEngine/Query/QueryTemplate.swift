@@ -79,7 +79,8 @@ final class QueryTemplate {
 
     struct Key: Hashable {
         let classIndex: Int
-        let text: String
+        /// The query text byte for byte (a name in another Unicode normalization is another name).
+        let text: ExactName
         let signature: UInt64
         /// Compiled to read in key order (`QueryCompiler.keyOrder`).
         var byKey = false

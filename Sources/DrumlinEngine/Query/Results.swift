@@ -94,7 +94,7 @@ public final class Results: @unchecked Sendable {
             _ = try compileAlone(connection, byKey: byKey)
             return
         }
-        let key = QueryTemplate.Key(classIndex: info.index, text: text, signature: signature, byKey: byKey)
+        let key = QueryTemplate.Key(classIndex: info.index, text: ExactName(text), signature: signature, byKey: byKey)
         switch database.queryTemplates[key] {
         case .template(let shared)? where shared.accepts(arguments):
             plans[plan].template = shared
@@ -463,7 +463,7 @@ public final class Results: @unchecked Sendable {
                 while hasRow {
                     if !first { writer.writeByte(UInt8(ascii: ",")) }
                     first = false
-                    database.writeRowJSON(info, statement, to: &writer)
+                    try database.writeRowJSON(info, statement, to: &writer)
                     hasRow = try statement.step()
                 }
                 writer.writeByte(UInt8(ascii: "]"))
@@ -560,7 +560,7 @@ public final class Results: @unchecked Sendable {
                             try body(row)
                         } else {
                             let key = statement.int64(0)
-                            var (values, pending) = database.rowValues(info, statement, indices: indices)
+                            var (values, pending) = try database.rowValues(info, statement, indices: indices)
                             try database.loadOutOfRow(info, key, &values, pending, connection, indices: indices)
                             try body(ObjectRow(database: database, info: info, key: key, values: values, indices: indices))
                         }

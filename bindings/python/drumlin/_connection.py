@@ -97,6 +97,13 @@ def encode_path(path: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> by
         raw = os.fsencode(path)
     except TypeError:
         raise TypeMismatchError(f"path must be a str or os.PathLike, not {type(path).__name__}") from None
+    except UnicodeEncodeError as error:
+        # A lone surrogate (other than the U+DC80-U+DCFF that stand for undecodable bytes): no
+        # file system name is made of it.
+        raise InvalidArgumentError(
+            f"path {os.fspath(path)!r} cannot be a file name: {error.reason} at position {error.start} "
+            "(a lone surrogate is not a character)"
+        ) from None
     if b"\0" in raw:
         raise InvalidArgumentError(f"path cannot contain NUL characters: {path!r}")
     return raw

@@ -40,7 +40,7 @@ from ._schema import encode_name
 from .geo import GeoShape
 from .notifications import CollectionChange, NotificationToken
 from .object import Object
-from .values import check_int64, ejson_dumps, ejson_loads
+from .values import INT64_MAX, check_int64, ejson_dumps, ejson_loads
 
 # json's C string encoder (the one json.dumps uses with ensure_ascii=False).
 _encode_string: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined,unused-ignore]
@@ -473,6 +473,9 @@ class Results(HandleBase, Sequence[_T_co], Generic[_T_co]):
             found = info.makers.from_row(self._drumlin_db, rows[position], version)
             view = self._drumlin_view
             return found if view is None else view(found)
+        if index > INT64_MAX:
+            # Never passed on: the C size_t would wrap (2**64 + 2 would read the third object).
+            raise IndexError(f"Index {index} is out of bounds for results of size {len(self)}.")
         if index >= 0:
             # No count first: the read by position reports an index past the end (a count and
             # then the read would run the query twice when the results were not read before).
