@@ -65,9 +65,16 @@ public final class Database: @unchecked Sendable {
     let lock = CallLock()
     /// nil once closed.
     var connection: Connection?
-    let classes: [ClassInfo]
-    private let classByName: [ExactName: ClassInfo]
-    public let schema: Schema
+    /// The classes open on this handle, by class index. Classes are only appended to it while
+    /// the handle is open (`addClasses`, File/Database+AddClasses.swift), under the call lock; a
+    /// write transaction that added some and rolls back removes them again.
+    @exclusivity(unchecked) var classes: [ClassInfo]
+    @exclusivity(unchecked) var classByName: [ExactName: ClassInfo]
+    /// The schema open on this handle: the one opened with, and the classes added since.
+    public internal(set) var schema: Schema
+    /// The class count before the current write transaction added classes (nil: it added none):
+    /// a rollback removes the classes from there on.
+    var classCountBeforeWrite: Int?
     public let path: String
     public private(set) var schemaVersion: UInt64
     let options: OpenOptions
@@ -139,10 +146,14 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Opens an existing database with the schema stored in it, read-write or (with
-    /// `options.readOnly`) read-only. Opening it later with a schema works as always: the stored
+    /// `options.readOnly`) read-only, at the stored schema version: `options.schemaVersion` is a
+    /// floor here (a higher one is an upgrade, as with a schema), and a file migrated to a higher
+    /// version opens at that version. Opening it later with a schema works as always: the stored
     /// one is compared with it and additive changes apply. The file must exist and be a Drumlin
     /// database. The corresponding C call is `drumlin_open` with a NULL schema.
     public convenience init(path: String, options: OpenOptions = OpenOptions()) throws(DrumlinError) {
+        var options = options
+        options.adoptsStoredVersion = true
         let schema: Schema
         do throws(DrumlinError) {
             schema = try Storage.storedSchema(path: path, options: options)
@@ -513,6 +524,7 @@ public final class Database: @unchecked Sendable {
         try writeChangeLog(connection)
         try connection.execute("COMMIT")
         inWriteTransaction = false
+        classCountBeforeWrite = nil
         commitCount += 1
         bumpReadVersion()
         pendingSequences.removeAll()
@@ -528,6 +540,8 @@ public final class Database: @unchecked Sendable {
         pendingSequences.removeAll()
         keyOrders.removeAll()
         recorder?.reset()
+        // The classes this transaction added go with their tables, even when ROLLBACK fails.
+        defer { removeClassesAddedInWrite(connection) }
         try connection.execute("ROLLBACK")
     }
 

@@ -22,8 +22,13 @@ public enum Synchronous: Int32, Sendable {
 
 /// Options for opening a database. The corresponding C type is `drumlin_options`.
 public struct OpenOptions: Sendable {
-    /// The schema version stored in the file. Opening with a lower version than stored fails.
+    /// The schema version stored in the file. Opening with a schema and a lower version than
+    /// stored fails; opening by the stored schema (`Database(path:options:)`) takes the stored
+    /// version when it is higher.
     public var schemaVersion: UInt64 = 0
+    /// Set by `Database(path:options:)` (the stored schema): a stored version higher than
+    /// `schemaVersion` is taken instead of refused, read-only or not.
+    var adoptsStoredVersion = false
     /// Open read-only: every write is `DrumlinError.readOnly`. The file must exist.
     public var readOnly = false
     /// Keep the database in memory; the path is ignored.

@@ -213,9 +213,12 @@ package final class ClassInfo {
 
     /// Connects link properties to their target classes, and targets to the properties pointing
     /// at them. Runs once at open, after every ClassInfo exists.
+    /// Runs again when classes are added to an open database or removed by a rollback (each
+    /// class's incoming links start afresh).
     package static func resolve(_ classes: [ClassInfo]) {
         var byName: [ExactName: ClassInfo] = [:]
         for info in classes { byName[ExactName(info.name)] = info }
+        for info in classes { info._incoming = [] }
         for info in classes {
             info._targets = info.schema.properties.map { property in property.objectType.flatMap { byName[ExactName($0)] } }
             for (index, property) in info.schema.properties.enumerated() where property.type == .object {
@@ -305,6 +308,17 @@ package final class ClassInfo {
         _targets = []
         _incoming = []
         _mixedLinkHolders = []
+    }
+
+    /// Set when the class leaves its database: it was added in a write transaction that rolled
+    /// back, and its table is gone with it. Objects and results of it are then invalid.
+    @exclusivity(unchecked) private var _isRemoved = false
+    package var isRemoved: Bool { _isRemoved }
+    package func markRemoved() {
+        _targets = _targets.map { _ in nil }
+        _incoming = []
+        _mixedLinkHolders = []
+        _isRemoved = true
     }
 
     package var name: String { schema.name }

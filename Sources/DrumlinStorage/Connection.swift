@@ -80,6 +80,12 @@ package final class Connection {
         slots.removeAll()
     }
 
+    /// Finalizes the statements cached in slots from `first` on: the slots of classes removed
+    /// from an open database, which classes added later may use for other SQL.
+    package func clearSlots(from first: Int) {
+        if first < slots.count { slots.removeSubrange(first...) }
+    }
+
     /// The cached statement for `sql`, prepared on first use and reset for this one.
     package func statement(_ sql: String) throws(DrumlinError) -> Statement {
         if let cached = statements[sql] {

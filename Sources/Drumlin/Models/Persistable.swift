@@ -346,6 +346,18 @@ extension PersistableEnum {
         Self(rawValue: RawValue._rlmFromRaw(raw, realm)) ?? allCases.first!
     }
     public func _rlmToRaw(_ realm: _RealmContext?) throws -> _RawValue { try rawValue._rlmToRaw(realm) }
+    /// A stored value that is no case's raw value does not convert (a number given as `Any`
+    /// converts through here too).
+    public static func _rlmFromRawIfPossible(_ raw: _RawValue, _ realm: _RealmContext?) -> Self? {
+        RawValue._rlmFromRawIfPossible(raw, realm).flatMap(Self.init(rawValue:))
+    }
+    /// The enum itself, or its raw value (Realm Swift stores the raw value, and takes it in
+    /// `create(_:value:)` and `init(value:)`); a raw value of no case does not convert.
+    public static func _rlmFromAny(_ value: Any?) -> Self? {
+        guard let value else { return nil }
+        if let typed = value as? Self { return typed }
+        return RawValue._rlmFromAny(value).flatMap(Self.init(rawValue:))
+    }
 }
 
 /// A type stored as another persistable type, converted both ways (Realm's "type projection"):

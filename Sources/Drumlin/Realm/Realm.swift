@@ -88,6 +88,7 @@ public struct Realm: @unchecked Sendable, Equatable {
         do {
             try context.database.commit(withoutNotifying: tokens.compactMap(\.engine))
         } catch {
+            context.forgetRemovedClasses()
             throw Realm.Error(error)
         }
         context.didWrite()
@@ -100,6 +101,7 @@ public struct Realm: @unchecked Sendable, Equatable {
         } catch {
             _fatal(Realm.Error(error))
         }
+        context.forgetRemovedClasses()
         context.didWrite()
     }
 

@@ -211,22 +211,53 @@ public final class _RealmContext: @unchecked Sendable {
     private var dynamicClasses: [String: HandleClass] = [:]
 
     /// The class as this database sees it. Without `objectTypes`, a class first used after the
-    /// database was opened is added by reopening it (outside a write transaction).
+    /// database was opened is added to it then (with the classes it links to), inside the write
+    /// transaction if one is open: its tables commit or roll back with it (`EDatabase.addClasses`).
+    /// A model class that differs from the class of that name open on this handle (a class opened
+    /// by the file's stored schema, since given a property) needs the database opened again with
+    /// it: that is done outside a write transaction; inside one it is an error.
     func handleClass(_ type: ObjectBase.Type) throws -> HandleClass {
         let identity = ObjectIdentifier(type)
         for (known, handleClass) in classList where known == identity { return handleClass }
         let name = type.className()
-        if configuration.objectTypes != nil || database.isInWriteTransaction {
-            throw Realm.Error(.noSuchClass, "Object type '\(name)' is not managed by the Realm. Add it to Realm.Configuration.objectTypes"
-                + (configuration.objectTypes == nil ? ", or use the class before opening the Realm or its first write transaction." : "."))
+        if configuration.objectTypes != nil {
+            throw Realm.Error(.noSuchClass, "Object type '\(name)' is not managed by the Realm. Add it to Realm.Configuration.objectTypes.")
         }
-        let types = Self.closure(of: schemaTypes + [type] + ClassMeta.registeredTypes)
-        let reopened = try Self.open(configuration, types)
-        database = reopened
-        schemaTypes = types
-        try bindClasses()
+        let reached = Self.closure(of: [type])
+        do {
+            _ = try database.addClasses(try ESchema(json: Self.schemaJSON(reached)))
+        } catch where error.code == .migrationRequired && error.message.hasPrefix("Cannot change classes")
+                        && !database.isInWriteTransaction {
+            let types = Self.closure(of: schemaTypes + [type] + ClassMeta.registeredTypes)
+            let reopened = try Self.open(configuration, types)
+            database = reopened
+            schemaTypes = types
+            try bindClasses()
+            counter.value &+= 1
+            return classes[ObjectIdentifier(type)]!
+        } catch {
+            throw Realm.Error(error)
+        }
+        for added in reached where classes[ObjectIdentifier(added)] == nil {
+            let handleClass = try HandleClass(meta: ClassMeta.of(added), database: database)
+            classes[ObjectIdentifier(added)] = handleClass
+            dynamicClasses[handleClass.meta.name] = nil
+            setClass(handleClass)
+            schemaTypes.append(added)
+        }
         counter.value &+= 1
-        return classes[ObjectIdentifier(type)]!
+        return classes[identity]!
+    }
+
+    /// Drops the classes the engine removed from the handle: a write transaction that added them
+    /// rolled back (their tables went with it).
+    func forgetRemovedClasses() {
+        let count = database.schema.objectSchemas.count
+        guard classesByEngineIndex.count > count else { return }
+        classes = classes.filter { $0.value.engineClassIndex < count }
+        dynamicClasses = dynamicClasses.filter { $0.value.engineClassIndex < count }
+        classesByEngineIndex.removeSubrange(count...)
+        schemaTypes = schemaTypes.filter { classes[ObjectIdentifier($0)] != nil }
     }
 
     func handleClass(engineIndex: Int) -> HandleClass? {

@@ -8,7 +8,8 @@ import DrumlinValues
 enum SchemaMigration {
     static func reconcile(_ connection: Connection, path: String, schema: Schema, classes: [ClassInfo],
                           options: OpenOptions, storedVersion: inout UInt64) throws(DrumlinError) {
-        var version = try loadVersion(connection, options: options)
+        var options = options
+        var version = try loadVersion(connection, options: &options)
         var stored = try loadStored(connection, path: path)
         var diff = Diff(stored: stored, classes: classes)
         if !diff.clashes.isEmpty {
@@ -35,7 +36,7 @@ enum SchemaMigration {
         do throws(DrumlinError) {
             // Another connection may have changed the file while this one waited for the write
             // lock: decide again from what is stored now.
-            version = try loadVersion(connection, options: options)
+            version = try loadVersion(connection, options: &options)
             stored = try loadStored(connection, path: path)
             diff = Diff(stored: stored, classes: classes)
             if options.schemaVersion > version && (!diff.breaking.isEmpty || options.migration != nil) {
@@ -76,10 +77,14 @@ enum SchemaMigration {
         }
     }
 
-    /// The stored schema version; a lower requested one is an error.
-    private static func loadVersion(_ connection: Connection, options: OpenOptions) throws(DrumlinError) -> UInt64 {
+    /// The stored schema version; a lower requested one is an error, except when opening by the
+    /// stored schema (`OpenOptions.adoptsStoredVersion`), which takes the stored one. The version
+    /// is unsigned 64-bit in every API and stored as SQLite's signed integer with the same bits:
+    /// 2^63 and above are stored negative and read back unchanged.
+    private static func loadVersion(_ connection: Connection, options: inout OpenOptions) throws(DrumlinError) -> UInt64 {
         let versionText = try connection.scalarText("SELECT value FROM _drumlin_meta WHERE key = 'schema_version'")
         let version = versionText.flatMap { Int64($0) }.map { UInt64(bitPattern: $0) } ?? 0
+        if options.adoptsStoredVersion && options.schemaVersion < version { options.schemaVersion = version }
         if options.schemaVersion < version {
             throw DrumlinError(.migrationFailed,
                              "Provided schema version \(options.schemaVersion) is less than last set version \(version).")
@@ -131,7 +136,7 @@ enum SchemaMigration {
     }
 
     /// The stored classes by table name.
-    private static func loadStored(_ connection: Connection, path: String) throws(DrumlinError) -> [ExactName: ObjectSchema] {
+    static func loadStored(_ connection: Connection, path: String) throws(DrumlinError) -> [ExactName: ObjectSchema] {
         var byTable: [ExactName: ObjectSchema] = [:]
         for objectSchema in try storedSchema(connection, path: path).objectSchemas { byTable[ExactName(objectSchema.storedName)] = objectSchema }
         return byTable

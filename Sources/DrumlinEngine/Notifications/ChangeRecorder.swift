@@ -41,6 +41,17 @@ final class ChangeRecorder {
 
     /// Reads each class table's column order once (at open): the hook itself must not query.
     init(classes: [ClassInfo], connection: Connection) throws(DrumlinError) {
+        try setClasses(classes, connection)
+    }
+
+    /// Reads the tables' roles again for the classes open now (classes were added to the open
+    /// database, or removed by a rollback). Recorded events stay.
+    func setClasses(_ classes: [ClassInfo], _ connection: Connection) throws(DrumlinError) {
+        roles = [:]
+        byPointer = [:]
+        lastPointer = nil
+        lastName = []
+        lastRole = .ignored
         for info in classes {
             var columns: [Int?] = []
             let statement = try connection.statement("SELECT name FROM pragma_table_info(?1) ORDER BY cid")

@@ -26,6 +26,7 @@ public final class Object: @unchecked Sendable, Equatable, Hashable, CustomStrin
     /// A call that only reads (`reading`) may run in the read transaction the database holds
     /// between reads (`Database.serializedRead`).
     func access<R>(reading: Bool = false, _ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        if info.isRemoved { throw Database.removedClass(info) }
         if info.schema.kind == .asymmetric {
             throw DrumlinError(.notSupported, "Objects of asymmetric type '\(info.name)' are insert-only and cannot be read, queried, updated or deleted.")
         }

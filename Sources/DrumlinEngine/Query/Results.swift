@@ -70,7 +70,7 @@ public final class Results: @unchecked Sendable {
     /// Parsed and compiled at once, in one call on the database: errors are reported now, not at
     /// the first read.
     public func filter(_ query: String, _ arguments: [Value] = []) throws(DrumlinError) -> Results {
-        try database.serializedRead { (connection) throws(DrumlinError) -> Results in
+        try checkedRead { (connection) throws(DrumlinError) -> Results in
             let parsed = try database.parsed(query)
             var newSteps: [Step] = [.filter(parsed.predicate, text: query, arguments: arguments)]
             for clause in parsed.postfix { newSteps.append(.postfix(clause, text: query, arguments: arguments)) }
@@ -159,13 +159,13 @@ public final class Results: @unchecked Sendable {
     }
 
     private func validate() throws(DrumlinError) {
-        try database.serializedRead { (connection) throws(DrumlinError) in _ = try compile(connection, byKey: triesKeyOrder) }
+        try checkedRead { (connection) throws(DrumlinError) in _ = try compile(connection, byKey: triesKeyOrder) }
     }
 
     /// The current objects, frozen: later changes do not add or reorder them (deleted objects
     /// are left out when read).
     public func snapshot() throws(DrumlinError) -> Results {
-        let keys = try database.serializedRead { (connection) throws(DrumlinError) -> [Int64] in try self.keys(connection) }
+        let keys = try checkedRead { (connection) throws(DrumlinError) -> [Int64] in try self.keys(connection) }
         return Results(database: database, info: info, base: .snapshot(keys))
     }
 
@@ -304,7 +304,7 @@ public final class Results: @unchecked Sendable {
 
     public var count: Int {
         get throws(DrumlinError) {
-            try database.serializedRead { (connection) throws(DrumlinError) in
+            try checkedRead { (connection) throws(DrumlinError) in
                 if isFilteredClass { return try countedRows(connection) }
                 if let unsorted, try !keysAreCurrent(connection) { return try unsorted.countedRows(connection) }
                 return try keys(connection).count
@@ -316,7 +316,7 @@ public final class Results: @unchecked Sendable {
     /// the first object it finds (`EXISTS`); others are counted.
     public var isEmpty: Bool {
         get throws(DrumlinError) {
-            try database.serializedRead { (connection) throws(DrumlinError) in
+            try checkedRead { (connection) throws(DrumlinError) in
                 guard let counted = isFilteredClass ? self : unsorted, try !keysAreCurrent(connection) else {
                     return try keys(connection).isEmpty
                 }
@@ -383,7 +383,7 @@ public final class Results: @unchecked Sendable {
 
     public var objects: [Object] {
         get throws(DrumlinError) {
-            try database.serializedRead { (connection) throws(DrumlinError) in
+            try checkedRead { (connection) throws(DrumlinError) in
                 try keys(connection).map { Object(database: database, info: info, key: $0) }
             }
         }
@@ -394,7 +394,7 @@ public final class Results: @unchecked Sendable {
     }
 
     public func object(at index: Int) throws(DrumlinError) -> Object {
-        try database.serializedRead { (connection) throws(DrumlinError) in
+        try checkedRead { (connection) throws(DrumlinError) in
             // The first object of results whose keys were not read in this state: a read of it
             // alone (a sort before keeps only it as it sorts), not of every key in order.
             if index == 0, try !keysAreCurrent(connection), let key = try limit(1).keys(connection).first {
@@ -413,7 +413,7 @@ public final class Results: @unchecked Sendable {
     /// order reversed (SQLite walks the key or an index backwards, or keeps one row as it sorts).
     /// The rest read their keys in order (kept for reads by position).
     public func last() throws(DrumlinError) -> Object? {
-        try database.serializedRead { (connection) throws(DrumlinError) -> Object? in
+        try checkedRead { (connection) throws(DrumlinError) -> Object? in
             let endsInSort = if case .postfix(let clause, _, _)? = steps.last, case .sort = clause.kind { true } else { false }
             guard case .all = base, owner == nil, isFilteredClass || endsInSort, try !keysAreCurrent(connection) else {
                 return try keys(connection).last.map { Object(database: database, info: info, key: $0) }
@@ -447,12 +447,12 @@ public final class Results: @unchecked Sendable {
     /// holds it more than once), or nil when it is not in them. One read of the keys in order
     /// (kept for later reads by position), no object made per element.
     public func index(ofKey key: Int64) throws(DrumlinError) -> Int? {
-        try database.serializedRead { (connection) throws(DrumlinError) in try keys(connection).firstIndex(of: key) }
+        try checkedRead { (connection) throws(DrumlinError) in try keys(connection).firstIndex(of: key) }
     }
 
     /// The objects as a JSON array (links as keys, or nested `depth` levels).
     public func jsonText(depth: Int = 0) throws(DrumlinError) -> String {
-        try database.serializedRead { (connection) throws(DrumlinError) in
+        try checkedRead { (connection) throws(DrumlinError) in
             var writer = JSONWriter()
             writer.writeByte(UInt8(ascii: "["))
             if !info.hasRelationships, owner == nil {
@@ -504,7 +504,7 @@ public final class Results: @unchecked Sendable {
         guard start >= 0, maxRows >= 0 else {
             throw DrumlinError(.invalidArgument, "start and max_rows must not be negative.")
         }
-        return try database.serializedResuming(reading: true) { (connection, parked) throws(DrumlinError) -> Int in
+        return try checkedResuming(reading: true) { (connection, parked) throws(DrumlinError) -> Int in
             let current = parked.flatMap { $0.results === self && $0.version == database.readVersion ? $0 : nil }
             // A parked statement not taken up below is reset, so that no read stays open.
             do throws(DrumlinError) {
@@ -604,10 +604,10 @@ public final class Results: @unchecked Sendable {
     /// min, max and avg of nothing are null.
     public func aggregate(_ op: Aggregate, _ property: String) throws(DrumlinError) -> Value {
         // Sorted results hold what their filters do: aggregated without the sort.
-        if let unsorted = try database.serializedRead({ (_) throws(DrumlinError) in unsorted }) {
+        if let unsorted = try checkedRead({ (_) throws(DrumlinError) in unsorted }) {
             return try unsorted.aggregate(op, property)
         }
-        return try database.serializedRead { (connection) throws(DrumlinError) in
+        return try checkedRead { (connection) throws(DrumlinError) in
             var compiler = QueryCompiler(database: database, connection: connection, root: info, text: property, arguments: [])
             let rows = try compiler.rows(base, steps)
             guard let index = info.propertyIndex(property) else { throw database.noSuchProperty(info, property) }
@@ -672,7 +672,7 @@ public final class Results: @unchecked Sendable {
     /// Deletes every object in the results (inside a write transaction); returns how many.
     @discardableResult
     public func deleteAll() throws(DrumlinError) -> Int {
-        try database.serialized { (connection) throws(DrumlinError) -> Int in
+        try checkedWrite { (connection) throws(DrumlinError) -> Int in
             try database.requireWriteTransaction()
             _ = try database.readable(info)
             if !info.hasRelationships {
@@ -737,5 +737,35 @@ final class ParkedRows {
         self.version = version
         self.begun = begun
         self.page = page
+    }
+}
+
+extension Results {
+    /// `Database.serializedRead`, refusing the results of a class removed from the handle (added
+    /// in a write transaction that rolled back): its table is gone.
+    func checkedRead<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        try database.serializedRead { (connection) throws(DrumlinError) -> R in
+            if info.isRemoved { throw Database.removedClass(info) }
+            return try body(connection)
+        }
+    }
+
+    /// `Database.serialized`, with `checkedRead`'s check.
+    func checkedWrite<R>(_ body: (Connection) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        try database.serialized { (connection) throws(DrumlinError) -> R in
+            if info.isRemoved { throw Database.removedClass(info) }
+            return try body(connection)
+        }
+    }
+
+    /// `Database.serializedResuming`, with `checkedRead`'s check.
+    func checkedResuming<R>(reading: Bool, _ body: (Connection, ParkedRows?) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        try database.serializedResuming(reading: reading) { (connection, parked) throws(DrumlinError) -> R in
+            if info.isRemoved {
+                parked?.statement.reset()
+                throw Database.removedClass(info)
+            }
+            return try body(connection, parked)
+        }
     }
 }
