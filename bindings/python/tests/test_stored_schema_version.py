@@ -11,7 +11,7 @@ import pytest
 from test_cli import run
 
 import drumlin
-from drumlin import MigrationFailedError
+from drumlin import MigrationError
 
 ITEM = [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "title": "string"}}]
 
@@ -37,7 +37,7 @@ def test_a_file_opens_by_its_stored_schema_at_its_stored_version(tmp_path: Path,
         assert db.objects("Item").count() == 2
     # A lower version given with the schema is still refused.
     if version:
-        with pytest.raises(MigrationFailedError) as caught:
+        with pytest.raises(MigrationError) as caught:
             drumlin.open(path, ITEM, schema_version=version - 1)
         assert str(caught.value).endswith(f"Provided schema version {version - 1} is less than last set version {version}.")
 
