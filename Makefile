@@ -38,7 +38,6 @@ deps:
 	command -v cmake >/dev/null || missing="$$missing cmake"; \
 	command -v ninja >/dev/null || missing="$$missing ninja-build"; \
 	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
-	$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \
@@ -48,8 +47,16 @@ deps:
 	  fi; \
 	fi
 
-# The test tools, in .venv (made on first use).
+# The test tools, in .venv (made on first use; Debian's Python needs python3-venv for it, which
+# only the test targets install).
 $(TEST_PYTHON):
+	@$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing: python3-venv"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; \
+	  else \
+	    echo "$(PYTHON) -m venv needs python3-venv; run: sudo apt-get install -y python3-venv"; exit 1; \
+	  fi; }
 	$(PYTHON) -m venv $(VENV)
 
 venv: deps $(TEST_PYTHON)

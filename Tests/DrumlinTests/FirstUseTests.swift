@@ -87,6 +87,29 @@ func need(_ condition: Bool, _ message: @autoclosure () -> String, line: Int = #
         }
     }
 
+    @Test func aClassStoredByAnEarlierRunIsBoundAtItsFirstUseInAWrite() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let configuration = FirstUse.configuration()
+            // An earlier run stored the models' classes (no instance made: nothing registered).
+            do {
+                var listed = configuration
+                listed.objectTypes = [FirstUse.Dog.self, FirstUse.Note.self]
+                _ = try Realm(configuration: listed)
+            }
+            // This run opens before using any class: the file's stored classes, as DynamicObjects.
+            let realm = try Realm(configuration: configuration)
+            need(realm.dynamicObjects("Dog").isEmpty, "the stored class is readable by name")
+            let dog = FirstUse.Dog()
+            dog.name = "Rex"
+            dog.owner = FirstUse.Owner(value: ["id": 3, "name": "Cy"])
+            try realm.write { realm.add(dog) }
+            need(realm.objects(FirstUse.Dog.self).first?.owner?.name == "Cy", "the model class is bound to the stored one")
+            need(realm.dynamicObjects("Dog").count == 1, "and the same objects are read by name")
+            let stored = try FirstUse.storedClasses(configuration)
+            need(stored == ["Address", "Dog", "Note", "Owner"], "stored: \(stored)")
+        }
+    }
+
     @Test func aRolledBackWriteTakesTheNewClassAway() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let configuration = FirstUse.configuration()

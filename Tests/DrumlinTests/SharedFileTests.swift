@@ -83,4 +83,31 @@ import Testing
         defer { database.close() }
         #expect(try database.getJSON("Gadget", primaryKey: .string("g1"))?.contains(#""watts":60"#) == true)
     }
+
+    /// A file migrated to a higher schema version opens without model classes (`objectTypes: []`,
+    /// the file's stored schema) at its stored version, read-write and read-only (issue 44).
+    @Test(arguments: [UInt64(2), UInt64(1) << 63])
+    func aMigratedFileOpensWithoutModelClassesAtItsVersion(version: UInt64) throws {
+        let path = temporaryPath("migrated")
+        do {
+            let database = try DrumlinEngine.Database(path: path, schemaJSON: #"[{"name": "Gadget", "primaryKey": "code", "properties": {"code": "string", "note": "string?"}}]"#,
+                                                      options: OpenOptions(schemaVersion: version))
+            try database.write { _ = try database.create("Gadget", json: #"{"code": "g1"}"#) }
+            database.close()
+        }
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [])
+        defer { _ = try? Realm.deleteFiles(for: configuration) }
+        try autoreleasedRealm(configuration) { realm in
+            #expect(realm.dynamicObjects("Gadget").count == 1)
+            try realm.write { realm.dynamicObjects("Gadget").first!["note"] = "moved" }
+        }
+        var readOnly = configuration
+        readOnly.readOnly = true
+        try autoreleasedRealm(readOnly) { realm in
+            #expect(realm.dynamicObjects("Gadget").first?["note"] as? String == "moved")
+        }
+        let database = try DrumlinEngine.Database(path: path)
+        defer { database.close() }
+        #expect(database.schemaVersion == version)
+    }
 }

@@ -192,7 +192,7 @@ extension List: _Persistable {
     }
     public static func _rlmFromAny(_ value: Any?) -> List<Element>? {
         if let list = value as? List<Element> { return list }
-        guard let items = value as? [Any?] else { return nil }
+        guard let items = _anyElements(value) else { return nil }
         let list = List()
         for item in items {
             guard let element = Element._rlmFromAny(item) else { return nil }

@@ -150,7 +150,7 @@ extension MutableSet: _Persistable {
     }
     public static func _rlmFromAny(_ value: Any?) -> MutableSet<Element>? {
         if let set = value as? MutableSet<Element> { return set }
-        guard let items = value as? [Any?] else { return nil }
+        guard let items = _anyElements(value) else { return nil }
         let set = MutableSet()
         for item in items {
             guard let element = Element._rlmFromAny(item) else { return nil }

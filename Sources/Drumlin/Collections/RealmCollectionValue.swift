@@ -52,3 +52,11 @@ enum ElementWriter {
         return nil
     }
 }
+
+/// The elements of a collection given as `Any` (`create(_:value:)`, `init(value:)`): an array, or
+/// a Swift set (in its own order), as Realm takes any collection there.
+func _anyElements(_ value: Any?) -> [Any?]? {
+    if let items = value as? [Any?] { return items }
+    if let set = value as? Set<AnyHashable> { return set.map { $0.base } }
+    return nil
+}

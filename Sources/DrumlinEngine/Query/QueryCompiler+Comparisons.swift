@@ -254,8 +254,11 @@ extension QueryCompiler {
         try checkLinkListAgainstNull(rhs, lhs)
         listMismatch = op == .notEqual ? "1" : "0"
 
+        // `{5.5, 4.0} IN items.price`, `items.price IN items.price`: IN between a constant list and
+        // a to-many path, or two paths, compares whole as `==` does (Realm); `list IN {…}` and two
+        // constant lists keep "some element is in the list".
         let constantOnLeft = { if case .constantList = lhs.kind { return true }; return false }()
-        if comparison.op != .in || constantOnLeft || (lhs.source != nil && rhs.source != nil),
+        if comparison.op != .in || rhs.source != nil && (constantOnLeft || lhs.source != nil),
            isMany(lhs) && isMany(rhs) && writtenQuantifier(lhs) == nil && writtenQuantifier(rhs) == nil {
             // Neither side quantified: the lists are compared whole, element by element, as in Realm.
             switch (lhs.kind, rhs.kind) {

@@ -28,7 +28,8 @@ func nullRulesFixture() throws -> Database {
     return db
 }
 
-/// Realm's null rules: NULL on the left of a string operator matches nothing; two expressions
+/// Realm's null rules: NULL on the left of a string operator matches nothing but with LIKE,
+/// where it matches null values (as `note LIKE NULL` does); two expressions
 /// that are both null are equal (and so also `>=` and `<=`); a null argument with `>=`/`<=`
 /// matches null values.
 @Suite struct QueryNullRulesTests {
@@ -37,12 +38,22 @@ func nullRulesFixture() throws -> Database {
 
     func q(_ query: String, _ args: [Value] = []) throws -> [Int64] { try ids(db.query("Item", query, args)) }
 
-    @Test(arguments: ["CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "CONTAINS[c]", "LIKE[c]"])
+    @Test(arguments: ["CONTAINS", "BEGINSWITH", "ENDSWITH", "CONTAINS[c]", "ENDSWITH[c]"])
     func nullOnTheLeftOfAStringOperatorMatchesNothing(_ op: String) throws {
         #expect(try q("NULL \(op) note") == [])
         #expect(try q("NULL \(op) label") == [])       // indexed
         #expect(try q("nil \(op) note") == [])
         #expect(try q("$0 \(op) note", [.null]) == [])
+    }
+
+    /// realm-core test_parser.cpp (Parser_StringOperations): `NULL LIKE name` is 1, the null name.
+    @Test(arguments: ["LIKE", "LIKE[c]"])
+    func nullLikeAValueMatchesNullValues(_ op: String) throws {
+        #expect(try q("NULL \(op) note") == [3, 4])
+        #expect(try q("NULL \(op) label") == [2, 3])   // indexed
+        #expect(try q("nil \(op) note") == [3, 4])
+        #expect(try q("$0 \(op) note", [.null]) == [3, 4])
+        #expect(try q("NULL \(op) val") == [1, 2, 3, 4])   // mixed: null in every item
     }
 
     @Test func aConstantOnTheLeftOfAStringOperatorIsTheTextSearched() throws {

@@ -43,7 +43,8 @@ def test_null_with_string_operators(people: drumlin.Database, query: str, expect
 # Parser_Timestamps (binary part): knife, plate, fork, and two defaults (empty; null when nullable).
 @pytest.fixture
 def items(open_db: OpenDb) -> drumlin.Database:
-    db = open_db([{"name": "item", "primaryKey": "id", "properties": {"id": "int", "data": "data", "nullable_data": "data?"}}])
+    properties = {"id": "int", "data": "data", "nullable_data": "data?"}
+    db = open_db([{"name": "item", "primaryKey": "id", "properties": properties}])
     with db.write():
         for i, data in enumerate([b"knife", b"plate", b"fork"]):
             db.create("item", {"id": i, "data": data, "nullable_data": data})
@@ -70,7 +71,8 @@ def test_null_with_binary_operators(items: drumlin.Database, query: str, expecte
 
 def test_a_binary_argument_is_no_string(people: drumlin.Database) -> None:
     # Parser_Arguments: `name == $6` with a BinaryData argument is refused.
-    with pytest.raises(drumlin.QueryError, match=r"^Unsupported comparison between type 'string' and type 'data'"):
+    message = r"^Unsupported comparison between type 'string' and type 'data'"
+    with pytest.raises(drumlin.QueryError, match=message):
         people.query("person", "name == $0", b"Bob")
     assert [p.name for p in people.query("person", "name == bin('Bob')")] == ["Bob"]  # a literal converts
 
@@ -78,7 +80,8 @@ def test_a_binary_argument_is_no_string(people: drumlin.Database) -> None:
 # Parser_Mixed: strings, ints, one binary 'String2Binary'.
 @pytest.fixture
 def mixed(open_db: OpenDb) -> drumlin.Database:
-    db = open_db([{"name": "Foo", "primaryKey": "id", "properties": {"id": "int", "mixed": "mixed", "int": "int"}}])
+    properties = {"id": "int", "mixed": "mixed", "int": "int"}
+    db = open_db([{"name": "Foo", "primaryKey": "id", "properties": properties}])
     with db.write():
         values: list[Any] = ["String20", "String24", b"String2Binary", 3, "string4", None]
         for i, value in enumerate(values):
@@ -108,11 +111,16 @@ def typed(open_db: OpenDb) -> drumlin.Database:
     db = open_db(
         [
             {"name": "Foo", "primaryKey": "id", "properties": {"id": "int", "mixed": "mixed", "int": "int"}},
-            {"name": "Origin", "primaryKey": "id", "properties": {"id": "int", "link": "Foo", "links": "Foo[]"}},
+            {
+                "name": "Origin",
+                "primaryKey": "id",
+                "properties": {"id": "int", "link": "Foo", "links": "Foo[]"},
+            },
         ]
     )
     with db.write():
-        foos = [db.create("Foo", {"id": i, "mixed": v, "int": i}) for i, v in enumerate([1, "two", 3.5, None])]
+        values: list[Any] = [1, "two", 3.5, None]
+        foos = [db.create("Foo", {"id": i, "mixed": v, "int": i}) for i, v in enumerate(values)]
         foos[3].mixed = foos[0]
         db.create("Origin", {"id": 0, "link": foos[0], "links": foos[:3]})
         db.create("Origin", {"id": 1, "link": foos[3], "links": foos})
@@ -128,7 +136,11 @@ def test_type_of_a_typed_property_is_a_constant(typed: drumlin.Database) -> None
 @pytest.mark.parametrize(
     ("class_name", "query", "message"),
     [
-        ("Foo", "int.@type == 'int'", "Comparison between two constants is not supported ('\"int\"' and '\"int\"')"),
+        (
+            "Foo",
+            "int.@type == 'int'",
+            "Comparison between two constants is not supported ('\"int\"' and '\"int\"')",
+        ),
         (
             "Origin",
             "link.@type == 'objectlink'",
@@ -137,7 +149,8 @@ def test_type_of_a_typed_property_is_a_constant(typed: drumlin.Database) -> None
         (
             "Foo",
             "mixed.@type =[c] 'string'",
-            "Unsupported comparison operator '=[c]' against type '@type', right side must be a string or binary type",
+            "Unsupported comparison operator '=[c]' against type '@type', "
+            "right side must be a string or binary type",
         ),
     ],
 )
@@ -152,13 +165,24 @@ def test_type_of_errors(typed: drumlin.Database, class_name: str, query: str, me
 def places(open_db: OpenDb) -> drumlin.Database:
     db = open_db(
         [
-            {"name": "Place", "primaryKey": "name", "properties": {"name": "string", "location": "GeoPoint", "partners": "Place[]"}},
-            {"name": "GeoPoint", "embedded": True, "properties": {"type": "string", "coordinates": "double[]"}},
+            {
+                "name": "Place",
+                "primaryKey": "name",
+                "properties": {"name": "string", "location": "GeoPoint", "partners": "Place[]"},
+            },
+            {
+                "name": "GeoPoint",
+                "embedded": True,
+                "properties": {"type": "string", "coordinates": "double[]"},
+            },
         ]
     )
     spots = {"one": (0.5, 0.5), "two": (0.9, 0.1), "three": (5, 5)}
     with db.write():
-        rows = [db.create("Place", {"name": n, "location": {"type": "Point", "coordinates": list(c)}}) for n, c in spots.items()]
+        rows = [
+            db.create("Place", {"name": n, "location": {"type": "Point", "coordinates": list(c)}})
+            for n, c in spots.items()
+        ]
         for row in rows:
             for other in rows:
                 if other is not row:
@@ -175,7 +199,9 @@ def places(open_db: OpenDb) -> drumlin.Database:
         ("geoPolygon({[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]})", ["one", "two"]),
     ],
 )
-def test_a_shape_written_as_a_string_argument(places: drumlin.Database, shape: str, expected: list[str]) -> None:
+def test_a_shape_written_as_a_string_argument(
+    places: drumlin.Database, shape: str, expected: list[str]
+) -> None:
     assert [p.name for p in places.query("Place", "location GEOWITHIN $0", shape)] == expected
     assert [p.name for p in places.query("Place", f"location GEOWITHIN {shape}")] == expected
 
@@ -198,7 +224,10 @@ def test_set_equality_follows_the_sets_order(open_db: OpenDb) -> None:
         db.create("foo", {"id": 0, "set": [3, "hello", 300]})
         db.create("foo", {"id": 1, "set": [300]})
         db.create("foo", {"id": 2, "set": []})
-    ids = lambda query: [f.id for f in db.query("foo", query)]  # noqa: E731
+
+    def ids(query: str) -> list[int]:
+        return [f.id for f in db.query("foo", query)]
+
     assert ids("set == {300, 3, 'hello'}") == []
     assert ids("set == {3, 300, 'hello'}") == [0]
     assert ids("set == {300}") == [1]
