@@ -62,7 +62,7 @@ import Testing
 
     func entry(_ db: Database, _ text: String, _ arguments: [Value], of className: String = "Item") -> QueryTemplate.Entry? {
         guard let signature = QueryTemplate.signature(arguments), let classIndex = try? db.classIndex(className) else { return nil }
-        return db.queryTemplates[QueryTemplate.Key(classIndex: classIndex, text: text, signature: signature)]
+        return db.queryTemplates[QueryTemplate.Key(classIndex: classIndex, text: ExactName(text), signature: signature)]
     }
 
     func isTemplate(_ entry: QueryTemplate.Entry?) -> Bool {
