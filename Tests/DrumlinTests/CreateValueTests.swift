@@ -105,6 +105,25 @@ enum CreateValue {
         #expect(realm.objects(CreateValue.Person.self).count == 2)
     }
 
+    @Test func anUpsertUpdatesTheLinkedObjectsGivenAsValues() throws {
+        let realm = try CreateValue.realm()
+        try realm.write {
+            realm.create(CreateValue.Person.self, value: ["id": 2, "name": "Bob", "age": 40])
+        }
+        try realm.write {
+            realm.create(CreateValue.Person.self, value: ["id": 1, "name": "Ann", "best": ["id": 2, "name": "Robert"]], update: .modified)
+        }
+        let bob = try #require(realm.object(ofType: CreateValue.Person.self, forPrimaryKey: 2))
+        #expect(bob.name == "Robert")
+        #expect(bob.age == 40, "only the keys given are updated: \(String(describing: bob.age))")
+        #expect(realm.object(ofType: CreateValue.Person.self, forPrimaryKey: 1)?.best == bob)
+        #expect(realm.objects(CreateValue.Person.self).count == 2)
+        // `add` with `.all` likewise.
+        let carl = CreateValue.Person(value: ["id": 3, "name": "Carl", "best": ["id": 2, "name": "Bobby"]])
+        try realm.write { realm.add(carl, update: .all) }
+        #expect(bob.name == "Bobby" && carl.best == bob)
+    }
+
     @Test func nsNullAndNilForOptionals() throws {
         let realm = try CreateValue.realm()
         let nothing: Int? = nil

@@ -110,6 +110,27 @@ func need(_ condition: Bool, _ message: @autoclosure () -> String, line: Int = #
         }
     }
 
+    @Test func anObserverOfAClassFirstUsedAfterOpeningSeesItsChanges() async {
+        await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            final class Log { var lines: [String] = [] }
+            let realm = try Realm(configuration: FirstUse.configuration())
+            let notes = realm.objects(FirstUse.Note.self)
+            let log = Log()
+            let token = notes.observe { changes in
+                switch changes {
+                case .initial: log.lines.append("initial")
+                case .update(_, let deletions, let insertions, let modifications):
+                    log.lines.append("del \(deletions) ins \(insertions) mod \(modifications)")
+                case .error(let error): log.lines.append("error \(error)")
+                }
+            }
+            try realm.write { realm.create(FirstUse.Note.self, value: ["id": 1, "text": "a"]) }
+            try realm.write { notes.first!.text = "b" }
+            token.invalidate()
+            need(log.lines == ["initial", "del [] ins [0] mod []", "del [] ins [] mod [0]"], "\(log.lines)")
+        }
+    }
+
     @Test func aRolledBackWriteTakesTheNewClassAway() async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let configuration = FirstUse.configuration()

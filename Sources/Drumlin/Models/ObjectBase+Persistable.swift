@@ -28,6 +28,7 @@ extension ObjectBase: _Persistable {
             } catch {
                 return nil
             }
+            object._givenByName = value is [String: Any]
             return object
         }
         return nil

@@ -137,6 +137,9 @@ open class ObjectBase: CustomStringConvertible {
     }
     @exclusivity(unchecked) final var _metaCache: ClassMeta?
     @exclusivity(unchecked) final var _isPrototype = false
+    /// Made from a dictionary given as a link's value (`create(_:value:)`, `init(value:)`): an
+    /// upsert of it writes only the keys the dictionary gave, as Realm Swift does.
+    @exclusivity(unchecked) final var _givenByName = false
     @exclusivity(unchecked) final var _overrides: [Int: Any]? {
         didSet { _isPlain = _recorder == nil && _overrides == nil }
     }

@@ -395,10 +395,18 @@ public final class _RealmContext: @unchecked Sendable {
         return state.object
     }
 
-    /// Adds an unmanaged object (and the unmanaged objects it links to); a managed object of this
-    /// database is returned as it is.
+    /// The update policy of the `add` or `create` in progress, which the unmanaged objects it links
+    /// to are added with too (as in Realm Swift: an upsert updates linked objects with existing
+    /// primary keys); `.error` outside one.
+    private var linkUpdatePolicy: Realm.UpdatePolicy = .error
+
+    /// Adds an unmanaged object (and the unmanaged objects it links to, with the same update
+    /// policy); a managed object of this database is returned as it is.
     @discardableResult
     func add(_ object: ObjectBase, update: Realm.UpdatePolicy) throws -> EObject {
+        let outer = linkUpdatePolicy
+        linkUpdatePolicy = update
+        defer { linkUpdatePolicy = outer }
         if let state = object._managedState {
             guard state.context === self else {
                 throw Realm.Error(.invalidArgument, "Object is already managed by another Realm. Use create instead to copy it into this Realm.")
@@ -410,6 +418,7 @@ public final class _RealmContext: @unchecked Sendable {
         if meta.kind == .embedded {
             throw Realm.Error(.invalidArgument, "Cannot add an object of embedded type '\(meta.name)' on its own: assign it to a property of its parent.")
         }
+        if update != .error, object._givenByName, let existing = try updateGivenKeys(object, handleClass) { return existing }
         let readers = meta.accesses
         let current = Self.unmanagedValues(of: object, meta)
         var values: [(index: Int, value: EValue)] = []
@@ -465,6 +474,32 @@ public final class _RealmContext: @unchecked Sendable {
             try meta.properties[position].accessor.apply(object, position, value)
         }
         return created
+    }
+
+    /// An upsert of an object made from a dictionary (a link's value in `create(_:value:)`) whose
+    /// primary key is stored: only the keys the dictionary gave are written, and the object
+    /// becomes that stored object. Nil when no object has its primary key (it is then created).
+    private func updateGivenKeys(_ object: ObjectBase, _ handleClass: HandleClass) throws -> EObject? {
+        let meta = handleClass.meta
+        guard let pk = meta.primaryKeyPosition, let given = object._overrides, let key = given[pk] else { return nil }
+        let found: (EObject, [EValue])?
+        do {
+            found = try database.objectValues(classIndex: handleClass.engineClassIndex,
+                                              primaryKey: try meta.properties[pk].accessor.primaryKeyRaw(key), propertyIndices: [])
+        } catch {
+            throw Realm.Error(error)
+        }
+        guard let (existing, _) = found else { return nil }
+        let managed = wrap(existing, of: handleClass, as: ObjectBase.self)
+        for (position, item) in given.sorted(by: { $0.key < $1.key }) where position != pk {
+            try meta.properties[position].anySet(managed, position, item)
+        }
+        object._managedState = ManagedState(context: self, handleClass: handleClass, object: existing)
+        object._metaCache = meta
+        object._overrides = nil
+        object._givenByName = false
+        didWrite()
+        return existing
     }
 
     /// The current value of each property of an unmanaged object, by position: a value set by
@@ -660,7 +695,7 @@ public final class _RealmContext: @unchecked Sendable {
         if target._meta.kind == .embedded {
             throw Realm.Error(.invalidArgument, "Embedded objects are set through a property of their parent, not linked.")
         }
-        let object = try add(target, update: .error)
+        let object = try add(target, update: linkUpdatePolicy)
         return .link(ObjectLink(classIndex: object.classIndex, key: object.key))
     }
 

@@ -16,6 +16,11 @@ extension Database {
     /// current write transaction, when there is one, else in a transaction of their own;
     /// read-only, the classes must be stored as given. Returns the class index of each class of
     /// `added`, in order. A failed call changes nothing.
+    ///
+    /// The class list changes under the call lock; a few lookups by name read it without the lock
+    /// (`classIndex(cString:)`), so no other thread may look classes up on this handle during
+    /// the call. Its caller, the Swift face, uses each handle from one thread (the C API has no
+    /// counterpart).
     public func addClasses(_ added: Schema) throws(DrumlinError) -> [Int] {
         try serialized { (connection) throws(DrumlinError) -> [Int] in try addClassesLocked(added, connection) }
     }
