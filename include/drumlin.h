@@ -341,6 +341,29 @@ int drumlin_schema_json(drumlin_db *db, char **out_json);
 /** The schema version stored in the file. */
 int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
 
+/**
+ * Add classes to the schema open on a database: what to do when a program first uses a class
+ * after opening (the file's stored schema, or a subset of it). Classes the handle has open keep
+ * their indexes; the new ones are appended. A class the file does not store gets its tables; one
+ * it stores is compared with it as drumlin_open() compares (additive changes are applied, others
+ * need a migration). Inside a write transaction the tables are made in it: a rollback removes
+ * them, and the classes from the handle; outside one they are made in a transaction of their own.
+ * A failed call changes nothing.
+ *
+ * @param schema_json  A JSON array of object schemas, as drumlin_open() takes: the classes to add
+ *                     and every class they link to (a valid schema on its own). Classes the handle
+ *                     has open must be given as they are open; those are left as they are. Copied.
+ * @return DRUMLIN_OK; DRUMLIN_ERR_SCHEMA (validation, all problems listed; also the classes
+ *         together with those open); DRUMLIN_ERR_MIGRATION_REQUIRED (a class open here given
+ *         differently, "Cannot change classes while the database is open ..."; a stored class given
+ *         with a change that needs a migration; read-only, a stored class given with any change);
+ *         DRUMLIN_ERR_READ_ONLY; DRUMLIN_ERR_WRONG_TRANSACTION_STATE (inside a migration callback);
+ *         DRUMLIN_ERR_MISUSE (NULL schema_json, closed handle).
+ * Thread safety: any thread, but no other thread may use the handle (or its objects and results)
+ * during the call: a few lookups by class name read the class list without the handle's lock.
+ */
+int drumlin_add_classes(drumlin_db *db, const char *schema_json);
+
 /*---- Migrations --------------------------------------------------------------------------------*/
 
 /* A migration in progress, passed to a drumlin_migration_fn; valid only during that call. */

@@ -55,3 +55,12 @@ public func drumlin_schema_version(_ db: OpaquePointer?, _ outVersion: UnsafeMut
         return DRUMLIN_OK
     }
 }
+
+@_cdecl("drumlin_add_classes")
+public func drumlin_add_classes(_ db: OpaquePointer?, _ schemaJSON: UnsafePointer<CChar>?) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let db = try database(db)
+        _ = try db.addClasses(try Schema(jsonText: try string(schemaJSON, "schema_json")))
+        return DRUMLIN_OK
+    }
+}

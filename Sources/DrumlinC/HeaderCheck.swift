@@ -37,6 +37,7 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_close; v = DrumlinC.drumlin_close; keep(v) }
     do { var v = CDrumlinHeader.drumlin_schema_json; v = DrumlinC.drumlin_schema_json; keep(v) }
     do { var v = CDrumlinHeader.drumlin_schema_version; v = DrumlinC.drumlin_schema_version; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_add_classes; v = DrumlinC.drumlin_add_classes; keep(v) }
     do { var v = CDrumlinHeader.drumlin_export_ndjson; v = DrumlinC.drumlin_export_ndjson; keep(v) }
     do { var v = CDrumlinHeader.drumlin_import_ndjson; v = DrumlinC.drumlin_import_ndjson; keep(v) }
     do { var v = CDrumlinHeader.drumlin_check; v = DrumlinC.drumlin_check; keep(v) }

@@ -88,6 +88,8 @@ static void database_functions(drumlin_db *db) {
     CHECK_MISUSE(drumlin_schema_json(db, NULL));
     CHECK_MISUSE(drumlin_schema_version(NULL, &version));
     CHECK_MISUSE(drumlin_schema_version(db, NULL));
+    CHECK_MISUSE(drumlin_add_classes(NULL, "[]"));
+    CHECK_MISUSE(drumlin_add_classes(db, NULL));
 
     CHECK_MISUSE(drumlin_begin_write(NULL));
     CHECK_MISUSE(drumlin_commit(NULL));

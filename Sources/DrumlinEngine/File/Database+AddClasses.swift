@@ -96,6 +96,10 @@ extension Database {
     private func createTables(_ infos: [ClassInfo], _ connection: Connection) throws(DrumlinError) -> [String] {
         func decide() throws(DrumlinError) -> SchemaMigration.Diff {
             let diff = SchemaMigration.Diff(stored: try SchemaMigration.loadStored(connection, path: path), classes: infos)
+            if !diff.clashes.isEmpty {
+                // A stored class this handle does not have open: as at open (not a missing table).
+                throw DrumlinError(.schema, "The classes cannot be added to '\(path)':" + diff.clashes.map { "\n- " + $0 }.joined())
+            }
             if !diff.breaking.isEmpty { throw diff.migrationRequired }
             return diff
         }

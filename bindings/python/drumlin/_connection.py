@@ -16,7 +16,7 @@ import os
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
-from ctypes import byref, c_int, c_uint64, c_void_p
+from ctypes import byref, c_int, c_int32, c_uint64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from . import _ffi, notifications
@@ -312,15 +312,27 @@ class Connection(Handle):
                         _ffi.drumlin_rollback(handle)
                     except DrumlinError:
                         pass
+                    self._forget_removed_classes(handle)
                     raise
             else:
                 try:
                     _ffi.drumlin_rollback(handle)
                 except DrumlinError:
                     pass  # the exception leaving the block is the one to report
+                self._forget_removed_classes(handle)
         finally:
             self._writer = None
             self._write_lock.release()
+
+    def _forget_removed_classes(self, handle: Any) -> None:
+        """After a rollback: classes the transaction added (``add_classes``) are gone from the
+        handle, their indexes free for others; drop what this database knew of them."""
+        count = c_int32()
+        _ffi.drumlin_class_count(handle, byref(count))
+        if self._schema is not None and len(self._schema) > count.value:
+            self._schema = None
+        for key in [key for key, info in self._classes.items() if info.index >= count.value]:
+            del self._classes[key]
 
     def _outside_write(self, operation: Callable[..., _T], *args: Any) -> _T:
         """Run a write that was called outside this thread's ``write()`` block.

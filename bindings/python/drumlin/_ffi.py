@@ -137,6 +137,8 @@ drumlin_close = _fn("drumlin_close", [drumlin_db_p])
 drumlin_schema_json = _fn("drumlin_schema_json", [drumlin_db_p, POINTER(c_void_p)])
 # int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
 drumlin_schema_version = _fn("drumlin_schema_version", [drumlin_db_p, POINTER(c_uint64)])
+# int drumlin_add_classes(drumlin_db *db, const char *schema_json);
+drumlin_add_classes = _fn("drumlin_add_classes", [drumlin_db_p, c_char_p])
 
 # ---- Export, import and maintenance --------------------------------------------------------------
 

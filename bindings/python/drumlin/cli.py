@@ -282,16 +282,27 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
     # A file this import creates (absent or empty before) is all or nothing with its schema: a
     # refused import leaves it as it was (docs/cli.md, "import").
     # (With --batch the batches before a bad line are kept, as asked: so is the file.)
-    fresh = args.schema is not None and args.batch == 0 and (not os.path.exists(args.file) or os.path.getsize(args.file) == 0)
     existed = os.path.exists(args.file)
+    creates = args.schema is not None and not (existed and os.path.getsize(args.file) > 0)
+    fresh = creates and args.batch == 0
     try:
-        if args.schema is not None:
-            database = Database(args.file, schema)  # created if needed; an existing file is migrated as usual
-        else:
+        added = None
+        if args.schema is None:
             database = _open(args.file, write=True)
+        elif creates:
+            database = Database(args.file, schema)
+        else:
+            database, added = _open_to_add(args.file, schema)
         with database as db:
             try:
-                count = db.import_ndjson(source, args.type, update=args.update, batch=args.batch, progress=bar)
+                if added is not None and args.batch == 0:
+                    with db.write():  # the schema's classes and the objects: all or nothing
+                        db.add_classes(added)
+                        count = db.import_ndjson(source, args.type, update=args.update, progress=bar)
+                else:
+                    if added is not None:
+                        db.add_classes(added)  # committed first, as the batches are
+                    count = db.import_ndjson(source, args.type, update=args.update, batch=args.batch, progress=bar)
             finally:
                 bar.close()
     except BaseException:
@@ -301,6 +312,27 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
     if not args.quiet:
         sys.stderr.write(f"imported {count} object{'s' if count != 1 else ''} into {args.file}\n")
     return 0
+
+
+def _open_to_add(path: str, schema: str) -> tuple[Database, str]:
+    """An existing database for an import with --schema: opened with none of its classes (at its
+    stored schema version), and the classes to add to it in the import's transaction: the
+    schema's, and the stored ones it does not name. Added to a handle that has none of them open,
+    stored classes are compared with the file as an open compares them: the additive changes the
+    schema makes to them are made in that transaction too, and roll back with it."""
+    with Database(path, read_only=True) as db:  # the whole file checked as any open checks it
+        stored = db.schema
+        version = db.schema_version
+    try:
+        given = json.loads(schema)
+    except ValueError:
+        given = None
+    if isinstance(given, list) and all(isinstance(entry, dict) for entry in given):
+        named = {n for entry in given for n in (entry.get("name"), entry.get("mapTo")) if isinstance(n, str)}
+        kept = [entry for entry in stored if not {entry["name"], entry.get("mapTo", entry["name"])} & named]
+        schema = json.dumps(given + kept)
+    # Otherwise the schema is not a list of object schemas: add_classes reports what is wrong.
+    return Database(path, "[]", schema_version=version), schema
 
 
 def _undo_create(path: str, existed: bool) -> None:

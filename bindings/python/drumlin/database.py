@@ -224,6 +224,35 @@ class Database(Connection):
         """
         return WriteTransaction(self, without_notifying)
 
+    def add_classes(self, schema: Sequence[SchemaEntry | object] | str) -> None:
+        """Add classes to the schema open on this database: what :func:`drumlin.open` would have
+        done had they been in its ``schema`` (which this takes in every form: object schemas,
+        model classes, a JSON string). Give the classes and every class they link to; those open
+        already must be given as they are open and stay as they are. A class the file does not
+        store gets its tables; one it stores is compared with it as at open (additive changes
+        are applied; one that needs a migration raises :class:`MigrationRequiredError`, as does
+        a class open here given differently).
+
+        Inside ``write()`` the tables are made in that transaction: a rollback removes them, and
+        the classes from this database. Outside, they are committed at once. A failed call
+        changes nothing. Other threads must not use this database during the call (a write
+        transaction on another thread is waited for). The corresponding C function is
+        ``drumlin_add_classes``."""
+        models: list[type[Any]] = []
+        if isinstance(schema, (list, tuple)) and any(isinstance(entry, type) for entry in schema):
+            entries, models = collect_schema(list(schema))
+            schema = entries
+        raw_schema = encode_schema(schema)
+        handle = self._ptr()
+        if self._writer == _get_ident():
+            _ffi.drumlin_add_classes(handle, raw_schema)
+        else:
+            with self._write_lock:  # not into another thread's write transaction
+                _ffi.drumlin_add_classes(self._ptr(), raw_schema)
+        self._schema = None
+        for cls in models:
+            self._models.setdefault(cls.__name__, cls)
+
     # ---- Objects -------------------------------------------------------------------------------
 
     @overload
