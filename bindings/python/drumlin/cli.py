@@ -269,6 +269,7 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
     if source != "/dev/stdin" and not os.path.exists(source):
         raise _Failure(f"{args.input}: no such file")
     bar = _ProgressBar("importing", "bytes", enabled=not args.quiet and sys.stderr.isatty())
+    schema: str | None = None
     if args.schema is not None:
         try:
             with open(args.schema, encoding="utf-8") as f:
@@ -280,14 +281,15 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
     elif not os.path.exists(args.file):
         raise _Failure(f"{args.file}: no such file (import --schema SCHEMA creates it)")
     # A file this import creates (absent or empty before) is all or nothing with its schema: a
-    # refused import leaves it as it was (docs/cli.md, "import").
+    # refused import leaves it as it was. Into an existing database the schema's additions are
+    # made in the import's transaction (_open_to_add). (docs/cli.md, "import".)
     # (With --batch the batches before a bad line are kept, as asked: so is the file.)
     existed = os.path.exists(args.file)
-    creates = args.schema is not None and not (existed and os.path.getsize(args.file) > 0)
+    creates = schema is not None and not (existed and os.path.getsize(args.file) > 0)
     fresh = creates and args.batch == 0
     try:
         added = None
-        if args.schema is None:
+        if schema is None:
             database = _open(args.file, write=True)
         elif creates:
             database = Database(args.file, schema)
@@ -302,7 +304,9 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
                 else:
                     if added is not None:
                         db.add_classes(added)  # committed first, as the batches are
-                    count = db.import_ndjson(source, args.type, update=args.update, batch=args.batch, progress=bar)
+                    count = db.import_ndjson(
+                        source, args.type, update=args.update, batch=args.batch, progress=bar
+                    )
             finally:
                 bar.close()
     except BaseException:

@@ -19,11 +19,14 @@ class Note(drumlin.Object):
 
 
 def tables(path: str | Path) -> list[str]:
-    return [row[0] for row in stored_rows(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    sql = "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+    return [row[0] for row in stored_rows(path, sql)]
 
 
 @pytest.mark.parametrize("form", ["dicts", "json"])
-def test_classes_given_as_dicts_or_json_are_added_and_stored(open_db: OpenDb, tmp_path: Path, form: str) -> None:
+def test_classes_given_as_dicts_or_json_are_added_and_stored(
+    open_db: OpenDb, tmp_path: Path, form: str
+) -> None:
     db = open_db(PERSON)
     db.add_classes(TAG if form == "dicts" else json.dumps(TAG))
     assert [c["name"] for c in db.schema] == ["Person", "Tag"]

@@ -110,7 +110,10 @@ def state(target: Path) -> tuple[str, list[tuple[object, ...]], list[tuple[objec
     file's tables and columns, and Thing's rows."""
     schema = run("schema", target)
     assert schema.returncode == 0, schema.stderr
-    sql = "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY 1, 2"
+    sql = (
+        "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p"
+        " WHERE m.type = 'table' ORDER BY 1, 2"
+    )
     return schema.stdout, stored_rows(target, sql), stored_rows(target, 'SELECT id, label FROM "Thing"')
 
 
@@ -133,12 +136,16 @@ def test_a_refused_import_into_an_existing_file_adds_no_type_and_no_property(tmp
     schema, data = wider_inputs(tmp_path, bad=True)
     result = run("import", target, data, "--schema", schema)
     assert result.returncode == 1
-    assert result.stderr == "drumlin: Line 3: Type mismatch for property 'Tag.name': expected string, got int.\n"
+    assert result.stderr == (
+        "drumlin: Line 3: Type mismatch for property 'Tag.name': expected string, got int.\n"
+    )
     assert state(target) == before
     assert "Tag" not in before[0] and "note" not in before[0]
 
 
-def test_a_good_import_into_an_existing_file_adds_the_type_the_property_and_the_objects(tmp_path: Path) -> None:
+def test_a_good_import_into_an_existing_file_adds_the_type_the_property_and_the_objects(
+    tmp_path: Path,
+) -> None:
     target = existing(tmp_path)
     schema, data = wider_inputs(tmp_path, bad=False)
     result = run("import", target, data, "--schema", schema)
@@ -148,7 +155,8 @@ def test_a_good_import_into_an_existing_file_adds_the_type_the_property_and_the_
             ("Thing", ["id", "label", "note"]),
             ("Tag", ["name", "thing"]),
         ]
-        assert [(t.id, t.label, t.note) for t in db.objects("Thing")] == [(9, "kept", None), (1, "one", "new column")]
+        things = [(t.id, t.label, t.note) for t in db.objects("Thing")]
+        assert things == [(9, "kept", None), (1, "one", "new column")]
         assert [(t.name, t.thing.id) for t in db.objects("Tag")] == [("first", 9), ("second", 1)]
 
 
