@@ -135,6 +135,22 @@ import Testing
         #expect(db.schema.objectSchemas.map(\.name) == ["Person", "Note"])
     }
 
+    /// Issue 45, item 11: was CORRUPT ("The table 'note' of class 'note' is missing"), as the
+    /// table name differs only in letter case from the one of a class this handle has not open.
+    @Test func aNameThatClashesInLetterCaseWithAStoredClassIsTheErrorOfAnOpen() throws {
+        let path = temporaryPath()
+        let first = try Database(path: path, schemaJSON: people)
+        _ = try first.addClasses(try Schema(jsonText: #"[{"name": "Note", "properties": {"text": "string"}}]"#))
+        first.close()
+        let db = try Database(path: path, schemaJSON: people)
+        defer { db.close() }
+        expectError(.schema, "The classes cannot be added to '\(path)':\n- Name clash: type 'note' would be stored as 'note', and the file stores type 'Note' as 'Note'; SQLite compares table names ignoring letter case, so the file cannot hold both.") {
+            _ = try db.addClasses(try Schema(jsonText: #"[{"name": "note", "properties": {"x": "int"}}]"#))
+        }
+        #expect(db.schema.objectSchemas.map(\.name) == ["Person"])
+        #expect(storedClasses(path) == ["Note", "Person"])
+    }
+
     @Test func aLinkToAClassNeitherOpenNorGivenIsRefused() throws {
         let db = try Database(path: temporaryPath(), schemaJSON: people)
         defer { db.close() }
