@@ -354,11 +354,12 @@ int drumlin_schema_version(drumlin_db *db, uint64_t *out_version);
  *                     and every class they link to (a valid schema on its own). Classes the handle
  *                     has open must be given as they are open; those are left as they are. Copied.
  * @return DRUMLIN_OK; DRUMLIN_ERR_SCHEMA (validation, all problems listed; also the classes
- *         together with those open); DRUMLIN_ERR_MIGRATION_REQUIRED (a class open here given
+ *         together with those open; a new class whose table name differs only in letter case
+ *         from a stored one's); DRUMLIN_ERR_MIGRATION_REQUIRED (a class open here given
  *         differently, "Cannot change classes while the database is open ..."; a stored class given
- *         with a change that needs a migration; read-only, a stored class given with any change);
- *         DRUMLIN_ERR_READ_ONLY; DRUMLIN_ERR_WRONG_TRANSACTION_STATE (inside a migration callback);
- *         DRUMLIN_ERR_MISUSE (NULL schema_json, closed handle).
+ *         with a change that needs a migration; on a read-only handle, as drumlin_open() read-only,
+ *         any class the file does not store as given); DRUMLIN_ERR_WRONG_TRANSACTION_STATE (inside
+ *         a migration callback); DRUMLIN_ERR_MISUSE (NULL schema_json, closed handle).
  * Thread safety: any thread, but no other thread may use the handle (or its objects and results)
  * during the call: a few lookups by class name read the class list without the handle's lock.
  */

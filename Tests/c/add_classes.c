@@ -177,6 +177,35 @@ static void refuses_and_changes_nothing(const char *dir) {
     CHECK_ERR(drumlin_add_classes(db, CAT), DRUMLIN_ERR_MISUSE);
 }
 
+/* The database a migration callback gets: its classes are the schema opened with. */
+static int add_in_migration(void *userdata, drumlin_migration *migration) {
+    drumlin_db *new_db = NULL;
+    CHECK_OK(drumlin_migration_new_db(migration, &new_db));
+    CHECK_ERR(drumlin_add_classes(new_db, CAT), DRUMLIN_ERR_WRONG_TRANSACTION_STATE);
+    CHECK_STR(drumlin_last_error_message(),
+              "Cannot add classes to the database of a migration: give them in the schema opened with.");
+    *(int *)userdata += 1;
+    return 0;
+}
+
+static void refuses_inside_a_migration(const char *dir) {
+    char path[2200];
+    snprintf(path, sizeof path, "%s/migration.drumlin", dir);
+    drumlin_db *db = NULL;
+    REQUIRE_OK(drumlin_open(path, PERSON, NULL, &db));
+    CHECK_OK(drumlin_close(db));
+    int calls = 0;
+    drumlin_options *options = drumlin_options_new();
+    drumlin_options_set_schema_version(options, 1);
+    drumlin_options_set_migration(options, add_in_migration, &calls, NULL);
+    REQUIRE_OK(drumlin_open(path, PERSON, options, &db));
+    drumlin_options_free(options);
+    CHECK(calls == 1);
+    CHECK(class_count(db) == 1);
+    CHECK_OK(drumlin_close(db));
+    CHECK(stored_class_count(path) == 1);
+}
+
 int main(void) {
     char dir[2048];
     test_dir_make(dir, sizeof dir, "add_classes");
@@ -184,6 +213,7 @@ int main(void) {
     rolls_back_with_the_write(dir);
     changes_a_stored_class_it_does_not_have_open(dir);
     refuses_and_changes_nothing(dir);
+    refuses_inside_a_migration(dir);
     test_dir_remove(dir);
     return check_report("add_classes");
 }
