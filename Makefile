@@ -1,6 +1,7 @@
 # Drumlin — the front door.
 #   make demo    build libdrumlin.so and run the C, Python and Swift examples on a fresh database
-#   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest), packaging
+#   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest), packaging, sync
+#   make test-sync   the sync service (drumlin-sync) against a throwaway PostgreSQL 15 cluster
 #   make wheel   build the manylinux wheel of the Python package into dist/
 #   make install PREFIX=/usr/local   install libdrumlin.so, drumlin.h, drumlin.pc and the CMake package
 #   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
@@ -20,7 +21,7 @@ DEMO_DIR := $(CURDIR)/build/demo
 # Parallel jobs for ctest and the packaging tests: every core.
 JOBS := $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps deps-wheel lib test test-swift test-c test-python test-packaging stress sanitize demo wheel install clean \
+.PHONY: all deps deps-wheel lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
         bench bench-build bench-scale bench-transfer
 
 all: lib
@@ -32,6 +33,7 @@ deps:
 	command -v cmake >/dev/null || missing="$$missing cmake"; \
 	command -v ninja >/dev/null || missing="$$missing ninja-build"; \
 	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
+	[ -x /usr/lib/postgresql/15/bin/initdb ] || missing="$$missing postgresql-15"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \
@@ -42,6 +44,9 @@ deps:
 	fi
 	@$(PYTHON) -c "import pytest" 2>/dev/null || $(PYTHON) -m pip install -q pytest || \
 	  { echo "pytest is missing; run: $(PYTHON) -m pip install pytest"; exit 1; }
+	@# websockets, cryptography: the sync suite's protocol client and token signing (Tests/sync)
+	@$(PYTHON) -c "import websockets, cryptography" 2>/dev/null || $(PYTHON) -m pip install -q websockets cryptography || \
+	  { echo "the sync suite needs websockets and cryptography; run: $(PYTHON) -m pip install websockets cryptography"; exit 1; }
 	@# pytest-xdist: test-packaging runs its tests (a Python suite per Python version) on every core
 	@$(PYTHON) -c "import xdist" 2>/dev/null || $(PYTHON) -m pip install -q pytest-xdist || \
 	  echo "pytest-xdist is missing (test-packaging runs on one core); run: $(PYTHON) -m pip install pytest-xdist"
@@ -68,7 +73,7 @@ lib: deps
 	@tools/gen-python-constants.py
 
 # ---- tests ---------------------------------------------------------------------------------
-test: lib test-swift test-c test-python test-packaging
+test: lib test-swift test-c test-python test-packaging test-sync
 	@echo "all test suites passed"
 
 test-swift: deps
@@ -89,6 +94,13 @@ test-python: lib
 test-packaging: wheel test-c
 	$(PYTHON) -m pytest -q $$($(PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)") Tests/packaging \
 	  --wheel-dir dist --cmake-build $(CMAKE_BUILD)
+
+# The sync service (docs/sync.md): a throwaway PostgreSQL 15 cluster (initdb in a temporary folder,
+# as the postgres user when run as root), `drumlin-sync migrate`, and 1-3 `drumlin-sync serve`
+# processes per test, driven by a protocol-level client (Tests/sync/syncclient.py).
+test-sync: deps
+	swift build --product drumlin-sync
+	DRUMLIN_SYNC_BINARY=$$(swift build --show-bin-path)/drumlin-sync $(PYTHON) -m pytest -q Tests/sync
 
 # The reliability suite at length (not part of `make test`, which runs it briefly): 500 rounds of
 # SIGKILL of 4 writers at once, a minute of each fuzz harness, the racing-process tests.
