@@ -52,6 +52,9 @@ struct Session {
                     try await outbound.write(.text(FrameCodec.encode(.ack(ack))))
                 }
             }
+            // The client closed, or the WebSocket layer ended the connection (a frame over
+            // maxFrameBytes is refused from its header with close code 1009).
+            logger.info("session ended")
         } catch let error as SyncError {
             metrics.errors(error.code).increment()
             logger.notice("session error", metadata: ["error": .string(error.code.name), "code": "\(error.code.rawValue)",

@@ -58,6 +58,7 @@ struct SyncServer {
             let offered = request.headers[values: .secWebSocketProtocol]
                 .flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
             guard offered.contains(SyncProtocol.subprotocol) else {
+                logger.notice("subprotocol refused", metadata: ["offered": .string(offered.joined(separator: ", "))])
                 throw HTTPError(.badRequest, message: "\(SyncErrorCode.syncProtocolNegotiationFailed.name) (\(SyncErrorCode.syncProtocolNegotiationFailed.rawValue)): the service speaks \(SyncProtocol.subprotocol); offer it in Sec-WebSocket-Protocol\n")
             }
             return .upgrade([.secWebSocketProtocol: SyncProtocol.subprotocol])

@@ -114,7 +114,7 @@ def test_every_type_maps_to_its_documented_column(cluster: PostgresCluster, data
         ["stops", "jsonb", "t"], ["renamed_col", "bigint", "f"]]
     values = cluster.psql(
         "SELECT _id, count, ok, ratio, value, label, encode(blob, 'hex'), at, at__ns, amount, encode(ref, 'hex'), "
-        "tag IS NULL, any, device, place, history, names, extra, stops, renamed_col FROM samples", database)
+        "tag IS NULL, \"any\", device, place, history, names, extra, stops, renamed_col FROM samples", database)
     assert values == [[
         "3b241101-e2bb-4255-8caf-4136c566a962", "9007199254740993", "t", "0.5", "NaN", 'héllo "q"', "000102ff",
         "1969-12-31 23:59:59.999999+00", "1", "12345678901234567890.123", "65f1c0ffee0123456789abcd", "t",
