@@ -103,9 +103,12 @@ struct Session {
             }
         }
         do {
-            let changes = try await store.ensureTables(ordered, definitions: definitions)
+            let (store, clientId, tableMappings, classDefinitions) = (self.store, hello.clientId, ordered, definitions)
+            let (changes, lastSeq) = try await withTimeout(Self.postgresTimeout, "PostgreSQL") {
+                (try await store.ensureTables(tableMappings, definitions: classDefinitions),
+                 try await store.registerClient(clientId, userId: userId))
+            }
             for change in changes { logger.info("schema", metadata: ["change": .string(change)]) }
-            let lastSeq = try await store.registerClient(hello.clientId, userId: userId)
             return (Established(clientId: hello.clientId, userId: userId, schema: schema, mappings: mappings), lastSeq)
         } catch {
             throw SyncError.from(postgres: error)
@@ -133,7 +136,10 @@ struct Session {
         let started = ContinuousClock.now
         let ack: Ack
         do {
-            ack = try await store.integrate(clientId: session.clientId, seq: seq, groups: groups)
+            let (store, clientId, encoded) = (self.store, session.clientId, groups)
+            ack = try await withTimeout(Self.postgresTimeout, "PostgreSQL") {
+                try await store.integrate(clientId: clientId, seq: seq, groups: encoded)
+            }
         } catch {
             metrics.batches("rejected").increment()
             throw SyncError.from(postgres: error, seq: seq)
@@ -150,6 +156,10 @@ struct Session {
         }
         return ack
     }
+
+    /// How long a session waits for PostgreSQL (a connection, a transaction) before it reports
+    /// `other_session_error` (try again) instead of holding the client.
+    static let postgresTimeout: Duration = .seconds(15)
 
     static func isValidClientId(_ id: String) -> Bool {
         (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { c in

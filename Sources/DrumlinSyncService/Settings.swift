@@ -122,7 +122,7 @@ struct Settings {
     }
 }
 
-/// Runs `body` with a limit; the error says what timed out.
+/// Runs `body` with a limit; the error (a StartupError, also used by sessions) says what timed out.
 func withTimeout<T: Sendable>(_ limit: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await body() }

@@ -186,6 +186,9 @@ extension SyncError {
     /// anything else (no connection, a restart) is `other_session_error`, worth a retry.
     static func from(postgres error: any Error, seq: Int64? = nil) -> SyncError {
         if let sync = error as? SyncError { return sync }
+        if let timeout = error as? StartupError {
+            return SyncError(.otherSessionError, "\(timeout.description); the batch was not integrated", seq: seq)
+        }
         if let psql = error as? PSQLError {
             let message = psql.serverInfo?[.message] ?? "\(psql.code)"
             let state = psql.serverInfo?[.sqlState] ?? ""

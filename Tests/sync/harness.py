@@ -102,14 +102,18 @@ class PostgresCluster:
         self.psql(f'CREATE DATABASE "{name}"')
         return name
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stops the server (fast shutdown), keeping its data for `start()`."""
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)  # fast shutdown
+            self.process.send_signal(signal.SIGINT)
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def stop(self) -> None:
+        self.halt()
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
