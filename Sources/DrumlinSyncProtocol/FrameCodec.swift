@@ -122,7 +122,7 @@ private struct Fields {
             throw SyncError(.badSyntax, "the frame is not JSON: \(error.description)")
         }
         guard case .object = parsed else {
-            throw SyncError(.badSyntax, "a frame must be a JSON object with a \"type\", got \(Self.kind(parsed))")
+            throw SyncError(.badSyntax, "a frame must be a JSON object with a \"type\", got \(parsed.javaScriptDescription)")
         }
         self.init(parsed, frame: "frame")
     }
@@ -145,16 +145,5 @@ private struct Fields {
     func integer(_ key: String) throws(SyncError) -> Int64 {
         guard case .int(let value)? = object[key] else { throw problem("'\(key)' must be an integer") }
         return value
-    }
-
-    static func kind(_ json: JSON) -> String {
-        switch json {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
     }
 }
