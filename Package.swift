@@ -9,6 +9,19 @@ let package = Package(
         .library(name: "Drumlin", targets: ["Drumlin"]),
         // C and Python users: libdrumlin.so, whose ABI is include/drumlin.h.
         .library(name: "drumlin", type: .dynamic, targets: ["DrumlinC"]),
+        // The sync service (docs/sync.md): `drumlin-sync migrate|serve`. Its server packages are
+        // built only for this product; libdrumlin.so and `import Drumlin` never link them.
+        .executable(name: "drumlin-sync", targets: ["DrumlinSyncService"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", exact: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
         // System SQLite through a module map (Linux has no `import SQLite3`).
@@ -39,11 +52,32 @@ let package = Package(
         // Link-time shims for libdrumlin.so (see its hypotf.c and tools/build-library.sh).
         .target(name: "DrumlinLinkCompat"),
         .target(name: "DrumlinC", dependencies: ["DrumlinEngine", "CDrumlinHeader", "DrumlinLinkCompat"]),
+        // The sync protocol's frames and their JSON codec (docs/sync-protocol.md), shared by the
+        // service and the engine-side client. No Foundation, no NIO: only the engine's JSON.
+        .target(name: "DrumlinSyncProtocol", dependencies: ["DrumlinValues"]),
+        // drumlin-sync, the stateless service between clients and PostgreSQL. It reads schemas and
+        // Extended JSON with the engine's own code (DrumlinSchema, DrumlinValues); nothing in the
+        // engine depends on it.
+        .executableTarget(
+            name: "DrumlinSyncService",
+            dependencies: [
+                "DrumlinSyncProtocol", "DrumlinSchema", "DrumlinValues",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // One test target for the engine's layers, in folders per layer (its Support/ helpers open
         // databases, which every layer's tests use).
         .testTarget(name: "DrumlinEngineTests",
                     dependencies: ["DrumlinEngine", "DrumlinStorage", "DrumlinSchema", "DrumlinValues", "CSQLite"]),
         .testTarget(name: "DrumlinTests", dependencies: ["Drumlin", "DrumlinEngine"]),
         .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "DrumlinEngine"]),
+        .testTarget(name: "DrumlinSyncProtocolTests", dependencies: ["DrumlinSyncProtocol", "DrumlinValues"]),
     ]
 )

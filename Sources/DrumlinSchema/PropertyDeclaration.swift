@@ -294,17 +294,3 @@ struct PropertyDeclaration {
         return duplicates
     }
 }
-
-extension JSON {
-    /// How realm-js describes a value of the wrong type (`got a number`), in JSON's terms.
-    var javaScriptDescription: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .int, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}

@@ -512,3 +512,17 @@ extension JSON {
         return writer.string
     }
 }
+
+extension JSON {
+    /// How realm-js describes a value of the wrong type (`got a number`), in JSON's terms.
+    package var javaScriptDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

@@ -4,12 +4,15 @@ SwiftPM sees it (`swift package dump-package`):
     CSQLite  <-  DrumlinStorage
     DrumlinValues  <-  DrumlinSchema  <-  DrumlinStorage  <-  DrumlinEngine  <-  Drumlin   (the Swift face, `import Drumlin`)
                                                                               <-  DrumlinC  (the C exports, libdrumlin.so)
+    DrumlinValues  <-  DrumlinSyncProtocol  (the sync protocol's frames, shared by service and client)
+    DrumlinSchema, DrumlinSyncProtocol  <-  DrumlinSyncService  (drumlin-sync, with the server packages)
 
 The engine's four targets are its layers: values (Value, JSON, decimals, errors), schema, storage
 (SQLite connection, statements, tables, SQL functions), and DrumlinEngine (Database: opening files,
 objects, queries, notifications, migrations). The compiler enforces the order: a lower layer cannot
 import a higher one. DrumlinC does not depend on Drumlin, nor Drumlin on DrumlinC; the engine knows
-neither, nor the C ABI (CDrumlinHeader). Each test target depends on the target it tests and on
+neither, nor the C ABI (CDrumlinHeader). Only the service depends on other packages (Hummingbird,
+PostgresNIO, ...): nothing the engine, the C library or the Swift face builds links them. Each test target depends on the target it tests and on
 layers below it; DrumlinEngineTests tests all four engine targets (one target, a folder per layer).
 """
 
@@ -37,7 +40,12 @@ LAYER = {
     "DrumlinLinkCompat": 3,
     "Drumlin": 4,
     "DrumlinC": 4,
+    "DrumlinSyncProtocol": 1,
+    "DrumlinSyncService": 5,
 }
+
+# The targets that may use other packages' products: the service alone.
+USES_PACKAGES = {"DrumlinSyncService"}
 
 # Each test target and the target it tests (the highest of them: the engine's one test target
 # tests every engine layer, DrumlinEngine and the three below it).
@@ -45,6 +53,7 @@ TESTS = {
     "DrumlinEngineTests": "DrumlinEngine",
     "DrumlinTests": "Drumlin",
     "DrumlinCTests": "DrumlinC",
+    "DrumlinSyncProtocolTests": "DrumlinSyncProtocol",
 }
 
 
@@ -77,6 +86,8 @@ def layer_violations(manifest: dict[str, Any]) -> list[str]:
             problems.append(f"target {name} is not in LAYER: give it a layer")
             continue
         for dependency in dependencies(target):
+            if dependency.startswith("product ") and name in USES_PACKAGES:
+                continue
             if dependency not in LAYER:
                 problems.append(f"{name} depends on {dependency}, which is not a target of this package")
             elif LAYER[dependency] >= LAYER[name]:
@@ -102,7 +113,7 @@ def test_every_target_depends_only_on_lower_layers(manifest: dict[str, Any]) -> 
 
 def test_the_products_are_the_swift_face_and_the_c_library(manifest: dict[str, Any]) -> None:
     products = {p["name"]: p["targets"] for p in manifest["products"]}
-    assert products == {"Drumlin": ["Drumlin"], "drumlin": ["DrumlinC"]}
+    assert products == {"Drumlin": ["Drumlin"], "drumlin": ["DrumlinC"], "drumlin-sync": ["DrumlinSyncService"]}
 
 
 def test_the_check_reports_an_upward_or_sideways_dependency(manifest: dict[str, Any]) -> None:
@@ -115,10 +126,13 @@ def test_the_check_reports_an_upward_or_sideways_dependency(manifest: dict[str, 
     # Inside the engine: storage reaching up into the top layer, values into schema.
     targets["DrumlinStorage"]["dependencies"].append({"byName": ["DrumlinEngine", None]})
     targets["DrumlinValues"]["dependencies"].append({"byName": ["DrumlinSchema", None]})
+    # A server package reaching into the engine (it would link NIO into libdrumlin.so).
+    targets["DrumlinEngine"]["dependencies"].append({"product": ["NIOCore", "swift-nio", None, None]})
     assert layer_violations(broken) == [
         "DrumlinValues depends on DrumlinSchema, which is not in a lower layer",
         "DrumlinStorage depends on DrumlinEngine, which is not in a lower layer",
         "DrumlinEngine depends on CDrumlinHeader, which is not in a lower layer",
+        "DrumlinEngine depends on product NIOCore of swift-nio, which is not a target of this package",
         "DrumlinC depends on Drumlin, which is not in a lower layer",
         "DrumlinEngineTests depends on DrumlinC, which is not below DrumlinEngine",
     ]

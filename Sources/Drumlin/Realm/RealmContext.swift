@@ -292,7 +292,7 @@ public final class _RealmContext: @unchecked Sendable {
         if let row, let loaders = handleClass.loaders {
             let version = version
             do {
-                for loader in loaders { try loader.load(instance, _RawItem(try row[loader.slot]), self, version) }
+                for loader in loaders { try loader.load(instance, _RawItem(row[loader.slot]), self, version) }
             } catch {
                 _fatal(Realm.Error(error))
             }

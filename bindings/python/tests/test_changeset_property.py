@@ -114,6 +114,34 @@ class Model:
         return {"score": rng.randrange(8), "group": rng.randrange(3), "label": rng.choice("abc")}
 
 
+def apply_list_operation(rng: random.Random, live: Any, model: list[Any], element: Any, modelled: Any) -> None:
+    """One random operation on the live list ``live`` (storing ``element``) and the same on its
+    model (storing ``modelled``)."""
+    op = rng.choice(LIST_OPERATIONS) if model else "append"
+    if op == "insert":
+        i = rng.randrange(len(model) + 1)
+        live.insert(i, element)
+        model.insert(i, modelled)
+    elif op == "delete":
+        i = rng.randrange(len(model))
+        del live[i]
+        del model[i]
+    elif op == "move":
+        a, b = rng.randrange(len(model)), rng.randrange(len(model))
+        live.move(a, b)
+        model.insert(b, model.pop(a))
+    elif op == "set":
+        i = rng.randrange(len(model))
+        live[i] = element
+        model[i] = modelled
+    elif op == "append":
+        live.append(element)
+        model.append(modelled)
+    else:
+        live.clear()
+        model.clear()
+
+
 def random_write(db: drumlin.Database, model: Model) -> None:
     """One write of 1-12 random operations on every kind of collection and on the items."""
     rng = model.rng
@@ -123,58 +151,13 @@ def random_write(db: drumlin.Database, model: Model) -> None:
     for _ in range(rng.randrange(1, 13)):
         kind = rng.choice(["xs", "xs", "objs", "objs", "ints", "items", "d", "item", "item"])
         if kind == "xs":
-            op = rng.choice(LIST_OPERATIONS) if model.xs else "append"
             value = rng.randrange(5)
-            if op == "insert":
-                i = rng.randrange(len(model.xs) + 1)
-                holder.xs.insert(i, value)
-                model.xs.insert(i, value)
-            elif op == "delete":
-                i = rng.randrange(len(model.xs))
-                del holder.xs[i]
-                del model.xs[i]
-            elif op == "move":
-                a, b = rng.randrange(len(model.xs)), rng.randrange(len(model.xs))
-                holder.xs.move(a, b)
-                model.xs.insert(b, model.xs.pop(a))
-            elif op == "set":
-                i = rng.randrange(len(model.xs))
-                holder.xs[i] = value
-                model.xs[i] = value
-            elif op == "append":
-                holder.xs.append(value)
-                model.xs.append(value)
-            else:
-                holder.xs.clear()
-                model.xs.clear()
+            apply_list_operation(rng, holder.xs, model.xs, value, value)
         elif kind == "objs":
             if not model.items:
                 continue
-            op = rng.choice(LIST_OPERATIONS) if model.objs else "append"
             target = rng.choice(sorted(model.items))
-            item = db.get("Item", target)
-            if op == "insert":
-                i = rng.randrange(len(model.objs) + 1)
-                holder.objs.insert(i, item)
-                model.objs.insert(i, target)
-            elif op == "delete":
-                i = rng.randrange(len(model.objs))
-                del holder.objs[i]
-                del model.objs[i]
-            elif op == "move":
-                a, b = rng.randrange(len(model.objs)), rng.randrange(len(model.objs))
-                holder.objs.move(a, b)
-                model.objs.insert(b, model.objs.pop(a))
-            elif op == "set":
-                i = rng.randrange(len(model.objs))
-                holder.objs[i] = item
-                model.objs[i] = target
-            elif op == "append":
-                holder.objs.append(item)
-                model.objs.append(target)
-            else:
-                holder.objs.clear()
-                model.objs.clear()
+            apply_list_operation(rng, holder.objs, model.objs, db.get("Item", target), target)
         elif kind == "ints":
             value = rng.randrange(8)
             if rng.random() < 0.5:
