@@ -243,9 +243,8 @@ class Database(Connection):
             entries, models = collect_schema(list(schema))
             schema = entries
         raw_schema = encode_schema(schema)
-        handle = self._ptr()
         if self._writer == _get_ident():
-            _ffi.drumlin_add_classes(handle, raw_schema)
+            _ffi.drumlin_add_classes(self._ptr(), raw_schema)
         else:
             with self._write_lock:  # not into another thread's write transaction
                 _ffi.drumlin_add_classes(self._ptr(), raw_schema)
