@@ -36,6 +36,8 @@ all: lib
 deps:
 	@missing=""; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev pkg-config"; \
+	pkg-config --exists libwebsockets 2>/dev/null || missing="$$missing libwebsockets-dev"; \
+	pkg-config --exists libcrypto 2>/dev/null || missing="$$missing libssl-dev"; \
 	command -v cmake >/dev/null || missing="$$missing cmake"; \
 	command -v ninja >/dev/null || missing="$$missing ninja-build"; \
 	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
