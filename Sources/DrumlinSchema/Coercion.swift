@@ -62,9 +62,6 @@ package enum Coercion {
             guard nested else {
                 throw DrumlinError(.typeMismatch, "Type mismatch for property \(label): sets of mixed values hold scalars only, got \(value.typeName).")
             }
-            if value.containsLink {
-                throw DrumlinError(.notSupported, "Property \(label): A link cannot be stored inside a nested list or dictionary of a mixed value.")
-            }
             return value
         case (.mixed, _): return value
         case (.bool, .bool), (.int, .int), (.double, .double), (.float, .float), (.decimal128, .decimal),

@@ -242,7 +242,7 @@ package final class ClassInfo {
                 }
             }
         }
-        let probes = holders.map { holder -> String in
+        var probes = holders.map { holder -> String in
             switch holder {
             case .column(let info, let index):
                 let property = info.property(index)
@@ -251,6 +251,8 @@ package final class ClassInfo {
                 return "EXISTS (SELECT 1 FROM \(table.name) WHERE value_type = 10 AND value = ?1)"
             }
         }
+        // Nested lists and dictionaries exist only inside mixed values.
+        if !holders.isEmpty { probes.append("EXISTS (SELECT 1 FROM \(MixedStore.table) WHERE value_type = 10 AND value = ?1)") }
         for info in classes where info.schema.kind == .topLevel {
             info._mixedLinkHolders = holders
             info._mixedLinkProbeSQL = probes.isEmpty ? nil : "SELECT " + probes.joined(separator: " OR ")

@@ -132,8 +132,11 @@ package enum ExtendedJSON {
     }
 
     /// Decodes any Extended JSON value the way a mixed property stores it: exact scalar types,
-    /// arrays as nested lists, other objects as nested dictionaries.
-    package static func mixedValue(_ json: JSON, depth: Int = 0) throws(DrumlinError) -> Value {
+    /// arrays as nested lists, other objects as nested dictionaries. `link` decodes the body of a
+    /// `{"$link": ...}` inside a nested list or dictionary (the engine's, which knows the classes);
+    /// without it such a link is refused.
+    package static func mixedValue(_ json: JSON, depth: Int = 0,
+                                   link: ((JSON) throws(DrumlinError) -> Value)? = nil) throws(DrumlinError) -> Value {
         switch json {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -144,16 +147,17 @@ package enum ExtendedJSON {
             guard depth < maximumMixedDepth else { throw nestingLimit() }
             var values: [Value] = []
             values.reserveCapacity(elements.count)
-            for element in elements { values.append(try mixedValue(element, depth: depth + 1)) }
+            for element in elements { values.append(try mixedValue(element, depth: depth + 1, link: link)) }
             return .list(values)
         case .object(let members):
             if let value = try wrapped(json) { return value }
+            if depth > 0, let link, members.count == 1, members[0].key == "$link" { return try link(members[0].value) }
             guard depth < maximumMixedDepth else { throw nestingLimit() }
             var entries: [(key: String, value: Value)] = []
             entries.reserveCapacity(members.count)
             for member in members {
                 if member.key == "$link" && members.count == 1 {
-                    throw DrumlinError(.notSupported, "A link cannot be stored inside a nested list or dictionary of a mixed value.")
+                    throw DrumlinError(.notSupported, "A link ({\"$link\": ...}) cannot be given here, only in an object's values.")
                 }
                 if member.key.hasPrefix("$") {
                     // Only the Extended JSON forms ({"$oid": ...}, ...) may use such keys: a
@@ -163,7 +167,7 @@ package enum ExtendedJSON {
                 if entries.contains(where: { $0.key == member.key }) {
                     throw DrumlinError(.invalidArgument, "Duplicate key '\(member.key)' in a dictionary.")
                 }
-                entries.append((member.key, try mixedValue(member.value, depth: depth + 1)))
+                entries.append((member.key, try mixedValue(member.value, depth: depth + 1, link: link)))
             }
             return .dictionary(entries)
         }

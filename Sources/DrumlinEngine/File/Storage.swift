@@ -15,9 +15,13 @@ enum Storage {
     /// (its classes start out of key order). Format 3 keys lists of values other than links and
     /// mixed values by (owner, position), in `WITHOUT ROWID` tables (`CollectionTable.isKeyedByPosition`),
     /// whose positions an older library would shift into each other; a file of format 1 or 2 is
-    /// read as it is, and gets those tables when opened for writing (`upgradeFormat`).
-    static let formatVersion = 3
-    static let readableFormats = [1, 2, 3]
+    /// read as it is, and gets those tables when opened for writing (`upgradeFormat`). Format 4
+    /// stores links inside nested collections of mixed values (`_drumlin_mixed` rows of type 10,
+    /// with their partial index), which an older library would read as text and never clear when
+    /// the target is deleted; a file of format 1 to 3 holds none and gets the index when opened
+    /// for writing.
+    static let formatVersion = 4
+    static let readableFormats = [1, 2, 3, 4]
 
     static let metadataStatements = [
         "CREATE TABLE _drumlin_meta (key TEXT PRIMARY KEY, value ANY)",
@@ -123,12 +127,14 @@ enum Storage {
 
     /// Brings a file of an older format to this one, in one transaction under the write lock
     /// (another connection may have done it while this one waited): from format 1 or 2, every
-    /// list of values of every stored class gets its table keyed by position (`keyLists`).
+    /// list of values of every stored class gets its table keyed by position (`keyLists`); from
+    /// format 3 or lower, `_drumlin_mixed` gets the index of its links.
     static func upgradeFormat(_ connection: Connection, path: String) throws(DrumlinError) {
         try connection.execute("BEGIN IMMEDIATE")
         do throws(DrumlinError) {
             let format = try checkFormat(connection, path: path)
             if format < 3 { try keyLists(connection, path: path) }
+            if format < 4 { try connection.execute(MixedStore.linkIndexStatement.replacing("CREATE INDEX", with: "CREATE INDEX IF NOT EXISTS")) }
             if format < formatVersion {
                 try connection.execute("UPDATE _drumlin_meta SET value = \(formatVersion) WHERE key = 'format'")
             }

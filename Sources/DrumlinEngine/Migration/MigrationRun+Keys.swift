@@ -18,6 +18,7 @@ extension MigrationRun {
     /// key): its collection rows' owners, and links to it from any class in the file.
     func remapKeys(of target: ClassInfo) throws(DrumlinError) {
         let mapped = "(SELECT old FROM temp._drumlin_keymap)"
+        let suffix = "':" + target.schema.storedName.replacing("'", with: "''") + "'"
         func map(_ column: String) -> String { "(SELECT new FROM temp._drumlin_keymap WHERE old = \(column))" }
         for side in target.collectionTables.compactMap({ $0 }) {
             // Owners move one row at a time, so a unique (owner, key) could see a collision half-way.
@@ -49,7 +50,6 @@ extension MigrationRun {
                 }
             }
             // Mixed values linking to it: '<key>:<class>' texts.
-            let suffix = "':" + target.schema.storedName.replacing("'", with: "''") + "'"
             for (i, property) in objectSchema.properties.enumerated() where property.type == .mixed {
                 guard let (table, value, type) = mixedColumns(info, i, property) else { continue }
                 try connection.execute("""
@@ -58,6 +58,11 @@ extension MigrationRun {
                     """)
             }
         }
+        // ... and the links inside nested lists and dictionaries of mixed values.
+        try connection.execute("""
+            UPDATE \(MixedStore.table) SET value = (SELECT new || \(suffix) FROM temp._drumlin_keymap WHERE old || \(suffix) = value) \
+            WHERE value_type = 10 AND value IN (SELECT old || \(suffix) FROM temp._drumlin_keymap)
+            """)
     }
 
     /// Where a mixed property's values are: its table, value column and type column.
@@ -67,7 +72,8 @@ extension MigrationRun {
     }
 
     /// Clears mixed values linking to classes the new schema does not have as top-level classes
-    /// (removed, or made embedded): null in a property or dictionary, removed from a list or set.
+    /// (removed, or made embedded): null in a property or dictionary, removed from a list or set,
+    /// at any depth of nested collections.
     func clearStaleMixedLinks() throws(DrumlinError) {
         let valid = schema.objectSchemas.filter { $0.kind == .topLevel }
             .map { "'" + $0.storedName.replacing("'", with: "''") + "'" }.joined(separator: ", ")
@@ -91,6 +97,7 @@ extension MigrationRun {
                 }
             }
         }
+        try Database.clearNestedMixedLinks("substr(value, instr(value, ':') + 1) NOT IN (\(valid))", connection) { _ throws(DrumlinError) in }
     }
 
     /// The SQL selecting every link to a class's objects, one row per link (column `k`).

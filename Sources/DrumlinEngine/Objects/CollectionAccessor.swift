@@ -62,7 +62,8 @@ public class CollectionAccessor: @unchecked Sendable {
 
     private func elementUnlabelled(json: JSON, _ connection: Connection) throws(DrumlinError) -> Value {
         guard property.type == .object else {
-            return try element(try Value(extendedJSON: json), connection)
+            let value = property.type == .mixed ? try database.mixedValue(extendedJSON: json) : try Value(extendedJSON: json)
+            return try element(value, connection)
         }
         let input: Input
         switch json {

@@ -46,7 +46,6 @@ extension Database {
 
     private func insertMixedItem(_ collection: Int64, position: Int, key: String?, _ value: Value,
                                  _ connection: Connection) throws(DrumlinError) {
-        if case .link = value { throw Self.nestedLinkRefused() }
         let (stored, code) = try storeMixed(value, connection)
         if let pending = pendingRows {
             // A bulk create: the rows go in multi-row INSERTs.

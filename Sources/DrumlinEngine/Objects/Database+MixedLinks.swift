@@ -13,9 +13,12 @@ import DrumlinValues
 /// partial index over its link rows (`WHERE type = 10`): deleting an object finds the mixed
 /// values pointing at it with one index probe per mixed property of the schema.
 ///
+/// Links inside nested lists and dictionaries of a mixed value are rows of `_drumlin_mixed` in
+/// the same form, with a partial index of their own (`MixedStore.linkIndexStatement`, format 4).
+///
 /// Rules (Realm's): an embedded or asymmetric object cannot be held; deleting the target makes
-/// a mixed property and a dictionary value null and removes the element from a list or set.
-/// Links inside nested collections of a mixed value are not supported (`NOT_SUPPORTED`).
+/// a mixed property and a dictionary value null and removes the element from a list or set, at
+/// any depth of nesting (realm-core's `Lst<Mixed>::nullify` and `Dictionary::nullify`).
 extension Database {
     static let mixedLinkCode: Int64 = 10
 
@@ -41,10 +44,6 @@ extension Database {
             throw DrumlinError(.invalidatedObject, "A mixed value cannot hold the '\(target.name)' object \(link.key): it does not exist (it was deleted or never created).")
         }
         return Self.mixedLinkText(target, link.key)
-    }
-
-    static func nestedLinkRefused() -> DrumlinError {
-        DrumlinError(.notSupported, "A link cannot be stored inside a nested list or dictionary of a mixed value; a mixed property or a mixed list, set or dictionary element can hold one.")
     }
 
     /// Reads a mixed value (never a nested collection) from its value and type columns.
@@ -94,6 +93,47 @@ extension Database {
                     break
                 }
             }
+        }
+        try Self.clearNestedMixedLinks("value = ?1", connection) { (statement) throws(DrumlinError) in statement.bind(text, at: 1) }
+    }
+
+    /// The same inside nested lists and dictionaries of mixed values (`_drumlin_mixed`, through
+    /// its partial index of links): a dictionary's value becomes null; a list's element is
+    /// removed and the elements after it close up. `matching` is a condition on `value` whose
+    /// parameters `bind` binds. The objects holding these values are not reported as changed to
+    /// observers (a nested collection's rows do not name their owner).
+    static func clearNestedMixedLinks(_ matching: String, _ connection: Connection,
+                               bind: (Statement) throws(DrumlinError) -> Void) throws(DrumlinError) {
+        func run(_ sql: String, _ body: ((Statement) throws(DrumlinError) -> Void)? = nil) throws(DrumlinError) {
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            try bind(statement)
+            if let body { try body(statement) } else { _ = try statement.step() }
+        }
+        let links = "value_type = \(Self.mixedLinkCode) AND \(matching)"
+        var lists: [Int64] = []
+        try run("""
+            SELECT DISTINCT collection FROM \(MixedStore.table) WHERE \(links) AND collection IN \
+            (SELECT id FROM _drumlin_mixed_collections WHERE kind = \(MixedStorage.listCode))
+            """) { (statement) throws(DrumlinError) in
+            while try statement.step() { lists.append(statement.int64(0)) }
+        }
+        try run("""
+            UPDATE \(MixedStore.table) SET value = NULL, value_type = 0 WHERE \(links) AND collection IN \
+            (SELECT id FROM _drumlin_mixed_collections WHERE kind = \(MixedStorage.dictionaryCode))
+            """)
+        guard !lists.isEmpty else { return }
+        try run("DELETE FROM \(MixedStore.table) WHERE \(links)")
+        let renumber = try connection.statement("""
+            UPDATE \(MixedStore.table) SET position = r.n FROM \
+            (SELECT rowid AS id, row_number() OVER (ORDER BY position) - 1 AS n FROM \(MixedStore.table) WHERE collection = ?1) AS r \
+            WHERE \(MixedStore.table).rowid = r.id AND \(MixedStore.table).position != r.n
+            """)
+        defer { renumber.reset() }
+        for list in lists {
+            renumber.bind(list, at: 1)
+            _ = try renumber.step()
+            renumber.reset()
         }
     }
 
@@ -170,11 +210,11 @@ extension Database {
 }
 
 extension Database {
-    /// A mixed value from Extended JSON, where the value itself may be `{"$link": {"class":
-    /// "Dog", "key": 12}}` (links inside nested collections are refused when stored).
+    /// A mixed value from Extended JSON, where the value itself, or any element of its nested
+    /// lists and dictionaries, may be `{"$link": {"class": "Dog", "key": 12}}`.
     public func mixedValue(extendedJSON json: JSON) throws(DrumlinError) -> Value {
         if case .object(let members) = json, Self.isLinkJSON(json) { return .link(try linkJSON(members[0].value)) }
-        return try Value(extendedJSON: json)
+        return try ExtendedJSON.mixedValue(json) { (body) throws(DrumlinError) -> Value in .link(try self.linkJSON(body)) }
     }
 }
 
@@ -196,7 +236,7 @@ extension Database {
     /// file: `{"class", "primaryKey"}` becomes the object key of the object with that primary key,
     /// `{"class", "key"}` goes through `mapKey` (keys of the exporting file). Nil when a target
     /// does not exist yet (the value is set at the end of the import).
-    func resolveMixedLinks(_ json: JSON, _ collection: CollectionKind, _ connection: Connection,
+    func resolveMixedLinks(_ json: JSON, _ connection: Connection,
                            _ mapKey: (ClassInfo, Int64) throws(DrumlinError) -> JSON?) throws(DrumlinError) -> JSON? {
         func resolve(_ element: JSON) throws(DrumlinError) -> JSON? {
             guard case .object(let members) = element, Self.isLinkJSON(element) else { return element }
@@ -213,24 +253,31 @@ extension Database {
             guard case .int(let new) = mapped else { return element }
             return Self.linkJSON(target, new)
         }
-        switch (collection, json) {
-        case (.list, .array(let items)), (.set, .array(let items)):
-            var resolved: [JSON] = []
-            for item in items {
-                guard let item = try resolve(item) else { return nil }
-                resolved.append(item)
+        // The property's own list, set or dictionary and the nested collections of its values
+        // read alike: every `$link` at any depth is resolved.
+        func resolveDeep(_ json: JSON) throws(DrumlinError) -> JSON? {
+            switch json {
+            case .array(let items):
+                var resolved: [JSON] = []
+                resolved.reserveCapacity(items.count)
+                for item in items {
+                    guard let item = try resolveDeep(item) else { return nil }
+                    resolved.append(item)
+                }
+                return .array(resolved)
+            case .object(let members) where !Self.isLinkJSON(json) && (try? ExtendedJSON.wrapped(json)) == nil:
+                var resolved: [(key: String, value: JSON)] = []
+                resolved.reserveCapacity(members.count)
+                for (key, value) in members {
+                    guard let value = try resolveDeep(value) else { return nil }
+                    resolved.append((key, value))
+                }
+                return .object(resolved)
+            default:
+                return try resolve(json)
             }
-            return .array(resolved)
-        case (.dictionary, .object(let members)) where !Self.isLinkJSON(json):
-            var resolved: [(key: String, value: JSON)] = []
-            for (key, value) in members {
-                guard let value = try resolve(value) else { return nil }
-                resolved.append((key, value))
-            }
-            return .object(resolved)
-        default:
-            return try resolve(json)
         }
+        return try resolveDeep(json)
     }
 
     static func linkJSON(_ target: ClassInfo, _ key: Int64) -> JSON {
@@ -282,5 +329,7 @@ extension Database {
                 }
             }
         }
+        guard try connection.scalarText("SELECT 1 FROM \(MixedStore.table) WHERE value_type = \(Self.mixedLinkCode) LIMIT 1") != nil else { return }
+        try Self.clearNestedMixedLinks("value IN \(texts)", connection) { (statement) throws(DrumlinError) in try statement.bind(parameters) }
     }
 }

@@ -308,14 +308,14 @@ extension Database {
             } else {
                 writer.writeInt(link.key)
             }
-        case .list(let items) where target != nil || items.contains(where: { if case .link = $0 { true } else { false } }):
+        case .list(let items) where target != nil || value.containsLink:
             writer.writeByte(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }
                 try writeJSONValue(item, target: target, depth: depth, connection, &writer, path, exporting)
             }
             writer.writeByte(UInt8(ascii: "]"))
-        case .dictionary(let entries) where target != nil || entries.contains(where: { if case .link = $0.value { true } else { false } }):
+        case .dictionary(let entries) where target != nil || value.containsLink:
             writer.writeByte(UInt8(ascii: "{"))
             for (i, entry) in entries.enumerated() {
                 if i > 0 { writer.writeByte(UInt8(ascii: ",")) }

@@ -279,7 +279,7 @@ extension Database {
     fileprivate func resolveLinks(_ json: JSON, _ info: ClassInfo, _ index: Int, _ importer: Importer,
                                   _ connection: Connection) throws(DrumlinError) -> JSON? {
         if info.traits[index].type == .mixed {
-            return try resolveMixedLinks(json, info.traits[index].collection, connection) { (target, old) throws(DrumlinError) -> JSON? in
+            return try resolveMixedLinks(json, connection) { (target, old) throws(DrumlinError) -> JSON? in
                 try resolveReference(.int(old), target, importer, connection)
             }
         }

@@ -122,7 +122,7 @@ extension Database {
     }
 
     /// What reading the same value from JSON checks (`ExtendedJSON.mixedValue`): nesting depth,
-    /// dictionary keys that Extended JSON could not read back, and links inside nested values.
+    /// and dictionary keys that Extended JSON could not read back.
     static func checkPayloadValue(_ value: Value, _ label: Label) throws(DrumlinError) {
         func check(_ value: Value, depth: Int) throws(DrumlinError) {
             switch value {
@@ -139,8 +139,6 @@ extension Database {
                     guard keys.insert(key).inserted else { throw DrumlinError(.invalidArgument, "Duplicate key '\(key)' in a dictionary.") }
                     try check(item, depth: depth + 1)
                 }
-            case .link where depth > 0:
-                throw DrumlinError(.notSupported, "A link cannot be stored inside a nested list or dictionary of a mixed value.")
             default:
                 break
             }

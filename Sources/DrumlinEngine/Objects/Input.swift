@@ -144,8 +144,18 @@ extension Database {
                 return .primaryKey(try Self.decodeValue(json, label))
             }
         }
-        let value = try Self.decodeValue(json, label)
+        let value = property.type == .mixed ? try decodeMixed(json, label) : try Self.decodeValue(json, label)
         return .value(try Coercion.scalar(value, property.type, optional: optional, nested: nested, label))
+    }
+
+    /// A mixed value, with `{"$link": ...}` naming an object at any depth of its nested lists
+    /// and dictionaries.
+    func decodeMixed(_ json: JSON, _ label: Label) throws(DrumlinError) -> Value {
+        do throws(DrumlinError) {
+            return try mixedValue(extendedJSON: json)
+        } catch {
+            throw DrumlinError(error.code, "Property \(label): \(error.message)")
+        }
     }
 
     static func decodeValue(_ json: JSON, _ label: Label) throws(DrumlinError) -> Value {

@@ -201,7 +201,6 @@ extension Database {
         guard case .collection(let id, let code) = parent else {
             throw DrumlinError(.invalidArgument, "The path does not lead to a list or dictionary.")
         }
-        if value.containsLink { throw Self.nestedLinkRefused() }
         let count = try mixedCount(id, connection)
         var position = Int64(count)
         var key: String?

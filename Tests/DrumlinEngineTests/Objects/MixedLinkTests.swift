@@ -103,19 +103,25 @@ func openMixedLinks(_ path: String = ":memory:") throws -> Database {
         #expect(try db.count("Holder") == 1)
     }
 
-    @Test func linksInsideNestedCollectionsAreNotSupported() throws {
+    @Test func nestedCollectionsHoldLinksAndLoseThemWithTheirTarget() throws {
         let db = try openMixedLinks()
-        try db.write {
+        let (holder, rex, bo) = try db.write {
             let rex = try db.create("Dog", json: #"{"name": "Rex"}"#)
+            let bo = try db.create("Dog", json: #"{"name": "Bo"}"#)
             let holder = try db.create("Holder", json: #"{"id": 1, "any": [1]}"#)
-            expectError(.notSupported) { try holder.set("any", to: .list([rex.link])) }
-            expectError(.notSupported) { try holder.list("items").append(.dictionary([("k", rex.link)])) }
-            expectError(.notSupported) { try holder.appendMixed("any", at: [], rex.link) }
-            expectError(.notSupported) {
-                try db.create("Holder", json: #"{"id": 2, "any": [{"$link": {"class": "Dog", "key": 1}}]}"#)
-            }
-            #expect(try holder.value("any") == .list([.int(1)]))
+            try holder.set("any", to: .list([rex.link, .dictionary([("k", rex.link), ("b", bo.link)])]))
+            try holder.list("items").append(.dictionary([("k", rex.link)]))
+            try holder.appendMixed("any", at: [], rex.link)
+            _ = try db.create("Holder", json: #"{"id": 2, "any": [{"$link": {"class": "Dog", "key": 1}}]}"#)
+            return (holder, rex, bo)
         }
+        #expect(try holder.value("any") == .list([rex.link, .dictionary([("k", rex.link), ("b", bo.link)]), rex.link]))
+        #expect(try holder.mixedValue("any", at: [.index(1), .key("b")]) == bo.link)
+        #expect(try db.object("Holder", primaryKey: .int(2))?.value("any") == .list([rex.link]))
+        try db.write { try db.delete(rex) }
+        // Realm: removed from a list, null in a dictionary, at any depth.
+        #expect(try holder.value("any") == .list([.dictionary([("k", .null), ("b", bo.link)])]))
+        #expect(try holder.list("items").values == [.dictionary([("k", .null)])])
     }
 
     @Test func deletingTheTargetClearsEveryMixedLinkToIt() throws {

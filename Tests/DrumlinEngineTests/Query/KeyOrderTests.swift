@@ -159,13 +159,13 @@ import Testing
         #expect(try readOnly.objects("Person").objects.map(\.key) == [1, 2])
         #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["1"]])
         let db = try openPeople(path)
-        #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["3"]])
+        #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["4"]])
         try create(db, [3])
         #expect(!keyOrdered(path))   // out of key order until proven otherwise
         #expect(try db.objects("Person").objects.map(\.key) == [1, 2, 3])
         // Another format is refused.
-        execute(path, "UPDATE _drumlin_meta SET value = 4 WHERE key = 'format'")
-        expectError(.corrupt, "The file '\(path)' uses Drumlin format 4; this library reads formats 1, 2 and 3.") {
+        execute(path, "UPDATE _drumlin_meta SET value = 5 WHERE key = 'format'")
+        expectError(.corrupt, "The file '\(path)' uses Drumlin format 5; this library reads formats 1, 2, 3 and 4.") {
             _ = try openPeople(path)
         }
     }

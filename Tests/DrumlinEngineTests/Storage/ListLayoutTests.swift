@@ -24,7 +24,7 @@ import Testing
             #expect(!tableSQL(path, table).contains("WITHOUT ROWID"))
             #expect(indexes(path, table).contains([table + "_owner"]))
         }
-        #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["3"]])
+        #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["4"]])
     }
 
     /// A file as a format-2 library wrote it: the scores list a rowid table with an
@@ -67,7 +67,7 @@ import Testing
             #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["2"]])
         }
         let db = try Database(path: path, schemaJSON: petsSchema)
-        #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["3"]])
+        #expect(sqlRows(path, "SELECT value FROM _drumlin_meta WHERE key = 'format'") == [["4"]])
         #expect(tableSQL(path, scoresTable).hasSuffix("WITHOUT ROWID"))
         #expect(indexes(path, scoresTable) == [])
         let scores = try #require(try db.object("Person", primaryKey: 1)).list("scores")

@@ -289,7 +289,7 @@ class MixedAccessor(RowAccessor):
         out = c_void_p()
         with obj._drumlin_lock:
             _ffi.drumlin_object_get_mixed_json(handle, prop.cname, b"[]", byref(out))
-        return ejson_loads(take_string(out))
+        return mixed_from_json(obj._drumlin_db, ejson_loads(take_string(out)))
 
 
 class LinkAccessor(RowAccessor):

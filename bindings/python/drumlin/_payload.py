@@ -194,11 +194,25 @@ def mixed_link_json(db: Database, label: str, obj: Object) -> dict[str, Any]:
 
 
 def prepare_mixed(db: Database, prop: Property, value: Any) -> Any:
-    """A mixed value for the JSON layer: an Object as a ``$link`` reference. Objects inside a
-    nested list or dict are written as ``$link`` too (``ejson_dumps``), and the engine refuses
-    them; anything else passes unchanged."""
+    """A mixed value for the JSON layer: an Object as a ``$link`` reference, at any depth of a
+    nested list or dict (each checked as :func:`mixed_link_json` checks it); anything else passes
+    unchanged."""
     if isinstance(value, Object):
         return mixed_link_json(db, prop.label, value)
+    if isinstance(value, (Mapping, list, tuple)):
+        return _nested_links(db, prop.label, value, 0)
+    return value
+
+
+def _nested_links(db: Database, label: str, value: Any, depth: int) -> Any:
+    if depth > 100:
+        return value  # the engine reports the nesting limit (json.dumps a value holding itself)
+    if isinstance(value, Mapping):
+        return {key: _nested_links(db, label, item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_nested_links(db, label, item, depth + 1) for item in value]
+    if isinstance(value, Object):
+        return mixed_link_json(db, label, value)
     return value
 
 
@@ -325,19 +339,20 @@ def _encode_mixed(db: Database, prop: Property, value: Any) -> Any:
         link = mixed_link_json(db, prop.label, value)["$link"]
         return (_ffi.DRUMLIN_TYPE_LINK, value._drumlin_class.index, link["key"])
     if isinstance(value, (Mapping, list, tuple)):
-        return _encode_nested(value, 0)
+        return _encode_nested(db, prop, value, 0)
     return _tag(value)
 
 
-def _encode_nested(value: Any, depth: int) -> Any:
+def _encode_nested(db: Database, prop: Property, value: Any, depth: int) -> Any:
     if depth > 100:
         raise _Unpackable  # the JSON layer reports the nesting limit (or a value holding itself)
     if isinstance(value, Mapping):
-        return {key: _encode_nested(item, depth + 1) for key, item in value.items()}
+        return {key: _encode_nested(db, prop, item, depth + 1) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_encode_nested(item, depth + 1) for item in value]
-    if isinstance(value, Object):  # the engine refuses a link here, with its message
-        return (_ffi.DRUMLIN_TYPE_LINK, value._drumlin_class.index, stored_key(value))
+        return [_encode_nested(db, prop, item, depth + 1) for item in value]
+    if isinstance(value, Object):
+        link = mixed_link_json(db, prop.label, value)["$link"]
+        return (_ffi.DRUMLIN_TYPE_LINK, value._drumlin_class.index, link["key"])
     return _tag(value)
 
 

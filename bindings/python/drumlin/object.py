@@ -435,7 +435,7 @@ class Object(HandleBase):
             _ffi.drumlin_object_get_mixed_json(
                 handle, prop.cname, ejson_dumps(steps).encode("utf-8"), byref(out)
             )
-        return ejson_loads(take_string(out))
+        return mixed_from_json(self._drumlin_db, ejson_loads(take_string(out)))
 
     def set_mixed(self, name: str, path: MixedPath, value: Any) -> None:
         """Replace the element at ``path`` of a nested mixed value with ``value`` (a new dictionary

@@ -52,6 +52,13 @@ def stored_rows(path: str | Path, sql: str) -> list[tuple[Any, ...]]:
     return rows
 
 
+def run_sql(path: str | Path, script: str) -> None:
+    """Run and commit an SQL script on the file with Python's sqlite3 in a child process (see
+    `stored_rows` for why not in this process)."""
+    code = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.commit()\n"
+    subprocess.run([sys.executable, "-c", code, str(path), script], check=True, capture_output=True)
+
+
 @pytest.fixture
 def open_db(tmp_path: Path) -> Iterator[OpenDb]:
     """open_db(schema, name="test.drumlin", **options) -> an open Database, closed after the test."""

@@ -338,20 +338,18 @@ def test_limit_error_for_mixed_values_nested_too_deeply(open_db: OpenDb) -> None
     )
 
 
-def test_not_supported_error_for_a_link_inside_a_nested_mixed_collection(open_db: OpenDb) -> None:
-    # Reading a collection property used to raise NotSupportedError; it is a drumlin.List now
-    # (test_collections.py). A mixed property may hold an object, but not inside a nested list.
-    db = open_db([{"name": "Post", "properties": {"title": "string", "extra": "mixed", "tags": "string[]"}}])
+def test_not_supported_error_for_an_embedded_object_inside_a_nested_mixed_collection(open_db: OpenDb) -> None:
+    # A mixed value (nested lists included) may hold a top-level object, never an embedded one.
+    db = open_db([{"name": "Post", "properties": {"title": "string", "extra": "mixed", "tags": "string[]", "spot": "Spot"}},
+                  {"name": "Spot", "embedded": True, "properties": {"street": "string"}}])
     with db.write():
-        post = db.create("Post", {"title": "Hi", "tags": ["a", "b"]})
-        other = db.create("Post", {"title": "Other"})
+        post = db.create("Post", {"title": "Hi", "tags": ["a", "b"], "spot": {"street": "Main"}})
+        spot = post.spot
         with pytest.raises(drumlin.NotSupportedError) as caught:
-            post.update({"extra": [other], "tags": []})
+            post.update({"extra": [spot], "tags": []})
     assert caught.value.code == 17
-    assert caught.value.message == (
-        "Property 'Post.extra': A link cannot be stored inside a nested list or dictionary of a mixed value."
-    )
-    assert post.to_dict() == {"title": "Hi", "extra": None, "tags": ["a", "b"]}
+    assert caught.value.message == "A mixed value cannot hold an embedded object ('Spot'), as in Realm."
+    assert post.to_dict() == {"title": "Hi", "extra": None, "tags": ["a", "b"], "spot": {"street": "Main"}}
 
 
 def test_query_and_callback_errors_have_no_trigger_yet() -> None:

@@ -6,13 +6,11 @@ and leaves the file byte-identical."""
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import stored_rows
+from conftest import run_sql, stored_rows
 
 import drumlin
 
@@ -20,11 +18,6 @@ ITEM: list[dict[str, Any]] = [
     {"name": "Item", "properties": {"name": "string", "n": "int?", "body": {"type": "string", "indexed": "full-text"}}}
 ]
 
-
-def run_sql(path: Path, script: str) -> None:
-    """Changes the file with Python's sqlite3 in a child process (never Drumlin's SQLite copy)."""
-    code = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.commit()\n"
-    subprocess.run([sys.executable, "-c", code, str(path), script], check=True, capture_output=True)
 
 
 def digest(path: Path) -> str:

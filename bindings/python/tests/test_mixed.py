@@ -297,17 +297,14 @@ def test_sets_of_mixed_hold_scalars_only(note: drumlin.Object) -> None:
     assert 1.0 in note.bag and "1" in note.bag and [1] not in note.bag
 
 
-def test_mixed_values_hold_links_but_not_inside_nested_collections(db: drumlin.Database, note: drumlin.Object) -> None:
-    # Links in mixed values are covered in test_mixed_links.py; nested collections refuse them.
+def test_mixed_values_hold_links_also_inside_nested_collections(db: drumlin.Database, note: drumlin.Object) -> None:
+    # Links in mixed values are covered in test_mixed_links.py and test_mixed_nested_links.py.
     with db.write():
         other = db.create("Note", {"title": "u"})
         note.anything = other
-        with pytest.raises(drumlin.NotSupportedError) as caught:
-            note.anything = [other]
-        assert caught.value.message == (
-            "Property 'Note.anything': A link cannot be stored inside a nested list or dictionary of a mixed value."
-        )
-    assert note.anything == other and len(note.extra) == 0 and len(note.items) == 0
+        assert note.anything == other
+        note.anything = [other]
+    assert note.anything == [other] and len(note.extra) == 0 and len(note.items) == 0
 
 
 MIXED_KEYS = [{"name": "K", "primaryKey": "id", "properties": {

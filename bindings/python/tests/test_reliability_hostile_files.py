@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import stored_rows
+from conftest import run_sql, stored_rows
 
 import drumlin
 
@@ -17,11 +17,6 @@ SCHEMA: list[dict[str, Any]] = [
     {"name": "Note", "primaryKey": "id", "properties": {"id": "int", "anything": "mixed", "items": "mixed[]"}},
 ]
 
-
-def run_sql(path: Path, script: str) -> None:
-    """Changes the file with Python's sqlite3 in a child process (never Drumlin's SQLite copy)."""
-    code = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.commit()\n"
-    subprocess.run([sys.executable, "-c", code, str(path), script], check=True, capture_output=True)
 
 
 def note_file(tmp_path: Path, value: Any) -> Path:
