@@ -5,7 +5,7 @@ export default Realm;
 export const {
   BSON, Types, UpdateMode, RealmEvent, flags, Results, List, Set, Dictionary, Collection, OrderedCollection,
   kmToRadians, miToRadians, index, mapTo, AssertionError, TypeAssertionError, IllegalConstructorError,
-  SchemaParseError, ObjectSchemaParseError, PropertySchemaParseError, TimeoutError,
+  SchemaParseError, ObjectSchemaParseError, PropertySchemaParseError, TimeoutError, App, User, Credentials,
 } = Realm;
 const RealmObject = Realm.Object;
 export { Realm, RealmObject as Object };

@@ -28,7 +28,28 @@ function decorator(name) {
   };
 }
 
+// Atlas App Services: drumlin keeps data locally and has no server; these exist so that programs
+// written for Realm JS load, and fail clearly when they reach for sync.
+class App {
+  constructor() {
+    throw new Error("Atlas App Services are not supported by drumlin: open a local realm (no 'sync' configuration).");
+  }
+}
+class User {}
+class Credentials {
+  static anonymous() {
+    return new Credentials();
+  }
+
+  static emailPassword() {
+    return new Credentials();
+  }
+}
+
 const members = {
+  App,
+  User,
+  Credentials,
   Realm,
   Object: RealmObject,
   Results: collections.Results,
@@ -83,3 +104,6 @@ module.exports.SchemaParseError = errors.SchemaParseError;
 module.exports.ObjectSchemaParseError = errors.ObjectSchemaParseError;
 module.exports.PropertySchemaParseError = errors.PropertySchemaParseError;
 module.exports.TimeoutError = errors.TimeoutError;
+module.exports.App = App;
+module.exports.User = User;
+module.exports.Credentials = Credentials;
