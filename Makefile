@@ -7,6 +7,7 @@
 #   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
 #                (BENCH_N=10k|100k|1M, BENCH_RUNS=3; see bench/README.md); make bench-scale: 10k vs 1M
 #   make bench-transfer   export/import as Extended JSON lines vs create_many (TRANSFER_N=1M)
+#   make node    build the Node.js package's addon (bindings/node/build); make test-node runs its tests
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
 # to run is printed. The test tools (pytest, mypy, pyright, auditwheel...) go into the project's
@@ -28,7 +29,7 @@ VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
 .PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
-        bench bench-build bench-scale bench-transfer
+        bench bench-build bench-scale bench-transfer node test-node
 
 all: lib
 
@@ -101,6 +102,29 @@ lib: deps
 	@tools/check-header.sh
 	@tools/gen-python-version.py
 	@tools/gen-python-constants.py
+
+# ---- the Node.js package (bindings/node, docs/javascript.md) --------------------------------
+# The addon is C against the Node-API headers that ship with Node (/usr/include/node): no
+# node-gyp, nothing downloaded. libdrumlin.so.<ABI> is copied beside it and found through RUNPATH
+# $$ORIGIN. NODE_LIBRARY names a library already built (the default builds it: `make lib`).
+NODE_DIR := bindings/node
+NODE_ADDON := $(NODE_DIR)/build/drumlin.node
+NODE_ABI := $(shell sed -n 's/^\#define DRUMLIN_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' include/drumlin.h)
+NODE_LIBRARY ?= $(CURDIR)/$(LIB)
+NODE_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden
+
+node: $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
+	@command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || \
+	  { echo "make node needs Node.js and its headers: apt-get install -y nodejs libnode-dev"; exit 1; }
+	mkdir -p $(NODE_DIR)/build
+	cp -f $(NODE_LIBRARY) $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI)
+	$(CC) $(NODE_CFLAGS) -I/usr/include/node -Iinclude $(NODE_DIR)/src/addon.c \
+	  $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI) -Wl,-rpath,'$$ORIGIN' -o $(NODE_ADDON)
+
+# Node's own test runner; the long memory test runs with --expose-gc. tsc (Debian's
+# node-typescript) checks the typings with --strict.
+test-node: node
+	cd $(NODE_DIR) && node --expose-gc --test test/
 
 # ---- tests ---------------------------------------------------------------------------------
 test: lib test-swift test-c test-python test-packaging test-sync
