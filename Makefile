@@ -115,7 +115,7 @@ NODE_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hid
 
 node: $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
 	@command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || \
-	  { echo "make node needs Node.js and its headers: apt-get install -y nodejs libnode-dev"; exit 1; }
+	  { echo "make node needs Node.js and its headers: apt-get install -y nodejs (it ships /usr/include/node)"; exit 1; }
 	mkdir -p $(NODE_DIR)/build
 	cp -f $(NODE_LIBRARY) $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI)
 	$(CC) $(NODE_CFLAGS) -I/usr/include/node -Iinclude $(NODE_DIR)/src/addon.c \

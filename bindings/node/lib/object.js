@@ -115,14 +115,15 @@ class RealmObject {
     const state = stateOf(this);
     const property = state.info.byName.get(name);
     if (!property) throw new Error(`Property '${name}' does not exist on '${state.info.name}' objects`);
-    const element = (type) => (state.ctx.classes.has(type) ? `<${type}>` : type);
     switch (property.type) {
       case "object":
         return `<${property.objectType}>`;
-      case "list":
       case "set":
+        // Realm JS's own spelling for sets of objects: "set<<Person>>".
+        return state.ctx.classes.has(property.objectType) ? `set<<${property.objectType}>>` : `set<${property.objectType}>`;
+      case "list":
       case "dictionary":
-        return `${property.type}<${element(property.objectType)}>`;
+        return `${property.type}<${property.objectType}>`;
       case "linkingObjects":
         return "linkingObjects";
       case "mixed": {
