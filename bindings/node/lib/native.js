@@ -29,4 +29,9 @@ const INTERNAL = Symbol("drumlin.internal");
 // Passed by the package to the constructors user code must not call.
 const CONSTRUCT = Symbol("drumlin.construct");
 
-module.exports = { native, INTERNAL, CONSTRUCT };
+// Gives `target` its internal state: not enumerable, so spread and Object.keys never see it.
+function attach(target, state) {
+  Object.defineProperty(target, INTERNAL, { value: state, writable: true, configurable: true, enumerable: false });
+}
+
+module.exports = { native, INTERNAL, CONSTRUCT, attach };

@@ -4,7 +4,7 @@
 // is Object.create(that prototype) holding its engine handle, in a Proxy that lists the schema's
 // properties to Object.keys and spread.
 
-const { native, INTERNAL } = require("./native");
+const { native, INTERNAL, attach } = require("./native");
 const { engine, INVALIDATED } = require("./errors");
 const { TYPE } = require("./values");
 const { serializeValue } = require("./serialize");
@@ -263,7 +263,7 @@ function buildPrototype(ctx, info) {
 
 function wrapObject(ctx, prototype, info, handle) {
   const target = Object.create(prototype);
-  target[INTERNAL] = { ctx, info, handle, listeners: null };
+  attach(target, { ctx, info, handle, listeners: null });
   return new Proxy(target, objectHandler);
 }
 

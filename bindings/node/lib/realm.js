@@ -4,7 +4,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { native, INTERNAL, CONSTRUCT } = require("./native");
+const { native, INTERNAL, CONSTRUCT, attach } = require("./native");
 const errors = require("./errors");
 const { engine, CLOSED } = errors;
 const { LinkRef, hooks, fromExt, toTyped } = require("./values");
@@ -65,7 +65,7 @@ class Context {
 
   results(handle, className) {
     const results = new collections.Results(CONSTRUCT);
-    results[INTERNAL] = { ctx: this, handle, className, listeners: null };
+    attach(results, { ctx: this, handle, className, listeners: null });
     return results;
   }
 
@@ -73,7 +73,7 @@ class Context {
     const Class = kind === "list" ? collections.List : kind === "set" ? collections.RealmSet : collections.Dictionary;
     const collection = new Class(CONSTRUCT);
     const objectClass = this.classes.has(property.objectType) ? property.objectType : undefined;
-    collection[INTERNAL] = { ctx: this, handle, property, objectClass, listeners: null };
+    attach(collection, { ctx: this, handle, property, objectClass, listeners: null });
     return collection;
   }
 
