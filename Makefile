@@ -145,7 +145,7 @@ test-python: lib venv
 # The artifacts users install: the wheel in fresh venvs, the CMake install with two consumer
 # projects, a rebuild from changed sources; each with the Swift toolchain hidden (Tests/packaging).
 # Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
-test-packaging: wheel test-c
+test-packaging: wheel test-c node
 	$(TEST_PYTHON) -m pytest -q $$($(TEST_PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)") Tests/packaging \
 	  --wheel-dir dist --cmake-build $(CMAKE_BUILD)
 
