@@ -56,8 +56,35 @@ function sortDescriptor(descriptor, reverse) {
   throw new TypeError("Expected a sort descriptor: a property name, or an array of names and [name, reverse] pairs");
 }
 
+// Realm JS's geospatial shapes (plain objects) as the engine's shape argument: the JSON text
+// {"circle" | "box" | "polygon": ...} passed as a string (docs/queries.md, "Geospatial").
+function geoPosition(point) {
+  if (Array.isArray(point)) return point.slice(0, 2);
+  if (point && Array.isArray(point.coordinates)) return point.coordinates.slice(0, 2);
+  if (point && typeof point.longitude === "number") return [point.longitude, point.latitude];
+  throw new TypeError("Expected a GeoPoint: [longitude, latitude], { longitude, latitude } or { type: 'Point', coordinates }");
+}
+
+function geoShape(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || value[INTERNAL]) return undefined;
+  const keys = Object.keys(value).sort().join(",");
+  if (keys === "center,distance") return { circle: [geoPosition(value.center), value.distance] };
+  if (keys === "bottomLeft,topRight") return { box: [geoPosition(value.bottomLeft), geoPosition(value.topRight)] };
+  if (keys === "outerRing" || keys === "holes,outerRing") {
+    return { polygon: [value.outerRing, ...(value.holes ?? [])].map((ring) => ring.map(geoPosition)) };
+  }
+  if (value.type === "Polygon" && Array.isArray(value.coordinates)) {
+    return { polygon: value.coordinates.map((ring) => ring.map(geoPosition)) };
+  }
+  return undefined;
+}
+
 function argsJson(args) {
-  return args.length === 0 ? null : JSON.stringify(args.map(toExt));
+  if (args.length === 0) return null;
+  return JSON.stringify(args.map((arg) => {
+    const shape = geoShape(arg);
+    return shape ? JSON.stringify(shape) : toExt(arg);
+  }));
 }
 
 function keyPathsJson(keyPaths) {
