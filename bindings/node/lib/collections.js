@@ -127,15 +127,18 @@ class Collection {
       }),
     );
     state.listeners.set(callback, entry);
+    state.ctx.watch();
     enqueue(() => entry.active && callback(self, this._emptyChangeSet()));
   }
 
   removeListener(callback) {
-    const entry = this[INTERNAL].listeners?.get(callback);
+    const state = this[INTERNAL];
+    const entry = state.listeners?.get(callback);
     if (!entry) return;
     entry.active = false;
     native.tokenRelease(entry.token);
-    this[INTERNAL].listeners.delete(callback);
+    state.listeners.delete(callback);
+    state.ctx.unwatch();
   }
 
   removeAllListeners() {

@@ -150,6 +150,7 @@ class RealmObject {
       }),
     );
     state.listeners.set(callback, entry);
+    state.ctx.watch();
     enqueue(() => entry.active && callback(this, { deleted: false, changedProperties: [] }));
   }
 
@@ -160,6 +161,7 @@ class RealmObject {
     entry.active = false;
     native.tokenRelease(entry.token);
     state.listeners.delete(callback);
+    state.ctx.unwatch();
   }
 
   removeAllListeners() {

@@ -14,6 +14,7 @@ const { RealmObject, buildPrototype, wrapObject } = require("./object");
 const collections = require("./collections");
 
 const UPDATE_MODES = { never: 0, modified: 1, all: 2 };
+const POLL_MS = 20;
 
 // The per-realm context: how this realm's handles become objects and collections.
 class Context {
@@ -39,6 +40,34 @@ class Context {
 
   checkOpen() {
     if (this.realm.isClosed) throw new Error(CLOSED);
+  }
+
+  // While anything listens, commits made by other connections (another Realm instance of the
+  // file, another process, the command line) are looked for every POLL_MS and delivered with
+  // drumlin_refresh: listeners then run as for this realm's own commits.
+  watch() {
+    this.watchers = (this.watchers ?? 0) + 1;
+    if (!this.timer) {
+      this.timer = setInterval(() => this.poll(), POLL_MS);
+      this.timer.unref();
+    }
+  }
+
+  unwatch() {
+    this.watchers -= 1;
+    if (this.watchers <= 0) this.stopWatching();
+  }
+
+  stopWatching() {
+    this.watchers = 0;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  poll() {
+    if (this.realm.isClosed) return this.stopWatching();
+    if (native.isInWrite(this.db) || !native.hasChanges(this.db)) return;
+    if (native.refresh(this.db)) this.realm._changed();
   }
 
   classNameAt(index) {
@@ -320,6 +349,7 @@ class Realm {
   }
 
   close() {
+    this[INTERNAL].ctx.stopWatching();
     native.close(this[INTERNAL].db); // a migration's borrowed handles are not closed here
   }
 
@@ -334,6 +364,10 @@ class Realm {
     this.#checkOpen();
     if (!this.isInTransaction) throw new Error("Can only commit a write transaction when one is in progress.");
     engine(() => native.commit(this[INTERNAL].db));
+    this._changed();
+  }
+
+  _changed() {
     for (const callback of [...this[INTERNAL].listeners.change]) callback(this, "change");
   }
 
@@ -451,16 +485,21 @@ class Realm {
     const listeners = this[INTERNAL].listeners[event];
     if (!listeners) throw new Error(`Unknown event name '${event}': only 'change', 'schema' and 'beforenotify' are supported.`);
     if (typeof callback !== "function") throw new errors.TypeAssertionError("a function", callback, "'callback'");
+    if (event === "change" && !listeners.has(callback)) this[INTERNAL].ctx.watch();
     listeners.add(callback);
   }
 
   removeListener(event, callback) {
-    this[INTERNAL].listeners[event]?.delete(callback);
+    const listeners = this[INTERNAL].listeners[event];
+    if (event === "change" && listeners?.has(callback)) this[INTERNAL].ctx.unwatch();
+    listeners?.delete(callback);
   }
 
   removeAllListeners(event) {
     const all = this[INTERNAL].listeners;
-    for (const name of event === undefined ? Object.keys(all) : [event]) all[name]?.clear();
+    for (const name of event === undefined ? Object.keys(all) : [event]) {
+      for (const callback of [...(all[name] ?? [])]) this.removeListener(name, callback);
+    }
   }
 
   compact() {

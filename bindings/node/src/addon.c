@@ -622,6 +622,14 @@ static napi_value js_refresh(napi_env env, napi_callback_info info) {
     return make_bool(env, changed);
 }
 
+static napi_value js_has_changes(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    int changed = 0;
+    CALL(drumlin_has_changes(db, &changed));
+    return make_bool(env, changed);
+}
+
 /*---- Classes -----------------------------------------------------------------------------------*/
 
 static napi_value js_class_index(napi_env env, napi_callback_info info) {
@@ -1302,6 +1310,7 @@ static napi_value init(napi_env env, napi_value exports) {
         {"compact", js_compact},
         {"isInWrite", js_is_in_write},
         {"refresh", js_refresh},
+        {"hasChanges", js_has_changes},
         {"classIndex", js_class_index},
         {"className", js_class_name},
         {"propertyIndex", js_property_index},

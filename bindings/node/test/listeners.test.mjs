@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import Realm from "../index.mjs";
 import { openRealm, settle } from "./helpers.mjs";
 
 const schema = [{ name: "P", properties: { name: "string", age: "int", tags: "string[]", dict: "int{}" } }];
@@ -101,4 +102,19 @@ test("realm change listeners run synchronously at commit, once per callback", (t
   realm.write(() => realm.create("P", { name: "b", age: 1 }));
   assert.equal(calls.length, 1);
   assert.throws(() => realm.addListener("nope", listener), /Unknown event name 'nope'/);
+});
+
+test("commits through another instance of the file reach this one's listeners", async (t) => {
+  const realm = openRealm(t, { schema });
+  const other = new Realm({ path: realm.path });
+  t.after(() => other.close());
+  const calls = [];
+  const changes = [];
+  realm.objects("P").addListener((collection, change) => calls.push([collection.length, change.insertions]));
+  realm.addListener("change", () => changes.push("change"));
+  await settle();
+  other.write(() => other.create("P", { name: "elsewhere", age: 1 }));
+  for (let i = 0; i < 100 && calls.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(calls, [[0, []], [1, [0]]]);
+  assert.deepEqual(changes, ["change"]);
 });
