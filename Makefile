@@ -118,7 +118,7 @@ node: $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
 	  { echo "make node needs Node.js and its headers: apt-get install -y nodejs (it ships /usr/include/node)"; exit 1; }
 	mkdir -p $(NODE_DIR)/build
 	cp -f $(NODE_LIBRARY) $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI)
-	$(CC) $(NODE_CFLAGS) -I/usr/include/node -Iinclude $(NODE_DIR)/src/addon.c \
+	$(CC) $(NODE_CFLAGS) -I/usr/include/node -Iinclude $(wildcard $(NODE_DIR)/src/*.c) \
 	  $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI) -Wl,-rpath,'$$ORIGIN' -o $(NODE_ADDON)
 
 # Node's own test runner; the long memory test runs with --expose-gc. tsc (Debian's
