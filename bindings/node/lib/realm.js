@@ -15,6 +15,8 @@ const collections = require("./collections");
 
 const UPDATE_MODES = { never: 0, modified: 1, all: 2 };
 const POLL_MS = 20;
+// The realms this process has open (Realm.shutdown and Realm.clearTestState close them).
+const openRealms = new Set();
 
 // The per-realm context: how this realm's handles become objects and collections.
 class Context {
@@ -216,6 +218,7 @@ class Realm {
       readOnly: Boolean(config.readOnly),
       inMemory: Boolean(config.inMemory),
     });
+    openRealms.add(this);
   }
 
   static #borrowed(db, file, prepared, flags) {
@@ -298,7 +301,23 @@ class Realm {
     return out;
   }
 
-  static shutdown() {}
+  // Closes every realm this process has open.
+  static shutdown() {
+    for (const realm of [...openRealms]) realm.close();
+  }
+
+  // Test support (needs Realm.flags.ALLOW_CLEAR_TEST_STATE): closes every realm, then deletes the
+  // realm files in the default directory.
+  static clearTestState() {
+    if (!Realm.flags.ALLOW_CLEAR_TEST_STATE) {
+      throw new Error("Set the flag 'ALLOW_CLEAR_TEST_STATE' to true before calling 'clearTestState'.");
+    }
+    Realm.shutdown();
+    const dir = path.dirname(Realm.defaultPath);
+    for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      if (name.endsWith(".realm")) Realm.deleteFile({ path: path.join(dir, name) });
+    }
+  }
 
   get isClosed() {
     const state = this[INTERNAL];
@@ -350,6 +369,7 @@ class Realm {
 
   close() {
     this[INTERNAL].ctx.stopWatching();
+    openRealms.delete(this);
     native.close(this[INTERNAL].db); // a migration's borrowed handles are not closed here
   }
 

@@ -283,3 +283,15 @@ test("realm.schema is Realm JS's canonical form", (t) => {
   assert.deepEqual(person.properties.age, { name: "age", type: "int", optional: false, indexed: false, mapTo: "age" });
   assert.notEqual(realm.schema, realm.schema);
 });
+
+test("Realm.shutdown closes every open realm; clearTestState needs its flag", (t) => {
+  const dir = tempDir(t);
+  const first = new Realm({ path: join(dir, "a.realm"), schema: [Note] });
+  const second = new Realm({ path: join(dir, "b.realm"), schema: [Note] });
+  Realm.shutdown();
+  assert.deepEqual([first.isClosed, second.isClosed], [true, true]);
+  assert.throws(() => Realm.clearTestState(), {
+    message: "Set the flag 'ALLOW_CLEAR_TEST_STATE' to true before calling 'clearTestState'.",
+  });
+  assert.throws(() => Realm.copyBundledRealmFiles(), { message: "Realm for Node does not support this method." });
+});
