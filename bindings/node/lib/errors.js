@@ -11,27 +11,36 @@ Object.defineProperty(AssertionError.prototype, "name", { value: "AssertionError
 
 class TypeAssertionError extends AssertionError {
   static deriveType(value) {
-    if (value === undefined) return "undefined";
-    if (value === null) return "null";
+    if (typeof value === "object") {
+      if (value === null) return "null";
+      const name = value.constructor?.name;
+      if (name === "Object") return "an object";
+      if (name === "Array") return "an array";
+      return "an instance of " + name;
+    }
+    if (typeof value === "undefined") return "undefined";
+    if (typeof value === "function") return `a function or class named ${value.name}`;
     if (typeof value === "number") {
       if (Number.isNaN(value)) return "NaN";
       return Number.isInteger(value) ? "a number" : "a decimal number";
     }
-    if (typeof value === "bigint") return "a bigint";
-    if (typeof value === "string") return "a string";
-    if (typeof value === "boolean") return "a boolean";
-    if (typeof value === "function") return "a function";
-    if (Array.isArray(value)) return "an array";
-    if (typeof value === "object") {
-      const name = Object.getPrototypeOf(value)?.constructor?.name;
-      return name && name !== "Object" ? `an instance of ${name}` : "an object";
-    }
-    return typeof value;
+    return "a " + typeof value;
+  }
+
+  // "Expected <target> to be <expected>, got <actual>"; the target is quoted unless it has quotes.
+  static message(expected, value, target) {
+    const quoted = target ? (target.includes("'") ? target : `'${target}'`) : "value";
+    return `Expected ${quoted} to be ${expected}, got ${TypeAssertionError.deriveType(value)}`;
   }
 
   constructor(expected, value, target) {
-    const actual = TypeAssertionError.deriveType(value);
-    super(target ? `Expected ${target} to be ${expected}, got ${actual}` : `Expected ${expected}, got ${actual}`);
+    super(TypeAssertionError.message(expected, value, target));
+    Object.defineProperty(this, "expected", { value: expected });
+    Object.defineProperty(this, "value", { value });
+  }
+
+  rename(name) {
+    this.message = TypeAssertionError.message(this.expected, this.value, name);
   }
 }
 Object.defineProperty(TypeAssertionError.prototype, "name", { value: "TypeAssertionError" });
@@ -101,7 +110,32 @@ function engine(fn) {
   }
 }
 
+// What Realm JS expects for a property of `type` ("Expected value to be <this>, got ...").
+const EXPECTED = {
+  bool: "a boolean",
+  int: "a number or bigint",
+  float: "a number",
+  double: "a number",
+  string: "a string",
+  date: "an instance of Date",
+  data: "an instance of ArrayBuffer",
+  objectId: "an instance of ObjectId",
+  uuid: "an instance of UUID",
+  decimal128: "an instance of Decimal128",
+};
+
+// The engine found `value` of the wrong type for `property`: Realm JS's TypeAssertionError.
+function typeMismatch(error, property, value) {
+  if (error?.code !== "DRUMLIN_ERR_TYPE_MISMATCH" || !property) return error;
+  const expected = EXPECTED[property.type];
+  if (!expected || value === null || value === undefined) return error;
+  const translated = new TypeAssertionError(expected, value);
+  translated.code = error.code;
+  return translated;
+}
+
 module.exports = {
+  typeMismatch,
   AssertionError,
   TypeAssertionError,
   IllegalConstructorError,

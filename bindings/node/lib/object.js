@@ -5,7 +5,7 @@
 // properties to Object.keys and spread.
 
 const { native, INTERNAL, attach } = require("./native");
-const { engine, INVALIDATED } = require("./errors");
+const { engine, INVALIDATED, typeMismatch } = require("./errors");
 const { TYPE } = require("./values");
 const { serializeValue } = require("./serialize");
 const { enqueue } = require("./listeners");
@@ -244,7 +244,11 @@ function writer(ctx, info, property) {
   return function set(value) {
     const state = this[INTERNAL];
     const json = JSON.stringify({ [name]: serializeValue(ctx, property, value, ctx.isManaged) });
-    checked(state, () => native.objectUpdateJson(state.handle, json));
+    try {
+      checked(state, () => native.objectUpdateJson(state.handle, json));
+    } catch (error) {
+      throw typeMismatch(error, property, value);
+    }
   };
 }
 

@@ -434,7 +434,15 @@ class Realm {
       isNew = engine(() => native.findObject(this[INTERNAL].db, info.name, toTyped(values[info.primaryKey]))) === null;
     }
     const json = JSON.stringify(serializeObject(ctx, info.name, values, isNew));
-    const handle = engine(() => native.createObject(this[INTERNAL].db, info.name, json, updateMode, !info.asymmetric));
+    let handle;
+    try {
+      handle = engine(() => native.createObject(this[INTERNAL].db, info.name, json, updateMode, !info.asymmetric));
+    } catch (error) {
+      // The engine names the property: "... for property 'Class.name' ...".
+      const match = /property '([^'.]+)\.([^']+)'/.exec(error.message);
+      const property = match && match[1] === info.name ? info.byName.get(match[2]) : undefined;
+      throw errors.typeMismatch(error, property, property && values[property.name]);
+    }
     return info.asymmetric ? undefined : ctx.wrap(handle, info.name);
   }
 

@@ -120,7 +120,16 @@ test("a write that throws is rolled back; cancelTransaction discards; nesting is
 
 test("wrong types and missing values throw the engine's messages and write nothing", (t) => {
   const realm = openRealm(t, { schema: [Person] });
-  assert.throws(() => realm.write(() => realm.create(Person, { name: "Ann", age: "old" })), TypeError);
+  assert.throws(() => realm.write(() => realm.create(Person, { name: "Ann", age: "old" })), {
+    name: "TypeAssertionError",
+    message: "Expected value to be a number or bigint, got a string",
+  });
+  const bob = realm.write(() => realm.create(Person, { name: "Bob", age: 1 }));
+  assert.throws(() => realm.write(() => {
+    bob.age = 1.5;
+  }), { name: "TypeAssertionError", message: "Expected value to be a number or bigint, got a decimal number" });
+  assert.equal(bob.age, 1);
+  realm.write(() => realm.delete(bob));
   assert.throws(() => realm.write(() => realm.create(Person, { name: "Ann" })), {
     message: "Missing value for property 'Person.age'",
   });
