@@ -209,10 +209,15 @@ OrderedCollection.prototype.includes = function includes(value) {
   return this.indexOf(value) !== -1;
 };
 
+// Results of a closed realm: Realm JS's message.
+function checkResults(state) {
+  if (state.ctx.realm.isClosed) throw new Error("Access to invalidated Results objects");
+}
+
 class Results extends OrderedCollection {
   get length() {
     const state = this[INTERNAL];
-    state.ctx.checkOpen();
+    checkResults(state);
     return engine(() => native.resultsCount(state.handle));
   }
 
@@ -226,7 +231,7 @@ class Results extends OrderedCollection {
 
   _get(index) {
     const state = this[INTERNAL];
-    state.ctx.checkOpen();
+    checkResults(state);
     if (!Number.isInteger(index) || index < 0) return undefined;
     let handle;
     try {
@@ -248,21 +253,21 @@ class Results extends OrderedCollection {
 
   filtered(query, ...args) {
     const state = this[INTERNAL];
-    state.ctx.checkOpen();
+    checkResults(state);
     const handle = engine(() => native.resultsFilter(state.handle, query, argsJson(args)));
     return state.ctx.results(handle, state.className);
   }
 
   sorted(descriptor, reverse = false) {
     const state = this[INTERNAL];
-    state.ctx.checkOpen();
+    checkResults(state);
     const handle = engine(() => native.resultsSort(state.handle, sortDescriptor(descriptor, reverse)));
     return state.ctx.results(handle, state.className);
   }
 
   snapshot() {
     const state = this[INTERNAL];
-    state.ctx.checkOpen();
+    checkResults(state);
     return state.ctx.results(engine(() => native.resultsSnapshot(state.handle)), state.className);
   }
 
@@ -284,13 +289,14 @@ class Results extends OrderedCollection {
 
   _aggregate(op, property) {
     const state = this[INTERNAL];
-    state.ctx.checkOpen();
+    checkResults(state);
     const value = engine(() => native.resultsAggregate(state.handle, op, property));
     return value === null ? undefined : value;
   }
 
   // Sets `property` to `value` on every object (in a write transaction).
   update(property, value) {
+    checkResults(this[INTERNAL]);
     for (const object of this.snapshot()) object[property] = value;
   }
 

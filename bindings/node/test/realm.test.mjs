@@ -304,3 +304,18 @@ test("Realm.shutdown closes every open realm; clearTestState needs its flag", (t
   });
   assert.throws(() => Realm.copyBundledRealmFiles(), { message: "Realm for Node does not support this method." });
 });
+
+test("Results of a closed realm are invalid: Realm JS's message", (t) => {
+  const realm = new Realm({ path: join(tempDir(t), "r.realm"), schema: [Person] });
+  const people = realm.objects(Person);
+  const sorted = people.sorted("age");
+  assert.equal(people.isValid(), true);
+  realm.close();
+  for (const results of [people, sorted]) {
+    assert.equal(results.isValid(), false);
+    for (const use of [() => results[0], () => results.filtered("age < 42"), () => results.sorted("age", true),
+      () => results.snapshot(), () => results.length, () => results.update("age", 1)]) {
+      assert.throws(use, { message: "Access to invalidated Results objects" });
+    }
+  }
+});
