@@ -94,6 +94,15 @@ function translate(error) {
     case "DRUMLIN_ERR_NOT_NULLABLE":
       translated = new TypeError(error.message);
       break;
+    case "DRUMLIN_ERR_MISSING_VALUE":
+      // The engine names 'Class.property'; Realm JS the property alone.
+      translated = new Error(error.message.replace(/property '[^'.]+\.([^']+)'/, "property '$1'"));
+      break;
+    case "DRUMLIN_ERR_NO_SUCH_PROPERTY": {
+      const match = /^Property '([^'.]+)\.([^']+)' does not exist\.?$/.exec(error.message);
+      translated = new Error(match ? `Property '${match[2]}' does not exist on '${match[1]}' objects` : error.message);
+      break;
+    }
     default:
       translated = new Error(error.message);
   }

@@ -131,7 +131,10 @@ test("wrong types and missing values throw the engine's messages and write nothi
   assert.equal(bob.age, 1);
   realm.write(() => realm.delete(bob));
   assert.throws(() => realm.write(() => realm.create(Person, { name: "Ann" })), {
-    message: "Missing value for property 'Person.age'",
+    message: "Missing value for property 'age'",
+  });
+  assert.throws(() => realm.objects(Person).min("height"), {
+    message: "Property 'height' does not exist on 'Person' objects",
   });
   assert.equal(realm.objects(Person).length, 0);
 });
