@@ -12,8 +12,9 @@ type DataKeys<T> = {
 }[keyof T];
 type OmittedRealmTypes<T> = Pick<T, DataKeys<T>>;
 
-// What a property accepts when creating: collections as arrays or plain objects, objects as
-// themselves or as their values.
+// What a property accepts when creating (Realm JS's Unmanaged): lists and sets as arrays of
+// objects or their values, dictionaries as plain objects, counters as numbers; a to-one link keeps
+// its class's type (an object literal there goes through the untyped `create("Class", ...)`).
 type UnmanagedValue<V> = V extends Realm.List<infer E>
   ? Array<E | Realm.Unmanaged<E>>
   : V extends Realm.Set<infer E>
@@ -22,8 +23,6 @@ type UnmanagedValue<V> = V extends Realm.List<infer E>
   ? { [key: string]: E }
   : V extends Realm.Counter
   ? number
-  : V extends RealmObject<any, any>
-  ? V | Realm.Unmanaged<V>
   : V;
 
 type RealmObject<T = DefaultObject, R extends keyof OmittedRealmTypes<T> = never> = Realm.Object<T, R>;

@@ -57,6 +57,8 @@ export async function main(): Promise<number> {
   realm.create(Dog, { color: "brown" });
   // @ts-expect-error -- 'age' is a number
   realm.create(Dog, { name: "Max", age: "three" });
+  // @ts-expect-error -- a to-one link keeps its class's type in Unmanaged<T>, as in Realm JS
+  realm.create(Dog, { name: "Max", age: 1, owner: { name: "Ann" } });
   // @ts-expect-error -- Results are read-only by index
   dogs[0] = first;
   // @ts-expect-error -- the schema is an ObjectSchema, not a string
