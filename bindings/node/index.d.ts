@@ -259,6 +259,8 @@ declare namespace Realm {
     schema?: (RealmObjectConstructor<any> | ObjectSchema)[];
     schemaVersion?: number;
     onMigration?: MigrationCallback;
+    /** Called once, in a write transaction, when the file is created (to seed it). */
+    onFirstOpen?: (realm: Realm) => void;
     deleteRealmIfMigrationNeeded?: boolean;
     inMemory?: boolean;
     readOnly?: boolean;

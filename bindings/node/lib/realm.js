@@ -191,6 +191,7 @@ class Realm {
     validateConfig(config);
     const file = resolvePath(config);
     const prepared = config.schema ? schemaModule.prepare(config.schema, RealmObject) : null;
+    const isNewFile = !config.inMemory && !fs.existsSync(file);
     let schemaJson = prepared ? prepared.json : null;
     if (!config.inMemory) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -219,6 +220,11 @@ class Realm {
       inMemory: Boolean(config.inMemory),
     });
     openRealms.add(this);
+    // Realm JS documents onFirstOpen (seed data when the file is created) but v12 never calls it;
+    // Drumlin does what the documentation says, in a write transaction.
+    if (typeof config.onFirstOpen === "function" && (isNewFile || config.inMemory)) {
+      this.write(() => config.onFirstOpen(this));
+    }
   }
 
   static #borrowed(db, file, prepared, flags) {

@@ -322,3 +322,21 @@ test("Results of a closed realm are invalid: Realm JS's message", (t) => {
     }
   }
 });
+
+test("onFirstOpen seeds a new file once, in a write transaction", (t) => {
+  const path = join(tempDir(t), "seeded.realm");
+  const seen = [];
+  const config = {
+    path,
+    schema: [Note],
+    onFirstOpen(realm) {
+      seen.push(realm.isInTransaction);
+      realm.create("Note", { text: "welcome" });
+    },
+  };
+  new Realm(config).close();
+  const again = new Realm(config);
+  t.after(() => again.close());
+  assert.deepEqual(seen, [true]);
+  assert.deepEqual(again.objects("Note").map((n) => n.text), ["welcome"]);
+});
