@@ -29,7 +29,7 @@ VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
 .PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
-        bench bench-build bench-scale bench-transfer node test-node
+        bench bench-build bench-scale bench-transfer node test-node deps-node
 
 all: lib
 
@@ -113,9 +113,23 @@ NODE_ABI := $(shell sed -n 's/^\#define DRUMLIN_ABI_VERSION[[:space:]]*\([0-9]*\
 NODE_LIBRARY ?= $(CURDIR)/$(LIB)
 NODE_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden
 
-node: $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
-	@command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || \
-	  { echo "make node needs Node.js and its headers: apt-get install -y nodejs (it ships /usr/include/node)"; exit 1; }
+# Node.js and its headers (Debian's nodejs ships /usr/include/node); tsc (node-typescript) and
+# npm for the typings and packaging tests.
+deps-node:
+	@missing=""; \
+	command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || missing="$$missing nodejs"; \
+	command -v tsc >/dev/null || missing="$$missing node-typescript"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "missing system packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+node: deps-node $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
 	mkdir -p $(NODE_DIR)/build
 	cp -f $(NODE_LIBRARY) $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI)
 	$(CC) $(NODE_CFLAGS) -I/usr/include/node -Iinclude $(wildcard $(NODE_DIR)/src/*.c) \
