@@ -330,7 +330,7 @@ class List extends OrderedCollection {
     if (!Number.isInteger(index) || index < 0) return undefined;
     try {
       if (state.objectClass) return state.ctx.wrap(native.listGetObject(state.handle, index), state.objectClass);
-      return state.ctx.resolve(native.listGet(state.handle, index));
+      return state.ctx.resolve(native.listGet(state.handle, index), [state.owner, state.property.name, index]);
     } catch (error) {
       if (error.code === "DRUMLIN_ERR_INVALID_ARGUMENT") return undefined;
       throw engine(() => {
@@ -563,14 +563,14 @@ class Dictionary extends Collection {
   _find(key) {
     const state = this[INTERNAL];
     state.ctx.checkOpen();
-    return state.ctx.resolve(engine(() => native.dictFind(state.handle, key)));
+    return state.ctx.resolve(engine(() => native.dictFind(state.handle, key)), [state.owner, state.property.name, key]);
   }
 
   *entries() {
     const state = this[INTERNAL];
     for (let i = 0, n = this.size; i < n; i++) {
       const [key, value] = engine(() => native.dictGet(state.handle, i));
-      yield [key, state.ctx.resolve(value)];
+      yield [key, state.ctx.resolve(value, [state.owner, state.property.name, key])];
     }
   }
 

@@ -199,17 +199,17 @@ function reader(ctx, info, property) {
     case "list":
       return function get() {
         const state = this[INTERNAL];
-        return ctx.collection("list", checked(state, () => native.objectGetList(state.handle, name)), property);
+        return ctx.collection("list", checked(state, () => native.objectGetList(state.handle, name)), property, state.handle);
       };
     case "set":
       return function get() {
         const state = this[INTERNAL];
-        return ctx.collection("set", checked(state, () => native.objectGetSet(state.handle, name)), property);
+        return ctx.collection("set", checked(state, () => native.objectGetSet(state.handle, name)), property, state.handle);
       };
     case "dictionary":
       return function get() {
         const state = this[INTERNAL];
-        return ctx.collection("dictionary", checked(state, () => native.objectGetDict(state.handle, name)), property);
+        return ctx.collection("dictionary", checked(state, () => native.objectGetDict(state.handle, name)), property, state.handle);
       };
     case "linkingObjects":
       return function get() {

@@ -77,7 +77,7 @@ class Context {
   }
 
   info(type) {
-    const name = typeof type === "string" ? type : type?.schema?.name ?? type?.name;
+    const name = typeof type === "string" ? type : type?.schema?.name ?? type?.name ?? String(type);
     const info = this.classes.get(name);
     if (!info) throw new Error(`Object type '${name}' not found in schema.`);
     return info;
@@ -100,16 +100,23 @@ class Context {
     return results;
   }
 
-  collection(kind, handle, property) {
+  // A list, set or dictionary property of the object `owner` (an object handle).
+  collection(kind, handle, property, owner) {
     const Class = kind === "list" ? collections.List : kind === "set" ? collections.RealmSet : collections.Dictionary;
     const collection = new Class(CONSTRUCT);
     const objectClass = this.classes.has(property.objectType) ? property.objectType : undefined;
-    attach(collection, { ctx: this, handle, property, objectClass, listeners: null });
+    attach(collection, { ctx: this, handle, property, objectClass, owner, listeners: null });
     return collection;
   }
 
-  resolve(value) {
+  // A value read from the engine as JS: a link becomes its object. `nested` (owner handle,
+  // property name, step) reads a list or dictionary held by a mixed element, whole.
+  resolve(value, nested) {
     if (value instanceof LinkRef) return this.objectByKey(this.classNameAt(value.classIndex), value.key);
+    if (Array.isArray(value) && nested) {
+      const [owner, name, step] = nested;
+      return this.fromExt(JSON.parse(engine(() => native.objectGetMixedJson(owner, name, JSON.stringify([step])))));
+    }
     return value;
   }
 

@@ -178,3 +178,12 @@ test("function defaults run once per new object; others come from the engine", (
   assert.equal(calls, 1);
   assert.equal(car.miles, 8);
 });
+
+test("mixed elements of lists and dictionaries may hold nested collections", (t) => {
+  const realm = openRealm(t, { schema: [{ name: "Bag", properties: { list: "mixed[]", dict: "mixed{}" } }] });
+  const bag = realm.write(() => realm.create("Bag", { list: [1, [2, { three: 3 }]], dict: { x: [1, { y: 2 }], n: 5 } }));
+  assert.deepEqual(bag.list[1], [2, { three: 3 }]);
+  assert.deepEqual(bag.dict.x, [1, { y: 2 }]);
+  assert.deepEqual(bag.dict.toJSON(), { n: 5, x: [1, { y: 2 }] });
+  assert.deepEqual(bag.list.toJSON(), [1, [2, { three: 3 }]]);
+});
