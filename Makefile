@@ -7,6 +7,7 @@
 #   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
 #                (BENCH_N=10k|100k|1M, BENCH_RUNS=3; see bench/README.md); make bench-scale: 10k vs 1M
 #   make bench-transfer   export/import as Extended JSON lines vs create_many (TRANSFER_N=1M)
+#   make node    build the Node.js package's addon (bindings/node/build); make test-node runs its tests
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
 # to run is printed. The test tools (pytest, mypy, pyright, auditwheel...) go into the project's
@@ -28,7 +29,7 @@ VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
 .PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
-        bench bench-build bench-scale bench-transfer
+        bench bench-build bench-scale bench-transfer node test-node deps-node
 
 all: lib
 
@@ -102,6 +103,43 @@ lib: deps
 	@tools/gen-python-version.py
 	@tools/gen-python-constants.py
 
+# ---- the Node.js package (bindings/node, docs/javascript.md) --------------------------------
+# The addon is C against the Node-API headers that ship with Node (/usr/include/node): no
+# node-gyp, nothing downloaded. libdrumlin.so.<ABI> is copied beside it and found through RUNPATH
+# $$ORIGIN. NODE_LIBRARY names a library already built (the default builds it: `make lib`).
+NODE_DIR := bindings/node
+NODE_ADDON := $(NODE_DIR)/build/drumlin.node
+NODE_ABI := $(shell sed -n 's/^\#define DRUMLIN_ABI_VERSION[[:space:]]*\([0-9]*\).*/\1/p' include/drumlin.h)
+NODE_LIBRARY ?= $(CURDIR)/$(LIB)
+NODE_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden
+
+# Node.js and its headers (Debian's nodejs ships /usr/include/node); tsc (node-typescript) and
+# npm for the typings and packaging tests.
+deps-node:
+	@missing=""; \
+	command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || missing="$$missing nodejs"; \
+	command -v tsc >/dev/null || missing="$$missing node-typescript"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "missing system packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+node: deps-node $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
+	mkdir -p $(NODE_DIR)/build
+	cp -f $(NODE_LIBRARY) $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI)
+	$(CC) $(NODE_CFLAGS) -I/usr/include/node -Iinclude $(wildcard $(NODE_DIR)/src/*.c) \
+	  $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI) -Wl,-rpath,'$$ORIGIN' -o $(NODE_ADDON)
+
+# Node's own test runner; the long memory test runs with --expose-gc. tsc (Debian's
+# node-typescript) checks the typings with --strict.
+test-node: node
+	cd $(NODE_DIR) && node --expose-gc --test test/
+
 # ---- tests ---------------------------------------------------------------------------------
 test: lib test-swift test-c test-python test-packaging test-sync
 	@echo "all test suites passed"
@@ -121,7 +159,7 @@ test-python: lib venv
 # The artifacts users install: the wheel in fresh venvs, the CMake install with two consumer
 # projects, a rebuild from changed sources; each with the Swift toolchain hidden (Tests/packaging).
 # Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
-test-packaging: wheel test-c
+test-packaging: wheel test-c node
 	$(TEST_PYTHON) -m pytest -q $$($(TEST_PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)") Tests/packaging \
 	  --wheel-dir dist --cmake-build $(CMAKE_BUILD)
 

@@ -49,6 +49,10 @@
 - **queries.md's plain blocks** are Realm Query Language, one query per line (`--` starts a remark):
   each must be accepted for `Person` in a database with the schema the page describes in words
   (QUERIES_SCHEMA).
+- **js** (javascript.md): a page's JavaScript blocks, in order, are one ES module program, run with
+  `node` in an empty temporary directory where `drumlin` is this checkout's bindings/node (built
+  by `make node`); it must exit 0, its blocks stating their results with `assert`
+  (test_docs_javascript.py).
 - **sh**: run from the repository root, except those in NOT_RUN (install and build steps that
   take minutes or change the machine), each listed with its reason. **cmake** blocks are
   fragments of a reader's CMakeLists.txt: in NOT_RUN. `text` and other plain blocks are not code.
@@ -79,6 +83,8 @@ PACKAGE = ROOT / "bindings" / "python"
 
 # Blocks not run, by page and first line, with the reason.
 NOT_RUN = {
+    ("docs/javascript.md", "make node                          # builds libdrumlin.so (make lib), then the addon beside it"):
+        "builds the library (minutes); test_docs_javascript.py runs the page against the addon make node built",
     ("README.md", "make demo    # builds libdrumlin.so, runs the C, Python and Swift examples on a fresh database"):
         "builds everything and runs every suite (minutes); make test is the suite",
     ("docs/c-api.md", "cmake -S . -B build-c -G Ninja          # apt-get install -y cmake ninja-build if missing"):
@@ -152,7 +158,7 @@ def library() -> Path:
 def handled(block: Block) -> bool:
     if block.language in NOT_CODE or (block.page, block.first_line) in NOT_RUN:
         return True
-    return block.language in {"python", "c", "swift", "json", "console", "sql", "sh"}
+    return block.language in {"python", "c", "swift", "json", "console", "sql", "sh", "js"}
 
 
 def test_every_block_is_run_or_not_run_for_a_reason() -> None:

@@ -1,0 +1,247 @@
+/*
+ * database.c — opening (options, the migration callback), closing, the schema, transactions and classes.
+ * SPDX-License-Identifier: Apache-2.0 (see LICENSE)
+ */
+#include "addon.h"
+
+/*---- Open, close, schema, transactions ---------------------------------------------------------*/
+
+typedef struct migration_context {
+    napi_env env;
+    napi_ref callback;       /* (oldDb, newDb, oldVersion, newVersion) => void */
+    napi_ref error;          /* the exception the callback threw, rethrown by open() */
+} migration_context;
+
+static void free_migration_context(void *userdata) {
+    migration_context *context = userdata;
+    if (context->callback) napi_delete_reference(context->env, context->callback);
+    if (context->error) napi_delete_reference(context->env, context->error);
+    free(context);
+}
+
+static int run_migration(void *userdata, drumlin_migration *migration) {
+    migration_context *context = userdata;
+    napi_env env = context->env;
+    drumlin_db *old_db = NULL, *new_db = NULL;
+    uint64_t old_version = 0, new_version = 0;
+    drumlin_migration_old_db(migration, &old_db);
+    drumlin_migration_new_db(migration, &new_db);
+    drumlin_migration_old_schema_version(migration, &old_version);
+    drumlin_migration_new_schema_version(migration, &new_version);
+    napi_value fn, global, result, args[4];
+    napi_get_reference_value(env, context->callback, &fn);
+    napi_get_global(env, &global);
+    args[0] = wrap(env, K_DB, old_db, 0);
+    args[1] = wrap(env, K_DB, new_db, 0);
+    args[2] = make_number(env, (double)old_version);
+    args[3] = make_number(env, (double)new_version);
+    napi_status status = napi_call_function(env, global, fn, 4, args, &result);
+    /* The borrowed handles stop working when the migration ends. */
+    void *data;
+    for (int i = 0; i < 2; i++)
+        if (napi_get_value_external(env, args[i], &data) == napi_ok && data) ((handle *)data)->ptr = NULL;
+    if (status == napi_ok) return 0;
+    napi_value exception;
+    if (napi_get_and_clear_last_exception(env, &exception) == napi_ok) {
+        if (context->error) napi_delete_reference(env, context->error);
+        napi_create_reference(env, exception, 1, &context->error);
+        napi_value message;
+        if (napi_get_named_property(env, exception, "message", &message) == napi_ok) {
+            int failed;
+            char *text = get_string(env, message, 0, &failed);
+            if (!failed && text) {
+                drumlin_migration_set_error(migration, text);
+                free(text);
+            } else if (failed) {
+                napi_get_and_clear_last_exception(env, &message);
+            }
+        }
+    }
+    return 1;
+}
+
+static int get_flag(napi_env env, napi_value object, const char *name) {
+    napi_value value;
+    bool b = false;
+    if (napi_get_named_property(env, object, name, &value) != napi_ok) return 0;
+    napi_coerce_to_bool(env, value, &value);
+    napi_get_value_bool(env, value, &b);
+    return b;
+}
+
+/* open(path, schemaJson | null, {schemaVersion, readOnly, inMemory, deleteIfMigrationNeeded,
+ * onMigration}) -> database handle */
+static napi_value js_open(napi_env env, napi_callback_info info) {
+    ARGS(3);
+    STRING(path, argv[0], 0);
+    STRING(schema, argv[1], 1);
+    drumlin_options *options = drumlin_options_new();
+    napi_value version, migrate;
+    napi_valuetype type;
+    double schema_version = 0;
+    napi_get_named_property(env, argv[2], "schemaVersion", &version);
+    napi_typeof(env, version, &type);
+    if (type == napi_number) napi_get_value_double(env, version, &schema_version);
+    drumlin_options_set_schema_version(options, (uint64_t)schema_version);
+    drumlin_options_set_read_only(options, get_flag(env, argv[2], "readOnly"));
+    drumlin_options_set_in_memory(options, get_flag(env, argv[2], "inMemory"));
+    drumlin_options_set_delete_if_migration_needed(options, get_flag(env, argv[2], "deleteIfMigrationNeeded"));
+    migration_context *context = NULL;
+    napi_get_named_property(env, argv[2], "onMigration", &migrate);
+    napi_typeof(env, migrate, &type);
+    if (type == napi_function) {
+        context = calloc(1, sizeof *context);
+        context->env = env;
+        napi_create_reference(env, migrate, 1, &context->callback);
+        /* One reference for us (to read the error after the open), one the options own. */
+        drumlin_options_set_migration(options, run_migration, context, NULL);
+    }
+    drumlin_db *db = NULL;
+    int status = drumlin_open(path, schema, options, &db);
+    drumlin_options_free(options);
+    free(path);
+    free(schema);
+    napi_value thrown = NULL;
+    if (context) {
+        if (context->error) napi_get_reference_value(env, context->error, &thrown);
+        free_migration_context(context);
+    }
+    if (status != DRUMLIN_OK) {
+        if (thrown) {
+            napi_throw(env, thrown);
+            return NULL;
+        }
+        return throw_status(env, status);
+    }
+    return wrap(env, K_DB, db, 1);
+}
+
+static napi_value js_close(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    handle *h = unwrap_any(env, argv[0], K_DB);
+    if (!h) return NULL;
+    if (h->ptr && h->owned) {
+        drumlin_close(h->ptr);
+        h->ptr = NULL;
+    }
+    return make_undefined(env);
+}
+
+static napi_value js_is_open(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    handle *h = unwrap_any(env, argv[0], K_DB);
+    if (!h) return NULL;
+    return make_bool(env, h->ptr != NULL);
+}
+
+static napi_value js_schema_json(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    char *json = NULL;
+    CALL(drumlin_schema_json(db, &json));
+    return take_json(env, json);
+}
+
+static napi_value js_schema_version(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    uint64_t version = 0;
+    CALL(drumlin_schema_version(db, &version));
+    return make_number(env, (double)version);
+}
+
+#define DB_VOID(name, call)                                                                                       \
+    static napi_value name(napi_env env, napi_callback_info info) {                                               \
+        ARGS(1);                                                                                                  \
+        UNWRAP(db, drumlin_db, K_DB, argv[0]);                                                                    \
+        CALL(call(db));                                                                                           \
+        return make_undefined(env);                                                                               \
+    }
+DB_VOID(js_begin_write, drumlin_begin_write)
+DB_VOID(js_commit, drumlin_commit)
+DB_VOID(js_rollback, drumlin_rollback)
+DB_VOID(js_compact, drumlin_compact)
+
+static napi_value js_is_in_write(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    int in_write = 0;
+    CALL(drumlin_is_in_write(db, &in_write));
+    return make_bool(env, in_write);
+}
+
+static napi_value js_refresh(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    int changed = 0;
+    CALL(drumlin_refresh(db, &changed));
+    return make_bool(env, changed);
+}
+
+static napi_value js_has_changes(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    int changed = 0;
+    CALL(drumlin_has_changes(db, &changed));
+    return make_bool(env, changed);
+}
+
+/*---- Classes -----------------------------------------------------------------------------------*/
+
+static napi_value js_class_index(napi_env env, napi_callback_info info) {
+    ARGS(2);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    STRING(name, argv[1], 0);
+    int32_t index = 0;
+    int status = drumlin_class_index(db, name, &index);
+    free(name);
+    CALL(status);
+    return make_number(env, index);
+}
+
+static napi_value js_class_name(napi_env env, napi_callback_info info) {
+    ARGS(2);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    int32_t index = 0;
+    napi_get_value_int32(env, argv[1], &index);
+    const char *name = NULL;
+    CALL(drumlin_class_name(db, index, &name));
+    return make_string(env, name, strlen(name));
+}
+
+static napi_value js_property_index(napi_env env, napi_callback_info info) {
+    ARGS(3);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    STRING(name, argv[1], 0);
+    int failed;
+    char *property = get_string(env, argv[2], 0, &failed);
+    if (failed) {
+        free(name);
+        return NULL;
+    }
+    int32_t index = 0;
+    int status = drumlin_property_index(db, name, property, &index);
+    free(name);
+    free(property);
+    CALL(status);
+    return make_number(env, index);
+}
+
+const addon_function addon_database_functions[] = {
+    {"open", js_open},
+    {"close", js_close},
+    {"isOpen", js_is_open},
+    {"schemaJson", js_schema_json},
+    {"schemaVersion", js_schema_version},
+    {"beginWrite", js_begin_write},
+    {"commit", js_commit},
+    {"rollback", js_rollback},
+    {"compact", js_compact},
+    {"isInWrite", js_is_in_write},
+    {"refresh", js_refresh},
+    {"hasChanges", js_has_changes},
+    {"classIndex", js_class_index},
+    {"className", js_class_name},
+    {"propertyIndex", js_property_index},
+};
+const size_t addon_database_count = sizeof addon_database_functions / sizeof addon_database_functions[0];

@@ -1,0 +1,308 @@
+/*
+ * objects.c — objects (create, find, read, write, delete, links) and queries with their live results.
+ * SPDX-License-Identifier: Apache-2.0 (see LICENSE)
+ */
+#include "addon.h"
+
+/*---- Objects -----------------------------------------------------------------------------------*/
+
+/* createObject(db, className, json, updateMode, wantHandle) -> object handle | null */
+static napi_value js_create_object(napi_env env, napi_callback_info info) {
+    ARGS(5);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    STRING(name, argv[1], 0);
+    int failed;
+    char *json = get_string(env, argv[2], 0, &failed);
+    if (failed) {
+        free(name);
+        return NULL;
+    }
+    int32_t mode = 0;
+    napi_get_value_int32(env, argv[3], &mode);
+    bool want = true;
+    napi_get_value_bool(env, argv[4], &want);
+    drumlin_object *object = NULL;
+    int status = want ? drumlin_object_create_json(db, name, json, mode, &object)
+                      : drumlin_create_json(db, name, json, mode, NULL);
+    free(name);
+    free(json);
+    CALL(status);
+    return wrap(env, K_OBJECT, object, 1);
+}
+
+/* findObject(db, className, primaryKey) -> object handle | null */
+static napi_value js_find_object(napi_env env, napi_callback_info info) {
+    ARGS(3);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    STRING(name, argv[1], 0);
+    drumlin_value key;
+    char *storage = NULL;
+    if (!from_js(env, argv[2], &key, &storage)) {
+        free(name);
+        return NULL;
+    }
+    drumlin_object *object = NULL;
+    int status = drumlin_object_find(db, name, &key, &object);
+    free(name);
+    free(storage);
+    CALL(status);
+    return wrap(env, K_OBJECT, object, 1);
+}
+
+/* findByKey(db, className, key) -> object handle | null */
+static napi_value js_find_by_key(napi_env env, napi_callback_info info) {
+    ARGS(3);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    STRING(name, argv[1], 0);
+    drumlin_object *object = NULL;
+    int status = drumlin_object_find_by_key(db, name, get_int64(env, argv[2]), &object);
+    free(name);
+    CALL(status);
+    return wrap(env, K_OBJECT, object, 1);
+}
+
+static napi_value js_object_key(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
+    int64_t key = 0;
+    CALL(drumlin_object_key(object, &key));
+    return make_number(env, (double)key);
+}
+
+static napi_value js_object_class_index(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
+    int32_t index = 0;
+    CALL(drumlin_object_class_index(object, &index));
+    return make_number(env, index);
+}
+
+static napi_value js_object_is_valid(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    handle *h = unwrap_any(env, argv[0], K_OBJECT);
+    if (!h) return NULL;
+    if (!h->ptr) return make_bool(env, 0);
+    int valid = 0;
+    if (drumlin_object_is_valid(h->ptr, &valid) != DRUMLIN_OK) return make_bool(env, 0);
+    return make_bool(env, valid);
+}
+
+/* getProperty(object, propertyIndex) -> value */
+static napi_value js_object_get(napi_env env, napi_callback_info info) {
+    ARGS(2);
+    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
+    int32_t index = 0;
+    napi_get_value_int32(env, argv[1], &index);
+    drumlin_value value;
+    CALL(drumlin_object_get_at(object, index, &value));
+    return to_js(env, &value);
+}
+
+/* updateJson(object, json) */
+static napi_value js_object_update_json(napi_env env, napi_callback_info info) {
+    ARGS(2);
+    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
+    STRING(json, argv[1], 0);
+    int status = drumlin_object_update_json(object, json);
+    free(json);
+    CALL(status);
+    return make_undefined(env);
+}
+
+static napi_value js_object_delete(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
+    CALL(drumlin_object_delete(object));
+    return make_undefined(env);
+}
+
+static napi_value js_object_to_json(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
+    char *json = NULL;
+    CALL(drumlin_object_to_json(object, &json));
+    return take_json(env, json);
+}
+
+#define OBJECT_CHILD(fname, call, kind, ctype)                                                                    \
+    static napi_value fname(napi_env env, napi_callback_info info) {                                              \
+        ARGS(2);                                                                                                  \
+        UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);                                                        \
+        STRING(name, argv[1], 0);                                                                                 \
+        ctype *child = NULL;                                                                                      \
+        int status = call(object, name, &child);                                                                  \
+        free(name);                                                                                               \
+        CALL(status);                                                                                             \
+        return wrap(env, kind, child, 1);                                                                         \
+    }
+OBJECT_CHILD(js_object_get_linked, drumlin_object_get_linked, K_OBJECT, drumlin_object)
+OBJECT_CHILD(js_object_get_list, drumlin_object_get_list, K_LIST, drumlin_list)
+OBJECT_CHILD(js_object_get_set, drumlin_object_get_set, K_SET, drumlin_set)
+OBJECT_CHILD(js_object_get_dict, drumlin_object_get_dict, K_DICT, drumlin_dict)
+OBJECT_CHILD(js_object_get_backlinks, drumlin_object_get_backlinks, K_RESULTS, drumlin_results)
+
+/* getMixedJson(object, propertyName, pathJson) -> json */
+static napi_value js_object_get_mixed_json(napi_env env, napi_callback_info info) {
+    ARGS(3);
+    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
+    STRING(name, argv[1], 0);
+    int failed;
+    char *path = get_string(env, argv[2], 0, &failed);
+    if (failed) {
+        free(name);
+        return NULL;
+    }
+    char *json = NULL;
+    int status = drumlin_object_get_mixed_json(object, name, path, &json);
+    free(name);
+    free(path);
+    CALL(status);
+    return take_json(env, json);
+}
+
+/*---- Queries and results -----------------------------------------------------------------------*/
+
+/* query(db, className, query | null, argsJson | null) -> results */
+static napi_value js_query(napi_env env, napi_callback_info info) {
+    ARGS(4);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    STRING(name, argv[1], 0);
+    int failed;
+    char *query = get_string(env, argv[2], 1, &failed);
+    if (failed) {
+        free(name);
+        return NULL;
+    }
+    char *args = get_string(env, argv[3], 1, &failed);
+    if (failed) {
+        free(name);
+        free(query);
+        return NULL;
+    }
+    drumlin_results *results = NULL;
+    int status = drumlin_query(db, name, query, args, &results);
+    free(name);
+    free(query);
+    free(args);
+    CALL(status);
+    return wrap(env, K_RESULTS, results, 1);
+}
+
+static napi_value js_results_filter(napi_env env, napi_callback_info info) {
+    ARGS(3);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    STRING(query, argv[1], 0);
+    int failed;
+    char *args = get_string(env, argv[2], 1, &failed);
+    if (failed) {
+        free(query);
+        return NULL;
+    }
+    drumlin_results *out = NULL;
+    int status = drumlin_results_filter(results, query, args, &out);
+    free(query);
+    free(args);
+    CALL(status);
+    return wrap(env, K_RESULTS, out, 1);
+}
+
+static napi_value js_results_sort(napi_env env, napi_callback_info info) {
+    ARGS(2);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    STRING(descriptor, argv[1], 0);
+    drumlin_results *out = NULL;
+    int status = drumlin_results_sort(results, descriptor, &out);
+    free(descriptor);
+    CALL(status);
+    return wrap(env, K_RESULTS, out, 1);
+}
+
+static napi_value js_results_snapshot(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    drumlin_results *out = NULL;
+    CALL(drumlin_results_snapshot(results, &out));
+    return wrap(env, K_RESULTS, out, 1);
+}
+
+static napi_value js_results_count(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    size_t count = 0;
+    CALL(drumlin_results_count(results, &count));
+    return make_number(env, (double)count);
+}
+
+static napi_value js_results_get_object(napi_env env, napi_callback_info info) {
+    ARGS(2);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    int64_t index = get_int64(env, argv[1]);
+    drumlin_object *object = NULL;
+    CALL(drumlin_results_get_object(results, (size_t)index, &object));
+    return wrap(env, K_OBJECT, object, 1);
+}
+
+static napi_value js_results_index_of_key(napi_env env, napi_callback_info info) {
+    ARGS(2);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    int64_t index = -1;
+    CALL(drumlin_results_index_of_key(results, get_int64(env, argv[1]), &index));
+    return make_number(env, (double)index);
+}
+
+/* aggregate(results, op 0..3 = min/max/sum/avg, propertyName) -> value */
+static napi_value js_results_aggregate(napi_env env, napi_callback_info info) {
+    ARGS(3);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    int32_t op = 0;
+    napi_get_value_int32(env, argv[1], &op);
+    STRING(name, argv[2], 0);
+    drumlin_value value;
+    int status;
+    switch (op) {
+    case 0: status = drumlin_results_min(results, name, &value); break;
+    case 1: status = drumlin_results_max(results, name, &value); break;
+    case 2: status = drumlin_results_sum(results, name, &value); break;
+    default: status = drumlin_results_average(results, name, &value); break;
+    }
+    free(name);
+    CALL(status);
+    return to_js(env, &value);
+}
+
+static napi_value js_results_delete_all(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    int64_t deleted = 0;
+    CALL(drumlin_results_delete_all(results, &deleted));
+    return make_number(env, (double)deleted);
+}
+
+const addon_function addon_object_functions[] = {
+    {"createObject", js_create_object},
+    {"findObject", js_find_object},
+    {"findByKey", js_find_by_key},
+    {"objectKey", js_object_key},
+    {"objectClassIndex", js_object_class_index},
+    {"objectIsValid", js_object_is_valid},
+    {"objectGet", js_object_get},
+    {"objectUpdateJson", js_object_update_json},
+    {"objectDelete", js_object_delete},
+    {"objectToJson", js_object_to_json},
+    {"objectGetLinked", js_object_get_linked},
+    {"objectGetList", js_object_get_list},
+    {"objectGetSet", js_object_get_set},
+    {"objectGetDict", js_object_get_dict},
+    {"objectGetBacklinks", js_object_get_backlinks},
+    {"objectGetMixedJson", js_object_get_mixed_json},
+    {"query", js_query},
+    {"resultsFilter", js_results_filter},
+    {"resultsSort", js_results_sort},
+    {"resultsSnapshot", js_results_snapshot},
+    {"resultsCount", js_results_count},
+    {"resultsGetObject", js_results_get_object},
+    {"resultsIndexOfKey", js_results_index_of_key},
+    {"resultsAggregate", js_results_aggregate},
+    {"resultsDeleteAll", js_results_delete_all},
+};
+const size_t addon_object_count = sizeof addon_object_functions / sizeof addon_object_functions[0];
