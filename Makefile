@@ -29,7 +29,7 @@ VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
 .PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
-        bench bench-build bench-scale bench-transfer node test-node deps-node
+        bench bench-build bench-scale bench-transfer node test-node deps-node deps-node-build
 
 all: lib
 
@@ -113,13 +113,10 @@ NODE_ABI := $(shell sed -n 's/^\#define DRUMLIN_ABI_VERSION[[:space:]]*\([0-9]*\
 NODE_LIBRARY ?= $(CURDIR)/$(LIB)
 NODE_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden
 
-# Node.js and its headers (Debian's nodejs ships /usr/include/node); tsc (node-typescript) and
-# npm for the typings and packaging tests.
-deps-node:
-	@missing=""; \
-	command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || missing="$$missing nodejs"; \
-	command -v tsc >/dev/null || missing="$$missing node-typescript"; \
-	command -v npm >/dev/null || missing="$$missing npm"; \
+# Node.js and its headers (Debian's nodejs ships /usr/include/node), for building the addon
+# (`make node`, `make demo`); deps-node adds tsc (node-typescript) and npm for the typings and
+# packaging tests.
+NODE_APT = \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \
@@ -128,8 +125,17 @@ deps-node:
 	    echo "missing system packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
 	fi
+deps-node-build:
+	@missing=""; \
+	command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || missing="$$missing nodejs"; \
+	$(NODE_APT)
+deps-node: deps-node-build
+	@missing=""; \
+	command -v tsc >/dev/null || missing="$$missing node-typescript"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	$(NODE_APT)
 
-node: deps-node $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
+node: deps-node-build $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
 	mkdir -p $(NODE_DIR)/build
 	cp -f $(NODE_LIBRARY) $(NODE_DIR)/build/libdrumlin.so.$(NODE_ABI)
 	$(CC) $(NODE_CFLAGS) -I/usr/include/node -Iinclude $(wildcard $(NODE_DIR)/src/*.c) \
@@ -137,11 +143,11 @@ node: deps-node $(if $(filter command line environment,$(origin NODE_LIBRARY)),,
 
 # Node's own test runner; the long memory test runs with --expose-gc. tsc (Debian's
 # node-typescript) checks the typings with --strict.
-test-node: node
+test-node: deps-node node
 	cd $(NODE_DIR) && node --expose-gc --test test/
 
 # ---- tests ---------------------------------------------------------------------------------
-test: lib test-swift test-c test-python test-packaging test-sync
+test: lib test-swift test-c test-python test-packaging test-sync test-node
 	@echo "all test suites passed"
 
 test-swift: deps
@@ -223,7 +229,7 @@ install: lib
 	cmake --install $(CMAKE_BUILD) --prefix $(PREFIX)
 
 # ---- demo ----------------------------------------------------------------------------------
-demo: lib
+demo: lib node
 	@rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
 	$(CMAKE_CONFIGURE) >/dev/null
 	cmake --build $(CMAKE_BUILD) --target quickstart
@@ -232,6 +238,7 @@ demo: lib
 	@echo "== Python model classes =="; DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) examples/python/models.py $(DEMO_DIR)/models.drumlin
 	@rm -f examples/swift/.build/release.yaml   # see bench-build: new source folders of this checkout
 	@echo "== Swift example ==";  swift run -c release --package-path examples/swift quickstart $(DEMO_DIR)/swift.drumlin
+	@echo "== JavaScript example (Node.js) =="; node examples/javascript/quickstart.mjs $(DEMO_DIR)/js.realm
 	@echo "== the Swift-written file, from Python (drumlin info $(DEMO_DIR)/swift.drumlin) =="; \
 	  DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -m drumlin info $(DEMO_DIR)/swift.drumlin
 	@echo "== stored tables (sqlite3 $(DEMO_DIR)/c.drumlin .schema) =="; sqlite3 $(DEMO_DIR)/c.drumlin .schema
