@@ -327,15 +327,14 @@ struct TypedAccessor<Value: _Persistable>: PropertyAccessor {
             try Value._rlmSet(object, position, typed)
             return
         }
-        // Into the storage when the class knows where it lies (it learns every storage's place
-        // the first time); otherwise kept by position beside the storages.
+        // Kept by position beside the storages (which says which values were given, for an
+        // upsert that writes only those), and in the storage too, where Codable synthesis reads
+        // it (the class learns every storage's place the first time).
+        object._setUnmanagedValue(position, typed)
         let meta = object._meta
         if meta.accesses[position] == nil, object._recorder == nil { meta.learnAllStorages() }
         if object._recorder == nil, let access = meta.accesses[position] {
-            if object._unmanagedOverrides != nil { object._unmanagedOverrides?[position] = nil }
             Persisted<Value>._storage(of: object, at: access.offset).pointee.value = typed
-        } else {
-            object._setUnmanagedValue(position, typed)
         }
     }
 
