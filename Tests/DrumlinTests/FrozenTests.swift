@@ -122,3 +122,27 @@ struct SendableBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
 }
+
+@Suite struct ThreadSafeWrapperTests {
+    final class Holder: @unchecked Sendable {
+        @ThreadSafe var pet: FrozenTests.Pet?
+    }
+
+    @Test func aThreadSafePropertyReadsInEachThreadsRealm() throws {
+        let (realm, configuration) = try FrozenTests().fileRealm()
+        let holder = Holder()
+        holder.pet = realm.object(ofType: FrozenTests.Pet.self, forPrimaryKey: "Rex")
+        let seen = FrozenSeen()
+        FrozenTests().onAnotherThread {
+            let pet = holder.pet
+            seen.values = [pet?.name ?? "nil", "\(pet?.realm == (try! Realm(configuration: configuration)))"]
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.delete(pet!) }
+        }
+        #expect(seen.values == ["Rex", "true"])
+        realm.refresh()
+        #expect(holder.pet == nil)
+        holder.pet = nil
+        #expect(holder.pet == nil)
+    }
+}

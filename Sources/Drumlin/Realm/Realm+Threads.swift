@@ -302,3 +302,40 @@ extension LinkingObjects: ThreadConfined {
         return moved(self, to: realm.thaw())
     }
 }
+
+/// A property that holds an object or collection for use from any thread, as Realm Swift's
+/// `@ThreadSafe`: each read finds it again in the reading thread's Realm of the same file (nil
+/// when it was deleted, or when nil was stored).
+///
+/// ```swift
+/// final class Holder { @ThreadSafe var dog: Dog? }
+/// ```
+@propertyWrapper
+public final class ThreadSafe<T: ThreadConfined>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (handover: _Handover, configuration: Realm.Configuration)?
+
+    public init(wrappedValue: T?) { set(wrappedValue) }
+
+    public var wrappedValue: T? {
+        get {
+            guard let (handover, configuration) = lock.withLock({ stored }) else { return nil }
+            do {
+                return handover.resolve(try Realm(configuration: configuration)) as? T
+            } catch {
+                _fatal(Realm.Error(error))
+            }
+        }
+        set { set(newValue) }
+    }
+
+    private func set(_ value: T?) {
+        let new = value.map { value -> (_Handover, Realm.Configuration) in
+            guard let realm = value.realm else {
+                _fatal(Realm.Error(.invalidArgument, "Only managed objects may be wrapped as thread safe."))
+            }
+            return (value._handover(), realm.configuration)
+        }
+        lock.withLock { stored = new }
+    }
+}
