@@ -146,3 +146,20 @@ struct SendableBox<T>: @unchecked Sendable {
         #expect(holder.pet == nil)
     }
 }
+
+@Suite struct FrozenProjectionTests {
+    final class PetCard: Projection<FrozenTests.Pet> {
+        @Projected(\FrozenTests.Pet.name) var title
+        @Projected(\FrozenTests.Pet.age) var years
+    }
+
+    @Test func aFrozenProjectionShowsItsVersion() throws {
+        let (realm, _) = try FrozenTests().fileRealm()
+        let card = PetCard(projecting: realm.object(ofType: FrozenTests.Pet.self, forPrimaryKey: "Rex")!)
+        let frozen = card.freeze()
+        try realm.write { card.years = 9 }
+        #expect(card.years == 9 && !card.isFrozen)
+        #expect(frozen.years == 3 && frozen.title == "Rex" && frozen.isFrozen)
+        #expect(frozen.thaw()?.years == 9)
+    }
+}

@@ -339,3 +339,25 @@ public final class ThreadSafe<T: ThreadConfined>: @unchecked Sendable {
         lock.withLock { stored = new }
     }
 }
+
+extension Projection: ThreadConfined {
+    public var isFrozen: Bool { rootObject.isFrozen }
+
+    public func _handover() -> _Handover {
+        let root = rootObject._handover()
+        let type = Swift.type(of: self)
+        return _Handover { realm in (root.resolve(realm) as? Root).map { type.init(projecting: $0) } }
+    }
+
+    /// The projection of the frozen object: its values as they are now, from any thread.
+    public func freeze() -> Self {
+        if isFrozen { return self }
+        return Self(projecting: rootObject.freeze())
+    }
+
+    /// The projection of the live object in this thread's Realm; nil when it was deleted since.
+    public func thaw() -> Self? {
+        guard isFrozen else { return self }
+        return rootObject.thaw().map { Self(projecting: $0) }
+    }
+}
