@@ -76,6 +76,8 @@ public final class Database: @unchecked Sendable {
     /// a rollback removes the classes from there on.
     var classCountBeforeWrite: Int?
     public let path: String
+    /// A file this handle made and removes when deinitialized (a frozen snapshot's).
+    var ownedFile: String?
     public private(set) var schemaVersion: UInt64
     let options: OpenOptions
     var inWriteTransaction = false
@@ -269,6 +271,7 @@ public final class Database: @unchecked Sendable {
         connection?.close()
         for info in classes { info.unlinkClasses() }
         readVersionAddress.deallocate()
+        if let ownedFile { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(ownedFile + suffix) } }
     }
 
     /// Closes the database. An open write transaction is rolled back. Objects from it stay

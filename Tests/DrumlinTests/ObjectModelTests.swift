@@ -9,11 +9,11 @@ import Testing
         #expect(dog.primaryKeyProperty?.name == "_id")
         #expect(dog["name"]?.isIndexed == true)
         #expect(dog["breed"]?.isOptional == true)
-        #expect(dog["status"]?.typeName == "string")
+        #expect(dog["status"]?.type == .string)
         let person = try #require(realm.schema["SeedPerson"])
         #expect(person["firstName"]?.columnName == "first_name")
         #expect(person["dogs"]?.isArray == true)
-        #expect(person["clubs"]?.typeName == "linkingObjects")
+        #expect(person["clubs"]?.type == .linkingObjects)
         #expect(realm.schema["SeedAddress"]?.isEmbedded == true)
         #expect(realm.schema["SeedSensor"]?.isAsymmetric == true)
     }

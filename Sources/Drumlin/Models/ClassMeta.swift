@@ -183,7 +183,12 @@ final class ClassMeta: @unchecked Sendable {
         guard let position = Self.storages(of: prototype).firstIndex(where: { $0.1.tagged }) else {
             fatalError("\(name): a @Persisted storage was not found by reflection")
         }
-        let newAccess = access()
+        learn(offset: offset, position: position, access: access())
+        return position
+    }
+
+    /// Records that the storage of the property at `position` lies at `offset`, with its access.
+    func learn(offset: Int, position: Int, access newAccess: _StorageAccess) {
         storageTable.withLock { table in
             guard table.positions[offset] == nil else { return }
             table.positions[offset] = position
@@ -195,7 +200,6 @@ final class ClassMeta: @unchecked Sendable {
             if table.accesses.isEmpty { table.accesses = Array(repeating: nil, count: properties.count) }
             table.accesses[position] = newAccess
         }
-        return position
     }
 
     /// The storage accesses known so far, by position (nil where a property was never accessed).

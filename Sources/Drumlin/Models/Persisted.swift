@@ -325,8 +325,16 @@ struct TypedAccessor<Value: _Persistable>: PropertyAccessor {
         }
         if object._managedState != nil {
             try Value._rlmSet(object, position, typed)
-        } else {
-            object._setUnmanagedValue(position, typed)
+            return
+        }
+        // Kept by position beside the storages (which says which values were given, for an
+        // upsert that writes only those), and in the storage too, where Codable synthesis reads
+        // it (the class learns every storage's place the first time).
+        object._setUnmanagedValue(position, typed)
+        let meta = object._meta
+        if meta.accesses[position] == nil, object._recorder == nil { meta.learnAllStorages() }
+        if object._recorder == nil, let access = meta.accesses[position] {
+            Persisted<Value>._storage(of: object, at: access.offset).pointee.value = typed
         }
     }
 

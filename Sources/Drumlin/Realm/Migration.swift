@@ -16,9 +16,9 @@ public struct Migration {
     let failure: MigrationFailure
 
     /// The schema stored in the file before the migration.
-    public var oldSchema: Schema { Schema(engine.oldSchema.objectSchemas.map(ObjectSchema.init(engine:))) }
+    public var oldSchema: Schema { Schema(engine.oldSchema.objectSchemas.map(ObjectSchema.init(stored:))) }
     /// The schema the file is opened with.
-    public var newSchema: Schema { Schema(engine.newSchema.objectSchemas.map(ObjectSchema.init(engine:))) }
+    public var newSchema: Schema { Schema(engine.newSchema.objectSchemas.map(ObjectSchema.init(stored:))) }
 
     /// Calls `block` for each object of a class that existed before the migration: `oldObject` as
     /// it was (every old property readable, those removed from the model included), `newObject`
@@ -120,32 +120,6 @@ public final class MigrationObject: CustomStringConvertible {
     public var objectSchemaName: String { object.className }
 
     public var description: String { object.description }
-}
-
-extension ObjectSchema {
-    init(engine schema: DrumlinEngine.ObjectSchema) {
-        className = schema.name
-        properties = schema.properties.map(Property.init(engine:))
-        primaryKeyProperty = schema.primaryKeyProperty.map(Property.init(engine:))
-        isEmbedded = schema.kind == .embedded
-        isAsymmetric = schema.kind == .asymmetric
-    }
-}
-
-extension Property {
-    init(engine property: DrumlinEngine.Property) {
-        name = property.name
-        columnName = property.storedName
-        typeName = property.type.rawValue
-        objectClassName = property.type == .object || property.type == .linkingObjects ? property.objectType : nil
-        linkOriginPropertyName = property.originProperty
-        isOptional = property.isOptional
-        isArray = property.collection == .list
-        isSet = property.collection == .set
-        isMap = property.collection == .dictionary
-        isIndexed = property.index != .none || property.isPrimaryKey
-        isPrimary = property.isPrimaryKey
-    }
 }
 
 extension Realm.Configuration {

@@ -54,7 +54,8 @@ public struct Realm: @unchecked Sendable, Equatable {
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         // Unlike `beginWrite()`, a write that cannot begin (another process writing past the
-        // busy timeout, a transaction already open) is thrown.
+        // busy timeout, a transaction already open, a frozen Realm) is thrown.
+        try checkWritable()
         do {
             try context.database.beginWrite()
         } catch {
@@ -76,6 +77,7 @@ public struct Realm: @unchecked Sendable, Equatable {
     /// already open on this handle, as Realm raises there.
     public func beginWrite() {
         do {
+            try checkWritable()
             try context.database.beginWrite()
         } catch {
             _fatal(Realm.Error(error))
@@ -338,11 +340,23 @@ extension Realm {
         public var logger: (@Sendable (Realm.LogLevel, String) -> Void)?
         /// Queries slower than this are reported to `logger`; nil: never.
         public var slowQueryThreshold: TimeInterval?
+        /// Asked when the file is first opened in the process, with its size and the bytes in
+        /// use (`totalBytes`, `usedBytes`): true compacts it before use. Not with `readOnly`.
+        public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+        /// A file copied to `fileURL` when no file is there yet, before opening.
+        public var seedFilePath: URL?
+        /// The most frozen versions of the file alive at once (see `Realm.freeze()`): a write
+        /// that begins while more are alive fails. Nil: no limit.
+        public var maximumNumberOfActiveVersions: UInt?
 
         public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
                     readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
-                    deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [ObjectBase.Type]? = nil) {
+                    deleteRealmIfMigrationNeeded: Bool = false,
+                    shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil,
+                    seedFilePath: URL? = nil) {
             self.migrationBlock = migrationBlock
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
+            self.seedFilePath = seedFilePath
             self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
             self.inMemoryIdentifier = inMemoryIdentifier
             self.readOnly = readOnly

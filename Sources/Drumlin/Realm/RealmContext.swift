@@ -135,7 +135,50 @@ public final class _RealmContext: @unchecked Sendable {
         self.configuration = configuration
         schemaTypes = Self.closure(of: types)
         database = try Self.open(configuration, schemaTypes)
+        isFrozen = false
         try bindClasses()
+    }
+
+    /// A frozen context: the committed state of `source`'s database as it is now, read-only, for
+    /// use from any thread (Realm_Threads.swift).
+    private init(frozenFrom source: _RealmContext) throws {
+        configuration = source.configuration
+        schemaTypes = source.schemaTypes
+        do {
+            database = try source.database.frozenSnapshot()
+        } catch {
+            throw Realm.Error(error)
+        }
+        isFrozen = true
+        activeVersion = ActiveVersion(source.configuration.identity)
+        try bindClasses()
+    }
+
+    /// Whether this is a frozen context (`Realm.freeze()`).
+    let isFrozen: Bool
+    /// Counts this frozen version among the file's active versions while it lives.
+    private var activeVersion: ActiveVersion?
+    /// Realm's `autorefresh` setting of this handle (see docs/swift.md).
+    var autorefresh = true
+    /// The frozen context of the state last frozen, reused while nothing changed since and
+    /// something still holds it (weak: a frozen version lives as long as its users).
+    private var frozenCache: (version: UInt64, readVersion: UInt64)?
+    private weak var frozenCached: _RealmContext?
+
+    /// The frozen context of this handle's current state (itself when frozen already).
+    func frozen() throws -> _RealmContext {
+        if isFrozen { return self }
+        if database.isInWriteTransaction {
+            throw Realm.Error(.wrongTransactionState, "Cannot freeze a Realm, object or collection inside a write transaction.")
+        }
+        if let cache = frozenCache, let cached = frozenCached, cache.version == version,
+           cache.readVersion == database.readVersion, !((try? database.hasExternalChanges) ?? true) {
+            return cached
+        }
+        let context = try _RealmContext(frozenFrom: self)
+        frozenCache = (version, database.readVersion)
+        frozenCached = context
+        return context
     }
 
     func didWrite() { counter.value &+= 1 }
@@ -721,11 +764,38 @@ public final class _RealmContext: @unchecked Sendable {
             return context
         }
         let types = configuration.objectTypes ?? ClassMeta.registeredTypes
+        try Realm.prepareFile(for: configuration)
+        // The file's first open in the process (no handle of any thread has it open).
+        let firstOpen = open.withLock { table in
+            !table.contains { $0.value.context?.configuration.identity == configuration.identity }
+        }
         let context = try _RealmContext(configuration: configuration, types: types)
+        if firstOpen { try context.compactIfAsked() }
         open.withLock { table in
             table = table.filter { $0.value.context != nil }
             table[key] = WeakContext(context: context)
         }
         return context
     }
+}
+
+/// One frozen version of a file, alive: counted against `maximumNumberOfActiveVersions`.
+final class ActiveVersion: @unchecked Sendable {
+    private static let counts = Mutex<[String: Int]>([:])
+    private let identity: String
+
+    init(_ identity: String) {
+        self.identity = identity
+        Self.counts.withLock { $0[identity, default: 0] += 1 }
+    }
+
+    deinit {
+        Self.counts.withLock { counts in
+            counts[identity, default: 1] -= 1
+            if counts[identity] == 0 { counts[identity] = nil }
+        }
+    }
+
+    /// The frozen versions of a file alive now.
+    static func count(_ identity: String) -> Int { counts.withLock { $0[identity] ?? 0 } }
 }
