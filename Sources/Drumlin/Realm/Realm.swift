@@ -338,13 +338,19 @@ extension Realm {
         public var logger: (@Sendable (Realm.LogLevel, String) -> Void)?
         /// Queries slower than this are reported to `logger`; nil: never.
         public var slowQueryThreshold: TimeInterval?
+        /// The 64-byte key that encrypts the file (docs/encryption.md); nil: not encrypted. A key
+        /// of another length fails the open with an invalid-argument error; the wrong key, none for
+        /// an encrypted file or one for a plain file with `DECRYPTION_FAILED` ("Realm file
+        /// decryption failed"). Ignored for in-memory Realms, which are never on disk.
+        public var encryptionKey: Data?
 
         public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
-                    readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
+                    encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
                     deleteRealmIfMigrationNeeded: Bool = false, objectTypes: [ObjectBase.Type]? = nil) {
             self.migrationBlock = migrationBlock
             self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
             self.inMemoryIdentifier = inMemoryIdentifier
+            self.encryptionKey = encryptionKey
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
