@@ -50,6 +50,7 @@ static const char sqlite_magic[16] = "SQLite format 3";  /* with its NUL: 16 byt
 static _Thread_local char last_failure[512];
 
 const char *drumlin_crypt_last_failure(void) { return last_failure; }
+void drumlin_crypt_clear_failure(void) { last_failure[0] = 0; }
 
 /* ---- The cipher layer ---------------------------------------------------------------------- */
 

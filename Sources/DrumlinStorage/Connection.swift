@@ -56,11 +56,17 @@ package final class Connection {
             }
             vfs = made
         }
+        if vfs != nil { drumlin_crypt_clear_failure() }
         let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), vfs == nil ? nil : vfsName)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
             drumlin_crypt_vfs_release(vfs)
+            // SQLite reads the file's header as it opens it: page 1 failed authentication.
+            let failure = String(cString: drumlin_crypt_last_failure())
+            if vfs != nil, rc & 0xFF == SQLITE_IOERR, !failure.isEmpty {
+                throw DrumlinError(.corrupt, "The encrypted file is damaged: \(failure) (SQLite: \(message), while opening it).", sqliteCode: rc)
+            }
             throw DrumlinError(.file, "Cannot open '\(path)': \(message).", sqliteCode: rc)
         }
         handle = db

@@ -28,6 +28,7 @@ int drumlin_crypt_probe(const uint8_t *head, size_t n, const uint8_t *key);
 /* The last authentication failure the VFS reported on this thread (SQLITE_IOERR_DATA): which
  * page of which file. Empty when there was none. */
 const char *drumlin_crypt_last_failure(void);
+void drumlin_crypt_clear_failure(void);
 
 /* The cipher layer's primitives, as the VFS uses them (for the known-answer tests).
  * AES-256-CTR of n bytes with a 16-byte initial counter block; HMAC-SHA-224. 0 on success. */
