@@ -90,6 +90,18 @@ def test_a_changed_page_is_corrupt_naming_it(tmp_path: Path) -> None:
                 assert note["text"].startswith("text ")
 
 
+def test_a_changed_first_page_fails_the_open_with_corrupt_naming_page_1(tmp_path: Path) -> None:
+    # SQLite reads the header as it opens the file: this was FileError "disk I/O error".
+    path = tmp_path / "notes.drumlin"
+    make(path)
+    data = bytearray(path.read_bytes())
+    data[1000] ^= 0x04
+    path.write_bytes(bytes(data))
+    with pytest.raises(drumlin.CorruptError, match=f"^The encrypted file is damaged: Page 1 of '{path}' failed authentication"):
+        drumlin.open(path, SCHEMA, encryption_key=KEY)
+    assert path.read_bytes() == bytes(data)
+
+
 def test_the_cli_reads_the_key_from_a_key_file(tmp_path: Path) -> None:
     path = tmp_path / "notes.drumlin"
     make(path)
