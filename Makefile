@@ -29,7 +29,7 @@ VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
 .PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
-        bench bench-build bench-scale bench-transfer node test-node deps-node deps-node-build
+        bench bench-build bench-encryption bench-scale bench-transfer node test-node deps-node deps-node-build
 
 all: lib
 
@@ -278,7 +278,13 @@ bench:
 	$(BENCH_RUN) --swift-harness $(BENCH_SWIFT) --n $(BENCH_N) --started $$started && \
 	$(NOTIFY_BIN) $(BENCH_N) | tee -a bench/results/latest.md && \
 	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/object_api.py --n $(subst k,000,$(subst M,000000,$(BENCH_N))) --runs $(BENCH_RUNS) \
-	  | tee bench/results/object-api.md
+	  | tee bench/results/object-api.md && \
+	$(MAKE) --no-print-directory bench-encryption
+
+# Encrypted against unencrypted files, insert/get/range (bench/encryption.py; docs/encryption.md).
+bench-encryption: $(BENCH_BIN)
+	$(PYTHON) bench/encryption.py --harness $(BENCH_BIN) --n $(subst k,000,$(subst M,000000,$(BENCH_N))) --runs $(BENCH_RUNS) \
+	  | tee bench/results/encryption.md
 
 bench-scale:
 	@started=$$(date +%s.%N); \

@@ -42,7 +42,10 @@ let package = Package(
         // face, not for users; what only those need is `package`.
         .target(name: "DrumlinValues"),
         .target(name: "DrumlinSchema", dependencies: ["DrumlinValues"]),
-        .target(name: "DrumlinStorage", dependencies: ["DrumlinSchema", "DrumlinValues", "CSQLite"]),
+        // The encrypting SQLite VFS (docs/encryption.md), in C over OpenSSL's libcrypto: engine code
+        // below the storage layer.
+        .target(name: "DrumlinCrypt", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "DrumlinStorage", dependencies: ["DrumlinSchema", "DrumlinValues", "CSQLite", "DrumlinCrypt"]),
         .target(name: "DrumlinEngine", dependencies: ["DrumlinStorage", "DrumlinSchema", "DrumlinValues", "CSQLite"]),
         // The Swift face, Realm Swift's API (`import Drumlin`), on top of the engine.
         // Swift 5 language mode, as Realm Swift code is written: model objects are mutable classes
@@ -75,7 +78,7 @@ let package = Package(
         // One test target for the engine's layers, in folders per layer (its Support/ helpers open
         // databases, which every layer's tests use).
         .testTarget(name: "DrumlinEngineTests",
-                    dependencies: ["DrumlinEngine", "DrumlinStorage", "DrumlinSchema", "DrumlinValues", "CSQLite"]),
+                    dependencies: ["DrumlinEngine", "DrumlinStorage", "DrumlinSchema", "DrumlinValues", "CSQLite", "DrumlinCrypt"]),
         .testTarget(name: "DrumlinTests", dependencies: ["Drumlin", "DrumlinEngine"]),
         .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "DrumlinEngine"]),
         .testTarget(name: "DrumlinSyncProtocolTests", dependencies: ["DrumlinSyncProtocol", "DrumlinValues"]),

@@ -27,7 +27,17 @@ static const char *PROP_NAMES[P_COUNT] = {"id", "name", "age", "email", "score",
 
 static drumlin_db *drumlin_open_bench(const char *path, int32_t idx[P_COUNT]) {
     drumlin_db *db = NULL;
-    CK(drumlin_open(path, SCHEMA, NULL, &db));
+    drumlin_options *options = NULL;
+    /* DRUMLIN_BENCH_ENCRYPTED=1: the same workload on an encrypted file (bench/encryption.py). */
+    const char *encrypted = getenv("DRUMLIN_BENCH_ENCRYPTED");
+    if (encrypted && *encrypted && strcmp(encrypted, "0") != 0) {
+        uint8_t key[64];
+        for (int i = 0; i < 64; i++) key[i] = (uint8_t)(i * 37 + 11);
+        options = drumlin_options_new();
+        CK(drumlin_options_set_encryption_key(options, key, sizeof key));
+    }
+    CK(drumlin_open(path, SCHEMA, options, &db));
+    drumlin_options_free(options);
     for (int i = 0; i < P_COUNT; i++) CK(drumlin_property_index(db, "Person", PROP_NAMES[i], &idx[i]));
     return db;
 }

@@ -71,6 +71,7 @@ extern "C" {
 #define DRUMLIN_ERR_LIMIT                  22   /* a size or nesting limit was exceeded */
 #define DRUMLIN_ERR_CALLBACK               23   /* a user callback failed */
 #define DRUMLIN_ERR_INTERNAL               24   /* a bug in Drumlin: please report it */
+#define DRUMLIN_ERR_DECRYPTION_FAILED      25   /* wrong encryption key, or a key for a plain file */
 
 /*---- Value types -------------------------------------------------------------------------------*/
 
@@ -290,6 +291,17 @@ int drumlin_options_set_synchronous(drumlin_options *options, int mode);
  * Default 0. drumlin_check() runs the full check (SQLite's integrity_check and Drumlin's own).
  */
 int drumlin_options_set_quick_check(drumlin_options *options, int quick_check);
+
+/**
+ * Encrypts the file with a 64-byte key (Realm's encryptionKey; docs/encryption.md): every page of
+ * the file, its write-ahead log and its journal is encrypted (AES-256) and authenticated
+ * (HMAC-SHA-224). The key is copied; the copy is wiped from memory when the options and every
+ * database opened with them are freed. `key` NULL removes the key. A length other than 64:
+ * DRUMLIN_ERR_INVALID_ARGUMENT. Opening an encrypted file with another key or none, or a plain
+ * file with a key: DRUMLIN_ERR_DECRYPTION_FAILED, the file untouched; a page changed outside
+ * Drumlin: DRUMLIN_ERR_CORRUPT naming the page.
+ */
+int drumlin_options_set_encryption_key(drumlin_options *options, const uint8_t *key, size_t length);
 
 /**
  * A logger for databases opened with these options: `fn` receives opens and schema migrations

@@ -81,6 +81,22 @@ public func drumlin_options_set_quick_check(_ options: OpaquePointer?, _ quickCh
     }
 }
 
+@_cdecl("drumlin_options_set_encryption_key")
+public func drumlin_options_set_encryption_key(_ options: OpaquePointer?, _ key: UnsafePointer<UInt8>?, _ length: Int) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let handle = try optionsHandle(options)
+        guard let key else {
+            handle.options.encryptionKey = nil
+            return DRUMLIN_OK
+        }
+        guard length == EncryptionKey.size else {
+            throw DrumlinError(.invalidArgument, "An encryption key must be \(EncryptionKey.size) bytes long, got \(UInt(bitPattern: length)).")
+        }
+        handle.options.encryptionKey = try EncryptionKey(bytes: UnsafeBufferPointer(start: key, count: length))
+        return DRUMLIN_OK
+    }
+}
+
 /// A C logger and its userdata: the userdata is freed when the last options or database holding
 /// the logger lets go of it.
 final class LogSink: @unchecked Sendable {

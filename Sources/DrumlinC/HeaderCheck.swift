@@ -175,4 +175,5 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_commit_without_notifying; v = DrumlinC.drumlin_commit_without_notifying; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_synchronous; v = DrumlinC.drumlin_options_set_synchronous; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_quick_check; v = DrumlinC.drumlin_options_set_quick_check; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_encryption_key; v = DrumlinC.drumlin_options_set_encryption_key; keep(v) }
 }

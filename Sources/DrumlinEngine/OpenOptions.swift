@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DrumlinValues
+
 // The options for opening a database (`OpenOptions`, taken by `Database.init`) and the types of
 // two of its fields: `LogLevel`, which the logger is called with, and `Synchronous`.
 
@@ -62,6 +67,11 @@ public struct OpenOptions: Sendable {
     /// `Migration`). Throwing rolls everything back and the open fails with
     /// `DrumlinError.migrationFailed`. The corresponding C function is `drumlin_options_set_migration`.
     public var migration: (@Sendable (Migration) throws -> Void)?
+    /// The 64-byte key that encrypts the file (Realm's `encryptionKey`; docs/encryption.md): every
+    /// page of the file, its write-ahead log and journal is encrypted and authenticated. A file
+    /// made with a key opens only with it (`DrumlinError.decryptionFailed` otherwise), a file made
+    /// without one only without. The corresponding C function is `drumlin_options_set_encryption_key`.
+    public var encryptionKey: EncryptionKey?
 
     public init(schemaVersion: UInt64 = 0, readOnly: Bool = false, inMemory: Bool = false,
                 deleteIfMigrationNeeded: Bool = false, busyTimeout: Duration = .seconds(5),
@@ -88,5 +98,34 @@ public struct OpenOptions: Sendable {
 
     func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         logger?(level, message())
+    }
+}
+
+/// A 64-byte encryption key (Realm's `encryptionKey`: AES-256 key, then HMAC-SHA-224 key), held in
+/// memory of its own that is wiped when the last reference to it goes (a Swift array's bytes may
+/// be copied anywhere and cannot be wiped).
+public final class EncryptionKey: @unchecked Sendable {
+    /// How long a key is.
+    public static let size = 64
+    private let bytes: UnsafeMutableRawBufferPointer
+
+    /// A key from its bytes (copied into the key's own memory). A key that is not 64 bytes long
+    /// is `DrumlinError.invalidArgument`.
+    public init<Bytes: Collection>(bytes key: Bytes) throws(DrumlinError) where Bytes.Element == UInt8 {
+        guard key.count == Self.size else {
+            throw DrumlinError(.invalidArgument, "An encryption key must be \(Self.size) bytes long, got \(key.count).")
+        }
+        bytes = .allocate(byteCount: Self.size, alignment: 16)
+        for (index, byte) in key.enumerated() { bytes[index] = byte }
+    }
+
+    deinit {
+        explicit_bzero(bytes.baseAddress!, bytes.count)
+        bytes.deallocate()
+    }
+
+    /// Runs `body` with the key's bytes (which must not escape it).
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws(DrumlinError) -> R) throws(DrumlinError) -> R {
+        try body(UnsafeRawBufferPointer(bytes))
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import DrumlinCrypt
 import DrumlinValues
 
 /// Quotes an SQL identifier. Every table and column name goes through here: no user string ever
@@ -30,10 +31,15 @@ package final class Connection {
     /// Opened through an SQLite URI Drumlin built: an immutable file (read-only media), with no
     /// shared memory beside it.
     package let isImmutable: Bool
+    /// The encrypting VFS this connection's files go through (DrumlinCrypt), with its key; released
+    /// (and the key wiped) when the connection closes.
+    private let cryptVFS: UnsafeMutableRawPointer?
 
     /// `path` is a file path (a name starting `file:` is a file of that name), or with `uri` an
-    /// SQLite URI that Drumlin built itself.
-    package init(path: String, flags: Int32, busyTimeout: Int32 = 5000, uri: Bool = false) throws(DrumlinError) {
+    /// SQLite URI that Drumlin built itself. With `encryptionKey` (64 bytes), every page of the
+    /// file, its write-ahead log and its journal is encrypted and authenticated (docs/encryption.md).
+    package init(path: String, flags: Int32, busyTimeout: Int32 = 5000, uri: Bool = false,
+                 encryptionKey: UnsafeRawBufferPointer? = nil) throws(DrumlinError) {
         self.busyTimeout = busyTimeout
         self.isImmutable = uri
         var db: OpaquePointer?
@@ -41,13 +47,37 @@ package final class Connection {
         // it a (relative) file name.
         let name = !uri && path.hasPrefix("file:") ? "./" + path : path
         _ = Self.configureSQLite
-        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), nil)
+        var vfsName = [CChar](repeating: 0, count: 32)
+        var vfs: UnsafeMutableRawPointer?
+        if let encryptionKey {
+            guard encryptionKey.count == Int(DRUMLIN_CRYPT_KEY_SIZE), let base = encryptionKey.baseAddress,
+                  let made = drumlin_crypt_vfs_create(base.assumingMemoryBound(to: UInt8.self), &vfsName) else {
+                throw DrumlinError(.file, "Cannot open '\(path)': the encryption layer could not start (OpenSSL's libcrypto failed or memory ran out).")
+            }
+            vfs = made
+        }
+        if vfs != nil { drumlin_crypt_clear_failure() }
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), vfs == nil ? nil : vfsName)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
+            drumlin_crypt_vfs_release(vfs)
+            // SQLite reads the file's header as it opens it: page 1 failed authentication.
+            let failure = String(cString: drumlin_crypt_last_failure())
+            if vfs != nil, rc & 0xFF == SQLITE_IOERR, !failure.isEmpty {
+                throw DrumlinError(.corrupt, "The encrypted file is damaged: \(failure) (SQLite: \(message), while opening it).", sqliteCode: rc)
+            }
             throw DrumlinError(.file, "Cannot open '\(path)': \(message).", sqliteCode: rc)
         }
         handle = db
+        cryptVFS = vfs
+        if vfs != nil {
+            // Every encrypted file has pages of 4096 bytes, the last 44 of each kept for its IV and
+            // tag: set before the first page is written (no effect on an existing file, whose
+            // header says both).
+            sqlite3_exec(db, "PRAGMA page_size = \(DRUMLIN_CRYPT_PAGE_SIZE)", nil, nil, nil)
+            _ = drumlin_crypt_reserve_bytes(db)
+        }
         sqlite3_extended_result_codes(db, 1)
         // A name in double quotes is always a name: a column missing from a table is an error,
         // not the string of its name (SQLite's legacy fallback, on by default).
@@ -71,6 +101,7 @@ package final class Connection {
         statements.removeAll()
         slots.removeAll()
         sqlite3_close_v2(handle)
+        drumlin_crypt_vfs_release(cryptVFS)
     }
 
     /// Finalizes every cached statement: after a migration, whose databases used the same slots
@@ -169,6 +200,10 @@ package final class Connection {
     func error(_ rc: Int32, context: String) -> DrumlinError {
         let message = String(cString: sqlite3_errmsg(handle))
         let code: DrumlinError.Code
+        // A page that failed authentication in the encrypting VFS: which one, of which file.
+        if rc == 10 | (32 << 8) /* SQLITE_IOERR_DATA */, let failure = Optional(String(cString: drumlin_crypt_last_failure())), !failure.isEmpty {
+            return DrumlinError(.corrupt, "The encrypted file is damaged: \(failure) (SQLite: \(message), during \(context.prefix(120))).", sqliteCode: rc)
+        }
         switch rc & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: code = .busy
         case SQLITE_READONLY: code = .readOnly
@@ -208,6 +243,24 @@ package final class Connection {
 }
 
 extension Connection {
+    /// What the first bytes of a database file say about its encryption.
+    package enum Encryption { case plain, matchingKey, otherKey, keyNeeded, damagedKeyCheck }
+
+    /// Reads the first bytes of a file (its first page, 4096 bytes, when it has one): whether it is
+    /// encrypted, and if so whether `key` is its key, without decrypting (docs/encryption.md).
+    package static func encryption(header: ArraySlice<UInt8>, key: UnsafeRawBufferPointer?) -> Encryption {
+        let verdict = Array(header).withUnsafeBufferPointer { bytes in
+            drumlin_crypt_probe(bytes.baseAddress, bytes.count, key?.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        }
+        switch verdict {
+        case 1: return .matchingKey
+        case 2: return .otherKey
+        case 3: return .keyNeeded
+        case 4: return .damagedKeyCheck
+        default: return .plain
+        }
+    }
+
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     package var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 }

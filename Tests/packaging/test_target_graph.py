@@ -1,14 +1,15 @@
 """The SwiftPM targets are layers whose dependencies run one way, read from Package.swift as
 SwiftPM sees it (`swift package dump-package`):
 
-    CSQLite  <-  DrumlinStorage
+    CSQLite  <-  DrumlinCrypt (the encrypting SQLite VFS, C over libcrypto)  <-  DrumlinStorage
     DrumlinValues  <-  DrumlinSchema  <-  DrumlinStorage  <-  DrumlinEngine  <-  Drumlin   (the Swift face, `import Drumlin`)
                                                                               <-  DrumlinC  (the C exports, libdrumlin.so)
     DrumlinValues  <-  DrumlinSyncProtocol  (the sync protocol's frames, shared by service and client)
     DrumlinSchema, DrumlinSyncProtocol  <-  DrumlinSyncService  (drumlin-sync, with the server packages)
 
 The engine's four targets are its layers: values (Value, JSON, decimals, errors), schema, storage
-(SQLite connection, statements, tables, SQL functions), and DrumlinEngine (Database: opening files,
+(SQLite connection, statements, tables, SQL functions; below it DrumlinCrypt, the VFS that
+encrypts files, in C), and DrumlinEngine (Database: opening files,
 objects, queries, notifications, migrations). The compiler enforces the order: a lower layer cannot
 import a higher one. DrumlinC does not depend on Drumlin, nor Drumlin on DrumlinC; the engine knows
 neither, nor the C ABI (CDrumlinHeader). Only the service depends on other packages (Hummingbird,
@@ -34,6 +35,7 @@ LAYER = {
     "CSQLite": 0,
     "DrumlinValues": 0,
     "DrumlinSchema": 1,
+    "DrumlinCrypt": 1,
     "DrumlinStorage": 2,
     "DrumlinEngine": 3,
     "CDrumlinHeader": 3,
@@ -144,3 +146,11 @@ def test_the_engine_layers_are_a_chain(manifest: dict[str, Any]) -> None:
     chain = ["DrumlinValues", "DrumlinSchema", "DrumlinStorage", "DrumlinEngine"]
     for lower, upper in zip(chain, chain[1:]):
         assert lower in targets[upper], f"{upper} does not depend on {lower}"
+
+
+def test_the_storage_layer_opens_files_through_the_encrypting_vfs(manifest: dict[str, Any]) -> None:
+    # The VFS is engine code below storage: only the storage layer (and the engine's tests) use it.
+    targets = {t["name"]: dependencies(t) for t in manifest["targets"]}
+    users = sorted(name for name, deps in targets.items() if "DrumlinCrypt" in deps)
+    assert users == ["DrumlinEngineTests", "DrumlinStorage"]
+    assert targets["DrumlinCrypt"] == ["CSQLite"]

@@ -128,13 +128,17 @@ extension _RealmContext {
 }
 
 /// The schema version stored in a file, without opening it for use (`Realm.Error.fileNotFound`
-/// when there is no file).
-public func schemaVersionAtURL(_ fileURL: URL) throws -> UInt64 {
+/// when there is no file); an encrypted file needs its `encryptionKey` (docs/encryption.md).
+public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
     guard FileManager.default.fileExists(atPath: fileURL.path) else {
         throw Realm.Error(.file, "Cannot read the schema version of '\(fileURL.path)': the file does not exist.", fileURL: fileURL)
     }
     do {
-        return try EDatabase(path: fileURL.path, options: OpenOptions(readOnly: true)).schemaVersion
+        var options = OpenOptions(readOnly: true)
+        options.encryptionKey = try encryptionKey.map { try EncryptionKey(bytes: $0) }
+        let database = try EDatabase(path: fileURL.path, options: options)
+        defer { database.close() }
+        return database.schemaVersion
     } catch {
         throw Realm.Error(error, fileURL: fileURL)
     }
@@ -152,6 +156,7 @@ extension Realm.Configuration: Equatable {
             && lhs.maximumNumberOfActiveVersions == rhs.maximumNumberOfActiveVersions
             && lhs.busyTimeout == rhs.busyTimeout && lhs.durableAgainstPowerLoss == rhs.durableAgainstPowerLoss
             && lhs.quickCheckOnOpen == rhs.quickCheckOnOpen && lhs.slowQueryThreshold == rhs.slowQueryThreshold
+            && lhs.encryptionKey == rhs.encryptionKey
             && (lhs.migrationBlock == nil) == (rhs.migrationBlock == nil)
             && (lhs.shouldCompactOnLaunch == nil) == (rhs.shouldCompactOnLaunch == nil)
             && (lhs.logger == nil) == (rhs.logger == nil)

@@ -348,10 +348,15 @@ extension Realm {
         /// The most frozen versions of the file alive at once (see `Realm.freeze()`): a write
         /// that begins while more are alive fails. Nil: no limit.
         public var maximumNumberOfActiveVersions: UInt?
+        /// The 64-byte key that encrypts the file (docs/encryption.md); nil: not encrypted. A key
+        /// of another length fails the open with an invalid-argument error; the wrong key, none for
+        /// an encrypted file or one for a plain file with `DECRYPTION_FAILED` ("Realm file
+        /// decryption failed"). Ignored for in-memory Realms, which are never on disk.
+        public var encryptionKey: Data?
 
         public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
-                    readOnly: Bool = false, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil,
-                    deleteRealmIfMigrationNeeded: Bool = false,
+                    encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
+                    migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
                     shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil,
                     seedFilePath: URL? = nil) {
             self.migrationBlock = migrationBlock
@@ -359,6 +364,7 @@ extension Realm {
             self.seedFilePath = seedFilePath
             self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
             self.inMemoryIdentifier = inMemoryIdentifier
+            self.encryptionKey = encryptionKey
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded

@@ -210,6 +210,9 @@ public final class _RealmContext: @unchecked Sendable {
             options.busyTimeout = .milliseconds(Int64((max(configuration.busyTimeout, 0) * 1000).rounded()))
             options.synchronous = configuration.durableAgainstPowerLoss ? .full : .normal
             options.quickCheck = configuration.quickCheckOnOpen
+            if let key = configuration.encryptionKey, configuration.inMemoryIdentifier == nil {
+                options.encryptionKey = try EncryptionKey(bytes: key)
+            }
             options.slowQueryThreshold = configuration.slowQueryThreshold.map { .milliseconds(Int64((max($0, 0) * 1000).rounded())) }
             if let logger = configuration.logger {
                 options.logger = { level, message in logger(Realm.LogLevel(level), message) }
@@ -760,7 +763,8 @@ public final class _RealmContext: @unchecked Sendable {
         if let context = open.withLock({ $0[key]?.context }),
            context.configuration.schemaVersion == configuration.schemaVersion,
            context.configuration.readOnly == configuration.readOnly,
-           context.configuration.durableAgainstPowerLoss == configuration.durableAgainstPowerLoss {
+           context.configuration.durableAgainstPowerLoss == configuration.durableAgainstPowerLoss,
+           context.configuration.encryptionKey == configuration.encryptionKey {
             return context
         }
         let types = configuration.objectTypes ?? ClassMeta.registeredTypes

@@ -115,6 +115,7 @@ extension Realm {
                 if message.hasSuffix("the file already exists.") { return .fileExists }
                 if message.lowercased().contains("permission denied") { return .filePermissionDenied }
                 return .fileAccess
+            case .decryptionFailed: return .fileAccess   // realm-core's DecryptionFailed is a FileAccessError
             case .schema, .migrationRequired, .migrationFailed: return .schemaMismatch
             case .corrupt: return .invalidDatabase
             case .invalidArgument, .typeMismatch, .notNullable, .missingValue, .noSuchClass, .noSuchProperty, .query, .limit:

@@ -48,7 +48,7 @@ enum Storage {
     private static func openOnce(path: String, inMemory: Bool, schema: Schema, classes: [ClassInfo],
                                  options: OpenOptions, storedVersion: inout UInt64) throws(DrumlinError) -> Connection {
         if !inMemory {
-            try checkFileHeader(path, readOnly: options.readOnly)
+            try checkFileHeader(path, readOnly: options.readOnly, key: options.encryptionKey)
             if !options.readOnly { try checkWritable(path) }
         }
         let connection = try connect(path: path, inMemory: inMemory, readOnly: options.readOnly, options: options)
@@ -96,7 +96,7 @@ enum Storage {
         guard access(path, F_OK) == 0 else {
             throw DrumlinError(.file, "Cannot open '\(path)' without a schema: the file does not exist (give a schema to create it).")
         }
-        try checkFileHeader(path, readOnly: true)
+        try checkFileHeader(path, readOnly: true, key: options.encryptionKey)
         let connection = try connect(path: path, inMemory: false, readOnly: true, options: options)
         defer { connection.close() }
         if try tableCount(connection, path: path) == 0 {
@@ -215,8 +215,9 @@ enum Storage {
     }
 
     /// Refuses a file that is not SQLite before SQLite touches it. An absent or empty file is a new
-    /// database.
-    static func checkFileHeader(_ path: String, readOnly: Bool) throws(DrumlinError) {
+    /// database. An encrypted file (docs/encryption.md) opens only with its key, a plain one only
+    /// without a key: otherwise `decryptionFailed`, the file untouched.
+    static func checkFileHeader(_ path: String, readOnly: Bool, key: EncryptionKey?) throws(DrumlinError) {
         // fopen opens a directory, whose reads then fail: SQLite would say "disk I/O error".
         var entry = stat()
         if stat(path, &entry) == 0, entry.st_mode & S_IFMT == S_IFDIR {
@@ -231,14 +232,28 @@ enum Storage {
             throw DrumlinError(.file, "Cannot open '\(path)': \(reason).")
         }
         defer { fclose(file) }
-        var header = [UInt8](repeating: 0, count: 100)
-        let count = fread(&header, 1, 100, file)
+        // The first page: an encrypted file's key check and, when it differs, its tag.
+        var header = [UInt8](repeating: 0, count: 4096)
+        let count = fread(&header, 1, 4096, file)
         if count == 0 { return }
+        let probe = try key.map { (key) throws(DrumlinError) in
+            try key.withBytes { Connection.encryption(header: header.prefix(count), key: $0) }
+        } ?? Connection.encryption(header: header.prefix(count), key: nil)
+        switch probe {
+        case .matchingKey: return
+        case .otherKey: throw DrumlinError(.decryptionFailed, "Realm file decryption failed: the encryption key is not the key of '\(path)'; it was left unchanged.")
+        case .keyNeeded: throw DrumlinError(.decryptionFailed, "Realm file decryption failed: '\(path)' is encrypted; open it with its encryption key. It was left unchanged.")
+        case .damagedKeyCheck: throw DrumlinError(.corrupt, "The file '\(path)' is damaged: page 1's key check value was changed (the page itself authenticates with this key); it was left unchanged.")
+        case .plain: break
+        }
         let magic = Array("SQLite format 3".utf8) + [0]
         guard count >= 16, Array(header[0..<16]) == magic else {
             throw notDrumlin(path, detail: "it is not an SQLite file")
         }
-        guard count == 100 else { throw DrumlinError(.corrupt, "The file '\(path)' is damaged: it is \(count) bytes long, shorter than an SQLite header; it was left unchanged.") }
+        if key != nil {
+            throw DrumlinError(.decryptionFailed, "Realm file decryption failed: '\(path)' is not encrypted; open it without an encryption key (or encrypt a copy with writeCopy). It was left unchanged.")
+        }
+        guard count >= 100 else { throw DrumlinError(.corrupt, "The file '\(path)' is damaged: it is \(count) bytes long, shorter than an SQLite header; it was left unchanged.") }
         // A file cut short: SQLite trusts the page count in the header (when the version-valid-for
         // number matches the change counter) and would read the missing pages as zeros. Without
         // a write-ahead log holding changes, the file must be as long as the header says.
@@ -264,7 +279,14 @@ enum Storage {
                                 options: OpenOptions) throws(DrumlinError) -> Connection {
         let timeout = options.busyTimeoutMilliseconds
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let connection = try Connection(path: path, flags: flags, busyTimeout: timeout)
+        let key = inMemory ? nil : options.encryptionKey
+        func open(_ name: String, _ flags: Int32, uri: Bool) throws(DrumlinError) -> Connection {
+            guard let key else { return try Connection(path: name, flags: flags, busyTimeout: timeout, uri: uri) }
+            return try key.withBytes { (bytes) throws(DrumlinError) in
+                try Connection(path: name, flags: flags, busyTimeout: timeout, uri: uri, encryptionKey: bytes)
+            }
+        }
+        let connection = try open(path, flags, uri: false)
         guard readOnly, !inMemory else { return connection }
         do throws(DrumlinError) {
             _ = try tableCount(connection, path: path)
@@ -278,7 +300,7 @@ enum Storage {
         if stat(path + "-wal", &status) == 0, status.st_size > 0 {
             throw DrumlinError(.file, "Cannot open '\(path)' read-only: \(problem), and its write-ahead log '\(path)-wal' holds changes that SQLite can only read with a shared-memory file beside it. Open it once where its directory is writable to fold the log into the file.")
         }
-        return try Connection(path: immutableURI(path), flags: SQLITE_OPEN_READONLY, busyTimeout: timeout, uri: true)
+        return try open(immutableURI(path), SQLITE_OPEN_READONLY, uri: true)
     }
 
     /// `path` as an SQLite URI that opens it immutable: every byte but unreserved ones and `/`

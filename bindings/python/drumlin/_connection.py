@@ -86,6 +86,18 @@ def _close_all_at_exit() -> None:
             pass
 
 
+def set_encryption_key(options: Any, key: object) -> None:
+    """Gives the options the 64-byte encryption key (bytes, bytearray or memoryview), or none. The
+    engine copies it into memory it wipes when the database closes; the caller's bytes object is
+    Python's and stays as it is."""
+    if key is None:
+        return
+    if not isinstance(key, (bytes, bytearray, memoryview)):
+        raise TypeMismatchError(f"encryption_key must be bytes, not {type(key).__name__}")
+    raw = bytes(key)
+    _ffi.drumlin_options_set_encryption_key(options, raw, len(raw))
+
+
 def flag(value: object, name: str) -> int:
     if not isinstance(value, bool):
         raise TypeMismatchError(f"{name} must be True or False, not {type(value).__name__}")

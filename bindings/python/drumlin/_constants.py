@@ -32,6 +32,7 @@ DRUMLIN_ERR_BUSY = 21  # another connection holds the write lock
 DRUMLIN_ERR_LIMIT = 22  # a size or nesting limit was exceeded
 DRUMLIN_ERR_CALLBACK = 23  # a user callback failed
 DRUMLIN_ERR_INTERNAL = 24  # a bug in Drumlin: please report it
+DRUMLIN_ERR_DECRYPTION_FAILED = 25  # wrong encryption key, or a key for a plain file
 
 # ---- Value types
 DRUMLIN_TYPE_NULL = 0
@@ -123,4 +124,5 @@ STATUS_NAMES: dict[int, str] = {
     DRUMLIN_ERR_LIMIT: "DRUMLIN_ERR_LIMIT",
     DRUMLIN_ERR_CALLBACK: "DRUMLIN_ERR_CALLBACK",
     DRUMLIN_ERR_INTERNAL: "DRUMLIN_ERR_INTERNAL",
+    DRUMLIN_ERR_DECRYPTION_FAILED: "DRUMLIN_ERR_DECRYPTION_FAILED",
 }

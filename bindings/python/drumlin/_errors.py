@@ -29,6 +29,7 @@ CorruptError              CORRUPT                                  not a Drumlin
 BusyError                 BUSY                                     another connection holds the lock
 LimitError                LIMIT                                    a size or nesting limit exceeded
 CallbackError             CALLBACK                                 a user callback failed
+DecryptionError           DECRYPTION_FAILED                        wrong key, or key and file disagree
 DrumlinError              INTERNAL                                 a bug in Drumlin, or an unknown code
 ========================  =======================  ==============  ========================================
 
@@ -45,6 +46,7 @@ from ._constants import (
     DRUMLIN_ERR_BUSY,
     DRUMLIN_ERR_CALLBACK,
     DRUMLIN_ERR_CORRUPT,
+    DRUMLIN_ERR_DECRYPTION_FAILED,
     DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY,
     DRUMLIN_ERR_FILE,
     DRUMLIN_ERR_INTERNAL,
@@ -92,6 +94,7 @@ __all__ = [
     "BusyError",
     "LimitError",
     "CallbackError",
+    "DecryptionError",
     "error_for",
     "STATUS_NAMES",
 ]
@@ -259,6 +262,13 @@ class CallbackError(DrumlinError):
     code = DRUMLIN_ERR_CALLBACK
 
 
+class DecryptionError(DrumlinError):
+    """Realm's "decryption failed": the encryption key is not the file's, or an encrypted file was
+    opened without a key, or a plain file with one."""
+
+    code = DRUMLIN_ERR_DECRYPTION_FAILED
+
+
 _BY_CODE: dict[int, type[DrumlinError]] = {
     cls.code: cls
     for cls in (
@@ -284,6 +294,7 @@ _BY_CODE: dict[int, type[DrumlinError]] = {
         BusyError,
         LimitError,
         CallbackError,
+        DecryptionError,
     )
 }
 

@@ -81,6 +81,8 @@ drumlin_options_set_busy_timeout = _fn("drumlin_options_set_busy_timeout", [drum
 drumlin_options_set_synchronous = _fn("drumlin_options_set_synchronous", [drumlin_options_p, c_int])
 # int drumlin_options_set_quick_check(drumlin_options *options, int quick_check);
 drumlin_options_set_quick_check = _fn("drumlin_options_set_quick_check", [drumlin_options_p, c_int])
+# int drumlin_options_set_encryption_key(drumlin_options *options, const uint8_t *key, size_t length);
+drumlin_options_set_encryption_key = _fn("drumlin_options_set_encryption_key", [drumlin_options_p, c_char_p, c_size_t])
 # int drumlin_options_set_logger(drumlin_options *options, drumlin_log_fn fn, void *userdata,
 #                                drumlin_free_fn free_userdata);
 drumlin_options_set_logger = _fn(

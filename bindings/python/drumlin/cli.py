@@ -120,18 +120,37 @@ class _ProgressBar:
             sys.stderr.flush()
 
 
-def _open(path: str, *, write: bool = False) -> Database:
+def _open(path: str, *, write: bool = False, key: bytes | None = None) -> Database:
     encode_path(path)  # a path no file can have (a lone surrogate) is that error, not "no such file"
     if not os.path.exists(path):
         raise _Failure(f"{path}: no such file")
-    return Database(path, read_only=not write)
+    return Database(path, read_only=not write, encryption_key=key)
+
+
+def _read_key(path: str | None) -> bytes | None:
+    """The encryption key in the file given with --key-file: its 64 bytes, or 128 hexadecimal
+    digits (as `openssl rand -hex 64` writes them, a final newline allowed). Never on the command
+    line, where other users see it (ps) and shells keep it (history)."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(4097)
+    except OSError as error:
+        raise _Failure(f"{path}: cannot read the key file ({error.strerror})") from None
+    text = raw.strip()
+    if len(text) == 128 and all(c in b"0123456789abcdefABCDEF" for c in text):
+        return bytes.fromhex(text.decode("ascii"))
+    if len(raw) == 64:
+        return raw
+    raise _Failure(f"{path}: a key file holds 64 bytes or 128 hexadecimal digits, not {len(raw)} bytes")
 
 
 # ---- Commands ------------------------------------------------------------------------------------
 
 
 def _info(args: argparse.Namespace, out: IO[str]) -> int:
-    with _open(args.file) as db:
+    with _open(args.file, key=args.key) as db:
         schema = db.schema
         out.write(f"file            {args.file}\n")
         out.write(f"size            {_size(os.path.getsize(args.file))}\n")
@@ -186,7 +205,7 @@ def _schema_type(spec: dict[str, Any]) -> str:
 
 
 def _schema(args: argparse.Namespace, out: IO[str]) -> int:
-    with _open(args.file) as db:
+    with _open(args.file, key=args.key) as db:
         schema = db.schema
     if args.json:
         out.write(json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
@@ -221,7 +240,7 @@ def _schema(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _query(args: argparse.Namespace, out: IO[str]) -> int:
-    with _open(args.file) as db:
+    with _open(args.file, key=args.key) as db:
         results = db.query(args.type, args.query)
         if args.limit is not None:
             results = results.limit(args.limit)
@@ -250,7 +269,7 @@ def _export(args: argparse.Namespace, out: IO[str]) -> int:
     target = args.output
     to_stdout = target in (None, _STDIO)
     bar = _ProgressBar("exporting", "objects", enabled=not args.quiet and sys.stderr.isatty())
-    with _open(args.file) as db:
+    with _open(args.file, key=args.key) as db:
         out.flush()
         try:
             count = db.export_ndjson("/dev/stdout" if to_stdout else target, args.type, progress=bar)
@@ -290,11 +309,11 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         added = None
         if schema is None:
-            database = _open(args.file, write=True)
+            database = _open(args.file, write=True, key=args.key)
         elif creates:
-            database = Database(args.file, schema)
+            database = Database(args.file, schema, encryption_key=args.key)
         else:
-            database, added = _open_to_add(args.file, schema)
+            database, added = _open_to_add(args.file, schema, args.key)
         with database as db:
             try:
                 if added is not None and args.batch == 0:
@@ -318,13 +337,13 @@ def _import(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def _open_to_add(path: str, schema: str) -> tuple[Database, str]:
+def _open_to_add(path: str, schema: str, key: bytes | None) -> tuple[Database, str]:
     """An existing database for an import with --schema: opened with none of its classes (at its
     stored schema version), and the classes to add to it in the import's transaction: the
     schema's, and the stored ones it does not name. Added to a handle that has none of them open,
     stored classes are compared with the file as an open compares them: the additive changes the
     schema makes to them are made in that transaction too, and roll back with it."""
-    with Database(path, read_only=True) as db:  # the whole file checked as any open checks it
+    with Database(path, read_only=True, encryption_key=key) as db:  # the whole file checked as any open checks it
         stored = db.schema
         version = db.schema_version
     try:
@@ -336,7 +355,7 @@ def _open_to_add(path: str, schema: str) -> tuple[Database, str]:
         kept = [entry for entry in stored if not {entry["name"], entry.get("mapTo", entry["name"])} & named]
         schema = json.dumps(given + kept)
     # Otherwise the schema is not a list of object schemas: add_classes reports what is wrong.
-    return Database(path, "[]", schema_version=version), schema
+    return Database(path, "[]", schema_version=version, encryption_key=key), schema
 
 
 def _undo_create(path: str, existed: bool) -> None:
@@ -357,7 +376,7 @@ def _undo_create(path: str, existed: bool) -> None:
 
 
 def _check(args: argparse.Namespace, out: IO[str]) -> int:
-    with _open(args.file) as db:
+    with _open(args.file, key=args.key) as db:
         problems = db.check()
     if not problems:
         out.write(f"{args.file}: ok\n")
@@ -369,7 +388,7 @@ def _check(args: argparse.Namespace, out: IO[str]) -> int:
 
 def _compact(args: argparse.Namespace, out: IO[str]) -> int:
     before = _total_size(args.file)
-    with _open(args.file, write=True) as db:
+    with _open(args.file, write=True, key=args.key) as db:
         db.compact()
     after = _total_size(args.file)
     out.write(f"{args.file}: {_size(before)} -> {_size(after)}\n")
@@ -409,6 +428,11 @@ def _parser() -> argparse.ArgumentParser:
     ) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=summary, description=summary)
         sub.add_argument("file", metavar="FILE", help="the database file")
+        sub.add_argument(
+            "--key-file",
+            metavar="PATH",
+            help="the file's encryption key: a file of 64 bytes or 128 hex digits (docs/encryption.md)",
+        )
         sub.set_defaults(run=run)
         return sub
 
@@ -490,6 +514,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
     try:
+        args.key = _read_key(args.key_file)
         status: int = args.run(args, sys.stdout)
         sys.stdout.flush()
         return status

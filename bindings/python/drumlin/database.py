@@ -19,6 +19,7 @@ from ._connection import (
     flag,
     milliseconds,
     open_databases,
+    set_encryption_key,
 )
 from ._constants import DRUMLIN_NOT_FOUND
 from ._convert import take_string, to_value
@@ -136,6 +137,7 @@ class Database(Connection):
         quick_check: bool = False,
         slow_query_threshold: float | None = None,
         migration: Callable[[Migration], object] | None = None,
+        encryption_key: bytes | None = None,
     ) -> None:
         self._drumlin_h = None
         # Model classes by schema class name: objects of those classes are their instances.
@@ -191,6 +193,7 @@ class Database(Connection):
             _ffi.drumlin_options_set_quick_check(options, 1 if quick_check else 0)
             _ffi.drumlin_options_set_slow_query_threshold(options, slow_ms)
             _ffi.drumlin_options_set_logger(options, LOG_TO_PYTHON, None, NO_FREE)
+            set_encryption_key(options, encryption_key)
             if migrate is not None:
                 _ffi.drumlin_options_set_migration(options, migrate.pointer, None, NO_FREE)
             handle = _ffi.drumlin_db_p()
@@ -757,6 +760,7 @@ def open(
     quick_check: bool = False,
     slow_query_threshold: float | None = None,
     migration: Callable[[Migration], object] | None = None,
+    encryption_key: bytes | None = None,
 ) -> Database:
     """Open (or create) a database.
 
@@ -782,6 +786,9 @@ def open(
         ``schema_version``, inside the transaction that changes the schema (see
         :class:`drumlin.Migration` and docs/migrations.md). If it raises, the file is left as it
         was and ``open()`` re-raises that exception.
+    :param encryption_key: 64 bytes (Realm's ``encryptionKey``): the file, its log and journal are
+        encrypted and authenticated (docs/encryption.md). Another length: :class:`InvalidArgumentError`;
+        the wrong key, none for an encrypted file or one for a plain file: :class:`DecryptionError`.
 
     The corresponding C function is ``drumlin_open``.
     """
@@ -797,4 +804,5 @@ def open(
         quick_check=quick_check,
         slow_query_threshold=slow_query_threshold,
         migration=migration,
+        encryption_key=encryption_key,
     )

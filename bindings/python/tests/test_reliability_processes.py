@@ -25,12 +25,13 @@ import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
 import drumlin
 start, paths, schemas, who = sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4]), int(sys.argv[5])
+key = bytes.fromhex(sys.argv[6]) if len(sys.argv) > 6 else None
 while not os.path.exists(start):
     time.sleep(0.001)
 failures = []
 for i, path in enumerate(paths):
     try:
-        db = drumlin.open(path, schemas[(i + who) % len(schemas)], busy_timeout=60)
+        db = drumlin.open(path, schemas[(i + who) % len(schemas)], busy_timeout=60, encryption_key=key)
         with db.write():
             db.create("Item", {"id": who * 1000 + i, "n": i})
         db.close()
@@ -43,12 +44,13 @@ PROCESSES = 4
 OPENS = 20
 
 
-def run_racing_children(tmp_path: Path, paths: list[str], schemas: list[object]) -> list[str]:
+def run_racing_children(tmp_path: Path, paths: list[str], schemas: list[object], key: bytes | None = None) -> list[str]:
     package = str(Path(drumlin.__file__).resolve().parents[1])
     start = tmp_path / "start"
     children = [
         subprocess.Popen(
-            [sys.executable, "-c", CHILD, package, str(start), json.dumps(paths), json.dumps(schemas), str(who)],
+            [sys.executable, "-c", CHILD, package, str(start), json.dumps(paths), json.dumps(schemas), str(who)]
+            + ([key.hex()] if key else []),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -95,3 +97,17 @@ def test_processes_opening_new_files_with_different_additions_all_succeed(tmp_pa
     assert failures == []
     for path in paths:
         assert stored_rows(path, "SELECT count(*) FROM Item") == [(PROCESSES,)]
+
+
+def test_processes_creating_and_growing_encrypted_files_at_once_all_succeed(tmp_path: Path) -> None:
+    # docs/encryption.md: whoever creates the file encrypts it; the others read its key check.
+    key = bytes(range(7, 71))
+    paths = [str(tmp_path / f"secret{i}.drumlin") for i in range(OPENS)]
+    failures = run_racing_children(tmp_path, paths, [BASE, BASE + [EXTRA]], key)
+    assert failures == []
+    for path in paths:
+        with open(path, "rb") as f:
+            assert f.read(16) == b"DrumlinEncrypted"
+        with drumlin.open(path, encryption_key=key) as db:
+            assert db.objects("Item").count() == PROCESSES
+            assert db.check() == []
