@@ -55,6 +55,18 @@ let package = Package(
         // The sync protocol's frames and their JSON codec (docs/sync-protocol.md), shared by the
         // service and the engine-side client. No Foundation, no NIO: only the engine's JSON.
         .target(name: "DrumlinSyncProtocol", dependencies: ["DrumlinValues"]),
+        // The sync client's WebSocket/TLS transport (docs/sync.md): libwebsockets (Debian's
+        // libwebsockets-dev, OpenSSL 3) through a module map, a C target that owns its contexts and
+        // callbacks and offers a blocking connection, and its Swift face. No Foundation.
+        .systemLibrary(
+            name: "CWebSockets",
+            path: "Sources/CWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "DrumlinWebSocket", dependencies: ["CWebSockets"],
+                linkerSettings: [.linkedLibrary("crypto")]),   // the certificate verify reason (OpenSSL 3)
+        .target(name: "DrumlinSyncTransport", dependencies: ["DrumlinWebSocket"]),
         // drumlin-sync, the stateless service between clients and PostgreSQL. It reads schemas and
         // Extended JSON with the engine's own code (DrumlinSchema, DrumlinValues); nothing in the
         // engine depends on it.
@@ -79,5 +91,6 @@ let package = Package(
         .testTarget(name: "DrumlinTests", dependencies: ["Drumlin", "DrumlinEngine"]),
         .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "DrumlinEngine"]),
         .testTarget(name: "DrumlinSyncProtocolTests", dependencies: ["DrumlinSyncProtocol", "DrumlinValues"]),
+        .testTarget(name: "DrumlinSyncTransportTests", dependencies: ["DrumlinSyncTransport"]),
     ]
 )

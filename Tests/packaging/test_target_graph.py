@@ -5,6 +5,9 @@ SwiftPM sees it (`swift package dump-package`):
     DrumlinValues  <-  DrumlinSchema  <-  DrumlinStorage  <-  DrumlinEngine  <-  Drumlin   (the Swift face, `import Drumlin`)
                                                                               <-  DrumlinC  (the C exports, libdrumlin.so)
     DrumlinValues  <-  DrumlinSyncProtocol  (the sync protocol's frames, shared by service and client)
+    CWebSockets  <-  DrumlinWebSocket  <-  DrumlinSyncTransport  (the sync client's WebSocket/TLS
+                     transport: libwebsockets, its C owner, the Swift face; beside the protocol, below
+                     the client; nothing in the engine's layers depends on it)
     DrumlinSchema, DrumlinSyncProtocol  <-  DrumlinSyncService  (drumlin-sync, with the server packages)
 
 The engine's four targets are its layers: values (Value, JSON, decimals, errors), schema, storage
@@ -41,6 +44,9 @@ LAYER = {
     "Drumlin": 4,
     "DrumlinC": 4,
     "DrumlinSyncProtocol": 1,
+    "CWebSockets": 0,
+    "DrumlinWebSocket": 1,
+    "DrumlinSyncTransport": 2,
     "DrumlinSyncService": 5,
 }
 
@@ -54,6 +60,7 @@ TESTS = {
     "DrumlinTests": "Drumlin",
     "DrumlinCTests": "DrumlinC",
     "DrumlinSyncProtocolTests": "DrumlinSyncProtocol",
+    "DrumlinSyncTransportTests": "DrumlinSyncTransport",
 }
 
 
