@@ -51,7 +51,7 @@ let package = Package(
                 swiftSettings: [.swiftLanguageMode(.v5)]),
         // Link-time shims for libdrumlin.so (see its hypotf.c and tools/build-library.sh).
         .target(name: "DrumlinLinkCompat"),
-        .target(name: "DrumlinC", dependencies: ["DrumlinEngine", "CDrumlinHeader", "DrumlinLinkCompat"]),
+        .target(name: "DrumlinC", dependencies: ["DrumlinEngine", "DrumlinSync", "CDrumlinHeader", "DrumlinLinkCompat"]),
         // The sync protocol's frames and their JSON codec (docs/sync-protocol.md), shared by the
         // service and the engine-side client. No Foundation, no NIO: only the engine's JSON.
         .target(name: "DrumlinSyncProtocol", dependencies: ["DrumlinValues"]),
@@ -67,6 +67,10 @@ let package = Package(
         .target(name: "DrumlinWebSocket", dependencies: ["CWebSockets"],
                 linkerSettings: [.linkedLibrary("crypto")]),   // the certificate verify reason (OpenSSL 3)
         .target(name: "DrumlinSyncTransport", dependencies: ["DrumlinWebSocket"]),
+        // The sync client (docs/sync.md, "The upload queue and the session"): one session thread per
+        // database opened with sync, uploading its asymmetric objects through the transport. Above
+        // the engine (it uses the engine's upload queue), below the C exports. No Foundation.
+        .target(name: "DrumlinSync", dependencies: ["DrumlinEngine", "DrumlinSyncProtocol", "DrumlinSyncTransport", "DrumlinValues"]),
         // drumlin-sync, the stateless service between clients and PostgreSQL. It reads schemas and
         // Extended JSON with the engine's own code (DrumlinSchema, DrumlinValues); nothing in the
         // engine depends on it.

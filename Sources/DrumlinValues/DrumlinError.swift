@@ -35,13 +35,15 @@ public struct DrumlinError: Error, CustomStringConvertible, Sendable, Equatable 
         public static let limit = Code(rawValue: 22)
         public static let callback = Code(rawValue: 23)
         public static let `internal` = Code(rawValue: 24)
+        public static let timeout = Code(rawValue: 25)
+        public static let sync = Code(rawValue: 26)
 
         /// Every error code, in the header's order.
         public static let allCases: [Code] = [
             .misuse, .invalidArgument, .schema, .migrationRequired, .migrationFailed, .noSuchClass,
             .noSuchProperty, .typeMismatch, .notNullable, .missingValue, .duplicatePrimaryKey,
             .primaryKeyImmutable, .wrongTransactionState, .invalidatedObject, .query, .notSupported,
-            .readOnly, .file, .corrupt, .busy, .limit, .callback, .internal,
+            .readOnly, .file, .corrupt, .busy, .limit, .callback, .internal, .timeout, .sync,
         ]
 
         /// The header's name without its `DRUMLIN_ERR_` prefix, e.g. "DUPLICATE_PRIMARY_KEY".
@@ -70,6 +72,8 @@ public struct DrumlinError: Error, CustomStringConvertible, Sendable, Equatable 
             case .limit: "LIMIT"
             case .callback: "CALLBACK"
             case .internal: "INTERNAL"
+            case .timeout: "TIMEOUT"
+            case .sync: "SYNC"
             default: "UNKNOWN(\(rawValue))"
             }
         }
@@ -118,4 +122,6 @@ public struct DrumlinError: Error, CustomStringConvertible, Sendable, Equatable 
     public static let limit = Code.limit
     public static let callback = Code.callback
     public static let `internal` = Code.internal
+    public static let timeout = Code.timeout
+    public static let sync = Code.sync
 }

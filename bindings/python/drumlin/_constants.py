@@ -32,6 +32,8 @@ DRUMLIN_ERR_BUSY = 21  # another connection holds the write lock
 DRUMLIN_ERR_LIMIT = 22  # a size or nesting limit was exceeded
 DRUMLIN_ERR_CALLBACK = 23  # a user callback failed
 DRUMLIN_ERR_INTERNAL = 24  # a bug in Drumlin: please report it
+DRUMLIN_ERR_TIMEOUT = 25  # a wait ran out of time (drumlin_sync_wait_for_upload)
+DRUMLIN_ERR_SYNC = 26  # the sync session stopped on the service's error
 
 # ---- Value types
 DRUMLIN_TYPE_NULL = 0
@@ -96,6 +98,11 @@ DRUMLIN_CHANGE_DELETIONS = 0
 DRUMLIN_CHANGE_INSERTIONS = 1
 DRUMLIN_CHANGE_MODIFICATIONS = 2
 
+# Connection states (Realm's SyncSession.ConnectionState).
+DRUMLIN_SYNC_DISCONNECTED = 0
+DRUMLIN_SYNC_CONNECTING = 1
+DRUMLIN_SYNC_CONNECTED = 2
+
 # The C name of each status code, as drumlin_status_name() gives it.
 STATUS_NAMES: dict[int, str] = {
     DRUMLIN_OK: "DRUMLIN_OK",
@@ -123,4 +130,6 @@ STATUS_NAMES: dict[int, str] = {
     DRUMLIN_ERR_LIMIT: "DRUMLIN_ERR_LIMIT",
     DRUMLIN_ERR_CALLBACK: "DRUMLIN_ERR_CALLBACK",
     DRUMLIN_ERR_INTERNAL: "DRUMLIN_ERR_INTERNAL",
+    DRUMLIN_ERR_TIMEOUT: "DRUMLIN_ERR_TIMEOUT",
+    DRUMLIN_ERR_SYNC: "DRUMLIN_ERR_SYNC",
 }

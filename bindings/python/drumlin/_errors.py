@@ -29,6 +29,8 @@ CorruptError              CORRUPT                                  not a Drumlin
 BusyError                 BUSY                                     another connection holds the lock
 LimitError                LIMIT                                    a size or nesting limit exceeded
 CallbackError             CALLBACK                                 a user callback failed
+SyncTimeoutError          TIMEOUT                  TimeoutError    a wait ran out of time
+SyncError                 SYNC                                     sync session stopped on an error
 DrumlinError              INTERNAL                                 a bug in Drumlin, or an unknown code
 ========================  =======================  ==============  ========================================
 
@@ -44,6 +46,8 @@ from __future__ import annotations
 from ._constants import (
     DRUMLIN_ERR_BUSY,
     DRUMLIN_ERR_CALLBACK,
+    DRUMLIN_ERR_SYNC,
+    DRUMLIN_ERR_TIMEOUT,
     DRUMLIN_ERR_CORRUPT,
     DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY,
     DRUMLIN_ERR_FILE,
@@ -92,6 +96,8 @@ __all__ = [
     "BusyError",
     "LimitError",
     "CallbackError",
+    "SyncError",
+    "SyncTimeoutError",
     "error_for",
     "STATUS_NAMES",
 ]
@@ -259,6 +265,18 @@ class CallbackError(DrumlinError):
     code = DRUMLIN_ERR_CALLBACK
 
 
+class SyncTimeoutError(DrumlinError, TimeoutError):
+    """A wait ran out of time (``db.sync.wait_for_upload``)."""
+
+    code = DRUMLIN_ERR_TIMEOUT
+
+
+class SyncError(DrumlinError):
+    """The sync session stopped on an error from the service (it waits for ``resume()``)."""
+
+    code = DRUMLIN_ERR_SYNC
+
+
 _BY_CODE: dict[int, type[DrumlinError]] = {
     cls.code: cls
     for cls in (
@@ -284,6 +302,8 @@ _BY_CODE: dict[int, type[DrumlinError]] = {
         BusyError,
         LimitError,
         CallbackError,
+        SyncTimeoutError,
+        SyncError,
     )
 }
 

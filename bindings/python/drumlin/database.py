@@ -38,6 +38,8 @@ from .notifications import NotificationToken
 from .object import Object
 from .projection import Projection
 from .results import _ENCODED, Results, ResultsHandle, encode_query, query_args
+from .sync import SyncConfig
+from .sync import configure as configure_sync
 from .values import INT64_MAX, INT64_MIN, ejson_dumps, ejson_loads
 
 __all__ = ["Database", "open", "WriteTransaction", "UpdateMode"]
@@ -136,8 +138,10 @@ class Database(Connection):
         quick_check: bool = False,
         slow_query_threshold: float | None = None,
         migration: Callable[[Migration], object] | None = None,
+        sync: SyncConfig | None = None,
     ) -> None:
         self._drumlin_h = None
+        self._sync_callbacks = None
         # Model classes by schema class name: objects of those classes are their instances.
         self._models: dict[str, type[Object]] = {}
         if isinstance(schema, (list, tuple)) and any(isinstance(entry, type) for entry in schema):
@@ -193,6 +197,7 @@ class Database(Connection):
             _ffi.drumlin_options_set_logger(options, LOG_TO_PYTHON, None, NO_FREE)
             if migrate is not None:
                 _ffi.drumlin_options_set_migration(options, migrate.pointer, None, NO_FREE)
+            callbacks = configure_sync(options, sync)
             handle = _ffi.drumlin_db_p()
             try:
                 _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
@@ -204,6 +209,7 @@ class Database(Connection):
         finally:
             _ffi.drumlin_options_free(options)
         self._drumlin_h = handle
+        self._sync_callbacks = callbacks  # alive while the session may call them
         # The engine's read version, read in place (see _rows): kept rows are current while it holds.
         address = c_void_p()
         _ffi.drumlin_db_read_version(handle, byref(address))
@@ -757,6 +763,7 @@ def open(
     quick_check: bool = False,
     slow_query_threshold: float | None = None,
     migration: Callable[[Migration], object] | None = None,
+    sync: SyncConfig | None = None,
 ) -> Database:
     """Open (or create) a database.
 
@@ -782,6 +789,8 @@ def open(
         ``schema_version``, inside the transaction that changes the schema (see
         :class:`drumlin.Migration` and docs/migrations.md). If it raises, the file is left as it
         was and ``open()`` re-raises that exception.
+    :param sync: upload the asymmetric objects to a sync service (:class:`drumlin.SyncConfig`,
+        docs/sync.md); ``db.sync`` is the session.
 
     The corresponding C function is ``drumlin_open``.
     """
@@ -797,4 +806,5 @@ def open(
         quick_check=quick_check,
         slow_query_threshold=slow_query_threshold,
         migration=migration,
+        sync=sync,
     )
