@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
                  "{\"_id\": {\"$oid\": \"65f1c0ffee%014x\"}, \"sensor\": \"%s\", \"celsius\": %d.%02d,"
                  " \"at\": {\"$date\": \"2026-12-07T13:%02d:%02d.123456Z\"}}",
                  n, argv[6], 20 + n / 100, n % 100, n / 60 % 60, n % 60);
-        if (drumlin_create_json(db, "Reading", json) != DRUMLIN_OK) return fail("create_json");
+        if (drumlin_create_json(db, "Reading", json, DRUMLIN_UPDATE_NEVER, NULL) != DRUMLIN_OK) return fail("create_json");
     }
     if (drumlin_commit(db) != DRUMLIN_OK) return fail("commit");
     if (drumlin_sync_wait_for_upload(db, 60000) != DRUMLIN_OK) return fail("wait_for_upload");
