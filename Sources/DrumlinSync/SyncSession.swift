@@ -319,7 +319,9 @@ package final class SyncSession: @unchecked Sendable {
     private func converse(_ socket: WebSocketConnection, token: String, clientId: String) throws(SessionFailure) -> Outcome {
         let hello = FrameCodec.encode(.hello(Hello(token: token, clientId: clientId, schema: queue.uploadSchemaJSON)))
         try send(socket, Array(hello.utf8))
-        guard case .welcome(let welcome) = try receiveFrame(socket, timeout: 60_000, waitingFor: "welcome") else {
+        let answer = try receiveFrame(socket, timeout: 60_000, waitingFor: "welcome")
+        if case .error(let error)? = answer { throw .service(error) }
+        guard case .welcome(let welcome)? = answer else {
             throw .service(SyncError(.badMessageOrder, "the service answered hello with something other than welcome"))
         }
         setState(.connected)

@@ -17,7 +17,7 @@ from test_client_python import create_readings, expected_readings, postgres_read
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
 
 import drumlin  # noqa: E402
-from fixtures import READING  # noqa: E402
+from fixtures import READING, oid  # noqa: E402
 
 
 def library() -> Path:
@@ -57,13 +57,15 @@ def test_c_and_python_clients_ingest_into_one_table(cluster: PostgresCluster, da
     assert rows == [r[:1] + ["c"] + r[2:] for r in expected_readings(range(4))] + expected_readings(range(4, 7))
     assert cluster.psql("SELECT user_id, last_seq, objects_inserted FROM drumlin_sync.clients ORDER BY user_id",
                         database) == [["cee", "1", "4"], ["pia", "1", "3"]]
-    # An object already in the table (inserted by the C client) is reported as 227 and left as it was.
+    # Objects already in the table (inserted by the C and the Python client) are reported as 227,
+    # each, and left as they were.
     again = subprocess.run([str(ingest), str(tmp_path / "c2.drumlin"), service.url, keys.token("cee"), "3", "2", "c2"],
                            capture_output=True, text=True, timeout=120)
     lines = again.stdout.splitlines()
-    assert lines[0].startswith("error 227 object_already_exists Warning 0: upload 1: an object with the primary key ")
-    assert "65f1c0ffee00000000000003" in lines[0] and lines[0].endswith(
-        "was already in the service's table; it was left as it was and this one dropped.")
-    assert lines[1] == "state 2 paused 0 uploaded 2 pending 0"
-    assert cluster.psql("SELECT sensor FROM \"Reading\" WHERE _id = decode('65f1c0ffee00000000000003', 'hex')",
-                        database) == [["c"]]
+    assert lines[:2] == [
+        "error 227 object_already_exists Warning 0: upload 1: an object with the primary key "
+        f'{{"$oid":"{oid(n)}"}} was already in the service\'s table; it was left as it was and this one dropped.'
+        for n in (3, 4)]
+    assert lines[2] == "state 2 paused 0 uploaded 2 pending 0"
+    assert cluster.psql("SELECT sensor FROM \"Reading\" WHERE _id IN (decode('65f1c0ffee00000000000003', 'hex'), "
+                        "decode('65f1c0ffee00000000000004', 'hex')) ORDER BY _id", database) == [["c"], ["py"]]

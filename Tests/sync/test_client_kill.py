@@ -67,7 +67,7 @@ def test_a_client_killed_20_times_uploads_every_object_exactly_once(cluster, dat
     with drumlin.open(path, [READING, MADE], sync=drumlin.SyncConfig(url=service.url, token=lambda: token,
                                                                      on_error=errors.append)) as db:
         db.sync.wait_for_upload(timeout=120)
-        committed = sorted(made.id for made in db.objects("Made"))
+        committed = sorted(made["id"] for made in db.objects("Made"))
     assert len(committed) >= 50
     uploaded = [row[0] for row in cluster.psql('SELECT encode("_id", \'hex\') FROM "Reading" ORDER BY 1', database)]
     assert uploaded == [oid(n) for n in committed]
