@@ -172,9 +172,9 @@ test-packaging: wheel test-c node
 # The sync service (docs/sync.md): a throwaway PostgreSQL 15 cluster (initdb in a temporary folder,
 # as the postgres user when run as root), `drumlin-sync migrate`, and 1-3 `drumlin-sync serve`
 # processes per test, driven by a protocol-level client (Tests/sync/syncclient.py).
-test-sync: deps-sync
+test-sync: lib deps-sync
 	swift build --product drumlin-sync
-	DRUMLIN_SYNC_BINARY=$$(swift build --show-bin-path)/drumlin-sync $(TEST_PYTHON) -m pytest -q Tests/sync
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_SYNC_BINARY=$$(swift build --show-bin-path)/drumlin-sync $(TEST_PYTHON) -m pytest -q Tests/sync
 
 # The reliability suite at length (not part of `make test`, which runs it briefly): 500 rounds of
 # SIGKILL of 4 writers at once, a minute of each fuzz harness, the racing-process tests, 5,000

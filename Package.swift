@@ -54,10 +54,26 @@ let package = Package(
                 swiftSettings: [.swiftLanguageMode(.v5)]),
         // Link-time shims for libdrumlin.so (see its hypotf.c and tools/build-library.sh).
         .target(name: "DrumlinLinkCompat"),
-        .target(name: "DrumlinC", dependencies: ["DrumlinEngine", "CDrumlinHeader", "DrumlinLinkCompat"]),
+        .target(name: "DrumlinC", dependencies: ["DrumlinEngine", "DrumlinSync", "CDrumlinHeader", "DrumlinLinkCompat"]),
         // The sync protocol's frames and their JSON codec (docs/sync-protocol.md), shared by the
         // service and the engine-side client. No Foundation, no NIO: only the engine's JSON.
         .target(name: "DrumlinSyncProtocol", dependencies: ["DrumlinValues"]),
+        // The sync client's WebSocket/TLS transport (docs/sync.md): libwebsockets (Debian's
+        // libwebsockets-dev, OpenSSL 3) through a module map, a C target that owns its contexts and
+        // callbacks and offers a blocking connection, and its Swift face. No Foundation.
+        .systemLibrary(
+            name: "CWebSockets",
+            path: "Sources/CWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .target(name: "DrumlinWebSocket", dependencies: ["CWebSockets"],
+                linkerSettings: [.linkedLibrary("crypto")]),   // the certificate verify reason (OpenSSL 3)
+        .target(name: "DrumlinSyncTransport", dependencies: ["DrumlinWebSocket"]),
+        // The sync client (docs/sync.md, "The upload queue and the session"): one session thread per
+        // database opened with sync, uploading its asymmetric objects through the transport. Above
+        // the engine (it uses the engine's upload queue), below the C exports. No Foundation.
+        .target(name: "DrumlinSync", dependencies: ["DrumlinEngine", "DrumlinSyncProtocol", "DrumlinSyncTransport", "DrumlinValues"]),
         // drumlin-sync, the stateless service between clients and PostgreSQL. It reads schemas and
         // Extended JSON with the engine's own code (DrumlinSchema, DrumlinValues); nothing in the
         // engine depends on it.
@@ -82,5 +98,6 @@ let package = Package(
         .testTarget(name: "DrumlinTests", dependencies: ["Drumlin", "DrumlinEngine"]),
         .testTarget(name: "DrumlinCTests", dependencies: ["DrumlinC", "CDrumlinHeader", "DrumlinEngine"]),
         .testTarget(name: "DrumlinSyncProtocolTests", dependencies: ["DrumlinSyncProtocol", "DrumlinValues"]),
+        .testTarget(name: "DrumlinSyncTransportTests", dependencies: ["DrumlinSyncTransport"]),
     ]
 )

@@ -72,6 +72,8 @@ extern "C" {
 #define DRUMLIN_ERR_CALLBACK               23   /* a user callback failed */
 #define DRUMLIN_ERR_INTERNAL               24   /* a bug in Drumlin: please report it */
 #define DRUMLIN_ERR_DECRYPTION_FAILED      25   /* wrong encryption key, or a key for a plain file */
+#define DRUMLIN_ERR_TIMEOUT                26   /* a wait ran out of time (drumlin_sync_wait_for_upload) */
+#define DRUMLIN_ERR_SYNC                   27   /* the sync session stopped on the service's error */
 
 /*---- Value types -------------------------------------------------------------------------------*/
 
@@ -1405,6 +1407,78 @@ int drumlin_has_changes(drumlin_db *db, int *out_changed);
  * in `tokens` (their observers still move past it), as Realm's write(withoutNotifying:).
  */
 int drumlin_commit_without_notifying(drumlin_db *db, drumlin_token *const *tokens, size_t count);
+
+/*---- Sync --------------------------------------------------------------------------------------*/
+
+/* Data Ingest (docs/sync.md): a database opened with drumlin_options_set_sync() uploads its
+ * asymmetric objects to a drumlin-sync service from a thread of its own, and deletes each batch
+ * once the service has acknowledged it. Creating an asymmetric object queues it in the same
+ * transaction. Callbacks run on that thread; they must not block for long, and may call
+ * drumlin_sync_* functions of the same database except drumlin_sync_wait_for_upload. */
+
+typedef struct drumlin_sync_token_request drumlin_sync_token_request;  /* valid during a token call */
+
+/* Connection states (Realm's SyncSession.ConnectionState). */
+#define DRUMLIN_SYNC_DISCONNECTED 0
+#define DRUMLIN_SYNC_CONNECTING   1
+#define DRUMLIN_SYNC_CONNECTED    2
+
+/* Asked for a token before each connection, on the sync thread: answer with
+ * drumlin_sync_token_set(request, token) during the call (the library copies the token). Not
+ * answering means no token: the session reports it and tries again with backoff. */
+typedef void (*drumlin_sync_token_fn)(void *userdata, drumlin_sync_token_request *request);
+
+/* After each change of state and each acknowledged batch: the connection state, whether paused,
+ * objects acknowledged since the database was opened, objects still waiting in the file. */
+typedef void (*drumlin_sync_progress_fn)(void *userdata, int state, int paused, int64_t uploaded, int64_t pending);
+
+/* An error: Realm's code and name (203 "bad_authentication"; 227 "object_already_exists" for an
+ * object the service already had; 0 and a client-side name such as "no_token" for the client's
+ * own), a message, Realm's action ("LogOutUser", "Transient", "Warning", ...), and `stopped` 1 when
+ * the session stopped on it until drumlin_sync_resume(). Strings are valid during the call. */
+typedef void (*drumlin_sync_error_fn)(void *userdata, int code, const char *name, const char *message,
+                                      const char *action, int stopped);
+
+/**
+ * Sync databases opened with these options to the service at `url` (ws:// or wss://, e.g.
+ * "wss://sync.example.com/sync"), asking `token_fn` for a token (a JWT from the app's backend)
+ * before each connection. `free_userdata` (may be NULL) runs once nothing uses `userdata` any more.
+ * `url` NULL removes the sync configuration. Every asymmetric class of the schema is uploaded;
+ * an in-memory or read-only database with sync fails to open with DRUMLIN_ERR_INVALID_ARGUMENT.
+ */
+int drumlin_options_set_sync(drumlin_options *options, const char *url, drumlin_sync_token_fn token_fn,
+                             void *userdata, drumlin_free_fn free_userdata);
+
+/** A PEM file of CA certificates to verify a wss:// service with (NULL: the system's). */
+int drumlin_options_set_sync_ca_file(drumlin_options *options, const char *path);
+
+/**
+ * The progress and error callbacks (either may be NULL) of the sync session, with their userdata.
+ * Set after drumlin_options_set_sync(); without it: DRUMLIN_ERR_MISUSE.
+ */
+int drumlin_options_set_sync_callbacks(drumlin_options *options, drumlin_sync_progress_fn progress_fn,
+                                       drumlin_sync_error_fn error_fn, void *userdata,
+                                       drumlin_free_fn free_userdata);
+
+/** Answers a token request (only during the drumlin_sync_token_fn call that received it). */
+int drumlin_sync_token_set(drumlin_sync_token_request *request, const char *token);
+
+/**
+ * Waits until every object queued in the file has been acknowledged by the service.
+ * `timeout_ms` negative: no limit. DRUMLIN_ERR_TIMEOUT when the time ran out first (the message
+ * says how many objects still wait); DRUMLIN_ERR_SYNC when the session stopped on an error;
+ * DRUMLIN_ERR_MISUSE when the database has no sync session.
+ */
+int drumlin_sync_wait_for_upload(drumlin_db *db, int64_t timeout_ms);
+
+/** Pauses the session (its connection closes; objects keep queueing), as Realm's suspend(). */
+int drumlin_sync_pause(drumlin_db *db);
+
+/** Resumes a paused session, or one stopped on an error: it connects at once. */
+int drumlin_sync_resume(drumlin_db *db);
+
+/** The session's state: any out pointer may be NULL (see drumlin_sync_progress_fn). */
+int drumlin_sync_state(drumlin_db *db, int *out_state, int *out_paused, int64_t *out_uploaded, int64_t *out_pending);
 
 #ifdef __cplusplus
 }

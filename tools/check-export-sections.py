@@ -41,6 +41,7 @@ SECTION_FILES = {
     "Dictionaries": "Exports+Dictionaries.swift",
     "Nested mixed values": "Exports+NestedMixed.swift",
     "Notifications": "Exports+Notifications.swift",
+    "Sync": "Exports+Sync.swift",
 }
 
 _SECTION = re.compile(r"^/\*-+ (.+?) -+\*/$", re.MULTILINE)

@@ -1,4 +1,5 @@
 import DrumlinEngine
+import DrumlinSync
 import CDrumlinHeader
 import Synchronization
 #if canImport(Glibc)
@@ -93,9 +94,13 @@ final class DatabaseHandle: BorrowingHandle {
     var classNames: [Int: UnsafeMutablePointer<CChar>] = [:]
     var propertyStrings: [String: UnsafeMutablePointer<CChar>] = [:]
 
+    /// The sync session (Exports+Sync.swift), stopped by drumlin_close before the database closes.
+    var syncSession: SyncSession?
+
     init(_ database: Database) { self.database = database }
 
     deinit {
+        syncSession?.stop()
         for pointer in classNames.values { free(pointer) }
         for pointer in propertyStrings.values { free(pointer) }
     }
@@ -273,6 +278,8 @@ func newObjectHandle(_ object: Object) -> OpaquePointer {
 
 final class OptionsHandle {
     var options = OpenOptions()
+    /// Sync (drumlin_options_set_sync, Exports+Sync.swift): a session starts with each database opened.
+    var sync: SyncOptions?
 }
 
 func optionsHandle(_ pointer: OpaquePointer?) throws(DrumlinError) -> OptionsHandle {

@@ -1,4 +1,5 @@
 import DrumlinEngine
+import DrumlinSync
 import CDrumlinHeader
 #if canImport(Glibc)
 import Glibc
@@ -14,15 +15,33 @@ public func drumlin_open(_ path: UnsafePointer<CChar>?, _ schemaJSON: UnsafePoin
         outDB.pointee = nil
         let path = try string(path, "path")
         let schema = try schemaJSON.map { (pointer) throws(DrumlinError) in try string(pointer, "schema_json") }
-        let openOptions = try options.map { (pointer) throws(DrumlinError) in try optionsHandle(pointer).options } ?? OpenOptions()
+        let given: OptionsHandle? = try options.map { (pointer) throws(DrumlinError) -> OptionsHandle in try optionsHandle(pointer) }
+        let openOptions = given?.options ?? OpenOptions()
+        let sync = given?.sync
+        if sync != nil, openOptions.readOnly || openOptions.inMemory || path == ":memory:" {
+            throw DrumlinError(.invalidArgument, "Sync needs a database file opened for writing (its upload queue lives in the file): it cannot be used \(openOptions.readOnly ? "read-only" : "in memory").")
+        }
         let db: Database
         if let schema {
             db = try Database(path: path, schemaJSON: schema, options: openOptions)
         } else {
             db = try Database(path: path, options: openOptions)
         }
-        outDB.pointee = registerDatabase(DatabaseHandle(db))
+        let handle = DatabaseHandle(db)
+        if let sync { handle.syncSession = try startSession(db, sync, logger: openOptions.logger) }
+        outDB.pointee = registerDatabase(handle)
         return DRUMLIN_OK
+    }
+}
+
+/// The sync session of a database just opened; the database is closed when it cannot start.
+private func startSession(_ db: Database, _ sync: SyncOptions,
+                          logger: (@Sendable (LogLevel, String) -> Void)?) throws(DrumlinError) -> SyncSession {
+    do throws(DrumlinError) {
+        return try SyncSession(database: db, settings: sync.settings(logger: logger))
+    } catch {
+        db.close()
+        throw error
     }
 }
 
@@ -31,6 +50,7 @@ public func drumlin_close(_ db: OpaquePointer?) -> Int32 {
     capi { () throws(DrumlinError) in
         guard let db else { return DRUMLIN_OK }
         guard let handle = unregisterDatabase(db) else { throw misuse("The database handle is closed or invalid.") }
+        handle.takeUnretainedValue().syncSession?.stop()
         handle.takeUnretainedValue().database.close()
         handle.release()
         return DRUMLIN_OK

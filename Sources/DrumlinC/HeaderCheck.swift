@@ -173,6 +173,14 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_refresh; v = DrumlinC.drumlin_refresh; keep(v) }
     do { var v = CDrumlinHeader.drumlin_has_changes; v = DrumlinC.drumlin_has_changes; keep(v) }
     do { var v = CDrumlinHeader.drumlin_commit_without_notifying; v = DrumlinC.drumlin_commit_without_notifying; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_sync; v = DrumlinC.drumlin_options_set_sync; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_sync_ca_file; v = DrumlinC.drumlin_options_set_sync_ca_file; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_options_set_sync_callbacks; v = DrumlinC.drumlin_options_set_sync_callbacks; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_sync_token_set; v = DrumlinC.drumlin_sync_token_set; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_sync_wait_for_upload; v = DrumlinC.drumlin_sync_wait_for_upload; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_sync_pause; v = DrumlinC.drumlin_sync_pause; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_sync_resume; v = DrumlinC.drumlin_sync_resume; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_sync_state; v = DrumlinC.drumlin_sync_state; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_synchronous; v = DrumlinC.drumlin_options_set_synchronous; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_quick_check; v = DrumlinC.drumlin_options_set_quick_check; keep(v) }
     do { var v = CDrumlinHeader.drumlin_options_set_encryption_key; v = DrumlinC.drumlin_options_set_encryption_key; keep(v) }

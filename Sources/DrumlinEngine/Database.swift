@@ -111,6 +111,8 @@ public final class Database: @unchecked Sendable {
     var notificationState = NotificationState()
     /// The thread running notification callbacks, if any (0: none).
     let deliveringThread = Atomic<UInt>(0)
+    /// Told of every commit through this handle: the sync session (Sync/Database+UploadQueue.swift).
+    let commitObserver = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// The read version: a counter that moves whenever values read through this handle may have
     /// changed. It is bumped on every commit and rollback, after every call that wrote a row
@@ -533,6 +535,7 @@ public final class Database: @unchecked Sendable {
         pendingSequences.removeAll()
         keyOrders.removeAll()
         recorder?.reset()
+        notifyCommitObserver()
     }
 
     /// `rollback()` for callers already inside `serialized`.

@@ -36,13 +36,15 @@ public struct DrumlinError: Error, CustomStringConvertible, Sendable, Equatable 
         public static let callback = Code(rawValue: 23)
         public static let `internal` = Code(rawValue: 24)
         public static let decryptionFailed = Code(rawValue: 25)
+        public static let timeout = Code(rawValue: 26)
+        public static let sync = Code(rawValue: 27)
 
         /// Every error code, in the header's order.
         public static let allCases: [Code] = [
             .misuse, .invalidArgument, .schema, .migrationRequired, .migrationFailed, .noSuchClass,
             .noSuchProperty, .typeMismatch, .notNullable, .missingValue, .duplicatePrimaryKey,
             .primaryKeyImmutable, .wrongTransactionState, .invalidatedObject, .query, .notSupported,
-            .readOnly, .file, .corrupt, .busy, .limit, .callback, .internal, .decryptionFailed,
+            .readOnly, .file, .corrupt, .busy, .limit, .callback, .internal, .decryptionFailed, .timeout, .sync,
         ]
 
         /// The header's name without its `DRUMLIN_ERR_` prefix, e.g. "DUPLICATE_PRIMARY_KEY".
@@ -72,6 +74,8 @@ public struct DrumlinError: Error, CustomStringConvertible, Sendable, Equatable 
             case .callback: "CALLBACK"
             case .internal: "INTERNAL"
             case .decryptionFailed: "DECRYPTION_FAILED"
+            case .timeout: "TIMEOUT"
+            case .sync: "SYNC"
             default: "UNKNOWN(\(rawValue))"
             }
         }
@@ -121,4 +125,6 @@ public struct DrumlinError: Error, CustomStringConvertible, Sendable, Equatable 
     public static let callback = Code.callback
     public static let `internal` = Code.internal
     public static let decryptionFailed = Code.decryptionFailed
+    public static let timeout = Code.timeout
+    public static let sync = Code.sync
 }

@@ -5,6 +5,11 @@ SwiftPM sees it (`swift package dump-package`):
     DrumlinValues  <-  DrumlinSchema  <-  DrumlinStorage  <-  DrumlinEngine  <-  Drumlin   (the Swift face, `import Drumlin`)
                                                                               <-  DrumlinC  (the C exports, libdrumlin.so)
     DrumlinValues  <-  DrumlinSyncProtocol  (the sync protocol's frames, shared by service and client)
+    CWebSockets  <-  DrumlinWebSocket  <-  DrumlinSyncTransport  (the sync client's WebSocket/TLS
+                     transport: libwebsockets, its C owner, the Swift face; beside the protocol, below
+                     the client; nothing in the engine's layers depends on it)
+    DrumlinEngine, DrumlinSyncProtocol, DrumlinSyncTransport  <-  DrumlinSync  <-  DrumlinC  (the sync
+                     client: the session thread over the engine's upload queue)
     DrumlinSchema, DrumlinSyncProtocol  <-  DrumlinSyncService  (drumlin-sync, with the server packages)
 
 The engine's four targets are its layers: values (Value, JSON, decimals, errors), schema, storage
@@ -41,8 +46,12 @@ LAYER = {
     "CDrumlinHeader": 3,
     "DrumlinLinkCompat": 3,
     "Drumlin": 4,
-    "DrumlinC": 4,
+    "DrumlinC": 5,
+    "DrumlinSync": 4,
     "DrumlinSyncProtocol": 1,
+    "CWebSockets": 0,
+    "DrumlinWebSocket": 1,
+    "DrumlinSyncTransport": 2,
     "DrumlinSyncService": 5,
 }
 
@@ -56,6 +65,7 @@ TESTS = {
     "DrumlinTests": "Drumlin",
     "DrumlinCTests": "DrumlinC",
     "DrumlinSyncProtocolTests": "DrumlinSyncProtocol",
+    "DrumlinSyncTransportTests": "DrumlinSyncTransport",
 }
 
 

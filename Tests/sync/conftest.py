@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import Keys, PostgresCluster, SyncService, run_service_command, service_binary  # noqa: E402
+from proxy import Proxy  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -58,3 +59,19 @@ def services(cluster: PostgresCluster, database: str, keys: Keys,
     yield start
     for service in started:
         service.stop()
+
+
+@pytest.fixture
+def proxies(tmp_path: Path) -> Iterator[Callable[..., Proxy]]:
+    """`proxies(service)`: a fault-injecting TCP proxy in front of a service (proxy.py);
+    `proxies(service, tls=True)`: one that also terminates TLS with a throwaway CA."""
+    started: list[Proxy] = []
+
+    def start(service: SyncService, tls: bool = False) -> Proxy:
+        proxy = Proxy(service.port, tmp_path / f"tls-{len(started)}" if tls else None)
+        started.append(proxy)
+        return proxy
+
+    yield start
+    for proxy in started:
+        proxy.stop()

@@ -5,6 +5,7 @@ client, and can send what a correct client never would (a malformed frame, a 100
 from __future__ import annotations
 
 import json
+from ssl import SSLContext
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
@@ -25,10 +26,11 @@ class Closed(Exception):
 
 
 class SyncClient:
-    def __init__(self, url: str, subprotocols: list[Subprotocol] | None = None) -> None:
+    def __init__(self, url: str, subprotocols: list[Subprotocol] | None = None,
+                 ssl: SSLContext | None = None) -> None:
         self.connection: ClientConnection = connect(
             url, subprotocols=[SUBPROTOCOL] if subprotocols is None else subprotocols, max_size=None,
-            open_timeout=20, close_timeout=5).__enter__()
+            open_timeout=20, close_timeout=5, ssl=ssl).__enter__()
 
     def __enter__(self) -> "SyncClient":
         return self

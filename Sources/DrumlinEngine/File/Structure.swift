@@ -32,7 +32,7 @@ enum Structure {
         var fullTextTables: Set<Name> = []
 
         init(_ classes: [ClassInfo]) {
-            for sql in Storage.metadataStatements + [ChangeLog.createSQL] { add(sql) }
+            for sql in Storage.metadataStatements + [ChangeLog.createSQL, UploadQueue.createSQL] { add(sql) }
             for info in classes {
                 classTables[Name(info.schema.storedName)] = info
                 for (index, table) in info.collectionTables.enumerated() {
@@ -244,9 +244,9 @@ enum Structure {
                                     "REAL", "BLOB", "WITHOUT", "ROWID", "ANY",
                                     // bare column names of Drumlin's metadata and collection tables
                                     "VALUE", "OWNER", "POSITION", "VALUE_TYPE", "TABLE_NAME", "NAME", "DEFINITION",
-                                    "NEXT_SEQ", "ID", "KIND", "COLLECTION", "SEQ", "DATA",
+                                    "NEXT_SEQ", "ID", "KIND", "COLLECTION", "SEQ", "DATA", "FRAME", "OBJECTS",
                                     "_DRUMLIN_META", "_DRUMLIN_CLASSES", "_DRUMLIN_MIXED_COLLECTIONS", "_DRUMLIN_MIXED",
-                                    "_DRUMLIN_CHANGES"]
+                                    "_DRUMLIN_CHANGES", "_DRUMLIN_SYNC_BATCHES"]
         for token in SQLTokens(sql) {
             guard let word = token.word else { continue }
             if allowed.contains(word) { continue }

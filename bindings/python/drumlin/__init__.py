@@ -44,6 +44,8 @@ from ._errors import (
     QueryError,
     ReadOnlyError,
     SchemaValidationError,
+    SyncError,
+    SyncTimeoutError,
     TransactionError,
     TypeMismatchError,
 )
@@ -59,6 +61,7 @@ from .notifications import CollectionChange, DictionaryChange, NotificationToken
 from .object import AsymmetricObject, EmbeddedObject, Object
 from .projection import Projection, projected
 from .results import Results
+from .sync import SyncConfig, SyncErrorInfo, SyncProgress
 from .values import ObjectId
 
 
@@ -117,6 +120,11 @@ __all__ = [
     "SchemaEntry",
     "SchemaValidationError",
     "Set",
+    "SyncConfig",
+    "SyncError",
+    "SyncErrorInfo",
+    "SyncProgress",
+    "SyncTimeoutError",
     "TransactionError",
     "TypeMismatchError",
     "UpdateMode",

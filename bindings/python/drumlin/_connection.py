@@ -29,6 +29,7 @@ from ._schema import ClassInfo, encode_name
 from .model import ModelInfo, collect_schema, ensure_resolved
 from .notifications import NotificationToken
 from .projection import Projection
+from .sync import Sync
 from .values import INT64_MAX, ejson_dumps, ejson_loads
 
 if TYPE_CHECKING:
@@ -150,6 +151,7 @@ class Connection(Handle):
         "_object_lock",
         "_path",
         "_schema",
+        "_sync_callbacks",
         "_version",
         "_write_lock",
         "_writer",
@@ -165,6 +167,7 @@ class Connection(Handle):
     _object_lock: threading.RLock
     _writer: int | None
     _version: c_uint64
+    _sync_callbacks: object
 
     # ---- Lifetime ------------------------------------------------------------------------------
 
@@ -195,6 +198,12 @@ class Connection(Handle):
     def path(self) -> str:
         """The path the database was opened with."""
         return self._path
+
+    @property
+    def sync(self) -> Sync:
+        """The sync session of a database opened with ``sync=`` (docs/sync.md); its calls raise
+        :class:`MisuseError` on a database without one."""
+        return Sync(self)
 
     def __repr__(self) -> str:
         state = "closed" if self._drumlin_h is None else "open"

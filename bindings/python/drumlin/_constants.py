@@ -33,6 +33,8 @@ DRUMLIN_ERR_LIMIT = 22  # a size or nesting limit was exceeded
 DRUMLIN_ERR_CALLBACK = 23  # a user callback failed
 DRUMLIN_ERR_INTERNAL = 24  # a bug in Drumlin: please report it
 DRUMLIN_ERR_DECRYPTION_FAILED = 25  # wrong encryption key, or a key for a plain file
+DRUMLIN_ERR_TIMEOUT = 26  # a wait ran out of time (drumlin_sync_wait_for_upload)
+DRUMLIN_ERR_SYNC = 27  # the sync session stopped on the service's error
 
 # ---- Value types
 DRUMLIN_TYPE_NULL = 0
@@ -97,6 +99,11 @@ DRUMLIN_CHANGE_DELETIONS = 0
 DRUMLIN_CHANGE_INSERTIONS = 1
 DRUMLIN_CHANGE_MODIFICATIONS = 2
 
+# Connection states (Realm's SyncSession.ConnectionState).
+DRUMLIN_SYNC_DISCONNECTED = 0
+DRUMLIN_SYNC_CONNECTING = 1
+DRUMLIN_SYNC_CONNECTED = 2
+
 # The C name of each status code, as drumlin_status_name() gives it.
 STATUS_NAMES: dict[int, str] = {
     DRUMLIN_OK: "DRUMLIN_OK",
@@ -125,4 +132,6 @@ STATUS_NAMES: dict[int, str] = {
     DRUMLIN_ERR_CALLBACK: "DRUMLIN_ERR_CALLBACK",
     DRUMLIN_ERR_INTERNAL: "DRUMLIN_ERR_INTERNAL",
     DRUMLIN_ERR_DECRYPTION_FAILED: "DRUMLIN_ERR_DECRYPTION_FAILED",
+    DRUMLIN_ERR_TIMEOUT: "DRUMLIN_ERR_TIMEOUT",
+    DRUMLIN_ERR_SYNC: "DRUMLIN_ERR_SYNC",
 }

@@ -30,6 +30,8 @@ BusyError                 BUSY                                     another conne
 LimitError                LIMIT                                    a size or nesting limit exceeded
 CallbackError             CALLBACK                                 a user callback failed
 DecryptionError           DECRYPTION_FAILED                        wrong key, or key and file disagree
+SyncTimeoutError          TIMEOUT                  TimeoutError    a wait ran out of time
+SyncError                 SYNC                                     sync session stopped on an error
 DrumlinError              INTERNAL                                 a bug in Drumlin, or an unknown code
 ========================  =======================  ==============  ========================================
 
@@ -45,6 +47,8 @@ from __future__ import annotations
 from ._constants import (
     DRUMLIN_ERR_BUSY,
     DRUMLIN_ERR_CALLBACK,
+    DRUMLIN_ERR_SYNC,
+    DRUMLIN_ERR_TIMEOUT,
     DRUMLIN_ERR_CORRUPT,
     DRUMLIN_ERR_DECRYPTION_FAILED,
     DRUMLIN_ERR_DUPLICATE_PRIMARY_KEY,
@@ -95,6 +99,8 @@ __all__ = [
     "LimitError",
     "CallbackError",
     "DecryptionError",
+    "SyncError",
+    "SyncTimeoutError",
     "error_for",
     "STATUS_NAMES",
 ]
@@ -269,6 +275,18 @@ class DecryptionError(DrumlinError):
     code = DRUMLIN_ERR_DECRYPTION_FAILED
 
 
+class SyncTimeoutError(DrumlinError, TimeoutError):
+    """A wait ran out of time (``db.sync.wait_for_upload``)."""
+
+    code = DRUMLIN_ERR_TIMEOUT
+
+
+class SyncError(DrumlinError):
+    """The sync session stopped on an error from the service (it waits for ``resume()``)."""
+
+    code = DRUMLIN_ERR_SYNC
+
+
 _BY_CODE: dict[int, type[DrumlinError]] = {
     cls.code: cls
     for cls in (
@@ -295,6 +313,8 @@ _BY_CODE: dict[int, type[DrumlinError]] = {
         LimitError,
         CallbackError,
         DecryptionError,
+        SyncTimeoutError,
+        SyncError,
     )
 }
 

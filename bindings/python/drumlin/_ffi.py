@@ -706,3 +706,31 @@ UNCHECKED = (
     (drumlin_query_first_rows_unchecked, drumlin_query_first_rows),
     (drumlin_object_write_by_key_unchecked, drumlin_object_write_by_key),
 )
+
+# ---- Sync --------------------------------------------------------------------------------------
+
+# int drumlin_options_set_sync(drumlin_options *options, const char *url, drumlin_sync_token_fn token_fn,
+#                              void *userdata, drumlin_free_fn free_userdata);
+drumlin_options_set_sync = _fn(
+    "drumlin_options_set_sync", [drumlin_options_p, c_char_p, drumlin_sync_token_fn, c_void_p, drumlin_free_fn]
+)
+# int drumlin_options_set_sync_ca_file(drumlin_options *options, const char *path);
+drumlin_options_set_sync_ca_file = _fn("drumlin_options_set_sync_ca_file", [drumlin_options_p, c_char_p])
+# int drumlin_options_set_sync_callbacks(drumlin_options *options, drumlin_sync_progress_fn progress_fn,
+#                                        drumlin_sync_error_fn error_fn, void *userdata, drumlin_free_fn free_userdata);
+drumlin_options_set_sync_callbacks = _fn(
+    "drumlin_options_set_sync_callbacks",
+    [drumlin_options_p, drumlin_sync_progress_fn, drumlin_sync_error_fn, c_void_p, drumlin_free_fn],
+)
+# int drumlin_sync_token_set(drumlin_sync_token_request *request, const char *token);
+drumlin_sync_token_set = _fn("drumlin_sync_token_set", [drumlin_sync_token_request_p, c_char_p])
+# int drumlin_sync_wait_for_upload(drumlin_db *db, int64_t timeout_ms);
+drumlin_sync_wait_for_upload = _fn("drumlin_sync_wait_for_upload", [drumlin_db_p, c_int64])
+# int drumlin_sync_pause(drumlin_db *db);
+drumlin_sync_pause = _fn("drumlin_sync_pause", [drumlin_db_p])
+# int drumlin_sync_resume(drumlin_db *db);
+drumlin_sync_resume = _fn("drumlin_sync_resume", [drumlin_db_p])
+# int drumlin_sync_state(drumlin_db *db, int *out_state, int *out_paused, int64_t *out_uploaded, int64_t *out_pending);
+drumlin_sync_state = _fn(
+    "drumlin_sync_state", [drumlin_db_p, POINTER(c_int), POINTER(c_int), POINTER(c_int64), POINTER(c_int64)]
+)

@@ -170,3 +170,19 @@ drumlin_token_p = POINTER(_drumlin_token)
 drumlin_changes_p = POINTER(_drumlin_changes)
 # typedef void (*drumlin_changes_fn)(void *userdata, const drumlin_changes *changes);
 drumlin_changes_fn = CFUNCTYPE(None, c_void_p, drumlin_changes_p)
+
+# ---- Sync --------------------------------------------------------------------------------------
+
+
+class _drumlin_sync_token_request(Structure):
+    pass
+
+
+drumlin_sync_token_request_p = POINTER(_drumlin_sync_token_request)
+# typedef void (*drumlin_sync_token_fn)(void *userdata, drumlin_sync_token_request *request);
+drumlin_sync_token_fn = CFUNCTYPE(None, c_void_p, drumlin_sync_token_request_p)
+# typedef void (*drumlin_sync_progress_fn)(void *userdata, int state, int paused, int64_t uploaded, int64_t pending);
+drumlin_sync_progress_fn = CFUNCTYPE(None, c_void_p, c_int, c_int, c_int64, c_int64)
+# typedef void (*drumlin_sync_error_fn)(void *userdata, int code, const char *name, const char *message,
+#                                       const char *action, int stopped);
+drumlin_sync_error_fn = CFUNCTYPE(None, c_void_p, c_int, c_char_p, c_char_p, c_char_p, c_int)

@@ -39,6 +39,8 @@ from .notifications import NotificationToken
 from .object import Object
 from .projection import Projection
 from .results import _ENCODED, Results, ResultsHandle, encode_query, query_args
+from .sync import SyncConfig
+from .sync import configure as configure_sync
 from .values import INT64_MAX, INT64_MIN, ejson_dumps, ejson_loads
 
 __all__ = ["Database", "open", "WriteTransaction", "UpdateMode"]
@@ -138,8 +140,10 @@ class Database(Connection):
         slow_query_threshold: float | None = None,
         migration: Callable[[Migration], object] | None = None,
         encryption_key: bytes | None = None,
+        sync: SyncConfig | None = None,
     ) -> None:
         self._drumlin_h = None
+        self._sync_callbacks = None
         # Model classes by schema class name: objects of those classes are their instances.
         self._models: dict[str, type[Object]] = {}
         if isinstance(schema, (list, tuple)) and any(isinstance(entry, type) for entry in schema):
@@ -196,6 +200,7 @@ class Database(Connection):
             set_encryption_key(options, encryption_key)
             if migrate is not None:
                 _ffi.drumlin_options_set_migration(options, migrate.pointer, None, NO_FREE)
+            callbacks = configure_sync(options, sync)
             handle = _ffi.drumlin_db_p()
             try:
                 _ffi.drumlin_open(raw_path, raw_schema, options, byref(handle))
@@ -207,6 +212,7 @@ class Database(Connection):
         finally:
             _ffi.drumlin_options_free(options)
         self._drumlin_h = handle
+        self._sync_callbacks = callbacks  # alive while the session may call them
         # The engine's read version, read in place (see _rows): kept rows are current while it holds.
         address = c_void_p()
         _ffi.drumlin_db_read_version(handle, byref(address))
@@ -761,6 +767,7 @@ def open(
     slow_query_threshold: float | None = None,
     migration: Callable[[Migration], object] | None = None,
     encryption_key: bytes | None = None,
+    sync: SyncConfig | None = None,
 ) -> Database:
     """Open (or create) a database.
 
@@ -789,6 +796,8 @@ def open(
     :param encryption_key: 64 bytes (Realm's ``encryptionKey``): the file, its log and journal are
         encrypted and authenticated (docs/encryption.md). Another length: :class:`InvalidArgumentError`;
         the wrong key, none for an encrypted file or one for a plain file: :class:`DecryptionError`.
+    :param sync: upload the asymmetric objects to a sync service (:class:`drumlin.SyncConfig`,
+        docs/sync.md); ``db.sync`` is the session.
 
     The corresponding C function is ``drumlin_open``.
     """
@@ -805,4 +814,5 @@ def open(
         slow_query_threshold=slow_query_threshold,
         migration=migration,
         encryption_key=encryption_key,
+        sync=sync,
     )

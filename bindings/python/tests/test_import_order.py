@@ -24,7 +24,8 @@ PACKAGE = Path(drumlin.__file__).resolve().parent
 # Bottom first: the generated modules, errors, the library and its C functions, values, the schema as
 # the library reports it, rows, notifications, model declarations, objects, their makers, values for writes,
 # results, the views' shared plumbing, collections, the property accessors (which hand out results and collections), the
-# open handle (lifetime, classes, transactions), the database's verbs, then the front ends.
+# sync session's face, the open handle (lifetime, classes, transactions), the database's verbs, then the
+# front ends.
 STACK = [
     "_version",
     "_constants",
@@ -50,6 +51,7 @@ STACK = [
     "dictionary",
     "_accessors",
     "migration",
+    "sync",
     "_connection",
     "database",
     "cli",
