@@ -31,7 +31,7 @@ final class Peer {
             line.append(byte)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw PeerError.noPort(mode)
         }
         self.port = port
@@ -41,7 +41,8 @@ final class Peer {
     var otherCAFile: String { folder.appendingPathComponent("other-ca.pem").path }
 
     deinit {
-        process.terminate()
+        // SIGKILL: the peer inherits the test runner thread's signal mask, which can block SIGTERM.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: folder)
     }

@@ -216,6 +216,33 @@ import Testing
                 + "unable to get local issuer certificate")
     }
 
+    @Test(arguments: [false, true])
+    func writingToAConnectionThePeerDroppedFailsWithoutSIGPIPE(tls: Bool) throws {
+        // SIGPIPE's default action kills the process: with it in place, this test can only pass
+        // if the transport keeps SIGPIPE from reaching the process.
+        let previous = signal(SIGPIPE, SIG_DFL)
+        defer { signal(SIGPIPE, previous) }
+        let peer = try Peer(tls ? "tls" : "echo")
+        var given = options(peer.port, tls: tls)
+        given.caFile = peer.caFile
+        let connection = try WebSocketConnection(given)
+        defer { connection.close(code: 1000, reason: "") }
+        try connection.send(text: text("drop"))
+        // Write without reading until the transport notices: some write meets the closed socket.
+        var failure: WebSocketError?
+        for _ in 0..<50 where failure == nil {
+            do {
+                try connection.send(text: Array(repeating: UInt8(ascii: "p"), count: 1 << 20))
+            } catch {
+                failure = error
+            }
+        }
+        guard case .connectionLost? = failure else {
+            Issue.record("expected connectionLost, got \(String(describing: failure))")
+            return
+        }
+    }
+
     @Test func twoConnectionsInTwoThreadsAtOnce() throws {
         let peer = try Peer("tls")
         let plain = try Peer("echo")

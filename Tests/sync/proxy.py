@@ -159,6 +159,9 @@ class Pair:
                 pending = isinstance(self.client, ssl.SSLSocket) and self.client.pending() > 0
                 readable = [self.client] if pending else \
                     select.select([self.client, self.service], [], [], 0.05)[0]
+                with proxy.lock:
+                    if proxy.holed:     # black-holed while waiting: what arrived stays unread
+                        continue
                 for source in readable:
                     if self.closed.is_set():
                         return
