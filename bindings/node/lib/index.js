@@ -1,6 +1,7 @@
 "use strict";
-// The package's CommonJS entry: `module.exports = Realm`, with every namespace member also
-// assigned by name so that Node's ESM named-export detection sees them (index.mjs re-exports).
+// The package's CommonJS entry: `module.exports = Realm`, with every namespace member (`members`
+// below) defined on it once, so `require("drumlin").BSON` and `Realm.BSON` are the same thing;
+// index.mjs, the ES module entry, exports them by name from that one object.
 
 const { Realm } = require("./realm");
 const { RealmObject } = require("./object");
@@ -81,29 +82,3 @@ for (const [name, value] of Object.entries(members)) {
 }
 
 module.exports = Realm;
-module.exports.Realm = Realm;
-module.exports.Object = RealmObject;
-module.exports.Results = collections.Results;
-module.exports.List = collections.List;
-module.exports.Set = collections.RealmSet;
-module.exports.Dictionary = collections.Dictionary;
-module.exports.Collection = collections.Collection;
-module.exports.OrderedCollection = collections.OrderedCollection;
-module.exports.BSON = BSON;
-module.exports.Types = Types;
-module.exports.UpdateMode = UpdateMode;
-module.exports.RealmEvent = RealmEvent;
-module.exports.kmToRadians = members.kmToRadians;
-module.exports.miToRadians = members.miToRadians;
-module.exports.index = members.index;
-module.exports.mapTo = members.mapTo;
-module.exports.AssertionError = errors.AssertionError;
-module.exports.TypeAssertionError = errors.TypeAssertionError;
-module.exports.IllegalConstructorError = errors.IllegalConstructorError;
-module.exports.SchemaParseError = errors.SchemaParseError;
-module.exports.ObjectSchemaParseError = errors.ObjectSchemaParseError;
-module.exports.PropertySchemaParseError = errors.PropertySchemaParseError;
-module.exports.TimeoutError = errors.TimeoutError;
-module.exports.App = App;
-module.exports.User = User;
-module.exports.Credentials = Credentials;

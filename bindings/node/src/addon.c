@@ -131,6 +131,24 @@ char *get_string(napi_env env, napi_value value, int nullable, int *failed) {
     return text;
 }
 
+/* n string arguments into out[0..n) (see STRINGS in addon.h); 0, with nothing left allocated and
+ * the exception thrown, when one is not a string. */
+int get_strings(napi_env env, const napi_value *argv, size_t n, unsigned nullable, char **out) {
+    for (size_t i = 0; i < n; i++) {
+        int failed;
+        out[i] = get_string(env, argv[i], (nullable >> i) & 1u, &failed);
+        if (failed) {
+            free_strings(out, i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void free_strings(char **strings, size_t n) {
+    for (size_t i = 0; i < n; i++) free(strings[i]);
+}
+
 
 int64_t get_int64(napi_env env, napi_value value) {
     int64_t result = 0;
@@ -256,6 +274,19 @@ napi_value to_js(napi_env env, const drumlin_value *value) {
     return NULL;
 }
 
+/* The elements of a typed array (byte views: Uint8Array, Buffer) and their count; 0 when `value`
+ * is not a typed array. */
+static int typed_array_bytes(napi_env env, napi_value value, void **data, size_t *length) {
+    bool is = false;
+    napi_typedarray_type type;
+    size_t offset;
+    napi_value buffer;
+    napi_is_typedarray(env, value, &is);
+    if (!is) return 0;
+    napi_get_typedarray_info(env, value, &type, length, data, &buffer, &offset);
+    return 1;
+}
+
 /* A JS value as a drumlin_value, for the calls that take one (primary keys, find in a list or
  * set): null, boolean, number (integral: int, else double), bigint, string, Date, ArrayBuffer or
  * view, and [type, bytes] for DRUMLIN_TYPE_OBJECT_ID / UUID / DECIMAL128 and [LINK, class, key].
@@ -326,15 +357,10 @@ int from_js(napi_env env, napi_value js, drumlin_value *out, char **storage) {
             out->as.binary.size = size;
             return 1;
         }
-        napi_is_typedarray(env, js, &is);
-        if (is) {
-            napi_typedarray_type ta;
-            size_t length, offset;
-            napi_value ab;
-            napi_get_typedarray_info(env, js, &ta, &length, &data, &ab, &offset);
+        if (typed_array_bytes(env, js, &data, &size)) {
             out->type = DRUMLIN_TYPE_BINARY;
             out->as.binary.data = data;
-            out->as.binary.size = length; /* byte views only reach here (Uint8Array, Buffer) */
+            out->as.binary.size = size; /* byte views only reach here (Uint8Array, Buffer) */
             return 1;
         }
         napi_is_array(env, js, &is);
@@ -354,12 +380,8 @@ int from_js(napi_env env, napi_value js, drumlin_value *out, char **storage) {
                 out->as.link.key = get_int64(env, key);
                 return 1;
             }
-            napi_is_typedarray(env, payload, &is);
-            if (is) {
-                napi_typedarray_type ta;
-                size_t length, offset;
-                napi_value ab;
-                napi_get_typedarray_info(env, payload, &ta, &length, &data, &ab, &offset);
+            size_t length;
+            if (typed_array_bytes(env, payload, &data, &length)) {
                 if (tag == DRUMLIN_TYPE_OBJECT_ID && length == 12) {
                     out->type = tag;
                     memcpy(out->as.object_id.bytes, data, 12);

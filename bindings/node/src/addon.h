@@ -38,20 +38,51 @@ typedef struct handle {
     napi_value argv[(n) > 0 ? (n) : 1];                                                                           \
     CHECK_NAPI(napi_get_cb_info(env, info, &argc, argv, NULL, NULL))
 
+/* A drumlin_* status that is an error (NOT_FOUND is an answer: a null result). */
+#define FAILED(status) ((status) != DRUMLIN_OK && (status) != DRUMLIN_NOT_FOUND)
+
 #define CALL(expr)                                                                                                \
     do {                                                                                                          \
         int status_ = (expr);                                                                                     \
-        if (status_ != DRUMLIN_OK && status_ != DRUMLIN_NOT_FOUND) return throw_status(env, status_);             \
+        if (FAILED(status_)) return throw_status(env, status_);                                                   \
+    } while (0)
+
+/* CALL for a call that reads the strings in `strings` (an array, from STRINGS): frees them all,
+ * whatever the status. */
+#define CALL_FREE(strings, expr)                                                                                  \
+    do {                                                                                                          \
+        int status_ = (expr);                                                                                     \
+        free_strings((strings), sizeof(strings) / sizeof(strings)[0]);                                           \
+        if (FAILED(status_)) return throw_status(env, status_);                                                   \
     } while (0)
 
 #define UNWRAP(var, type, kind, arg)                                                                              \
     type *var = unwrap(env, (arg), (kind));                                                                       \
     if (!var) return NULL
 
-#define STRING(var, arg, nullable)                                                                                \
-    int var##_failed = 0;                                                                                         \
-    char *var = get_string(env, (arg), (nullable), &var##_failed);                                                \
-    if (var##_failed) return NULL
+/* char *var[n]: the string arguments argv[first] .. argv[first + n - 1] (malloc'd, freed by
+ * CALL_FREE or free_strings); bit i of `nullable` lets argument first + i be null or undefined
+ * (NULL). When one is not a string: a TypeError, nothing left allocated, and the function returns. */
+#define STRINGS(var, n, first, nullable)                                                                          \
+    char *var[n];                                                                                                 \
+    if (!get_strings(env, argv + (first), (n), (nullable), var)) return NULL
+
+/* drumlin_value var from a JS argument (from_js); its string, if any, in var##_storage[0] (an array
+ * for CALL_FREE). Returns NULL from the function, with the TypeError thrown, when it is not one. */
+#define VALUE(var, arg)                                                                                           \
+    drumlin_value var;                                                                                            \
+    char *var##_storage[1];                                                                                       \
+    if (!from_js(env, (arg), &var, &var##_storage[0])) return NULL
+
+/* fname(handle) -> make(env, out): one drumlin_* call with one out parameter of type otype. */
+#define GETTER(fname, htype, kind, call, otype, make)                                                             \
+    static napi_value fname(napi_env env, napi_callback_info info) {                                              \
+        ARGS(1);                                                                                                  \
+        UNWRAP(h, htype, kind, argv[0]);                                                                          \
+        otype out = 0;                                                                                            \
+        CALL(call(h, &out));                                                                                      \
+        return make(env, out);                                                                                    \
+    }
 
 /* One exported function: its JavaScript name and its body. Each file lists its own. */
 typedef struct addon_function {
@@ -66,6 +97,8 @@ napi_value wrap(napi_env env, int kind, void *ptr, int owned);
 handle *unwrap_any(napi_env env, napi_value value, int kind);
 void *unwrap(napi_env env, napi_value value, int kind);
 char *get_string(napi_env env, napi_value value, int nullable, int *failed);
+int get_strings(napi_env env, const napi_value *argv, size_t n, unsigned nullable, char **out);
+void free_strings(char **strings, size_t n);
 int64_t get_int64(napi_env env, napi_value value);
 napi_value make_undefined(napi_env env);
 napi_value make_null(napi_env env);

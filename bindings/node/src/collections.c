@@ -6,17 +6,21 @@
 
 /*---- Lists, sets, dictionaries -----------------------------------------------------------------*/
 
-#define SIZE_FN(fname, ctype, kind, call)                                                                         \
+GETTER(js_list_size, drumlin_list, K_LIST, drumlin_list_size, size_t, make_number)
+GETTER(js_set_size, drumlin_set, K_SET, drumlin_set_size, size_t, make_number)
+GETTER(js_dict_size, drumlin_dict, K_DICT, drumlin_dict_size, size_t, make_number)
+
+/* fname(handle): a call that takes only the handle. */
+#define CLEAR(fname, ctype, kind, call)                                                                           \
     static napi_value fname(napi_env env, napi_callback_info info) {                                              \
         ARGS(1);                                                                                                  \
         UNWRAP(c, ctype, kind, argv[0]);                                                                          \
-        size_t size = 0;                                                                                          \
-        CALL(call(c, &size));                                                                                     \
-        return make_number(env, (double)size);                                                                    \
+        CALL(call(c));                                                                                            \
+        return make_undefined(env);                                                                               \
     }
-SIZE_FN(js_list_size, drumlin_list, K_LIST, drumlin_list_size)
-SIZE_FN(js_set_size, drumlin_set, K_SET, drumlin_set_size)
-SIZE_FN(js_dict_size, drumlin_dict, K_DICT, drumlin_dict_size)
+CLEAR(js_list_clear, drumlin_list, K_LIST, drumlin_list_clear)
+CLEAR(js_set_clear, drumlin_set, K_SET, drumlin_set_clear)
+CLEAR(js_dict_clear, drumlin_dict, K_DICT, drumlin_dict_clear)
 
 static napi_value js_list_get(napi_env env, napi_callback_info info) {
     ARGS(2);
@@ -39,10 +43,8 @@ static napi_value js_list_get_object(napi_env env, napi_callback_info info) {
     static napi_value fname(napi_env env, napi_callback_info info) {                                              \
         ARGS(3);                                                                                                  \
         UNWRAP(list, drumlin_list, K_LIST, argv[0]);                                                              \
-        STRING(json, argv[2], 0);                                                                                 \
-        int status = call(list, (size_t)get_int64(env, argv[1]), json);                                           \
-        free(json);                                                                                               \
-        CALL(status);                                                                                             \
+        STRINGS(json, 1, 2, 0);                                                                                   \
+        CALL_FREE(json, call(list, (size_t)get_int64(env, argv[1]), json[0]));                                    \
         return make_undefined(env);                                                                               \
     }
 LIST_JSON(js_list_insert_json, drumlin_list_insert_json)
@@ -63,42 +65,22 @@ static napi_value js_list_erase(napi_env env, napi_callback_info info) {
     return make_undefined(env);
 }
 
-static napi_value js_list_clear(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(list, drumlin_list, K_LIST, argv[0]);
-    CALL(drumlin_list_clear(list));
-    return make_undefined(env);
-}
-
 static napi_value js_list_find(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(list, drumlin_list, K_LIST, argv[0]);
-    drumlin_value value;
-    char *storage;
-    if (!from_js(env, argv[1], &value, &storage)) return NULL;
+    VALUE(value, argv[1]);
     size_t index = 0;
     int found = 0;
-    int status = drumlin_list_find(list, &value, &index, &found);
-    free(storage);
-    CALL(status);
+    CALL_FREE(value_storage, drumlin_list_find(list, &value, &index, &found));
     return make_number(env, found ? (double)index : -1.0);
 }
 
 static napi_value js_list_query(napi_env env, napi_callback_info info) {
     ARGS(3);
     UNWRAP(list, drumlin_list, K_LIST, argv[0]);
-    STRING(query, argv[1], 1);
-    int failed;
-    char *args = get_string(env, argv[2], 1, &failed);
-    if (failed) {
-        free(query);
-        return NULL;
-    }
+    STRINGS(s, 2, 1, 3); /* query | null, argsJson | null */
     drumlin_results *out = NULL;
-    int status = drumlin_list_query(list, query, args, &out);
-    free(query);
-    free(args);
-    CALL(status);
+    CALL_FREE(s, drumlin_list_query(list, s[0], s[1], &out));
     return wrap(env, K_RESULTS, out, 1);
 }
 
@@ -110,48 +92,26 @@ static napi_value js_set_get(napi_env env, napi_callback_info info) {
     return to_js(env, &value);
 }
 
-static napi_value js_set_find(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(set, drumlin_set, K_SET, argv[0]);
-    drumlin_value value;
-    char *storage;
-    if (!from_js(env, argv[1], &value, &storage)) return NULL;
-    int found = 0;
-    int status = drumlin_set_find(set, &value, &found);
-    free(storage);
-    CALL(status);
-    return make_bool(env, found);
-}
-
-static napi_value js_set_erase(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(set, drumlin_set, K_SET, argv[0]);
-    drumlin_value value;
-    char *storage;
-    if (!from_js(env, argv[1], &value, &storage)) return NULL;
-    int erased = 0;
-    int status = drumlin_set_erase(set, &value, &erased);
-    free(storage);
-    CALL(status);
-    return make_bool(env, erased);
-}
+/* setFind(set, value) -> found / setErase(set, value) -> erased */
+#define SET_VALUE(fname, call)                                                                                    \
+    static napi_value fname(napi_env env, napi_callback_info info) {                                              \
+        ARGS(2);                                                                                                  \
+        UNWRAP(set, drumlin_set, K_SET, argv[0]);                                                                 \
+        VALUE(value, argv[1]);                                                                                    \
+        int result = 0;                                                                                           \
+        CALL_FREE(value_storage, call(set, &value, &result));                                                     \
+        return make_bool(env, result);                                                                            \
+    }
+SET_VALUE(js_set_find, drumlin_set_find)
+SET_VALUE(js_set_erase, drumlin_set_erase)
 
 static napi_value js_set_insert_many_json(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(set, drumlin_set, K_SET, argv[0]);
-    STRING(json, argv[1], 0);
+    STRINGS(json, 1, 1, 0);
     size_t inserted = 0;
-    int status = drumlin_set_insert_many_json(set, json, &inserted);
-    free(json);
-    CALL(status);
+    CALL_FREE(json, drumlin_set_insert_many_json(set, json[0], &inserted));
     return make_number(env, (double)inserted);
-}
-
-static napi_value js_set_clear(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(set, drumlin_set, K_SET, argv[0]);
-    CALL(drumlin_set_clear(set));
-    return make_undefined(env);
 }
 
 /* dictGet(dict, index) -> [key, value] */
@@ -174,41 +134,28 @@ static napi_value js_dict_get(napi_env env, napi_callback_info info) {
 static napi_value js_dict_find(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(dict, drumlin_dict, K_DICT, argv[0]);
-    STRING(key, argv[1], 0);
+    STRINGS(key, 1, 1, 0);
     drumlin_value value;
     int found = 0;
-    int status = drumlin_dict_find(dict, key, &value, &found);
-    free(key);
-    CALL(status);
+    CALL_FREE(key, drumlin_dict_find(dict, key[0], &value, &found));
     return found ? to_js(env, &value) : make_undefined(env);
 }
 
 static napi_value js_dict_insert_many_json(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(dict, drumlin_dict, K_DICT, argv[0]);
-    STRING(json, argv[1], 0);
-    int status = drumlin_dict_insert_many_json(dict, json);
-    free(json);
-    CALL(status);
+    STRINGS(json, 1, 1, 0);
+    CALL_FREE(json, drumlin_dict_insert_many_json(dict, json[0]));
     return make_undefined(env);
 }
 
 static napi_value js_dict_erase(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(dict, drumlin_dict, K_DICT, argv[0]);
-    STRING(key, argv[1], 0);
+    STRINGS(key, 1, 1, 0);
     int erased = 0;
-    int status = drumlin_dict_erase(dict, key, &erased);
-    free(key);
-    CALL(status);
+    CALL_FREE(key, drumlin_dict_erase(dict, key[0], &erased));
     return make_bool(env, erased);
-}
-
-static napi_value js_dict_clear(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(dict, drumlin_dict, K_DICT, argv[0]);
-    CALL(drumlin_dict_clear(dict));
-    return make_undefined(env);
 }
 
 const addon_function addon_collection_functions[] = {

@@ -73,8 +73,7 @@ static int get_flag(napi_env env, napi_value object, const char *name) {
  * onMigration}) -> database handle */
 static napi_value js_open(napi_env env, napi_callback_info info) {
     ARGS(3);
-    STRING(path, argv[0], 0);
-    STRING(schema, argv[1], 1);
+    STRINGS(s, 2, 0, 2); /* path, schemaJson | null */
     drumlin_options *options = drumlin_options_new();
     napi_value version, migrate;
     napi_valuetype type;
@@ -97,10 +96,9 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
         drumlin_options_set_migration(options, run_migration, context, NULL);
     }
     drumlin_db *db = NULL;
-    int status = drumlin_open(path, schema, options, &db);
+    int status = drumlin_open(s[0], s[1], options, &db);
     drumlin_options_free(options);
-    free(path);
-    free(schema);
+    free_strings(s, 2);
     napi_value thrown = NULL;
     if (context) {
         if (context->error) napi_get_reference_value(env, context->error, &thrown);
@@ -134,21 +132,11 @@ static napi_value js_is_open(napi_env env, napi_callback_info info) {
     return make_bool(env, h->ptr != NULL);
 }
 
-static napi_value js_schema_json(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    char *json = NULL;
-    CALL(drumlin_schema_json(db, &json));
-    return take_json(env, json);
-}
-
-static napi_value js_schema_version(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    uint64_t version = 0;
-    CALL(drumlin_schema_version(db, &version));
-    return make_number(env, (double)version);
-}
+GETTER(js_schema_json, drumlin_db, K_DB, drumlin_schema_json, char *, take_json)
+GETTER(js_schema_version, drumlin_db, K_DB, drumlin_schema_version, uint64_t, make_number)
+GETTER(js_is_in_write, drumlin_db, K_DB, drumlin_is_in_write, int, make_bool)
+GETTER(js_refresh, drumlin_db, K_DB, drumlin_refresh, int, make_bool)
+GETTER(js_has_changes, drumlin_db, K_DB, drumlin_has_changes, int, make_bool)
 
 #define DB_VOID(name, call)                                                                                       \
     static napi_value name(napi_env env, napi_callback_info info) {                                               \
@@ -162,40 +150,14 @@ DB_VOID(js_commit, drumlin_commit)
 DB_VOID(js_rollback, drumlin_rollback)
 DB_VOID(js_compact, drumlin_compact)
 
-static napi_value js_is_in_write(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    int in_write = 0;
-    CALL(drumlin_is_in_write(db, &in_write));
-    return make_bool(env, in_write);
-}
-
-static napi_value js_refresh(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    int changed = 0;
-    CALL(drumlin_refresh(db, &changed));
-    return make_bool(env, changed);
-}
-
-static napi_value js_has_changes(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    int changed = 0;
-    CALL(drumlin_has_changes(db, &changed));
-    return make_bool(env, changed);
-}
-
 /*---- Classes -----------------------------------------------------------------------------------*/
 
 static napi_value js_class_index(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    STRING(name, argv[1], 0);
+    STRINGS(name, 1, 1, 0);
     int32_t index = 0;
-    int status = drumlin_class_index(db, name, &index);
-    free(name);
-    CALL(status);
+    CALL_FREE(name, drumlin_class_index(db, name[0], &index));
     return make_number(env, index);
 }
 
@@ -212,18 +174,9 @@ static napi_value js_class_name(napi_env env, napi_callback_info info) {
 static napi_value js_property_index(napi_env env, napi_callback_info info) {
     ARGS(3);
     UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    STRING(name, argv[1], 0);
-    int failed;
-    char *property = get_string(env, argv[2], 0, &failed);
-    if (failed) {
-        free(name);
-        return NULL;
-    }
+    STRINGS(s, 2, 1, 0); /* className, propertyName */
     int32_t index = 0;
-    int status = drumlin_property_index(db, name, property, &index);
-    free(name);
-    free(property);
-    CALL(status);
+    CALL_FREE(s, drumlin_property_index(db, s[0], s[1], &index));
     return make_number(env, index);
 }
 

@@ -93,7 +93,7 @@ static napi_value js_observe(napi_env env, napi_callback_info info) {
         napi_throw_error(env, "DRUMLIN_ERR_MISUSE", "The handle was closed or released.");
         return NULL;
     }
-    STRING(paths, argv[1], 1);
+    STRINGS(paths, 1, 1, 1); /* keyPathsJson | null */
     observer *o = malloc(sizeof *o);
     o->env = env;
     o->kind = h->kind;
@@ -101,19 +101,18 @@ static napi_value js_observe(napi_env env, napi_callback_info info) {
     drumlin_token *token = NULL;
     int status;
     switch (h->kind) {
-    case K_RESULTS: status = drumlin_results_observe(h->ptr, paths, deliver, o, free_observer, &token); break;
-    case K_OBJECT: status = drumlin_object_observe(h->ptr, paths, deliver, o, free_observer, &token); break;
-    case K_LIST: status = drumlin_list_observe(h->ptr, paths, deliver, o, free_observer, &token); break;
-    case K_SET: status = drumlin_set_observe(h->ptr, paths, deliver, o, free_observer, &token); break;
+    case K_RESULTS: status = drumlin_results_observe(h->ptr, paths[0], deliver, o, free_observer, &token); break;
+    case K_OBJECT: status = drumlin_object_observe(h->ptr, paths[0], deliver, o, free_observer, &token); break;
+    case K_LIST: status = drumlin_list_observe(h->ptr, paths[0], deliver, o, free_observer, &token); break;
+    case K_SET: status = drumlin_set_observe(h->ptr, paths[0], deliver, o, free_observer, &token); break;
     case K_DICT: status = drumlin_dict_observe(h->ptr, deliver, o, free_observer, &token); break;
     default:
-        free(paths);
+        free_strings(paths, 1);
         free_observer(o);
         napi_throw_type_error(env, NULL, "This handle cannot be observed");
         return NULL;
     }
-    free(paths);
-    CALL(status);
+    CALL_FREE(paths, status);
     return wrap(env, K_TOKEN, token, 1);
 }
 

@@ -10,23 +10,14 @@
 static napi_value js_create_object(napi_env env, napi_callback_info info) {
     ARGS(5);
     UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    STRING(name, argv[1], 0);
-    int failed;
-    char *json = get_string(env, argv[2], 0, &failed);
-    if (failed) {
-        free(name);
-        return NULL;
-    }
+    STRINGS(s, 2, 1, 0); /* className, json */
     int32_t mode = 0;
     napi_get_value_int32(env, argv[3], &mode);
     bool want = true;
     napi_get_value_bool(env, argv[4], &want);
     drumlin_object *object = NULL;
-    int status = want ? drumlin_object_create_json(db, name, json, mode, &object)
-                      : drumlin_create_json(db, name, json, mode, NULL);
-    free(name);
-    free(json);
-    CALL(status);
+    CALL_FREE(s, want ? drumlin_object_create_json(db, s[0], s[1], mode, &object)
+                      : drumlin_create_json(db, s[0], s[1], mode, NULL));
     return wrap(env, K_OBJECT, object, 1);
 }
 
@@ -34,18 +25,17 @@ static napi_value js_create_object(napi_env env, napi_callback_info info) {
 static napi_value js_find_object(napi_env env, napi_callback_info info) {
     ARGS(3);
     UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    STRING(name, argv[1], 0);
+    STRINGS(name, 1, 1, 0);
     drumlin_value key;
     char *storage = NULL;
     if (!from_js(env, argv[2], &key, &storage)) {
-        free(name);
+        free_strings(name, 1);
         return NULL;
     }
     drumlin_object *object = NULL;
-    int status = drumlin_object_find(db, name, &key, &object);
-    free(name);
+    int status = drumlin_object_find(db, name[0], &key, &object);
     free(storage);
-    CALL(status);
+    CALL_FREE(name, status);
     return wrap(env, K_OBJECT, object, 1);
 }
 
@@ -53,29 +43,15 @@ static napi_value js_find_object(napi_env env, napi_callback_info info) {
 static napi_value js_find_by_key(napi_env env, napi_callback_info info) {
     ARGS(3);
     UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    STRING(name, argv[1], 0);
+    STRINGS(name, 1, 1, 0);
     drumlin_object *object = NULL;
-    int status = drumlin_object_find_by_key(db, name, get_int64(env, argv[2]), &object);
-    free(name);
-    CALL(status);
+    CALL_FREE(name, drumlin_object_find_by_key(db, name[0], get_int64(env, argv[2]), &object));
     return wrap(env, K_OBJECT, object, 1);
 }
 
-static napi_value js_object_key(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
-    int64_t key = 0;
-    CALL(drumlin_object_key(object, &key));
-    return make_number(env, (double)key);
-}
-
-static napi_value js_object_class_index(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
-    int32_t index = 0;
-    CALL(drumlin_object_class_index(object, &index));
-    return make_number(env, index);
-}
+GETTER(js_object_key, drumlin_object, K_OBJECT, drumlin_object_key, int64_t, make_number)
+GETTER(js_object_class_index, drumlin_object, K_OBJECT, drumlin_object_class_index, int32_t, make_number)
+GETTER(js_object_to_json, drumlin_object, K_OBJECT, drumlin_object_to_json, char *, take_json)
 
 static napi_value js_object_is_valid(napi_env env, napi_callback_info info) {
     ARGS(1);
@@ -102,10 +78,8 @@ static napi_value js_object_get(napi_env env, napi_callback_info info) {
 static napi_value js_object_update_json(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
-    STRING(json, argv[1], 0);
-    int status = drumlin_object_update_json(object, json);
-    free(json);
-    CALL(status);
+    STRINGS(json, 1, 1, 0);
+    CALL_FREE(json, drumlin_object_update_json(object, json[0]));
     return make_undefined(env);
 }
 
@@ -116,23 +90,13 @@ static napi_value js_object_delete(napi_env env, napi_callback_info info) {
     return make_undefined(env);
 }
 
-static napi_value js_object_to_json(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
-    char *json = NULL;
-    CALL(drumlin_object_to_json(object, &json));
-    return take_json(env, json);
-}
-
 #define OBJECT_CHILD(fname, call, kind, ctype)                                                                    \
     static napi_value fname(napi_env env, napi_callback_info info) {                                              \
         ARGS(2);                                                                                                  \
         UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);                                                        \
-        STRING(name, argv[1], 0);                                                                                 \
+        STRINGS(name, 1, 1, 0);                                                                                   \
         ctype *child = NULL;                                                                                      \
-        int status = call(object, name, &child);                                                                  \
-        free(name);                                                                                               \
-        CALL(status);                                                                                             \
+        CALL_FREE(name, call(object, name[0], &child));                                                           \
         return wrap(env, kind, child, 1);                                                                         \
     }
 OBJECT_CHILD(js_object_get_linked, drumlin_object_get_linked, K_OBJECT, drumlin_object)
@@ -145,18 +109,9 @@ OBJECT_CHILD(js_object_get_backlinks, drumlin_object_get_backlinks, K_RESULTS, d
 static napi_value js_object_get_mixed_json(napi_env env, napi_callback_info info) {
     ARGS(3);
     UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
-    STRING(name, argv[1], 0);
-    int failed;
-    char *path = get_string(env, argv[2], 0, &failed);
-    if (failed) {
-        free(name);
-        return NULL;
-    }
+    STRINGS(s, 2, 1, 0); /* propertyName, pathJson */
     char *json = NULL;
-    int status = drumlin_object_get_mixed_json(object, name, path, &json);
-    free(name);
-    free(path);
-    CALL(status);
+    CALL_FREE(s, drumlin_object_get_mixed_json(object, s[0], s[1], &json));
     return take_json(env, json);
 }
 
@@ -166,54 +121,27 @@ static napi_value js_object_get_mixed_json(napi_env env, napi_callback_info info
 static napi_value js_query(napi_env env, napi_callback_info info) {
     ARGS(4);
     UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    STRING(name, argv[1], 0);
-    int failed;
-    char *query = get_string(env, argv[2], 1, &failed);
-    if (failed) {
-        free(name);
-        return NULL;
-    }
-    char *args = get_string(env, argv[3], 1, &failed);
-    if (failed) {
-        free(name);
-        free(query);
-        return NULL;
-    }
+    STRINGS(s, 3, 1, 6); /* className, query | null, argsJson | null */
     drumlin_results *results = NULL;
-    int status = drumlin_query(db, name, query, args, &results);
-    free(name);
-    free(query);
-    free(args);
-    CALL(status);
+    CALL_FREE(s, drumlin_query(db, s[0], s[1], s[2], &results));
     return wrap(env, K_RESULTS, results, 1);
 }
 
 static napi_value js_results_filter(napi_env env, napi_callback_info info) {
     ARGS(3);
     UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
-    STRING(query, argv[1], 0);
-    int failed;
-    char *args = get_string(env, argv[2], 1, &failed);
-    if (failed) {
-        free(query);
-        return NULL;
-    }
+    STRINGS(s, 2, 1, 2); /* query, argsJson | null */
     drumlin_results *out = NULL;
-    int status = drumlin_results_filter(results, query, args, &out);
-    free(query);
-    free(args);
-    CALL(status);
+    CALL_FREE(s, drumlin_results_filter(results, s[0], s[1], &out));
     return wrap(env, K_RESULTS, out, 1);
 }
 
 static napi_value js_results_sort(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
-    STRING(descriptor, argv[1], 0);
+    STRINGS(descriptor, 1, 1, 0);
     drumlin_results *out = NULL;
-    int status = drumlin_results_sort(results, descriptor, &out);
-    free(descriptor);
-    CALL(status);
+    CALL_FREE(descriptor, drumlin_results_sort(results, descriptor[0], &out));
     return wrap(env, K_RESULTS, out, 1);
 }
 
@@ -225,13 +153,8 @@ static napi_value js_results_snapshot(napi_env env, napi_callback_info info) {
     return wrap(env, K_RESULTS, out, 1);
 }
 
-static napi_value js_results_count(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
-    size_t count = 0;
-    CALL(drumlin_results_count(results, &count));
-    return make_number(env, (double)count);
-}
+GETTER(js_results_count, drumlin_results, K_RESULTS, drumlin_results_count, size_t, make_number)
+GETTER(js_results_delete_all, drumlin_results, K_RESULTS, drumlin_results_delete_all, int64_t, make_number)
 
 static napi_value js_results_get_object(napi_env env, napi_callback_info info) {
     ARGS(2);
@@ -256,26 +179,17 @@ static napi_value js_results_aggregate(napi_env env, napi_callback_info info) {
     UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
     int32_t op = 0;
     napi_get_value_int32(env, argv[1], &op);
-    STRING(name, argv[2], 0);
+    STRINGS(name, 1, 2, 0);
     drumlin_value value;
     int status;
     switch (op) {
-    case 0: status = drumlin_results_min(results, name, &value); break;
-    case 1: status = drumlin_results_max(results, name, &value); break;
-    case 2: status = drumlin_results_sum(results, name, &value); break;
-    default: status = drumlin_results_average(results, name, &value); break;
+    case 0: status = drumlin_results_min(results, name[0], &value); break;
+    case 1: status = drumlin_results_max(results, name[0], &value); break;
+    case 2: status = drumlin_results_sum(results, name[0], &value); break;
+    default: status = drumlin_results_average(results, name[0], &value); break;
     }
-    free(name);
-    CALL(status);
+    CALL_FREE(name, status);
     return to_js(env, &value);
-}
-
-static napi_value js_results_delete_all(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
-    int64_t deleted = 0;
-    CALL(drumlin_results_delete_all(results, &deleted));
-    return make_number(env, (double)deleted);
 }
 
 const addon_function addon_object_functions[] = {
