@@ -7,7 +7,7 @@ const { native, INTERNAL, CONSTRUCT } = require("./native");
 const { IllegalConstructorError, engine } = require("./errors");
 const { toTyped, toExt } = require("./values");
 const { serializeValue } = require("./serialize");
-const { enqueue, collectionChanges, EMPTY_COLLECTION_CHANGES } = require("./listeners");
+const { enqueue, removeListener, collectionChanges, EMPTY_COLLECTION_CHANGES } = require("./listeners");
 
 function isIndex(key) {
   if (typeof key !== "string" || key.length === 0) return false;
@@ -132,13 +132,7 @@ class Collection {
   }
 
   removeListener(callback) {
-    const state = this[INTERNAL];
-    const entry = state.listeners?.get(callback);
-    if (!entry) return;
-    entry.active = false;
-    native.tokenRelease(entry.token);
-    state.listeners.delete(callback);
-    state.ctx.unwatch();
+    removeListener(this[INTERNAL], callback);
   }
 
   removeAllListeners() {

@@ -3,6 +3,8 @@
 // call that delivers it (a commit made from JavaScript); the addon hands it to `enqueue`, and the
 // listeners run later, from the event loop, as Realm JS's do (they are always asynchronous).
 
+const { native } = require("./native");
+
 const pending = [];
 let scheduled = false;
 
@@ -27,6 +29,17 @@ function enqueue(run) {
     scheduled = true;
     setImmediate(flush);
   }
+}
+
+// An object's or collection's removeListener: `callback` gets no more calls, not even one already
+// queued; a callback that was not added is ignored.
+function removeListener(state, callback) {
+  const entry = state.listeners?.get(callback);
+  if (!entry) return;
+  entry.active = false;
+  native.tokenRelease(entry.token);
+  state.listeners.delete(callback);
+  state.ctx.unwatch();
 }
 
 // Realm's CollectionChangeSet from the engine's (deletions in old indices; insertions and
@@ -63,4 +76,4 @@ const EMPTY_COLLECTION_CHANGES = Object.freeze({
   oldModifications: [],
 });
 
-module.exports = { enqueue, collectionChanges, EMPTY_COLLECTION_CHANGES };
+module.exports = { enqueue, removeListener, collectionChanges, EMPTY_COLLECTION_CHANGES };

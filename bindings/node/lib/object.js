@@ -8,7 +8,7 @@ const { native, INTERNAL, attach } = require("./native");
 const { engine, INVALIDATED, typeMismatch } = require("./errors");
 const { TYPE } = require("./values");
 const { serializeValue } = require("./serialize");
-const { enqueue } = require("./listeners");
+const { enqueue, removeListener } = require("./listeners");
 
 const objectHandler = {
   ownKeys(target) {
@@ -155,13 +155,7 @@ class RealmObject {
   }
 
   removeListener(callback) {
-    const state = stateOf(this);
-    const entry = state.listeners?.get(callback);
-    if (!entry) return;
-    entry.active = false;
-    native.tokenRelease(entry.token);
-    state.listeners.delete(callback);
-    state.ctx.unwatch();
+    removeListener(stateOf(this), callback);
   }
 
   removeAllListeners() {
@@ -197,20 +191,15 @@ function reader(ctx, info, property) {
         return handle === null ? null : ctx.wrap(handle, property.objectType);
       };
     case "list":
-      return function get() {
-        const state = this[INTERNAL];
-        return ctx.collection("list", checked(state, () => native.objectGetList(state.handle, name)), property, state.handle);
-      };
     case "set":
+    case "dictionary": {
+      const kind = property.type;
+      const open = { list: native.objectGetList, set: native.objectGetSet, dictionary: native.objectGetDict }[kind];
       return function get() {
         const state = this[INTERNAL];
-        return ctx.collection("set", checked(state, () => native.objectGetSet(state.handle, name)), property, state.handle);
+        return ctx.collection(kind, checked(state, () => open(state.handle, name)), property, state.handle);
       };
-    case "dictionary":
-      return function get() {
-        const state = this[INTERNAL];
-        return ctx.collection("dictionary", checked(state, () => native.objectGetDict(state.handle, name)), property, state.handle);
-      };
+    }
     case "linkingObjects":
       return function get() {
         const state = this[INTERNAL];

@@ -163,6 +163,13 @@ int64_t get_int64(napi_env env, napi_value value) {
     return result;
 }
 
+/* A number argument as an int32 (0 when it is not a number). */
+int32_t get_int32(napi_env env, napi_value value) {
+    int32_t result = 0;
+    napi_get_value_int32(env, value, &result);
+    return result;
+}
+
 napi_value make_undefined(napi_env env) {
     napi_value v;
     napi_get_undefined(env, &v);
@@ -366,17 +373,14 @@ int from_js(napi_env env, napi_value js, drumlin_value *out, char **storage) {
         napi_is_array(env, js, &is);
         if (is) {
             napi_value tag_value, payload;
-            int32_t tag = 0;
             napi_get_element(env, js, 0, &tag_value);
-            napi_get_value_int32(env, tag_value, &tag);
+            int32_t tag = get_int32(env, tag_value);
             napi_get_element(env, js, 1, &payload);
             if (tag == DRUMLIN_TYPE_LINK) {
                 napi_value key;
-                int32_t class_index = 0;
-                napi_get_value_int32(env, payload, &class_index);
                 napi_get_element(env, js, 2, &key);
                 out->type = DRUMLIN_TYPE_LINK;
-                out->as.link.class_index = class_index;
+                out->as.link.class_index = get_int32(env, payload);
                 out->as.link.key = get_int64(env, key);
                 return 1;
             }

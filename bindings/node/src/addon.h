@@ -1,6 +1,8 @@
 /*
  * addon.h — what the addon's files share: handles (an external per engine handle, released by
- * its finalizer), the argument and status macros, and the value conversions (addon.c).
+ * its finalizer), the argument and status macros, the macros that write the common shapes of
+ * exported function (GETTER, ACTION, STRING_GETTER, STRING_SETTER), and the value conversions
+ * (addon.c).
  * SPDX-License-Identifier: Apache-2.0 (see LICENSE)
  */
 #ifndef DRUMLIN_NODE_ADDON_H
@@ -84,6 +86,36 @@ typedef struct handle {
         return make(env, out);                                                                                    \
     }
 
+/* fname(handle): a call that takes only the handle and returns nothing. */
+#define ACTION(fname, htype, kind, call)                                                                          \
+    static napi_value fname(napi_env env, napi_callback_info info) {                                              \
+        ARGS(1);                                                                                                  \
+        UNWRAP(h, htype, kind, argv[0]);                                                                          \
+        CALL(call(h));                                                                                            \
+        return make_undefined(env);                                                                               \
+    }
+
+/* fname(handle, string) -> make(env, out): GETTER with a string argument before the out parameter. */
+#define STRING_GETTER(fname, htype, kind, call, otype, make)                                                      \
+    static napi_value fname(napi_env env, napi_callback_info info) {                                              \
+        ARGS(2);                                                                                                  \
+        UNWRAP(h, htype, kind, argv[0]);                                                                          \
+        STRINGS(s, 1, 1, 0);                                                                                      \
+        otype out = 0;                                                                                            \
+        CALL_FREE(s, call(h, s[0], &out));                                                                        \
+        return make(env, out);                                                                                    \
+    }
+
+/* fname(handle, string): a call that takes the handle and one string (JSON) and returns nothing. */
+#define STRING_SETTER(fname, htype, kind, call)                                                                   \
+    static napi_value fname(napi_env env, napi_callback_info info) {                                              \
+        ARGS(2);                                                                                                  \
+        UNWRAP(h, htype, kind, argv[0]);                                                                          \
+        STRINGS(s, 1, 1, 0);                                                                                      \
+        CALL_FREE(s, call(h, s[0]));                                                                              \
+        return make_undefined(env);                                                                               \
+    }
+
 /* One exported function: its JavaScript name and its body. Each file lists its own. */
 typedef struct addon_function {
     const char *name;
@@ -100,6 +132,7 @@ char *get_string(napi_env env, napi_value value, int nullable, int *failed);
 int get_strings(napi_env env, const napi_value *argv, size_t n, unsigned nullable, char **out);
 void free_strings(char **strings, size_t n);
 int64_t get_int64(napi_env env, napi_value value);
+int32_t get_int32(napi_env env, napi_value value);
 napi_value make_undefined(napi_env env);
 napi_value make_null(napi_env env);
 napi_value make_bool(napi_env env, int b);

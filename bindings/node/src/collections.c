@@ -10,25 +10,21 @@ GETTER(js_list_size, drumlin_list, K_LIST, drumlin_list_size, size_t, make_numbe
 GETTER(js_set_size, drumlin_set, K_SET, drumlin_set_size, size_t, make_number)
 GETTER(js_dict_size, drumlin_dict, K_DICT, drumlin_dict_size, size_t, make_number)
 
-/* fname(handle): a call that takes only the handle. */
-#define CLEAR(fname, ctype, kind, call)                                                                           \
-    static napi_value fname(napi_env env, napi_callback_info info) {                                              \
-        ARGS(1);                                                                                                  \
-        UNWRAP(c, ctype, kind, argv[0]);                                                                          \
-        CALL(call(c));                                                                                            \
-        return make_undefined(env);                                                                               \
-    }
-CLEAR(js_list_clear, drumlin_list, K_LIST, drumlin_list_clear)
-CLEAR(js_set_clear, drumlin_set, K_SET, drumlin_set_clear)
-CLEAR(js_dict_clear, drumlin_dict, K_DICT, drumlin_dict_clear)
+ACTION(js_list_clear, drumlin_list, K_LIST, drumlin_list_clear)
+ACTION(js_set_clear, drumlin_set, K_SET, drumlin_set_clear)
+ACTION(js_dict_clear, drumlin_dict, K_DICT, drumlin_dict_clear)
 
-static napi_value js_list_get(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(list, drumlin_list, K_LIST, argv[0]);
-    drumlin_value value;
-    CALL(drumlin_list_get(list, (size_t)get_int64(env, argv[1]), &value));
-    return to_js(env, &value);
-}
+/* listGet(list, index) / setGet(set, index) -> value */
+#define ELEMENT(fname, ctype, kind, call)                                                                         \
+    static napi_value fname(napi_env env, napi_callback_info info) {                                              \
+        ARGS(2);                                                                                                  \
+        UNWRAP(c, ctype, kind, argv[0]);                                                                          \
+        drumlin_value value;                                                                                      \
+        CALL(call(c, (size_t)get_int64(env, argv[1]), &value));                                                   \
+        return to_js(env, &value);                                                                                \
+    }
+ELEMENT(js_list_get, drumlin_list, K_LIST, drumlin_list_get)
+ELEMENT(js_set_get, drumlin_set, K_SET, drumlin_set_get)
 
 static napi_value js_list_get_object(napi_env env, napi_callback_info info) {
     ARGS(2);
@@ -84,14 +80,6 @@ static napi_value js_list_query(napi_env env, napi_callback_info info) {
     return wrap(env, K_RESULTS, out, 1);
 }
 
-static napi_value js_set_get(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(set, drumlin_set, K_SET, argv[0]);
-    drumlin_value value;
-    CALL(drumlin_set_get(set, (size_t)get_int64(env, argv[1]), &value));
-    return to_js(env, &value);
-}
-
 /* setFind(set, value) -> found / setErase(set, value) -> erased */
 #define SET_VALUE(fname, call)                                                                                    \
     static napi_value fname(napi_env env, napi_callback_info info) {                                              \
@@ -105,14 +93,7 @@ static napi_value js_set_get(napi_env env, napi_callback_info info) {
 SET_VALUE(js_set_find, drumlin_set_find)
 SET_VALUE(js_set_erase, drumlin_set_erase)
 
-static napi_value js_set_insert_many_json(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(set, drumlin_set, K_SET, argv[0]);
-    STRINGS(json, 1, 1, 0);
-    size_t inserted = 0;
-    CALL_FREE(json, drumlin_set_insert_many_json(set, json[0], &inserted));
-    return make_number(env, (double)inserted);
-}
+STRING_GETTER(js_set_insert_many_json, drumlin_set, K_SET, drumlin_set_insert_many_json, size_t, make_number)
 
 /* dictGet(dict, index) -> [key, value] */
 static napi_value js_dict_get(napi_env env, napi_callback_info info) {
@@ -141,22 +122,9 @@ static napi_value js_dict_find(napi_env env, napi_callback_info info) {
     return found ? to_js(env, &value) : make_undefined(env);
 }
 
-static napi_value js_dict_insert_many_json(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(dict, drumlin_dict, K_DICT, argv[0]);
-    STRINGS(json, 1, 1, 0);
-    CALL_FREE(json, drumlin_dict_insert_many_json(dict, json[0]));
-    return make_undefined(env);
-}
+STRING_SETTER(js_dict_insert_many_json, drumlin_dict, K_DICT, drumlin_dict_insert_many_json)
 
-static napi_value js_dict_erase(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(dict, drumlin_dict, K_DICT, argv[0]);
-    STRINGS(key, 1, 1, 0);
-    int erased = 0;
-    CALL_FREE(key, drumlin_dict_erase(dict, key[0], &erased));
-    return make_bool(env, erased);
-}
+STRING_GETTER(js_dict_erase, drumlin_dict, K_DICT, drumlin_dict_erase, int, make_bool)
 
 const addon_function addon_collection_functions[] = {
     {"listSize", js_list_size},

@@ -138,36 +138,20 @@ GETTER(js_is_in_write, drumlin_db, K_DB, drumlin_is_in_write, int, make_bool)
 GETTER(js_refresh, drumlin_db, K_DB, drumlin_refresh, int, make_bool)
 GETTER(js_has_changes, drumlin_db, K_DB, drumlin_has_changes, int, make_bool)
 
-#define DB_VOID(name, call)                                                                                       \
-    static napi_value name(napi_env env, napi_callback_info info) {                                               \
-        ARGS(1);                                                                                                  \
-        UNWRAP(db, drumlin_db, K_DB, argv[0]);                                                                    \
-        CALL(call(db));                                                                                           \
-        return make_undefined(env);                                                                               \
-    }
-DB_VOID(js_begin_write, drumlin_begin_write)
-DB_VOID(js_commit, drumlin_commit)
-DB_VOID(js_rollback, drumlin_rollback)
-DB_VOID(js_compact, drumlin_compact)
+ACTION(js_begin_write, drumlin_db, K_DB, drumlin_begin_write)
+ACTION(js_commit, drumlin_db, K_DB, drumlin_commit)
+ACTION(js_rollback, drumlin_db, K_DB, drumlin_rollback)
+ACTION(js_compact, drumlin_db, K_DB, drumlin_compact)
 
 /*---- Classes -----------------------------------------------------------------------------------*/
 
-static napi_value js_class_index(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    STRINGS(name, 1, 1, 0);
-    int32_t index = 0;
-    CALL_FREE(name, drumlin_class_index(db, name[0], &index));
-    return make_number(env, index);
-}
+STRING_GETTER(js_class_index, drumlin_db, K_DB, drumlin_class_index, int32_t, make_number)
 
 static napi_value js_class_name(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(db, drumlin_db, K_DB, argv[0]);
-    int32_t index = 0;
-    napi_get_value_int32(env, argv[1], &index);
     const char *name = NULL;
-    CALL(drumlin_class_name(db, index, &name));
+    CALL(drumlin_class_name(db, get_int32(env, argv[1]), &name));
     return make_string(env, name, strlen(name));
 }
 

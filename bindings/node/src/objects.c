@@ -11,8 +11,7 @@ static napi_value js_create_object(napi_env env, napi_callback_info info) {
     ARGS(5);
     UNWRAP(db, drumlin_db, K_DB, argv[0]);
     STRINGS(s, 2, 1, 0); /* className, json */
-    int32_t mode = 0;
-    napi_get_value_int32(env, argv[3], &mode);
+    int32_t mode = get_int32(env, argv[3]);
     bool want = true;
     napi_get_value_bool(env, argv[4], &want);
     drumlin_object *object = NULL;
@@ -67,28 +66,15 @@ static napi_value js_object_is_valid(napi_env env, napi_callback_info info) {
 static napi_value js_object_get(napi_env env, napi_callback_info info) {
     ARGS(2);
     UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
-    int32_t index = 0;
-    napi_get_value_int32(env, argv[1], &index);
     drumlin_value value;
-    CALL(drumlin_object_get_at(object, index, &value));
+    CALL(drumlin_object_get_at(object, get_int32(env, argv[1]), &value));
     return to_js(env, &value);
 }
 
 /* updateJson(object, json) */
-static napi_value js_object_update_json(napi_env env, napi_callback_info info) {
-    ARGS(2);
-    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
-    STRINGS(json, 1, 1, 0);
-    CALL_FREE(json, drumlin_object_update_json(object, json[0]));
-    return make_undefined(env);
-}
+STRING_SETTER(js_object_update_json, drumlin_object, K_OBJECT, drumlin_object_update_json)
 
-static napi_value js_object_delete(napi_env env, napi_callback_info info) {
-    ARGS(1);
-    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
-    CALL(drumlin_object_delete(object));
-    return make_undefined(env);
-}
+ACTION(js_object_delete, drumlin_object, K_OBJECT, drumlin_object_delete)
 
 #define OBJECT_CHILD(fname, call, kind, ctype)                                                                    \
     static napi_value fname(napi_env env, napi_callback_info info) {                                              \
@@ -177,8 +163,7 @@ static napi_value js_results_index_of_key(napi_env env, napi_callback_info info)
 static napi_value js_results_aggregate(napi_env env, napi_callback_info info) {
     ARGS(3);
     UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
-    int32_t op = 0;
-    napi_get_value_int32(env, argv[1], &op);
+    int32_t op = get_int32(env, argv[1]);
     STRINGS(name, 1, 2, 0);
     drumlin_value value;
     int status;
