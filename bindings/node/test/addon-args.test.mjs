@@ -1,8 +1,9 @@
 // The addon's string arguments (src/addon.h STRINGS): which may be null, the TypeError for one
-// that is not a string, and that a rejected call leaves the realm as it was.
+// that is not a string, that a rejected call leaves the realm as it was and frees what it read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
 import nativeModule from "../lib/native.js";
 import { openRealm, tempDir } from "./helpers.mjs";
 
@@ -65,4 +66,19 @@ test("propertyIndex and classIndex take names; open takes a path and a nullable 
   const again = native.open(realm.path, null, { readOnly: true }); // the file's own schema
   assert.deepEqual(JSON.parse(native.schemaJson(again)).map((c) => c.name).sort(), ["Holder", "Note"]);
   native.close(again);
+});
+
+// open() copied the path before it read the schema argument, and returned without freeing the
+// copy when the schema was not a string: 1000 rejected calls with a 100 KB path kept ~100 MB.
+test("a rejected string argument frees the ones read before it", { skip: !globalThis.gc && "needs --expose-gc" }, async () => {
+  const longPath = join(tmpdir(), "x".repeat(100 * 1024));
+  const attempt = () => assert.throws(() => native.open(longPath, 5, {}), notAString);
+  for (let i = 0; i < 100; i++) attempt(); // warm up
+  globalThis.gc();
+  await new Promise((resolve) => setImmediate(resolve));
+  const before = process.memoryUsage().rss;
+  for (let i = 0; i < 1000; i++) attempt();
+  globalThis.gc();
+  const grown = process.memoryUsage().rss - before;
+  assert.ok(grown < 40 * 1024 * 1024, `RSS grew by ${(grown / 1048576).toFixed(1)} MiB over 1000 rejected calls`);
 });
