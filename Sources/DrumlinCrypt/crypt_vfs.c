@@ -49,8 +49,8 @@ static const char sqlite_magic[16] = "SQLite format 3";  /* with its NUL: 16 byt
 
 static _Thread_local char last_failure[512];
 
-const char *drumlin_crypt_last_failure(void) { return last_failure; }
-void drumlin_crypt_clear_failure(void) { last_failure[0] = 0; }
+const char *dlcrypt_last_failure(void) { return last_failure; }
+void dlcrypt_clear_failure(void) { last_failure[0] = 0; }
 
 /* ---- The cipher layer ---------------------------------------------------------------------- */
 
@@ -107,7 +107,7 @@ static int cipher_mac(Cipher *c, const uint8_t *a, size_t an, const uint8_t *b, 
     return 0;
 }
 
-int drumlin_crypt_aes256_ctr(const uint8_t key[32], const uint8_t iv[16], const uint8_t *in, size_t n, uint8_t *out) {
+int dlcrypt_aes256_ctr(const uint8_t key[32], const uint8_t iv[16], const uint8_t *in, size_t n, uint8_t *out) {
     Cipher c;
     if (cipher_init(&c, key, NULL, 0) != 0) return -1;
     int rc = cipher_ctr(&c, iv, in, n, out);
@@ -115,7 +115,7 @@ int drumlin_crypt_aes256_ctr(const uint8_t key[32], const uint8_t iv[16], const 
     return rc;
 }
 
-int drumlin_crypt_hmac_sha224(const uint8_t *key, size_t key_length, const uint8_t *message, size_t n, uint8_t out[28]) {
+int dlcrypt_hmac_sha224(const uint8_t *key, size_t key_length, const uint8_t *message, size_t n, uint8_t out[28]) {
     static const uint8_t zero[32];
     Cipher c;
     if (cipher_init(&c, zero, key, key_length) != 0) return -1;
@@ -134,7 +134,7 @@ static void key_check(Cipher *c, uint8_t out[CHECK_SIZE]) {
 enum { KIND_DB = 1, KIND_WAL = 2, KIND_JOURNAL = 3 };
 static int page_decrypt(Cipher *c, int kind, uint64_t place, const uint8_t *frame_header, int first, uint8_t *buffer);
 
-int drumlin_crypt_probe(const uint8_t *head, size_t n, const uint8_t *key) {
+int dlcrypt_probe(const uint8_t *head, size_t n, const uint8_t *key) {
     if (n < 16 || memcmp(head, encrypted_magic, 16) != 0) return 0;
     if (!key) return 3;
     if (n < CHECK_AT + CHECK_SIZE) return 2;
@@ -527,7 +527,7 @@ static int crypt_set_system_call(sqlite3_vfs *vfs, const char *name, sqlite3_sys
 static sqlite3_syscall_ptr crypt_get_system_call(sqlite3_vfs *vfs, const char *name) { return ROOT(vfs)->xGetSystemCall(ROOT(vfs), name); }
 static const char *crypt_next_system_call(sqlite3_vfs *vfs, const char *name) { return ROOT(vfs)->xNextSystemCall(ROOT(vfs), name); }
 
-void *drumlin_crypt_vfs_create(const uint8_t key[DRUMLIN_CRYPT_KEY_SIZE], char name[32]) {
+void *dlcrypt_vfs_create(const uint8_t key[DRUMLIN_CRYPT_KEY_SIZE], char name[32]) {
     static atomic_ulong counter;
     sqlite3_vfs *root = sqlite3_vfs_find(NULL);
     if (!root || root->iVersion < 3) return NULL;
@@ -552,14 +552,14 @@ void *drumlin_crypt_vfs_create(const uint8_t key[DRUMLIN_CRYPT_KEY_SIZE], char n
     return v;
 }
 
-void drumlin_crypt_vfs_release(void *vfs) {
+void dlcrypt_vfs_release(void *vfs) {
     if (!vfs) return;
     CryptVfs *v = vfs;
     sqlite3_vfs_unregister(&v->base);
     vfs_unref(v);
 }
 
-int drumlin_crypt_reserve_bytes(sqlite3 *db) {
+int dlcrypt_reserve_bytes(sqlite3 *db) {
     int reserve = DRUMLIN_CRYPT_RESERVE;
     return sqlite3_file_control(db, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve);
 }

@@ -51,19 +51,19 @@ package final class Connection {
         var vfs: UnsafeMutableRawPointer?
         if let encryptionKey {
             guard encryptionKey.count == Int(DRUMLIN_CRYPT_KEY_SIZE), let base = encryptionKey.baseAddress,
-                  let made = drumlin_crypt_vfs_create(base.assumingMemoryBound(to: UInt8.self), &vfsName) else {
+                  let made = dlcrypt_vfs_create(base.assumingMemoryBound(to: UInt8.self), &vfsName) else {
                 throw DrumlinError(.file, "Cannot open '\(path)': the encryption layer could not start (OpenSSL's libcrypto failed or memory ran out).")
             }
             vfs = made
         }
-        if vfs != nil { drumlin_crypt_clear_failure() }
+        if vfs != nil { dlcrypt_clear_failure() }
         let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), vfs == nil ? nil : vfsName)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
-            drumlin_crypt_vfs_release(vfs)
+            dlcrypt_vfs_release(vfs)
             // SQLite reads the file's header as it opens it: page 1 failed authentication.
-            let failure = String(cString: drumlin_crypt_last_failure())
+            let failure = String(cString: dlcrypt_last_failure())
             if vfs != nil, rc & 0xFF == SQLITE_IOERR, !failure.isEmpty {
                 throw DrumlinError(.corrupt, "The encrypted file is damaged: \(failure) (SQLite: \(message), while opening it).", sqliteCode: rc)
             }
@@ -76,7 +76,7 @@ package final class Connection {
             // tag: set before the first page is written (no effect on an existing file, whose
             // header says both).
             sqlite3_exec(db, "PRAGMA page_size = \(DRUMLIN_CRYPT_PAGE_SIZE)", nil, nil, nil)
-            _ = drumlin_crypt_reserve_bytes(db)
+            _ = dlcrypt_reserve_bytes(db)
         }
         sqlite3_extended_result_codes(db, 1)
         // A name in double quotes is always a name: a column missing from a table is an error,
@@ -101,7 +101,7 @@ package final class Connection {
         statements.removeAll()
         slots.removeAll()
         sqlite3_close_v2(handle)
-        drumlin_crypt_vfs_release(cryptVFS)
+        dlcrypt_vfs_release(cryptVFS)
     }
 
     /// Finalizes every cached statement: after a migration, whose databases used the same slots
@@ -201,7 +201,7 @@ package final class Connection {
         let message = String(cString: sqlite3_errmsg(handle))
         let code: DrumlinError.Code
         // A page that failed authentication in the encrypting VFS: which one, of which file.
-        if rc == 10 | (32 << 8) /* SQLITE_IOERR_DATA */, let failure = Optional(String(cString: drumlin_crypt_last_failure())), !failure.isEmpty {
+        if rc == 10 | (32 << 8) /* SQLITE_IOERR_DATA */, let failure = Optional(String(cString: dlcrypt_last_failure())), !failure.isEmpty {
             return DrumlinError(.corrupt, "The encrypted file is damaged: \(failure) (SQLite: \(message), during \(context.prefix(120))).", sqliteCode: rc)
         }
         switch rc & 0xFF {
@@ -250,7 +250,7 @@ extension Connection {
     /// encrypted, and if so whether `key` is its key, without decrypting (docs/encryption.md).
     package static func encryption(header: ArraySlice<UInt8>, key: UnsafeRawBufferPointer?) -> Encryption {
         let verdict = Array(header).withUnsafeBufferPointer { bytes in
-            drumlin_crypt_probe(bytes.baseAddress, bytes.count, key?.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            dlcrypt_probe(bytes.baseAddress, bytes.count, key?.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
         switch verdict {
         case 1: return .matchingKey

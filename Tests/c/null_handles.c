@@ -46,6 +46,12 @@ static void option_functions(void) {
     CHECK_MISUSE(drumlin_options_set_slow_query_threshold(NULL, 1));
     CHECK_MISUSE(drumlin_options_set_logger(NULL, NULL, NULL, NULL));
     CHECK_MISUSE(drumlin_options_set_migration(NULL, NULL, NULL, NULL));
+    static const uint8_t key[64] = {0};
+    CHECK_MISUSE(drumlin_options_set_encryption_key(NULL, key, sizeof key));
+    CHECK_MISUSE(drumlin_options_set_sync(NULL, "ws://localhost:1/sync", NULL, NULL, NULL));
+    CHECK_MISUSE(drumlin_options_set_sync_ca_file(NULL, "ca.pem"));
+    CHECK_MISUSE(drumlin_options_set_sync_callbacks(NULL, NULL, NULL, NULL, NULL));
+    CHECK_MISUSE(drumlin_sync_token_set(NULL, "token"));
 }
 
 /* The migration functions with a NULL migration handle (a real one exists only in a callback). */
@@ -738,6 +744,19 @@ int main(void) {
     dict_functions(db, object);
     mixed_functions(db, object);
     notification_functions(db, object);
+
+    /* The sync session's functions: a NULL database, and one opened without sync. */
+    int state = -1;
+    CHECK_MISUSE(drumlin_sync_wait_for_upload(NULL, 0));
+    CHECK_MISUSE(drumlin_sync_pause(NULL));
+    CHECK_MISUSE(drumlin_sync_resume(NULL));
+    CHECK_MISUSE(drumlin_sync_state(NULL, &state, NULL, NULL, NULL));
+    CHECK(state == -1);
+    CHECK_MISUSE(drumlin_sync_wait_for_upload(db, 0));
+    CHECK_MISUSE(drumlin_sync_pause(db));
+    CHECK_MISUSE(drumlin_sync_resume(db));
+    CHECK_MISUSE(drumlin_sync_state(db, &state, NULL, NULL, NULL));
+    CHECK(state == -1);
 
     drumlin_object_release(object);
     CHECK_OK(drumlin_close(db));
