@@ -34,14 +34,8 @@ TEST_PYTHON := $(VENV)/bin/python3
 all: lib
 
 # ---- dependencies --------------------------------------------------------------------------
-deps:
-	@missing=""; \
-	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev pkg-config"; \
-	pkg-config --exists libwebsockets 2>/dev/null || missing="$$missing libwebsockets-dev"; \
-	pkg-config --exists libcrypto 2>/dev/null || missing="$$missing libssl-dev"; \
-	command -v cmake >/dev/null || missing="$$missing cmake"; \
-	command -v ninja >/dev/null || missing="$$missing ninja-build"; \
-	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
+# The Debian packages named in $$missing: installed with apt when run as root, else the command to run.
+APT_INSTALL = \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \
@@ -50,6 +44,15 @@ deps:
 	    echo "missing system packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
 	fi
+deps:
+	@missing=""; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev pkg-config"; \
+	pkg-config --exists libwebsockets 2>/dev/null || missing="$$missing libwebsockets-dev"; \
+	pkg-config --exists libcrypto 2>/dev/null || missing="$$missing libssl-dev"; \
+	command -v cmake >/dev/null || missing="$$missing cmake"; \
+	command -v ninja >/dev/null || missing="$$missing ninja-build"; \
+	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
+	$(APT_INSTALL)
 
 # The test tools, in .venv (made on first use; Debian's Python needs python3-venv for it, which
 # only the test targets install).
@@ -116,24 +119,15 @@ NODE_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hid
 # Node.js and its headers (Debian's nodejs ships /usr/include/node), for building the addon
 # (`make node`, `make demo`); deps-node adds tsc (node-typescript) and npm for the typings and
 # packaging tests.
-NODE_APT = \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
-	  else \
-	    echo "missing system packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
-	  fi; \
-	fi
 deps-node-build:
 	@missing=""; \
 	command -v node >/dev/null && [ -f /usr/include/node/node_api.h ] || missing="$$missing nodejs"; \
-	$(NODE_APT)
+	$(APT_INSTALL)
 deps-node: deps-node-build
 	@missing=""; \
 	command -v tsc >/dev/null || missing="$$missing node-typescript"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
-	$(NODE_APT)
+	$(APT_INSTALL)
 
 node: deps-node-build $(if $(filter command line environment,$(origin NODE_LIBRARY)),,lib)
 	mkdir -p $(NODE_DIR)/build
