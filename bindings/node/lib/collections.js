@@ -5,7 +5,8 @@
 
 const { native, INTERNAL, CONSTRUCT } = require("./native");
 const { IllegalConstructorError, engine } = require("./errors");
-const { toTyped, toExt } = require("./values");
+const { toTyped, toExt, COUNTER } = require("./values");
+const { COUNTER_AS_ARGUMENT } = require("./counter");
 const { serializeValue } = require("./serialize");
 const { enqueue, removeListener, collectionChanges, EMPTY_COLLECTION_CHANGES } = require("./listeners");
 
@@ -82,6 +83,7 @@ function geoShape(value) {
 function argsJson(args) {
   if (args.length === 0) return null;
   return JSON.stringify(args.map((arg) => {
+    if (arg?.[COUNTER]) throw new Error(COUNTER_AS_ARGUMENT);
     const shape = geoShape(arg);
     return shape ? JSON.stringify(shape) : toExt(arg);
   }));

@@ -4,11 +4,12 @@
 // is Object.create(that prototype) holding its engine handle, in a Proxy that lists the schema's
 // properties to Object.keys and spread.
 
-const { native, INTERNAL, attach } = require("./native");
+const { native, INTERNAL, CONSTRUCT, attach } = require("./native");
 const { engine, INVALIDATED, typeMismatch } = require("./errors");
 const { TYPE } = require("./values");
 const { serializeValue } = require("./serialize");
 const { enqueue, removeListener } = require("./listeners");
+const { Counter, COUNTER_RESET } = require("./counter");
 
 const objectHandler = {
   ownKeys(target) {
@@ -183,6 +184,13 @@ function mixedType(value, state) {
 // The getter of one property.
 function reader(ctx, info, property) {
   const { name, index } = property;
+  if (property.presentation === "counter") {
+    return function get() {
+      const state = this[INTERNAL];
+      const value = checked(state, () => native.objectGet(state.handle, index));
+      return value === null ? null : new Counter(CONSTRUCT, this, property);
+    };
+  }
   switch (property.type) {
     case "object":
       return function get() {
@@ -230,8 +238,15 @@ function writer(ctx, info, property) {
       throw new Error(`Cannot assign to read only property '${name}'`);
     };
   }
+  const isCounter = property.presentation === "counter";
   return function set(value) {
     const state = this[INTERNAL];
+    if (isCounter) {
+      // Realm JS: a number only where the counter is null, null only where it may be.
+      const current = checked(state, () => native.objectGet(state.handle, property.index));
+      const toNull = value === null || value === undefined;
+      if (toNull ? !property.optional : current !== null) throw new Error(COUNTER_RESET);
+    }
     const json = JSON.stringify({ [name]: serializeValue(ctx, property, value, ctx.isManaged) });
     try {
       checked(state, () => native.objectUpdateJson(state.handle, json));
