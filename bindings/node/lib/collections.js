@@ -4,7 +4,7 @@
 // (live), and is a Proxy so that `results[0]`, `dict.key` and Object.keys work as in Realm JS.
 
 const { native, INTERNAL, CONSTRUCT } = require("./native");
-const { IllegalConstructorError, engine } = require("./errors");
+const { IllegalConstructorError, TypeAssertionError, engine } = require("./errors");
 const { toTyped, toExt, COUNTER } = require("./values");
 const { COUNTER_AS_ARGUMENT } = require("./counter");
 const { serializeValue } = require("./serialize");
@@ -92,6 +92,26 @@ function argsJson(args) {
 function keyPathsJson(keyPaths) {
   if (keyPaths === undefined) return null;
   return JSON.stringify(typeof keyPaths === "string" ? [keyPaths] : keyPaths);
+}
+
+// Realm JS's checks of an aggregate's property argument: a name for objects, none for values.
+function aggregateArgument(className, property) {
+  if (className === undefined) {
+    if (property !== undefined) throw new Error(`Cannot get property named '${property}' on a list of primitives`);
+  } else if (typeof property !== "string") {
+    throw new TypeAssertionError("a string", property, "name");
+  }
+}
+
+// The engine refuses an aggregate over a property of another type ("Cannot sum property 'P.name'
+// of type 'string'."): Realm JS words that as "Operation 'sum' not supported for ...".
+const AGGREGATE_REFUSED = /^Cannot (min|max|sum|avg) property '(.+)' of type '(.+)'\.$/;
+function aggregateError(error) {
+  const match = AGGREGATE_REFUSED.exec(error.message);
+  if (!match) return error;
+  const translated = new Error(`Operation '${match[1]}' not supported for ${match[3]} property '${match[2]}'`);
+  translated.code = error.code;
+  return translated;
 }
 
 class Collection {
@@ -286,7 +306,13 @@ class Results extends OrderedCollection {
   _aggregate(op, property) {
     const state = this[INTERNAL];
     checkResults(state);
-    const value = engine(() => native.resultsAggregate(state.handle, op, property));
+    aggregateArgument(state.className, property);
+    let value;
+    try {
+      value = engine(() => native.resultsAggregate(state.handle, op, property));
+    } catch (error) {
+      throw aggregateError(error);
+    }
     return value === null ? undefined : value;
   }
 
@@ -436,18 +462,22 @@ class List extends OrderedCollection {
   }
 
   min(property) {
+    aggregateArgument(this[INTERNAL].objectClass, property);
     return this.filtered("TRUEPREDICATE").min(property);
   }
 
   max(property) {
+    aggregateArgument(this[INTERNAL].objectClass, property);
     return this.filtered("TRUEPREDICATE").max(property);
   }
 
   sum(property) {
+    aggregateArgument(this[INTERNAL].objectClass, property);
     return this.filtered("TRUEPREDICATE").sum(property);
   }
 
   avg(property) {
+    aggregateArgument(this[INTERNAL].objectClass, property);
     return this.filtered("TRUEPREDICATE").avg(property);
   }
 }
