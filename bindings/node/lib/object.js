@@ -224,11 +224,44 @@ function reader(ctx, info, property) {
         return ctx.resolve(value);
       };
     default:
+      if (ROW_TYPES.has(property.type)) return rowReader(ctx, info, property);
       return function get() {
         const state = this[INTERNAL];
         return checked(state, () => native.objectGet(state.handle, index));
       };
   }
+}
+
+// Properties whose values are JS primitives (nothing a program could mutate) are read together:
+// the first read of an object reads all of them in one call (drumlin_object_get_values), and the
+// next reads return them while the database's read version (ctx.version, the engine's counter
+// read without a call) has not moved. Every commit, rollback and write through the handle moves
+// it, and so does a read that sees another connection's commit.
+const ROW_TYPES = new Set(["bool", "int", "float", "double", "string"]);
+
+function rowOf(info) {
+  if (!info.row) {
+    const properties = info.properties.filter((p) => ROW_TYPES.has(p.type) && p.presentation !== "counter");
+    info.row = { indices: Int32Array.from(properties, (p) => p.index), slots: new Map(properties.map((p, i) => [p.name, i])) };
+  }
+  return info.row;
+}
+
+function rowReader(ctx, info, property) {
+  const { index } = property;
+  const row = rowOf(info);
+  const slot = row.slots.get(property.name);
+  return function get() {
+    const state = this[INTERNAL];
+    const version = ctx.version;
+    if (version === null) return checked(state, () => native.objectGet(state.handle, index));
+    if (state.row !== undefined && state.low === version[0] && state.high === version[1]) return state.row[slot];
+    const values = checked(state, () => native.objectGetValues(state.handle, row.indices));
+    state.row = values;
+    state.low = version[0];
+    state.high = version[1];
+    return values[slot];
+  };
 }
 
 function writer(ctx, info, property) {

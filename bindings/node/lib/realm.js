@@ -27,6 +27,9 @@ class Context {
     this.prototypes = new Map();
     this.classNames = [];
     this.isManaged = (value) => Boolean(value && value[INTERNAL]);
+    // The engine's read version, for the objects' row cache (lib/object.js); null for a
+    // migration's borrowed handles (valid only during the migration) and once the realm closes.
+    this.version = null;
     this.loadSchema();
   }
 
@@ -236,7 +239,7 @@ class Realm {
 
   static #borrowed(db, file, prepared, flags) {
     const realm = new Realm(CONSTRUCT);
-    realm.#setUp(db, file, prepared, flags);
+    realm.#setUp(db, file, prepared, { ...flags, borrowed: true });
     return realm;
   }
 
@@ -253,6 +256,9 @@ class Realm {
       },
     });
     this[INTERNAL].ctx = new Context(this, db, prepared?.classes);
+    if (!flags.borrowed) {
+      this[INTERNAL].ctx.version = new Uint32Array(native.readVersion(db));
+    }
   }
 
   // Resolves to a new Realm; config errors reject. Has Realm JS's progress() and cancel().
@@ -382,6 +388,7 @@ class Realm {
 
   close() {
     this[INTERNAL].ctx.stopWatching();
+    this[INTERNAL].ctx.version = null; // before the close frees the word it views
     openRealms.delete(this);
     native.close(this[INTERNAL].db); // a migration's borrowed handles are not closed here
   }

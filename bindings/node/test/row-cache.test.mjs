@@ -1,0 +1,83 @@
+// Property reads of primitive values come from one read of the object's row while the engine's
+// read version stands (lib/object.js): every way the stored values can change must show.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import Realm from "../index.mjs";
+import { tempDir } from "./helpers.mjs";
+
+const schema = [{ name: "P", primaryKey: "id", properties: { id: "int", name: "string", age: "int?", score: "double", ok: "bool", when: "date?" } }];
+
+function open(t, path) {
+  const realm = new Realm({ path, schema });
+  t.after(() => realm.close());
+  return realm;
+}
+
+function fixture(t) {
+  const path = join(tempDir(t), "rows.realm");
+  const realm = open(t, path);
+  const p = realm.write(() => realm.create("P", { id: 1, name: "a", age: 3, score: 1.5, ok: true }));
+  return { path, realm, p };
+}
+
+test("row cache: reads see this realm's writes, at once and after commit", (t) => {
+  const { realm, p } = fixture(t);
+  assert.deepEqual([p.name, p.age, p.score, p.ok], ["a", 3, 1.5, true]);
+  realm.write(() => {
+    p.name = "b";
+    assert.equal(p.name, "b");
+    p.age = null;
+    assert.equal(p.age, null);
+  });
+  assert.deepEqual([p.name, p.age], ["b", null]);
+  realm.write(() => realm.create("P", { id: 1, score: 9 }, Realm.UpdateMode.Modified));
+  assert.equal(p.score, 9);
+  realm.write(() => realm.objects("P").update("ok", false));
+  assert.equal(p.ok, false);
+});
+
+test("row cache: a cancelled transaction's values are gone from reads", (t) => {
+  const { realm, p } = fixture(t);
+  assert.equal(p.name, "a");
+  realm.beginTransaction();
+  p.name = "temporary";
+  assert.equal(p.name, "temporary");
+  realm.cancelTransaction();
+  assert.equal(p.name, "a");
+});
+
+test("row cache: another instance's commit shows after this realm reads again", (t) => {
+  const { path, realm, p } = fixture(t);
+  assert.equal(p.name, "a");
+  const other = open(t, path);
+  other.write(() => {
+    other.objectForPrimaryKey("P", 1).name = "from the other";
+  });
+  // Any read through this realm sees the commit (as drumlin_refresh after a notification would).
+  assert.equal(realm.objects("P").length, 1);
+  assert.equal(p.name, "from the other");
+  assert.equal(realm.objectForPrimaryKey("P", 1).name, "from the other");
+});
+
+test("row cache: a deleted object and a closed realm still throw Realm JS's error", (t) => {
+  const { realm, p } = fixture(t);
+  const q = realm.write(() => realm.create("P", { id: 2, name: "q", score: 0, ok: false }));
+  assert.equal(q.name, "q");
+  realm.write(() => realm.delete(q));
+  assert.throws(() => q.name, { message: "Accessing object which has been invalidated or deleted" });
+  assert.equal(p.name, "a");
+  realm.close();
+  assert.throws(() => p.name, { message: "Accessing object which has been invalidated or deleted" });
+});
+
+test("row cache: non-primitive values are new on every read", (t) => {
+  const { realm, p } = fixture(t);
+  realm.write(() => {
+    p.when = new Date(1000);
+  });
+  const first = p.when;
+  first.setTime(5);
+  assert.equal(p.when.getTime(), 1000);
+  assert.notEqual(p.when, p.when);
+});
