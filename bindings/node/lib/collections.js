@@ -8,6 +8,12 @@ const { IllegalConstructorError, TypeAssertionError, engine } = require("./error
 const { toTyped, toExt, COUNTER } = require("./values");
 const { COUNTER_AS_ARGUMENT } = require("./counter");
 const { serializeValue } = require("./serialize");
+const { rowOf } = require("./object");
+
+// Objects read per engine call when results are iterated: a short first page (a loop may stop
+// early), then long ones.
+const FIRST_PAGE = 64;
+const PAGE = 1024;
 const { enqueue, removeListener, collectionChanges, EMPTY_COLLECTION_CHANGES } = require("./listeners");
 
 function isIndex(key) {
@@ -243,6 +249,43 @@ class Results extends OrderedCollection {
 
   get type() {
     return "object";
+  }
+
+  // Iteration reads the objects' keys and primitive values a page at a time (one engine call per
+  // page; a short page is the end) and makes each object from its key and row,
+  // with no engine handle until one is needed (lib/object.js wrapLazy). Positions are read live,
+  // as before: once anything changed (a loop that writes), the rest are read one by one.
+  *values() {
+    const state = this[INTERNAL];
+    checkResults(state);
+    const { ctx } = state;
+    const info = state.className === undefined ? undefined : ctx.classes.get(state.className);
+    const row = info && ctx.version !== null ? rowOf(info) : undefined;
+    if (!row || row.indices.length === 0) {
+      yield* super.values();
+      return;
+    }
+    const width = row.indices.length;
+    let n = Infinity;
+    for (let start = 0, page = FIRST_PAGE; start < n; start += page, page = PAGE) {
+      checkResults(state);
+      const [values, keys] = engine(() => native.resultsGetValues(state.handle, start, page, row.indices));
+      const rows = keys.length;
+      if (rows < page) n = start + rows;
+      const low = ctx.version[0];
+      const high = ctx.version[1];
+      const end = Math.min(n, start + page);
+      for (let i = start; i < end; i++) {
+        const r = i - start;
+        const version = ctx.version;
+        if (r < rows && version !== null && version[0] === low && version[1] === high) {
+          // Nothing changed since the page was read: its objects are the results' objects here.
+          yield ctx.wrapRow(state.className, keys[r], values.slice(r * width, (r + 1) * width), low, high);
+        } else {
+          yield this._get(i);
+        }
+      }
+    }
   }
 
   _get(index) {

@@ -57,7 +57,13 @@ class RealmObject {
   isValid() {
     const state = this[INTERNAL];
     if (!state || state.ctx.realm.isClosed) return false;
-    return native.objectIsValid(state.handle);
+    let handle;
+    try {
+      handle = state.handle;
+    } catch {
+      return false;
+    }
+    return native.objectIsValid(handle);
   }
 
   objectSchema() {
@@ -247,6 +253,15 @@ function rowOf(info) {
   return info.row;
 }
 
+// Gives a managed object the values of its row read with others (a page of results, read at the
+// read version low/high), as its first read would.
+function primeRow(object, values, low, high) {
+  const state = object[INTERNAL];
+  state.row = values;
+  state.low = low;
+  state.high = high;
+}
+
 function rowReader(ctx, info, property) {
   const { index } = property;
   const row = rowOf(info);
@@ -304,10 +319,36 @@ function buildPrototype(ctx, info) {
   return prototype;
 }
 
+// An object read in a page of results: its key and row, and an engine handle only once
+// something needs one (a property outside the row, a write, a listener...): found by key then, or
+// Realm JS's error when the object is gone.
+function wrapLazy(ctx, prototype, info, key, values, low, high) {
+  const target = Object.create(prototype);
+  let handle = null;
+  const state = {
+    ctx,
+    info,
+    listeners: null,
+    row: values,
+    low,
+    high,
+    get handle() {
+      if (handle === null) {
+        if (ctx.realm.isClosed) throw new Error(INVALIDATED);
+        handle = native.findByKey(ctx.db, info.name, key);
+        if (handle === null) throw new Error(INVALIDATED);
+      }
+      return handle;
+    },
+  };
+  attach(target, state);
+  return new Proxy(target, objectHandler);
+}
+
 function wrapObject(ctx, prototype, info, handle) {
   const target = Object.create(prototype);
   attach(target, { ctx, info, handle, listeners: null });
   return new Proxy(target, objectHandler);
 }
 
-module.exports = { RealmObject, buildPrototype, wrapObject };
+module.exports = { RealmObject, buildPrototype, wrapObject, wrapLazy, rowOf, primeRow };

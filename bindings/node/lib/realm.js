@@ -10,7 +10,7 @@ const { engine, CLOSED } = errors;
 const { LinkRef, hooks, fromExt, toTyped } = require("./values");
 const schemaModule = require("./schema");
 const { serializeObject } = require("./serialize");
-const { RealmObject, buildPrototype, wrapObject } = require("./object");
+const { RealmObject, buildPrototype, wrapObject, wrapLazy } = require("./object");
 const collections = require("./collections");
 
 const UPDATE_MODES = { never: 0, modified: 1, all: 2 };
@@ -86,15 +86,23 @@ class Context {
     return info;
   }
 
-  wrap(handle, className) {
-    if (handle === null) return null;
+  prototypeOf(className) {
     let prototype = this.prototypes.get(className);
-    const info = this.classes.get(className);
     if (!prototype) {
-      prototype = buildPrototype(this, info);
+      prototype = buildPrototype(this, this.classes.get(className));
       this.prototypes.set(className, prototype);
     }
-    return wrapObject(this, prototype, info, handle);
+    return prototype;
+  }
+
+  wrap(handle, className) {
+    if (handle === null) return null;
+    return wrapObject(this, this.prototypeOf(className), this.classes.get(className), handle);
+  }
+
+  // An object of a page of results: its key and row values, read at version low/high.
+  wrapRow(className, key, values, low, high) {
+    return wrapLazy(this, this.prototypeOf(className), this.classes.get(className), key, values, low, high);
   }
 
   results(handle, className) {

@@ -81,3 +81,70 @@ test("row cache: non-primitive values are new on every read", (t) => {
   assert.equal(p.when.getTime(), 1000);
   assert.notEqual(p.when, p.when);
 });
+
+test("iteration pages: every object of a long result reads its own values (strings too)", (t) => {
+  const { realm } = fixture(t);
+  realm.write(() => {
+    for (let i = 2; i <= 1500; i++) realm.create("P", { id: i, name: `name-${i}-${"x".repeat(i % 40)}`, age: i % 7, score: i / 2, ok: i % 2 === 0 });
+  });
+  for (let round = 0; round < 5; round++) {
+    // Garbage handles whose finalizers run between pages.
+    for (let i = 2; i <= 400; i++) realm.objectForPrimaryKey("P", i).name;
+    let seen = 0;
+    for (const p of realm.objects("P").filtered("id >= 2 SORT(id ASC)")) {
+      seen += 1;
+      assert.equal(p.name, `name-${p.id}-${"x".repeat(p.id % 40)}`);
+      assert.equal(p.age, p.id % 7);
+      assert.equal(p.score, p.id / 2);
+      assert.equal(p.ok, p.id % 2 === 0);
+    }
+    assert.equal(seen, 1499);
+  }
+});
+
+test("iteration pages: an object read in a loop writes, links, listens and is invalidated as any other", async (t) => {
+  const { realm } = fixture(t);
+  realm.write(() => {
+    for (let i = 2; i <= 100; i++) realm.create("P", { id: i, name: `n${i}`, score: 0, ok: false });
+  });
+  const objects = [...realm.objects("P").filtered("id >= 2 SORT(id ASC)")];
+  assert.equal(objects.length, 99);
+  const [first, second] = objects;
+  assert.equal(first._objectKey(), realm.objectForPrimaryKey("P", 2)._objectKey());
+  realm.write(() => {
+    first.name = "changed";
+  });
+  assert.equal(first.name, "changed");
+  assert.equal(realm.objectForPrimaryKey("P", 2).name, "changed");
+  assert.equal(first.when, null);
+  assert.ok(second.isValid());
+  realm.write(() => realm.delete(realm.objectForPrimaryKey("P", 3)));
+  assert.equal(second.isValid(), false);
+  assert.throws(() => second.name, { message: "Accessing object which has been invalidated or deleted" });
+  // Deleted before it ever needed an engine handle: still Realm JS's error, and a write fails too.
+  const late = [...realm.objects("P").filtered("id == 4")][0];
+  realm.write(() => realm.delete(realm.objectForPrimaryKey("P", 4)));
+  assert.equal(late.isValid(), false);
+  assert.throws(() => late.name, { message: "Accessing object which has been invalidated or deleted" });
+  assert.throws(() => realm.write(() => {
+    late.name = "x";
+  }), { message: "Accessing object which has been invalidated or deleted" });
+  assert.equal(realm.objects("P").length, 98);
+});
+
+test("iteration: a loop that writes reads the rest live, as before", (t) => {
+  const { realm } = fixture(t);
+  realm.write(() => {
+    for (let i = 2; i <= 200; i++) realm.create("P", { id: i, name: `n${i}`, score: 0, ok: false });
+  });
+  const names = [];
+  realm.write(() => {
+    for (const p of realm.objects("P").filtered("id <= 150 SORT(id ASC)")) {
+      names.push(p.name);
+      p.score = 1;
+    }
+  });
+  assert.equal(names.length, 150);
+  assert.equal(names[149], "n150");
+  assert.equal(realm.objects("P").filtered("score == 1").length, 150);
+});
