@@ -252,7 +252,8 @@ class Results extends OrderedCollection {
   }
 
   // Iteration reads the objects' keys and primitive values a page at a time (one engine call per
-  // page; a short page is the end) and makes each object from its key and row,
+  // page; a short page is the end; a class whose primary key is in the row needs no object keys)
+  // and makes each object from its key (or primary key) and row,
   // with no engine handle until one is needed (lib/object.js wrapLazy). Positions are read live,
   // as before: once anything changed (a loop that writes), the rest are read one by one.
   *values() {
@@ -269,8 +270,8 @@ class Results extends OrderedCollection {
     let n = Infinity;
     for (let start = 0, page = FIRST_PAGE; start < n; start += page, page = PAGE) {
       checkResults(state);
-      const [values, keys] = engine(() => native.resultsGetValues(state.handle, start, page, row.indices));
-      const rows = keys.length;
+      const [values, keys] = engine(() => native.resultsGetValues(state.handle, start, page, row.indices, row.keySlot === undefined));
+      const rows = values.length / width;
       if (rows < page) n = start + rows;
       const low = ctx.version[0];
       const high = ctx.version[1];
@@ -280,7 +281,8 @@ class Results extends OrderedCollection {
         const version = ctx.version;
         if (r < rows && version !== null && version[0] === low && version[1] === high) {
           // Nothing changed since the page was read: its objects are the results' objects here.
-          yield ctx.wrapRow(state.className, keys[r], values.slice(r * width, (r + 1) * width), low, high);
+          const rowValues = values.slice(r * width, (r + 1) * width);
+          yield ctx.wrapRow(state.className, row.keySlot === undefined ? keys[r] : undefined, rowValues, low, high);
         } else {
           yield this._get(i);
         }

@@ -6,7 +6,7 @@
 
 const { native, INTERNAL, CONSTRUCT, attach } = require("./native");
 const { engine, INVALIDATED, typeMismatch } = require("./errors");
-const { TYPE } = require("./values");
+const { TYPE, toTyped } = require("./values");
 const { serializeValue } = require("./serialize");
 const { enqueue, removeListener } = require("./listeners");
 const { Counter, COUNTER_RESET } = require("./counter");
@@ -248,7 +248,10 @@ const ROW_TYPES = new Set(["bool", "int", "float", "double", "string"]);
 function rowOf(info) {
   if (!info.row) {
     const properties = info.properties.filter((p) => ROW_TYPES.has(p.type) && p.presentation !== "counter");
-    info.row = { indices: Int32Array.from(properties, (p) => p.index), slots: new Map(properties.map((p, i) => [p.name, i])) };
+    const slots = new Map(properties.map((p, i) => [p.name, i]));
+    // An int or string primary key in the row finds a lazily made object (wrapLazy) by itself.
+    const keySlot = info.primaryKey === undefined ? undefined : slots.get(info.primaryKey);
+    info.row = { indices: Int32Array.from(properties, (p) => p.index), slots, keySlot };
   }
   return info.row;
 }
@@ -319,9 +322,9 @@ function buildPrototype(ctx, info) {
   return prototype;
 }
 
-// An object read in a page of results: its key and row, and an engine handle only once
-// something needs one (a property outside the row, a write, a listener...): found by key then, or
-// Realm JS's error when the object is gone.
+// An object read in a page of results: its key (undefined: its primary key is in the row) and
+// row, and an engine handle only once something needs one (a property outside the row, a write, a
+// listener...): found by key or primary key then, or Realm JS's error when the object is gone.
 function wrapLazy(ctx, prototype, info, key, values, low, high) {
   const target = Object.create(prototype);
   let handle = null;
@@ -335,7 +338,9 @@ function wrapLazy(ctx, prototype, info, key, values, low, high) {
     get handle() {
       if (handle === null) {
         if (ctx.realm.isClosed) throw new Error(INVALIDATED);
-        handle = native.findByKey(ctx.db, info.name, key);
+        handle = key === undefined
+          ? native.findObject(ctx.db, info.name, toTyped(values[info.row.keySlot]))
+          : native.findByKey(ctx.db, info.name, key);
         if (handle === null) throw new Error(INVALIDATED);
       }
       return handle;

@@ -110,11 +110,14 @@ static napi_value js_object_get_values(napi_env env, napi_callback_info info) {
     return array;
 }
 
-/* resultsGetValues(results, start, maxRows, indices: Int32Array) -> [[values of row 0..., row 1...], [keys]]:
+/* resultsGetValues(results, start, maxRows, indices: Int32Array, withKeys) -> [[values of row 0..., row 1...],
+ * [keys, when withKeys]]:
  * a page of rows of the results (drumlin_results_get_values), for iteration (lib/collections.js). */
 static napi_value js_results_get_values(napi_env env, napi_callback_info info) {
-    ARGS(4);
+    ARGS(5);
     UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    bool with_keys = true;
+    CHECK_NAPI(napi_get_value_bool(env, argv[4], &with_keys));
     int64_t start = 0, max_rows = 0;
     CHECK_NAPI(napi_get_value_int64(env, argv[1], &start));
     CHECK_NAPI(napi_get_value_int64(env, argv[2], &max_rows));
@@ -155,7 +158,7 @@ static napi_value js_results_get_values(napi_env env, napi_callback_info info) {
     } else {
         page = NULL;
     }
-    if (!FAILED(status) && page) {
+    if (!FAILED(status) && page && with_keys) {
         status = drumlin_results_get_rows_keyed(results, (size_t)start, (size_t)max_rows, keys, NULL, 0, &packed_size);
     }
     if (FAILED(status)) {
@@ -163,8 +166,8 @@ static napi_value js_results_get_values(napi_env env, napi_callback_info info) {
         free(keys);
         return throw_status(env, status);
     }
-    if (page && napi_create_array_with_length(env, rows, &key_array) == napi_ok) {
-        for (size_t i = 0; i < rows && page; i++) {
+    if (page && napi_create_array_with_length(env, with_keys ? rows : 0, &key_array) == napi_ok) {
+        for (size_t i = 0; i < (with_keys ? rows : 0) && page; i++) {
             napi_value item = make_number(env, (double)keys[i]);
             if (!item || napi_set_element(env, key_array, (uint32_t)i, item) != napi_ok) page = NULL;
         }

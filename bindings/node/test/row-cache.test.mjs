@@ -148,3 +148,25 @@ test("iteration: a loop that writes reads the rest live, as before", (t) => {
   assert.equal(names[149], "n150");
   assert.equal(realm.objects("P").filtered("score == 1").length, 150);
 });
+
+test("iteration pages: objects of a class without a primary key are found by object key", (t) => {
+  const realm = open(t, join(tempDir(t), "nopk.realm"));
+  realm.close();
+  const plain = new Realm({ path: join(tempDir(t), "plain.realm"), schema: [{ name: "Note", properties: { text: "string", n: "int" } }] });
+  t.after(() => plain.close());
+  plain.write(() => {
+    for (let i = 0; i < 200; i++) plain.create("Note", { text: `t${i}`, n: i });
+  });
+  const notes = [...plain.objects("Note").sorted("n")];
+  assert.equal(notes.length, 200);
+  assert.deepEqual(notes.slice(0, 3).map((note) => note.text), ["t0", "t1", "t2"]);
+  assert.equal(notes[150].text, "t150");
+  plain.write(() => {
+    notes[150].text = "changed";
+    plain.delete(notes[151]);
+  });
+  assert.equal(plain.objects("Note").filtered("n == 150")[0].text, "changed");
+  assert.equal(notes[151].isValid(), false);
+  assert.equal(notes[152].text, "t152");
+  assert.equal(plain.objects("Note").length, 199);
+});
