@@ -143,7 +143,7 @@ for (let run = 0; run < RUNS; run++) {
 for (const key of ["check", "found", "ranged", "updated"]) assert.equal(results.drumlin[0][key], results.sqlite3[0][key], key);
 
 console.log(`## Node.js: Drumlin vs node-sqlite3 (N = ${N}, median of ${RUNS} runs)\n`);
-console.log(`node ${process.version}, node-sqlite3 ${sqlite3.VERSION ?? "?"} (SQLite); Drumlin through bindings/node.\n`);
+console.log(`node ${process.version}; Debian's node-sqlite3 on SQLite ${sqlite3.VERSION}; Drumlin through bindings/node.\n`);
 console.log("| step | Drumlin (documented calls) | node-sqlite3 (prepared, in transactions) | ratio |");
 console.log("|---|---:|---:|---:|");
 for (const [key, label, ops] of steps) {

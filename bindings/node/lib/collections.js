@@ -281,8 +281,7 @@ class Results extends OrderedCollection {
         const version = ctx.version;
         if (r < rows && version !== null && version[0] === low && version[1] === high) {
           // Nothing changed since the page was read: its objects are the results' objects here.
-          const rowValues = values.slice(r * width, (r + 1) * width);
-          yield ctx.wrapRow(state.className, row.keySlot === undefined ? keys[r] : undefined, rowValues, low, high);
+          yield ctx.wrapRow(state.className, row.keySlot === undefined ? keys[r] : undefined, values, r * width, low, high);
         } else {
           yield this._get(i);
         }

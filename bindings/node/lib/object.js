@@ -256,15 +256,6 @@ function rowOf(info) {
   return info.row;
 }
 
-// Gives a managed object the values of its row read with others (a page of results, read at the
-// read version low/high), as its first read would.
-function primeRow(object, values, low, high) {
-  const state = object[INTERNAL];
-  state.row = values;
-  state.low = low;
-  state.high = high;
-}
-
 function rowReader(ctx, info, property) {
   const { index } = property;
   const row = rowOf(info);
@@ -273,9 +264,10 @@ function rowReader(ctx, info, property) {
     const state = this[INTERNAL];
     const version = ctx.version;
     if (version === null) return checked(state, () => native.objectGet(state.handle, index));
-    if (state.row !== undefined && state.low === version[0] && state.high === version[1]) return state.row[slot];
+    if (state.row !== undefined && state.low === version[0] && state.high === version[1]) return state.row[state.base + slot];
     const values = checked(state, () => native.objectGetValues(state.handle, row.indices));
     state.row = values;
+    state.base = 0;
     state.low = version[0];
     state.high = version[1];
     return values[slot];
@@ -325,29 +317,39 @@ function buildPrototype(ctx, info) {
 // An object read in a page of results: its key (undefined: its primary key is in the row) and
 // row, and an engine handle only once something needs one (a property outside the row, a write, a
 // listener...): found by key or primary key then, or Realm JS's error when the object is gone.
-function wrapLazy(ctx, prototype, info, key, values, low, high) {
+function wrapLazy(ctx, prototype, info, key, values, base, low, high) {
   const target = Object.create(prototype);
-  let handle = null;
-  const state = {
-    ctx,
-    info,
-    listeners: null,
-    row: values,
-    low,
-    high,
-    get handle() {
-      if (handle === null) {
-        if (ctx.realm.isClosed) throw new Error(INVALIDATED);
-        handle = key === undefined
-          ? native.findObject(ctx.db, info.name, toTyped(values[info.row.keySlot]))
-          : native.findByKey(ctx.db, info.name, key);
-        if (handle === null) throw new Error(INVALIDATED);
-      }
-      return handle;
-    },
-  };
-  attach(target, state);
+  attach(target, new LazyState(ctx, info, key, values, base, low, high));
   return new Proxy(target, objectHandler);
+}
+
+// The internal state of such an object; `row` may be the page's array, its values from `base`.
+class LazyState {
+  constructor(ctx, info, key, row, base, low, high) {
+    this.ctx = ctx;
+    this.info = info;
+    this.listeners = null;
+    this.key = key;
+    this.row = row;
+    this.base = base;
+    this.low = low;
+    this.high = high;
+    this.found = null;
+  }
+
+  get handle() {
+    if (this.found === null) {
+      const { ctx, info } = this;
+      if (ctx.realm.isClosed) throw new Error(INVALIDATED);
+      // By the primary key in the row (a primary key never changes outside a migration).
+      const found = this.key === undefined
+        ? native.findObject(ctx.db, info.name, toTyped(this.row[this.base + info.row.keySlot]))
+        : native.findByKey(ctx.db, info.name, this.key);
+      if (found === null) throw new Error(INVALIDATED);
+      this.found = found;
+    }
+    return this.found;
+  }
 }
 
 function wrapObject(ctx, prototype, info, handle) {
@@ -356,4 +358,4 @@ function wrapObject(ctx, prototype, info, handle) {
   return new Proxy(target, objectHandler);
 }
 
-module.exports = { RealmObject, buildPrototype, wrapObject, wrapLazy, rowOf, primeRow };
+module.exports = { RealmObject, buildPrototype, wrapObject, wrapLazy, rowOf };

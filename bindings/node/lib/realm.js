@@ -100,9 +100,10 @@ class Context {
     return wrapObject(this, this.prototypeOf(className), this.classes.get(className), handle);
   }
 
-  // An object of a page of results: its key and row values, read at version low/high.
-  wrapRow(className, key, values, low, high) {
-    return wrapLazy(this, this.prototypeOf(className), this.classes.get(className), key, values, low, high);
+  // An object of a page of results: its key and row values (from values[base]), read at version
+  // low/high.
+  wrapRow(className, key, values, base, low, high) {
+    return wrapLazy(this, this.prototypeOf(className), this.classes.get(className), key, values, base, low, high);
   }
 
   results(handle, className) {

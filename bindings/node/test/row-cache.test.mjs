@@ -150,8 +150,6 @@ test("iteration: a loop that writes reads the rest live, as before", (t) => {
 });
 
 test("iteration pages: objects of a class without a primary key are found by object key", (t) => {
-  const realm = open(t, join(tempDir(t), "nopk.realm"));
-  realm.close();
   const plain = new Realm({ path: join(tempDir(t), "plain.realm"), schema: [{ name: "Note", properties: { text: "string", n: "int" } }] });
   t.after(() => plain.close());
   plain.write(() => {
