@@ -7,6 +7,7 @@
 #   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
 #                (BENCH_N=10k|100k|1M, BENCH_RUNS=3; see bench/README.md); make bench-scale: 10k vs 1M
 #   make bench-transfer   export/import as Extended JSON lines vs create_many (TRANSFER_N=1M)
+#   make bench-node   Node.js: Drumlin vs Debian's node-sqlite3 (bench/node; also the last step of make bench)
 #   make node    build the Node.js package's addon (bindings/node/build); make test-node runs its tests
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
