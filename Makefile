@@ -7,6 +7,7 @@
 #   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
 #                (BENCH_N=10k|100k|1M, BENCH_RUNS=3; see bench/README.md); make bench-scale: 10k vs 1M
 #   make bench-transfer   export/import as Extended JSON lines vs create_many (TRANSFER_N=1M)
+#   make bench-node   Node.js: Drumlin vs Debian's node-sqlite3 (bench/node; also the last step of make bench)
 #   make node    build the Node.js package's addon (bindings/node/build); make test-node runs its tests
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
@@ -29,7 +30,7 @@ VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
 .PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
-        bench bench-build bench-encryption bench-scale bench-transfer node test-node deps-node deps-node-build
+        bench bench-build bench-encryption bench-node deps-bench-node bench-scale bench-transfer node test-node deps-node deps-node-build
 
 all: lib
 
@@ -273,7 +274,26 @@ bench:
 	$(NOTIFY_BIN) $(BENCH_N) | tee -a bench/results/latest.md && \
 	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/object_api.py --n $(subst k,000,$(subst M,000000,$(BENCH_N))) --runs $(BENCH_RUNS) \
 	  | tee bench/results/object-api.md && \
-	$(MAKE) --no-print-directory bench-encryption
+	$(MAKE) --no-print-directory bench-encryption && \
+	$(MAKE) --no-print-directory bench-node NODE_LIBRARY=$(CURDIR)/$(LIB)
+
+# Node.js: Drumlin's documented calls against Debian's node-sqlite3 (bench/node; docs/performance.md).
+# deps-bench-node installs node-sqlite3 with apt where Debian's Node is the node; where Node comes
+# from elsewhere (apt will not put the package beside it) it unpacks the .deb (apt-get download)
+# into NODE_SQLITE3_DIR: the addon is N-API, and its libnode.so.108 dependency is met by an empty
+# stub library, the napi_* functions it calls coming from the running node.
+NODE_SQLITE3_DIR := build/bench/node-sqlite3
+NODE_SQLITE3_ENV = $(if $(wildcard $(NODE_SQLITE3_DIR)/root),LD_LIBRARY_PATH=$(CURDIR)/$(NODE_SQLITE3_DIR)/stub NODE_SQLITE3_ROOT=$(CURDIR)/$(NODE_SQLITE3_DIR)/root)
+deps-bench-node: deps-node-build
+	@node -e 'require.resolve("sqlite3", { paths: ["/usr/lib/x86_64-linux-gnu/nodejs", "/usr/share/nodejs"] })' 2>/dev/null || \
+	[ -f $(NODE_SQLITE3_DIR)/stub/libnode.so.108 ] || \
+	if apt-get install -s node-sqlite3 >/dev/null 2>&1; then missing=node-sqlite3; $(APT_INSTALL); else \
+	  rm -rf $(NODE_SQLITE3_DIR) && mkdir -p $(NODE_SQLITE3_DIR)/stub && \
+	  (cd $(NODE_SQLITE3_DIR) && apt-get download node-sqlite3 >/dev/null 2>&1 && dpkg -x node-sqlite3_*.deb root) && \
+	  echo 'int drumlin_libnode_stub;' | $(CC) -shared -fPIC -x c - -Wl,-soname,libnode.so.108 -o $(NODE_SQLITE3_DIR)/stub/libnode.so.108; \
+	fi
+bench-node: deps-bench-node node
+	$(NODE_SQLITE3_ENV) node bench/node/bench.mjs --n $(BENCH_N) --runs $(BENCH_RUNS) | tee bench/results/node.md
 
 # Encrypted against unencrypted files, insert/get/range (bench/encryption.py; docs/encryption.md).
 bench-encryption: $(BENCH_BIN)

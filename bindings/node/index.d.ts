@@ -355,6 +355,7 @@ declare namespace Realm {
     Set: typeof Set;
     Dictionary: typeof Dictionary;
     LinkingObjects: typeof Results;
+    Counter: typeof Counter;
   };
   namespace Types {
     type Bool = boolean;
@@ -370,6 +371,7 @@ declare namespace Realm {
     type List<T> = Realm.List<T>;
     type Set<T> = Realm.Set<T>;
     type Dictionary<T> = Realm.Dictionary<T>;
+    type Counter = Realm.Counter;
     type Mixed = unknown;
     type LinkingObjects<T, _N extends string = string> = Realm.Results<T>;
   }

@@ -3,7 +3,7 @@ import Realm from "./lib/index.js";
 
 export default Realm;
 export const {
-  BSON, Types, UpdateMode, RealmEvent, flags, Results, List, Set, Dictionary, Collection, OrderedCollection,
+  BSON, Types, UpdateMode, RealmEvent, flags, Results, List, Set, Dictionary, Collection, OrderedCollection, Counter,
   kmToRadians, miToRadians, index, mapTo, AssertionError, TypeAssertionError, IllegalConstructorError,
   SchemaParseError, ObjectSchemaParseError, PropertySchemaParseError, TimeoutError, App, User, Credentials,
 } = Realm;

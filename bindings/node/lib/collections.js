@@ -4,9 +4,16 @@
 // (live), and is a Proxy so that `results[0]`, `dict.key` and Object.keys work as in Realm JS.
 
 const { native, INTERNAL, CONSTRUCT } = require("./native");
-const { IllegalConstructorError, engine } = require("./errors");
-const { toTyped, toExt } = require("./values");
+const { IllegalConstructorError, TypeAssertionError, engine } = require("./errors");
+const { toTyped, toExt, COUNTER } = require("./values");
+const { COUNTER_AS_ARGUMENT } = require("./counter");
 const { serializeValue } = require("./serialize");
+const { rowOf } = require("./object");
+
+// Objects read per engine call when results are iterated: a short first page (a loop may stop
+// early), then long ones.
+const FIRST_PAGE = 64;
+const PAGE = 1024;
 const { enqueue, removeListener, collectionChanges, EMPTY_COLLECTION_CHANGES } = require("./listeners");
 
 function isIndex(key) {
@@ -82,6 +89,7 @@ function geoShape(value) {
 function argsJson(args) {
   if (args.length === 0) return null;
   return JSON.stringify(args.map((arg) => {
+    if (arg?.[COUNTER]) throw new Error(COUNTER_AS_ARGUMENT);
     const shape = geoShape(arg);
     return shape ? JSON.stringify(shape) : toExt(arg);
   }));
@@ -90,6 +98,26 @@ function argsJson(args) {
 function keyPathsJson(keyPaths) {
   if (keyPaths === undefined) return null;
   return JSON.stringify(typeof keyPaths === "string" ? [keyPaths] : keyPaths);
+}
+
+// Realm JS's checks of an aggregate's property argument: a name for objects, none for values.
+function aggregateArgument(className, property) {
+  if (className === undefined) {
+    if (property !== undefined) throw new Error(`Cannot get property named '${property}' on a list of primitives`);
+  } else if (typeof property !== "string") {
+    throw new TypeAssertionError("a string", property, "name");
+  }
+}
+
+// The engine refuses an aggregate over a property of another type ("Cannot sum property 'P.name'
+// of type 'string'."): Realm JS words that as "Operation 'sum' not supported for ...".
+const AGGREGATE_REFUSED = /^Cannot (min|max|sum|avg) property '(.+)' of type '(.+)'\.$/;
+function aggregateError(error) {
+  const match = AGGREGATE_REFUSED.exec(error.message);
+  if (!match) return error;
+  const translated = new Error(`Operation '${match[1]}' not supported for ${match[3]} property '${match[2]}'`);
+  translated.code = error.code;
+  return translated;
 }
 
 class Collection {
@@ -223,6 +251,44 @@ class Results extends OrderedCollection {
     return "object";
   }
 
+  // Iteration reads the objects' keys and primitive values a page at a time (one engine call per
+  // page; a short page is the end; a class whose primary key is in the row needs no object keys)
+  // and makes each object from its key (or primary key) and row,
+  // with no engine handle until one is needed (lib/object.js wrapLazy). Positions are read live,
+  // as before: once anything changed (a loop that writes), the rest are read one by one.
+  *values() {
+    const state = this[INTERNAL];
+    checkResults(state);
+    const { ctx } = state;
+    const info = state.className === undefined ? undefined : ctx.classes.get(state.className);
+    const row = info && ctx.version !== null ? rowOf(info) : undefined;
+    if (!row || row.indices.length === 0) {
+      yield* super.values();
+      return;
+    }
+    const width = row.indices.length;
+    let n = Infinity;
+    for (let start = 0, page = FIRST_PAGE; start < n; start += page, page = PAGE) {
+      checkResults(state);
+      const [values, keys] = engine(() => native.resultsGetValues(state.handle, start, page, row.indices, row.keySlot === undefined));
+      const rows = values.length / width;
+      if (rows < page) n = start + rows;
+      const low = ctx.version[0];
+      const high = ctx.version[1];
+      const end = Math.min(n, start + page);
+      for (let i = start; i < end; i++) {
+        const r = i - start;
+        const version = ctx.version;
+        if (r < rows && version !== null && version[0] === low && version[1] === high) {
+          // Nothing changed since the page was read: its objects are the results' objects here.
+          yield ctx.wrapRow(state.className, row.keySlot === undefined ? keys[r] : undefined, values, r * width, low, high);
+        } else {
+          yield this._get(i);
+        }
+      }
+    }
+  }
+
   _get(index) {
     const state = this[INTERNAL];
     checkResults(state);
@@ -284,7 +350,13 @@ class Results extends OrderedCollection {
   _aggregate(op, property) {
     const state = this[INTERNAL];
     checkResults(state);
-    const value = engine(() => native.resultsAggregate(state.handle, op, property));
+    aggregateArgument(state.className, property);
+    let value;
+    try {
+      value = engine(() => native.resultsAggregate(state.handle, op, property));
+    } catch (error) {
+      throw aggregateError(error);
+    }
     return value === null ? undefined : value;
   }
 
@@ -434,18 +506,22 @@ class List extends OrderedCollection {
   }
 
   min(property) {
+    aggregateArgument(this[INTERNAL].objectClass, property);
     return this.filtered("TRUEPREDICATE").min(property);
   }
 
   max(property) {
+    aggregateArgument(this[INTERNAL].objectClass, property);
     return this.filtered("TRUEPREDICATE").max(property);
   }
 
   sum(property) {
+    aggregateArgument(this[INTERNAL].objectClass, property);
     return this.filtered("TRUEPREDICATE").sum(property);
   }
 
   avg(property) {
+    aggregateArgument(this[INTERNAL].objectClass, property);
     return this.filtered("TRUEPREDICATE").avg(property);
   }
 }

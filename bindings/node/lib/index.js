@@ -8,12 +8,14 @@ const { RealmObject } = require("./object");
 const collections = require("./collections");
 const BSON = require("./bson");
 const errors = require("./errors");
+const { Counter } = require("./counter");
 
 const UpdateMode = Object.freeze({ Never: "never", Modified: "modified", All: "all" });
 const Types = Object.freeze({
   Decimal128: BSON.Decimal128,
   ObjectId: BSON.ObjectId,
   UUID: BSON.UUID,
+  Counter,
   Date,
   Data: ArrayBuffer,
   List: collections.List,
@@ -59,6 +61,7 @@ const members = {
   Dictionary: collections.Dictionary,
   Collection: collections.Collection,
   OrderedCollection: collections.OrderedCollection,
+  Counter,
   BSON,
   Types,
   UpdateMode,

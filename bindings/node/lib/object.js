@@ -4,11 +4,12 @@
 // is Object.create(that prototype) holding its engine handle, in a Proxy that lists the schema's
 // properties to Object.keys and spread.
 
-const { native, INTERNAL, attach } = require("./native");
+const { native, INTERNAL, CONSTRUCT, attach } = require("./native");
 const { engine, INVALIDATED, typeMismatch } = require("./errors");
-const { TYPE } = require("./values");
+const { TYPE, toTyped } = require("./values");
 const { serializeValue } = require("./serialize");
 const { enqueue, removeListener } = require("./listeners");
+const { Counter, COUNTER_RESET } = require("./counter");
 
 const objectHandler = {
   ownKeys(target) {
@@ -56,7 +57,13 @@ class RealmObject {
   isValid() {
     const state = this[INTERNAL];
     if (!state || state.ctx.realm.isClosed) return false;
-    return native.objectIsValid(state.handle);
+    let handle;
+    try {
+      handle = state.handle;
+    } catch {
+      return false;
+    }
+    return native.objectIsValid(handle);
   }
 
   objectSchema() {
@@ -183,6 +190,13 @@ function mixedType(value, state) {
 // The getter of one property.
 function reader(ctx, info, property) {
   const { name, index } = property;
+  if (property.presentation === "counter") {
+    return function get() {
+      const state = this[INTERNAL];
+      const value = checked(state, () => native.objectGet(state.handle, index));
+      return value === null ? null : new Counter(CONSTRUCT, this, property);
+    };
+  }
   switch (property.type) {
     case "object":
       return function get() {
@@ -216,11 +230,48 @@ function reader(ctx, info, property) {
         return ctx.resolve(value);
       };
     default:
+      if (ROW_TYPES.has(property.type)) return rowReader(ctx, info, property);
       return function get() {
         const state = this[INTERNAL];
         return checked(state, () => native.objectGet(state.handle, index));
       };
   }
+}
+
+// Properties whose values are JS primitives (nothing a program could mutate) are read together:
+// the first read of an object reads all of them in one call (drumlin_object_get_values), and the
+// next reads return them while the database's read version (ctx.version, the engine's counter
+// read without a call) has not moved. Every commit, rollback and write through the handle moves
+// it, and so does a read that sees another connection's commit.
+const ROW_TYPES = new Set(["bool", "int", "float", "double", "string"]);
+
+function rowOf(info) {
+  if (!info.row) {
+    const properties = info.properties.filter((p) => ROW_TYPES.has(p.type) && p.presentation !== "counter");
+    const slots = new Map(properties.map((p, i) => [p.name, i]));
+    // An int or string primary key in the row finds a lazily made object (wrapLazy) by itself.
+    const keySlot = info.primaryKey === undefined ? undefined : slots.get(info.primaryKey);
+    info.row = { indices: Int32Array.from(properties, (p) => p.index), slots, keySlot };
+  }
+  return info.row;
+}
+
+function rowReader(ctx, info, property) {
+  const { index } = property;
+  const row = rowOf(info);
+  const slot = row.slots.get(property.name);
+  return function get() {
+    const state = this[INTERNAL];
+    const version = ctx.version;
+    if (version === null) return checked(state, () => native.objectGet(state.handle, index));
+    if (state.row !== undefined && state.low === version[0] && state.high === version[1]) return state.row[state.base + slot];
+    const values = checked(state, () => native.objectGetValues(state.handle, row.indices));
+    state.row = values;
+    state.base = 0;
+    state.low = version[0];
+    state.high = version[1];
+    return values[slot];
+  };
 }
 
 function writer(ctx, info, property) {
@@ -230,8 +281,15 @@ function writer(ctx, info, property) {
       throw new Error(`Cannot assign to read only property '${name}'`);
     };
   }
+  const isCounter = property.presentation === "counter";
   return function set(value) {
     const state = this[INTERNAL];
+    if (isCounter) {
+      // Realm JS: a number only where the counter is null, null only where it may be.
+      const current = checked(state, () => native.objectGet(state.handle, property.index));
+      const toNull = value === null || value === undefined;
+      if (toNull ? !property.optional : current !== null) throw new Error(COUNTER_RESET);
+    }
     const json = JSON.stringify({ [name]: serializeValue(ctx, property, value, ctx.isManaged) });
     try {
       checked(state, () => native.objectUpdateJson(state.handle, json));
@@ -256,10 +314,48 @@ function buildPrototype(ctx, info) {
   return prototype;
 }
 
+// An object read in a page of results: its key (undefined: its primary key is in the row) and
+// row, and an engine handle only once something needs one (a property outside the row, a write, a
+// listener...): found by key or primary key then, or Realm JS's error when the object is gone.
+function wrapLazy(ctx, prototype, info, key, values, base, low, high) {
+  const target = Object.create(prototype);
+  attach(target, new LazyState(ctx, info, key, values, base, low, high));
+  return new Proxy(target, objectHandler);
+}
+
+// The internal state of such an object; `row` may be the page's array, its values from `base`.
+class LazyState {
+  constructor(ctx, info, key, row, base, low, high) {
+    this.ctx = ctx;
+    this.info = info;
+    this.listeners = null;
+    this.key = key;
+    this.row = row;
+    this.base = base;
+    this.low = low;
+    this.high = high;
+    this.found = null;
+  }
+
+  get handle() {
+    if (this.found === null) {
+      const { ctx, info } = this;
+      if (ctx.realm.isClosed) throw new Error(INVALIDATED);
+      // By the primary key in the row (a primary key never changes outside a migration).
+      const found = this.key === undefined
+        ? native.findObject(ctx.db, info.name, toTyped(this.row[this.base + info.row.keySlot]))
+        : native.findByKey(ctx.db, info.name, this.key);
+      if (found === null) throw new Error(INVALIDATED);
+      this.found = found;
+    }
+    return this.found;
+  }
+}
+
 function wrapObject(ctx, prototype, info, handle) {
   const target = Object.create(prototype);
   attach(target, { ctx, info, handle, listeners: null });
   return new Proxy(target, objectHandler);
 }
 
-module.exports = { RealmObject, buildPrototype, wrapObject };
+module.exports = { RealmObject, buildPrototype, wrapObject, wrapLazy, rowOf };

@@ -10,7 +10,7 @@ const { engine, CLOSED } = errors;
 const { LinkRef, hooks, fromExt, toTyped } = require("./values");
 const schemaModule = require("./schema");
 const { serializeObject } = require("./serialize");
-const { RealmObject, buildPrototype, wrapObject } = require("./object");
+const { RealmObject, buildPrototype, wrapObject, wrapLazy } = require("./object");
 const collections = require("./collections");
 
 const UPDATE_MODES = { never: 0, modified: 1, all: 2 };
@@ -27,6 +27,9 @@ class Context {
     this.prototypes = new Map();
     this.classNames = [];
     this.isManaged = (value) => Boolean(value && value[INTERNAL]);
+    // The engine's read version, for the objects' row cache (lib/object.js); null for a
+    // migration's borrowed handles (valid only during the migration) and once the realm closes.
+    this.version = null;
     this.loadSchema();
   }
 
@@ -83,15 +86,24 @@ class Context {
     return info;
   }
 
-  wrap(handle, className) {
-    if (handle === null) return null;
+  prototypeOf(className) {
     let prototype = this.prototypes.get(className);
-    const info = this.classes.get(className);
     if (!prototype) {
-      prototype = buildPrototype(this, info);
+      prototype = buildPrototype(this, this.classes.get(className));
       this.prototypes.set(className, prototype);
     }
-    return wrapObject(this, prototype, info, handle);
+    return prototype;
+  }
+
+  wrap(handle, className) {
+    if (handle === null) return null;
+    return wrapObject(this, this.prototypeOf(className), this.classes.get(className), handle);
+  }
+
+  // An object of a page of results: its key and row values (from values[base]), read at version
+  // low/high.
+  wrapRow(className, key, values, base, low, high) {
+    return wrapLazy(this, this.prototypeOf(className), this.classes.get(className), key, values, base, low, high);
   }
 
   results(handle, className) {
@@ -236,7 +248,7 @@ class Realm {
 
   static #borrowed(db, file, prepared, flags) {
     const realm = new Realm(CONSTRUCT);
-    realm.#setUp(db, file, prepared, flags);
+    realm.#setUp(db, file, prepared, { ...flags, borrowed: true });
     return realm;
   }
 
@@ -253,6 +265,9 @@ class Realm {
       },
     });
     this[INTERNAL].ctx = new Context(this, db, prepared?.classes);
+    if (!flags.borrowed) {
+      this[INTERNAL].ctx.version = new Uint32Array(native.readVersion(db));
+    }
   }
 
   // Resolves to a new Realm; config errors reject. Has Realm JS's progress() and cancel().
@@ -382,6 +397,7 @@ class Realm {
 
   close() {
     this[INTERNAL].ctx.stopWatching();
+    this[INTERNAL].ctx.version = null; // before the close frees the word it views
     openRealms.delete(this);
     native.close(this[INTERNAL].db); // a migration's borrowed handles are not closed here
   }

@@ -4,7 +4,7 @@
 // where an object goes is a new object of the property's class (its `default` functions called),
 // a managed object is a link ({"$link"}), a managed embedded object is copied.
 
-const { toExt } = require("./values");
+const { toExt, COUNTER } = require("./values");
 
 function isPlainObject(value) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
@@ -21,6 +21,8 @@ function objectElement(ctx, className, value, isManaged) {
 // One property's value; `isManaged(value)` says whether a value is a managed object or collection.
 function serializeValue(ctx, property, value, isManaged) {
   if (value === undefined || value === null) return null;
+  // A Counter read from another object gives its number to an int (or counter) property.
+  if (value[COUNTER] && property.type === "int") return value.value;
   const target = property.objectType;
   const isObjects = target !== undefined && ctx.classes.has(target);
   if (!isObjects) return toExt(value);

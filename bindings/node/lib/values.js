@@ -17,6 +17,10 @@ class LinkRef {
   }
 }
 
+// Marks Realm.Counter's instances (lib/counter.js), which no value position but an int takes.
+const COUNTER = Symbol("drumlin.counter");
+const COUNTER_AS_MIXED = "Using a Counter as a Mixed value is not supported";
+
 // Hooks the object and collection modules fill in (they need this module first).
 const hooks = {
   linkOf: () => undefined, // (value) => [className, classIndex, key] for a managed object, else undefined
@@ -46,6 +50,7 @@ function toExt(value) {
     default:
       throw new TypeAssertionError("a value a Realm can store", value);
   }
+  if (value[COUNTER]) throw new Error(COUNTER_AS_MIXED);
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new TypeAssertionError("a valid Date", value);
     return { $date: value.toISOString() };
@@ -113,4 +118,4 @@ function toTyped(value) {
   return value;
 }
 
-module.exports = { TYPE, LinkRef, hooks, toExt, fromExt, toTyped, binaryOf };
+module.exports = { TYPE, LinkRef, hooks, toExt, fromExt, toTyped, binaryOf, COUNTER, COUNTER_AS_MIXED };

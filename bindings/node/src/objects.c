@@ -71,6 +71,130 @@ static napi_value js_object_get(napi_env env, napi_callback_info info) {
     return to_js(env, &value);
 }
 
+/* getValues(object, indices: Int32Array) -> [value, ...]: several properties in one database read
+ * (drumlin_object_get_values), for the accessors' row cache (lib/object.js). */
+static napi_value js_object_get_values(napi_env env, napi_callback_info info) {
+    ARGS(2);
+    UNWRAP(object, drumlin_object, K_OBJECT, argv[0]);
+    bool is_typed = false;
+    napi_typedarray_type type = napi_int8_array;
+    size_t count = 0;
+    void *data = NULL;
+    CHECK_NAPI(napi_is_typedarray(env, argv[1], &is_typed));
+    if (is_typed) CHECK_NAPI(napi_get_typedarray_info(env, argv[1], &type, &count, &data, NULL, NULL));
+    if (!is_typed || type != napi_int32_array || count == 0 || count > 4096) {
+        napi_throw_type_error(env, NULL, "Expected an Int32Array of 1 to 4096 property indices");
+        return NULL;
+    }
+    drumlin_value *values = malloc(count * sizeof *values);
+    if (!values) {
+        napi_throw_error(env, "DRUMLIN_ERR_NO_MEMORY", "Out of memory");
+        return NULL;
+    }
+    int status = drumlin_object_get_values(object, count, data, values);
+    if (FAILED(status)) {
+        free(values);
+        return throw_status(env, status);
+    }
+    napi_value array = NULL;
+    if (napi_create_array_with_length(env, count, &array) == napi_ok) {
+        for (size_t i = 0; i < count; i++) {
+            napi_value item = to_js(env, &values[i]);
+            if (!item || napi_set_element(env, array, (uint32_t)i, item) != napi_ok) {
+                array = NULL;
+                break;
+            }
+        }
+    }
+    free(values);
+    return array;
+}
+
+/* resultsGetValues(results, start, maxRows, indices: Int32Array, withKeys) -> [[values of row 0..., row 1...],
+ * [keys, when withKeys]]:
+ * a page of rows of the results (drumlin_results_get_values), for iteration (lib/collections.js). */
+static napi_value js_results_get_values(napi_env env, napi_callback_info info) {
+    ARGS(5);
+    UNWRAP(results, drumlin_results, K_RESULTS, argv[0]);
+    bool with_keys = true;
+    CHECK_NAPI(napi_get_value_bool(env, argv[4], &with_keys));
+    int64_t start = 0, max_rows = 0;
+    CHECK_NAPI(napi_get_value_int64(env, argv[1], &start));
+    CHECK_NAPI(napi_get_value_int64(env, argv[2], &max_rows));
+    bool is_typed = false;
+    napi_typedarray_type type = napi_int8_array;
+    size_t count = 0;
+    void *data = NULL;
+    CHECK_NAPI(napi_is_typedarray(env, argv[3], &is_typed));
+    if (is_typed) CHECK_NAPI(napi_get_typedarray_info(env, argv[3], &type, &count, &data, NULL, NULL));
+    if (!is_typed || type != napi_int32_array || count == 0 || count > 4096 || start < 0 || max_rows < 1 ||
+        max_rows > 4096) {
+        napi_throw_type_error(env, NULL, "Expected a start >= 0, 1 to 4096 rows and an Int32Array of 1 to 4096 property indices");
+        return NULL;
+    }
+    drumlin_value *values = malloc((size_t)max_rows * count * sizeof *values);
+    if (!values) {
+        napi_throw_error(env, "DRUMLIN_ERR_NO_MEMORY", "Out of memory");
+        return NULL;
+    }
+    int64_t *keys = malloc((size_t)max_rows * sizeof *keys);
+    if (!keys) {
+        free(values);
+        napi_throw_error(env, "DRUMLIN_ERR_NO_MEMORY", "Out of memory");
+        return NULL;
+    }
+    /* The rows' values (their strings borrowed until the next call on the results: converted
+     * first), then their object keys (drumlin_results_get_rows_keyed with no room for the packed
+     * rows: only the keys are wanted). Both read the same rows: no JS runs between them. */
+    size_t rows = 0, packed_size = 0;
+    int status = drumlin_results_get_values(results, (size_t)start, (size_t)max_rows, count, data, values, &rows);
+    napi_value page = NULL, array = NULL, key_array = NULL;
+    if (!FAILED(status) && napi_create_array_with_length(env, 2, &page) == napi_ok &&
+        napi_create_array_with_length(env, rows * count, &array) == napi_ok) {
+        for (size_t i = 0; i < rows * count && page; i++) {
+            napi_value item = to_js(env, &values[i]);
+            if (!item || napi_set_element(env, array, (uint32_t)i, item) != napi_ok) page = NULL;
+        }
+    } else {
+        page = NULL;
+    }
+    if (!FAILED(status) && page && with_keys) {
+        status = drumlin_results_get_rows_keyed(results, (size_t)start, (size_t)max_rows, keys, NULL, 0, &packed_size);
+    }
+    if (FAILED(status)) {
+        free(values);
+        free(keys);
+        return throw_status(env, status);
+    }
+    if (page && napi_create_array_with_length(env, with_keys ? rows : 0, &key_array) == napi_ok) {
+        for (size_t i = 0; i < (with_keys ? rows : 0) && page; i++) {
+            napi_value item = make_number(env, (double)keys[i]);
+            if (!item || napi_set_element(env, key_array, (uint32_t)i, item) != napi_ok) page = NULL;
+        }
+        if (page && (napi_set_element(env, page, 0, array) != napi_ok || napi_set_element(env, page, 1, key_array) != napi_ok)) {
+            page = NULL;
+        }
+    } else {
+        page = NULL;
+    }
+    free(values);
+    free(keys);
+    return page;
+}
+
+/* readVersion(db) -> ArrayBuffer over the database's read version (drumlin_db_read_version): JS
+ * reads the 64-bit word as two Uint32 without a call. Valid until the database closes: lib/realm.js
+ * drops it at close and never reads it for a closed realm. */
+static napi_value js_read_version(napi_env env, napi_callback_info info) {
+    ARGS(1);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    const volatile uint64_t *version = NULL;
+    CALL(drumlin_db_read_version(db, &version));
+    napi_value buffer;
+    CHECK_NAPI(napi_create_external_arraybuffer(env, (void *)(uintptr_t)version, sizeof *version, NULL, NULL, &buffer));
+    return buffer;
+}
+
 /* updateJson(object, json) */
 STRING_SETTER(js_object_update_json, drumlin_object, K_OBJECT, drumlin_object_update_json)
 
@@ -185,6 +309,9 @@ const addon_function addon_object_functions[] = {
     {"objectClassIndex", js_object_class_index},
     {"objectIsValid", js_object_is_valid},
     {"objectGet", js_object_get},
+    {"objectGetValues", js_object_get_values},
+    {"readVersion", js_read_version},
+    {"resultsGetValues", js_results_get_values},
     {"objectUpdateJson", js_object_update_json},
     {"objectDelete", js_object_delete},
     {"objectToJson", js_object_to_json},

@@ -64,6 +64,14 @@ export async function main(): Promise<number> {
   // @ts-expect-error -- the schema is an ObjectSchema, not a string
   const bad: ObjectSchema = "Dog";
 
-  return names.length + hex.length + when.getTime() + decimal.toString().length + uuid.toHexString().length + total +
+  // Counters: a Counter property, Types.Counter, and the number create takes for it.
+  const scores = new Realm({ schema: [{ name: "Score", properties: { hits: "counter" } }] });
+  const score = scores.write(() => scores.create<{ hits: Realm.Counter }>("Score", { hits: 0 }));
+  scores.write(() => score.hits.increment(2));
+  const counted: Realm.Types.Counter = score.hits;
+  const isCounter = counted instanceof Realm.Types.Counter;
+  scores.close();
+
+  return (isCounter ? counted.value : 0) + names.length + hex.length + when.getTime() + decimal.toString().length + uuid.toHexString().length + total +
     (found ? 1 : 0) + plainName.length + String(bad).length;
 }
