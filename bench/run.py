@@ -54,7 +54,8 @@ SWIFT_TARGETS = {"insert": 0.8, "get": 0.8}
 TASK_STEPS = [("insert", "insert (one write; owner an existing object)"), ("get", "get by primary key, every property"),
               ("iterate", "iterate done == false, read 3 properties"), ("update", "set done on every task (one write)")]
 SCALE_STEPS = ["insert", "get", "lookup", "range", "update"]
-SCALE_PYTHON_MAX = 1_000_000  # the Python systems run up to this N (10M dicts would take ~4 GB and minutes)
+# The Python systems run up to this N (10M dicts would take ~4 GB and minutes); BENCH_SCALE_PYTHON_MAX.
+SCALE_PYTHON_MAX_DEFAULT = "1M"
 SCALE_LIMIT = 1.5     # per-op time at 1M within 1.5x of that at 10k
 MEMORY_LIMIT = 2.0    # a bulk insert peaks below 2x the size of its input data
 
@@ -727,9 +728,10 @@ def main_scale(args, python: str, t_start: float) -> int:
     if len(sizes) < 2:
         log("--scale-sizes needs at least two sizes")
         return 2
+    python_max = parse_n(os.environ.get("BENCH_SCALE_PYTHON_MAX") or SCALE_PYTHON_MAX_DEFAULT)
     results = {}
     for n in sizes:
-        py = ["sqlite3", "drumlin"] if n <= SCALE_PYTHON_MAX else []
+        py = ["sqlite3", "drumlin"] if n <= python_max else []
         results[n] = collect(args, n, SCALE_STEPS, py, python, {}) if py else collect_c_only(args, n)
     small, large = sizes[0], sizes[-1]
     rows, verdicts = [], []
@@ -783,7 +785,7 @@ def main_scale(args, python: str, t_start: float) -> int:
     out = [f"# Drumlin scale benchmark — {', '.join(n_label(n) for n in sizes)}, median of {args.runs} runs", "",
            "Per-operation time (1 / ops/s; lookups: per lookup; range: per matched row) at each N, its growth "
            f"from the smallest to the largest N, and that growth against raw SQLite C's own (target: no worse, "
-           f"with 10% for noise). The Python systems run up to {n_label(SCALE_PYTHON_MAX)} (their target stays "
+           f"with 10% for noise). The Python systems run up to {n_label(python_max)} (their target stays "
            f"growth ≤ {SCALE_LIMIT}×).", "", st, "",
            "## Memory and file size", "",
            "Insert growth: peak RSS after the bulk insert minus RSS before the input was built (the input "
@@ -809,7 +811,7 @@ def main_scale(args, python: str, t_start: float) -> int:
 
 
 def collect_c_only(args, n: int) -> Results:
-    """The C harness alone (bench-scale's sizes above SCALE_PYTHON_MAX)."""
+    """The C harness alone (bench-scale's sizes above BENCH_SCALE_PYTHON_MAX)."""
     c_cmd, _ = harness_cmds(args, n, SCALE_STEPS, [], sys.executable)
     env = dict(os.environ)
     log(f"== C harness, N={n_label(n)}, {args.runs} runs ==")
