@@ -293,8 +293,8 @@ bench-encryption: $(BENCH_BIN)
 	  | tee bench/results/encryption.md
 
 # Readers beside a writer alone (writes bench/results/readers.md; BENCH_READERS_SECONDS per measurement).
-bench-readers:
-	@$(MAKE) --no-print-directory $(if $(BENCH_NO_LIB),,lib) && $(MAKE) --no-print-directory $(BENCH_BIN) $(READERS_BIN) && \
+bench-readers: $(if $(BENCH_NO_LIB),,lib)
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(READERS_BIN)
 	$(BENCH_RUN) --readers-harness $(READERS_BIN) --n $(BENCH_N)
 
 bench-scale:
