@@ -15,6 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 LANGUAGES = ["C", "Python", "Swift"]
 PERSON_STEPS = ["insert", "get", "lookup", "range", "update", "delete"]
@@ -58,6 +59,9 @@ def draw(data: dict, out_base: str) -> None:
                 ax.annotate(f"{y:.2g}", (x, y), ha="center", va="bottom", fontsize=6.5)
         ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
         ax.set_yscale("log")
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _pos: f"{y:g}×"))
+        ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xticks(range(len(slots)), [label for _, _, label in slots], fontsize=8)
         ax.set_ylabel("Drumlin ÷ peer (log)")
         ax.set_title(f"{language}", loc="left", fontsize=11, fontweight="bold")
