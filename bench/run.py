@@ -733,7 +733,7 @@ def main_scale(args, python: str, t_start: float) -> int:
     for n in sizes:
         py = ["sqlite3", "drumlin"] if n <= python_max else []
         results[n] = collect(args, n, SCALE_STEPS, py, python, {}) if py else collect_c_only(args, n)
-    small, large = sizes[0], sizes[-1]
+    large = sizes[-1]
     rows, verdicts = [], []
     systems = [("c", s, l) for s, l in C_SYSTEMS] + [("python", s, l) for s, l in PY_SYSTEMS[:2]]
     fmt = (lambda us: f"{us:.2f} µs" if us is not None else "—")
