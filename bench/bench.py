@@ -32,8 +32,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 ALL_STEPS = ["insert", "get", "lookup", "range", "update", "delete"]
-ALL_SYSTEMS = ["sqlite3", "drumlin", "objectbox", "sqlalchemy", "peewee"]
-ORM_SYSTEMS = ("sqlalchemy", "peewee")  # bench/orm_peers.py
+ALL_SYSTEMS = ["sqlite3", "drumlin", "objectbox", "sqlalchemy", "peewee", "drumlin-objects"]
+ORM_SYSTEMS = ("sqlalchemy", "peewee", "drumlin-objects")  # bench/orm_peers.py (the last: Drumlin's object API)
 LOOKUPS = 1000
 RANGE_LO, RANGE_HI = 30, 40
 

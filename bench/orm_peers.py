@@ -230,12 +230,55 @@ class PeeweeWorker(bench.Worker):
         self.db.close()
 
 
-PERSON_WORKERS = {"sqlalchemy": SQLAlchemyWorker, "peewee": PeeweeWorker}
+# ---- Person: Drumlin's object API (what the ORMs are set against) -------------------------------
+
+class DrumlinObjectsWorker(bench.DrumlinWorker):
+    """Drumlin Python through the documented object API, as the ORMs are used: objects read by
+    primary key and their attributes, queries iterated as objects, `db.get(...).score = x`. The
+    insert and delete are DrumlinWorker's (`create_many`, `db.delete(db.objects(...))`)."""
+
+    system = "drumlin-objects"
+
+    def get(self):
+        get = self.db.get
+        acc = 0
+        for i in self.ids:
+            p = get("Person", i)
+            p.id, p.name, p.email, p.score, p.active
+            acc += p.age
+        return 'db.get("Person", i), every attribute', acc
+
+    def lookup(self, names):
+        query = self.db.query
+        rows = ids = 0
+        for name in names:
+            for p in query("Person", "name == $0", name):
+                rows += 1
+                ids += p.id
+        return 'for p in db.query("Person", "name == $0", name)', rows, ids
+
+    def range_query(self):
+        rows = ids = 0
+        for p in self.db.query("Person", "age BETWEEN {30, 40}"):
+            p.name
+            rows += 1
+            ids += p.id
+        return 'for p in db.query("Person", "age BETWEEN {30, 40}"): p.id, p.name', rows, ids
+
+    def update(self, _params) -> str:
+        get = self.db.get
+        with self.db.write():
+            for i in self.ids:
+                get("Person", i).score = i * 0.5 + 1
+        return 'with db.write(): db.get("Person", i).score = x'
+
+
+PERSON_WORKERS = {"sqlalchemy": SQLAlchemyWorker, "peewee": PeeweeWorker, "drumlin-objects": DrumlinObjectsWorker}
 
 
 def status(python: str, system: str) -> str | None:
     """None when `system` imports under `python`, else the reason it does not."""
-    module = {"sqlalchemy": "sqlalchemy", "peewee": "peewee"}[system]
+    module = {"sqlalchemy": "sqlalchemy", "peewee": "peewee", "drumlin-objects": "sqlite3"}[system]
     try:
         proc = subprocess.run([python, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as error:
