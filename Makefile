@@ -4,8 +4,9 @@
 #   make test-sync   the sync service (drumlin-sync) against a throwaway PostgreSQL 15 cluster
 #   make wheel   build the manylinux wheel of the Python package into dist/
 #   make install PREFIX=/usr/local   install libdrumlin.so, drumlin.h, drumlin.pc and the CMake package
-#   make bench   benchmarks Drumlin (C and Python) against raw SQLite C, Python's sqlite3 and ObjectBox
-#                (BENCH_N=10k|100k|1M, BENCH_RUNS=3; see bench/README.md); make bench-scale: 10k vs 1M
+#   make bench   benchmarks Drumlin (C, Python, Swift) against raw SQLite C, sqlite3, ObjectBox, SQLAlchemy,
+#                peewee and GRDB.swift, readers beside a writer, a chart (BENCH_N=10k|100k|1M, BENCH_RUNS=3;
+#                see bench/README.md); make bench-readers: that step alone; make bench-scale: 10k to 10M
 #   make bench-transfer   export/import as Extended JSON lines vs create_many (TRANSFER_N=1M)
 #   make bench-node   Node.js: Drumlin vs Debian's node-sqlite3 (bench/node; also the last step of make bench)
 #   make node    build the Node.js package's addon (bindings/node/build); make test-node runs its tests
@@ -30,7 +31,7 @@ VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
 .PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
-        bench bench-build bench-encryption bench-node deps-bench-node bench-scale bench-transfer node test-node deps-node deps-node-build
+        bench bench-build bench-encryption bench-node deps-bench-node bench-readers bench-scale bench-transfer node test-node deps-node deps-node-build
 
 all: lib
 
@@ -259,9 +260,19 @@ $(NOTIFY_BIN): bench/notify.c include/drumlin.h $(if $(BENCH_NO_LIB),,$(LIB))
 	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude bench/notify.c -o $@ \
 	  -L$(RELEASE_DIR) -ldrumlin -Wl,-rpath,$(CURDIR)/$(RELEASE_DIR)
 
+# Readers beside a writer (bench/readers.c), linked with bench.c's helpers (its main renamed away).
+READERS_BIN := build/bench/drumlin-bench-readers
+BENCH_COMMON := build/bench/bench_common.o
+$(BENCH_COMMON): bench/bench.c bench/bench.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude -Dmain=drumlin_bench_main -c bench/bench.c -o $@
+$(READERS_BIN): bench/readers.c $(BENCH_COMMON) bench/bench_raw.c bench/bench_drumlin.c bench/bench.h include/drumlin.h $(if $(BENCH_NO_LIB),,$(LIB))
+	$(CC) -std=c11 -O2 -Wall -Wextra -Iinclude bench/readers.c $(BENCH_COMMON) bench/bench_raw.c bench/bench_drumlin.c -o $@ \
+	  -L$(RELEASE_DIR) -ldrumlin -lsqlite3 -lpthread -Wl,-rpath,$(CURDIR)/$(RELEASE_DIR)
+
 # BENCH_NO_LIB=1: use the library as it is (no swift build), e.g. while another build is running.
 bench-build: $(if $(BENCH_NO_LIB),,lib)
-	@$(MAKE) --no-print-directory $(BENCH_BIN) $(NOTIFY_BIN)
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(NOTIFY_BIN) $(READERS_BIN)
 	@# SwiftPM keeps a nested package's build plan when a directory is added to the package it
 	@# depends on (this checkout); dropping the plan makes it see new source folders.
 	@rm -f bench/swift/.build/release.yaml
@@ -272,6 +283,7 @@ bench:
 	$(MAKE) --no-print-directory bench-build && \
 	$(BENCH_RUN) --swift-harness $(BENCH_SWIFT) --n $(BENCH_N) --started $$started && \
 	$(NOTIFY_BIN) $(BENCH_N) | tee -a bench/results/latest.md && \
+	$(BENCH_RUN) --readers-harness $(READERS_BIN) --n $(BENCH_N) | tee -a bench/results/latest.md && \
 	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) bench/object_api.py --n $(subst k,000,$(subst M,000000,$(BENCH_N))) --runs $(BENCH_RUNS) \
 	  | tee bench/results/object-api.md && \
 	$(MAKE) --no-print-directory bench-encryption && \
@@ -299,6 +311,11 @@ bench-node: deps-bench-node node
 bench-encryption: $(BENCH_BIN)
 	$(PYTHON) bench/encryption.py --harness $(BENCH_BIN) --n $(subst k,000,$(subst M,000000,$(BENCH_N))) --runs $(BENCH_RUNS) \
 	  | tee bench/results/encryption.md
+
+# Readers beside a writer alone (writes bench/results/readers.md; BENCH_READERS_SECONDS per measurement).
+bench-readers: $(if $(BENCH_NO_LIB),,lib)
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(READERS_BIN)
+	$(BENCH_RUN) --readers-harness $(READERS_BIN) --n $(BENCH_N)
 
 bench-scale:
 	@started=$$(date +%s.%N); \

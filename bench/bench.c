@@ -182,6 +182,20 @@ static void remove_db(const char *path) {
     }
 }
 
+/* The database's size on disk after the system closed it (its write-ahead log checkpointed into
+ * the file by the close), for bench-scale's file size against raw SQLite's. */
+static void emit_file_size(const char *system, int run, const char *path) {
+    struct stat main_st, wal_st;
+    char wal[4300];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    if (stat(path, &main_st) != 0) return;
+    long long wal_bytes = stat(wal, &wal_st) == 0 ? (long long)wal_st.st_size : 0;
+    printf("{\"harness\": \"c\", \"system\": \"%s\", \"run\": %d, \"kind\": \"file\", \"bytes\": %lld, "
+           "\"wal_bytes\": %lld}\n",
+           system, run, (long long)main_st.st_size, wal_bytes);
+    fflush(stdout);
+}
+
 static unsigned parse_steps(const char *s) {
     unsigned m = 0;
     char buf[256];
@@ -312,6 +326,7 @@ int main(int argc, char **argv) {
                 fflush(stdout);
                 failed = 1;
             }
+            emit_file_size(sys->key, run, path);
             remove_db(path);
         }
     }

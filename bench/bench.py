@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """bench.py — the Python half of Drumlin's benchmark harness (see bench/README.md).
 
-Times the same Person workload on Python's sqlite3, Drumlin's Python package and (when it can be
-imported) ObjectBox's Python package. Each system runs in its own process per run (this script
-re-invokes itself with --worker), so peak RSS is per system and per run.
+Times the same Person workload on Python's sqlite3, Drumlin's Python package and (when they can be
+imported) ObjectBox's Python package, SQLAlchemy 2's ORM and peewee (the last two in orm_peers.py).
+Each system runs in its own process per run (this script re-invokes itself with --worker), so peak
+RSS is per system and per run.
 
 Output: one JSON object per line on stdout (measurements), progress on stderr; bench/run.py turns
 them into tables. Nothing here judges a number.
 
-    python3 bench/bench.py --n 100000 [--runs 3] [--systems sqlite3,drumlin,objectbox]
+    python3 bench/bench.py --n 100000 [--runs 3] [--systems sqlite3,drumlin,objectbox,sqlalchemy,peewee]
                            [--steps insert,get,lookup,range,update,delete]
 
 Drumlin is imported from bindings/python (next to this directory) with the library named by
@@ -31,7 +32,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 ALL_STEPS = ["insert", "get", "lookup", "range", "update", "delete"]
-ALL_SYSTEMS = ["sqlite3", "drumlin", "objectbox"]
+ALL_SYSTEMS = ["sqlite3", "drumlin", "objectbox", "sqlalchemy", "peewee", "drumlin-objects"]
+ORM_SYSTEMS = ("sqlalchemy", "peewee", "drumlin-objects")  # bench/orm_peers.py (the last: Drumlin's object API)
 LOOKUPS = 1000
 RANGE_LO, RANGE_HI = 30, 40
 
@@ -426,7 +428,12 @@ WORKERS = {"sqlite3": Sqlite3Worker, "drumlin": DrumlinWorker, "objectbox": Obje
 
 def worker_main(args) -> int:
     steps = ["insert"] + [s for s in args.steps if s != "insert"]
-    WORKERS[args.worker](args.n, args.run, steps, args.path, args.step_timeout).go()
+    if args.worker in ORM_SYSTEMS:
+        import orm_peers
+        worker = orm_peers.PERSON_WORKERS[args.worker]
+    else:
+        worker = WORKERS[args.worker]
+    worker(args.n, args.run, steps, args.path, args.step_timeout).go()
     return 0
 
 
@@ -453,7 +460,7 @@ def main() -> int:
     parser.add_argument("--step-timeout", type=int, default=0,
                         help="seconds a step may take before its worker is stopped and the step left out of "
                              "later runs (default: 60 per 100k objects, at least 60)")
-    parser.add_argument("--worker", choices=list(WORKERS), help=argparse.SUPPRESS)
+    parser.add_argument("--worker", choices=ALL_SYSTEMS, help=argparse.SUPPRESS)
     parser.add_argument("--run", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -468,7 +475,7 @@ def main() -> int:
 
     systems = [s for s in args.systems.split(",") if s]
     for s in systems:
-        if s not in WORKERS:
+        if s not in ALL_SYSTEMS:
             parser.error(f"unknown system {s!r}")
     if "objectbox" in systems:
         reason = objectbox_status(args.python)
@@ -477,6 +484,14 @@ def main() -> int:
                   flush=True)
             print(f"ObjectBox: skipped ({reason})", file=sys.stderr, flush=True)
             systems.remove("objectbox")
+    for s in [s for s in systems if s in ORM_SYSTEMS]:
+        sys.path.insert(0, HERE)
+        import orm_peers
+        reason = orm_peers.status(args.python, s)
+        if reason:
+            print(json.dumps({"harness": "python", "kind": "skipped", "system": s, "reason": reason}), flush=True)
+            print(f"{s}: skipped ({reason})", file=sys.stderr, flush=True)
+            systems.remove(s)
     import sqlite3
     print(json.dumps({"harness": "python", "kind": "info", "n": args.n, "runs": args.runs,
                       "python": sys.version.split()[0], "sqlite": sqlite3.sqlite_version}), flush=True)

@@ -39,7 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from decimal import Decimal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -47,6 +47,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "bindings", "python"))
 import drumlin  # noqa: E402
 import bounds  # noqa: E402  (bench/bounds.py: each step's library calls timed alone)
 from run import fmt_rate  # noqa: E402  (bench/run.py: k/s, M/s, or /s below 1000)
+from task_data import task, users_count  # noqa: E402  (the data, shared with bench/orm_peers.py)
 
 SCHEMA = [
     {"name": "User", "primaryKey": "id", "properties": {"id": "int", "name": "string"}},
@@ -63,29 +64,6 @@ CREATE TABLE tasks(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT
 CREATE TABLE task_tags(task_id INTEGER NOT NULL REFERENCES tasks(id), position INTEGER NOT NULL,
                        tag TEXT NOT NULL, PRIMARY KEY (task_id, position)) WITHOUT ROWID;
 """
-START = datetime(2025, 1, 1, tzinfo=timezone.utc)
-
-
-def users_count(n: int) -> int:
-    return max(100, n // 100)
-
-
-def task(i: int, users: int) -> dict:
-    """Task i: 0-3 tags (1.5 on average), an estimate on 3 tasks of 4, a mixed value that is an
-    int, a string or a double."""
-    return {
-        "id": i,
-        "title": f"task {i}",
-        "done": i % 3 == 0,
-        "due": START + timedelta(minutes=i),
-        "estimate": Decimal(f"{i % 100}.5") if i % 4 else None,
-        "extra": i if i % 3 == 0 else (f"x{i}" if i % 3 == 1 else i * 0.25),
-        "owner": 1 + i % users,
-        "tags": [f"tag{(i + k) % 10}" for k in range(i % 4)],
-        "location": {"city": f"city{i % 50}", "street": f"{i} Main Street"},
-    }
-
-
 def open_drumlin(path: str, users: int):
     db = drumlin.open(path, schema=SCHEMA)
     with db.write():
