@@ -544,6 +544,19 @@ int drumlin_check(drumlin_db *db, char **out_json);
  */
 int drumlin_compact(drumlin_db *db);
 
+/**
+ * Write the committed state to a new file at `path` (Realm's writeCopy): a database that opens
+ * with the same schema and schema version, encrypted with `key` (`key_len` 64 bytes) or, with
+ * key NULL and key_len 0, plain, whatever this database's own file is: the way to add, change or
+ * remove encryption (docs/encryption.md). The source is not changed.
+ * @return DRUMLIN_OK; DRUMLIN_ERR_INVALID_ARGUMENT (a key that is not 64 bytes, empty path or
+ *         ":memory:"); DRUMLIN_ERR_FILE (`path` exists: "... the file already exists.", or is a
+ *         directory, or cannot be written); DRUMLIN_ERR_WRONG_TRANSACTION_STATE (inside a write
+ *         transaction); DRUMLIN_ERR_CORRUPT (a page of this file is damaged); DRUMLIN_ERR_MISUSE.
+ *         On failure no file is left at `path`.
+ */
+int drumlin_write_copy(drumlin_db *db, const char *path, const uint8_t *key, size_t key_len);
+
 /*---- Transactions ------------------------------------------------------------------------------*/
 
 /** Begin a write transaction. Already in one: DRUMLIN_ERR_WRONG_TRANSACTION_STATE. */

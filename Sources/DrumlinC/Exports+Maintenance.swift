@@ -64,3 +64,24 @@ public func drumlin_compact(_ db: OpaquePointer?) -> Int32 {
         return DRUMLIN_OK
     }
 }
+
+@_cdecl("drumlin_write_copy")
+public func drumlin_write_copy(_ db: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ key: UnsafePointer<UInt8>?, _ length: Int) -> Int32 {
+    capi { () throws(DrumlinError) in
+        let db = try database(db)
+        let path = try string(path, "path")
+        let encryptionKey: EncryptionKey?
+        if let key {
+            guard length == EncryptionKey.size else {
+                throw DrumlinError(.invalidArgument, "An encryption key must be \(EncryptionKey.size) bytes long, got \(UInt(bitPattern: length)).")
+            }
+            encryptionKey = try EncryptionKey(bytes: UnsafeBufferPointer(start: key, count: length))
+        } else if length != 0 {
+            throw DrumlinError(.invalidArgument, "The encryption key is NULL but its length is \(UInt(bitPattern: length)): give NULL and 0 for a plain copy.")
+        } else {
+            encryptionKey = nil
+        }
+        try db.writeCopy(to: path, encryptionKey: encryptionKey)
+        return DRUMLIN_OK
+    }
+}

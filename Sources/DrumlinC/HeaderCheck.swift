@@ -42,6 +42,7 @@ func headerMatchesExports() {
     do { var v = CDrumlinHeader.drumlin_import_ndjson; v = DrumlinC.drumlin_import_ndjson; keep(v) }
     do { var v = CDrumlinHeader.drumlin_check; v = DrumlinC.drumlin_check; keep(v) }
     do { var v = CDrumlinHeader.drumlin_compact; v = DrumlinC.drumlin_compact; keep(v) }
+    do { var v = CDrumlinHeader.drumlin_write_copy; v = DrumlinC.drumlin_write_copy; keep(v) }
     do { var v = CDrumlinHeader.drumlin_begin_write; v = DrumlinC.drumlin_begin_write; keep(v) }
     do { var v = CDrumlinHeader.drumlin_commit; v = DrumlinC.drumlin_commit; keep(v) }
     do { var v = CDrumlinHeader.drumlin_rollback; v = DrumlinC.drumlin_rollback; keep(v) }

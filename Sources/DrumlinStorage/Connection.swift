@@ -34,6 +34,8 @@ package final class Connection {
     /// The encrypting VFS this connection's files go through (DrumlinCrypt), with its key; released
     /// (and the key wiped) when the connection closes.
     private let cryptVFS: UnsafeMutableRawPointer?
+    /// Whether the file is encrypted (goes through the encrypting VFS).
+    package var isEncrypted: Bool { cryptVFS != nil }
 
     /// `path` is a file path (a name starting `file:` is a file of that name), or with `uri` an
     /// SQLite URI that Drumlin built itself. With `encryptionKey` (64 bytes), every page of the
@@ -57,7 +59,9 @@ package final class Connection {
             vfs = made
         }
         if vfs != nil { dlcrypt_clear_failure() }
-        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), vfs == nil ? nil : vfsName)
+        // Always with URIs on (a name of Drumlin's starting `file:` is one it built; any other
+        // starts otherwise, see above): `VACUUM INTO` names its destination's VFS in a URI.
+        let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, vfs == nil ? nil : vfsName)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)

@@ -112,6 +112,8 @@ static void database_functions(drumlin_db *db) {
     CHECK_MISUSE(drumlin_check(NULL, &json));
     CHECK_MISUSE(drumlin_check(db, NULL));
     CHECK_MISUSE(drumlin_compact(NULL));
+    CHECK_MISUSE(drumlin_write_copy(NULL, "/tmp/x.drumlin", NULL, 0));
+    CHECK_MISUSE(drumlin_write_copy(db, NULL, NULL, 0));
 }
 
 static void json_functions(drumlin_db *db) {

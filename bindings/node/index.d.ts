@@ -68,6 +68,8 @@ declare class Realm {
   removeListener(event: Realm.RealmEventName, callback: Realm.RealmListenerCallback): void;
   removeAllListeners(event?: Realm.RealmEventName): void;
   compact(): boolean;
+  /** The committed state to a new file (which must not exist), encrypted with `encryptionKey` or plain. */
+  writeCopyTo(config: { path: string; encryptionKey?: ArrayBuffer | ArrayBufferView }): void;
 }
 
 declare namespace Realm {
@@ -264,6 +266,8 @@ declare namespace Realm {
     deleteRealmIfMigrationNeeded?: boolean;
     inMemory?: boolean;
     readOnly?: boolean;
+    /** 64 bytes: the file is encrypted and authenticated with them (docs/encryption.md). */
+    encryptionKey?: ArrayBuffer | ArrayBufferView;
     fifoFilesFallbackPath?: string;
     disableFormatUpgrade?: boolean;
     /** Atlas Device Sync is not supported: a config with `sync` is rejected when opened. */

@@ -36,23 +36,26 @@ extension Realm {
         }
     }
 
-    /// Writes the committed state to a new file (which must not exist: `Realm.Error.fileExists`).
-    /// Not inside a write transaction.
-    public func writeCopy(toFile fileURL: URL) throws {
+    /// Writes the committed state to a new file (which must not exist: `Realm.Error.fileExists`),
+    /// encrypted with `encryptionKey` (64 bytes) or, without one, plain, whatever this Realm's
+    /// file is: Realm's way to add, change or remove encryption (docs/encryption.md). Not inside a
+    /// write transaction; nothing is left at `fileURL` when it fails.
+    public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         do {
-            try context.database.writeCopy(to: fileURL.path)
+            let key = try encryptionKey.map { try EncryptionKey(bytes: $0) }
+            try context.database.writeCopy(to: fileURL.path, encryptionKey: key)
         } catch {
             throw Realm.Error(error, fileURL: fileURL)
         }
     }
 
     /// Writes the committed state to the file of `configuration` (which must not exist), so that
-    /// it opens with that configuration.
+    /// it opens with that configuration: encrypted with its `encryptionKey`, if any.
     public func writeCopy(configuration: Configuration) throws {
         guard configuration.inMemoryIdentifier == nil else {
             throw Realm.Error(.invalidArgument, "Cannot write a copy to an in-memory configuration: give it a fileURL.")
         }
-        try writeCopy(toFile: configuration.fileURL ?? Configuration.defaultFileURL)
+        try writeCopy(toFile: configuration.fileURL ?? Configuration.defaultFileURL, encryptionKey: configuration.encryptionKey)
     }
 
     /// Ends this thread's use of the Realm's current state: an open write transaction is rolled

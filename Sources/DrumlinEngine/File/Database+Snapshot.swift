@@ -21,16 +21,29 @@ private func closeDescriptor(_ descriptor: Int32) { close(descriptor) }
 
 extension Database {
     /// Writes the committed state of the database to a new file at `path`, a Drumlin database
-    /// that opens with this schema (and keeps the schema version). Not inside a write
-    /// transaction; a file already at `path` is an error (`FILE`, "already exists"), and nothing
-    /// is left behind when the copy fails.
-    public func writeCopy(to path: String) throws(DrumlinError) {
+    /// that opens with this schema (and keeps the schema version), encrypted with `encryptionKey`
+    /// or, without one, plain, whatever this file is (Realm's `writeCopy(toFile:encryptionKey:)`:
+    /// the way to add, change or remove encryption; docs/encryption.md). Not inside a write
+    /// transaction; a file already at `path` is an error (`FILE`, "already exists"), a directory
+    /// too, and nothing is left behind when the copy fails. The corresponding C function is
+    /// `drumlin_write_copy`.
+    public func writeCopy(to path: String, encryptionKey: EncryptionKey? = nil) throws(DrumlinError) {
         if path.isEmpty { throw DrumlinError(.invalidArgument, "The path of a copy cannot be empty.") }
-        if access(path, F_OK) == 0 {
+        if path == ":memory:" {
+            throw DrumlinError(.invalidArgument, "Cannot write a copy to ':memory:': give the path of a new file.")
+        }
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            if status.st_mode & S_IFMT == S_IFDIR {
+                throw DrumlinError(.file, "Cannot write a copy to '\(path)': it is a directory; give the path of a new file.")
+            }
             throw DrumlinError(.file, "Cannot write a copy to '\(path)': the file already exists.")
         }
-        try copy(to: path, journalMode: "WAL")
-        log(.info, "Wrote a copy of '\(self.path)' to '\(path)'.")
+        if let problem = Storage.directoryProblem(path) {
+            throw DrumlinError(.file, "Cannot write a copy to '\(path)': \(problem).")
+        }
+        try copy(to: path, key: encryptionKey, journalMode: "WAL")
+        log(.info, "Wrote a\(encryptionKey == nil ? "" : "n encrypted") copy of '\(self.path)' to '\(path)'.")
     }
 
     /// A read-only database holding the committed state as it is now: its reads never see later
@@ -47,9 +60,11 @@ extension Database {
         let file = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         do throws(DrumlinError) {
             // A rollback-journal file: opened read-only, it needs no shared-memory file beside it.
-            try copy(to: file, journalMode: "DELETE")
+            // An encrypted database's snapshot is encrypted with its key: no plaintext on disk.
+            try copy(to: file, key: options.encryptionKey, journalMode: "DELETE")
             var frozenOptions = OpenOptions(schemaVersion: schemaVersion, readOnly: true)
             frozenOptions.busyTimeout = options.busyTimeout
+            frozenOptions.encryptionKey = options.encryptionKey
             let snapshot = try Database(path: file, schema: schema, options: frozenOptions)
             snapshot.ownedFile = file
             return snapshot
@@ -59,35 +74,39 @@ extension Database {
         }
     }
 
-    /// Copies the committed state to `destination` (created or emptied) with SQLite's backup,
-    /// then sets the copy's journal mode.
-    private func copy(to destination: String, journalMode: String) throws(DrumlinError) {
+    /// Copies the committed state to `destination` (absent or empty) with SQLite's `VACUUM INTO`
+    /// (`Connection.vacuumInto`), encrypted with `key` or plain, then sets the copy's journal mode.
+    /// Whatever it wrote is removed when it fails.
+    private func copy(to destination: String, key: EncryptionKey?, journalMode: String) throws(DrumlinError) {
         try serialized { (connection) throws(DrumlinError) in
             if inWriteTransaction {
                 throw DrumlinError(.wrongTransactionState, "Cannot copy or freeze a database inside a write transaction.")
             }
-            var target: OpaquePointer?
-            let opened = sqlite3_open_v2(destination, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
-            guard opened == SQLITE_OK, let target else {
-                let message = target.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-                sqlite3_close(target)
-                throw DrumlinError(.file, "Cannot write a copy to '\(destination)': \(message).")
-            }
-            var failure: String?
-            if let backup = sqlite3_backup_init(target, "main", connection.handle, "main") {
-                let stepped = sqlite3_backup_step(backup, -1)
-                sqlite3_backup_finish(backup)
-                if stepped != SQLITE_DONE { failure = String(cString: sqlite3_errmsg(target)) }
-            } else {
-                failure = String(cString: sqlite3_errmsg(target))
-            }
-            if failure == nil, sqlite3_exec(target, "PRAGMA journal_mode = \(journalMode)", nil, nil, nil) != SQLITE_OK {
-                failure = String(cString: sqlite3_errmsg(target))
-            }
-            sqlite3_close(target)
-            if let failure {
-                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(destination + suffix) }
-                throw DrumlinError(.file, "Cannot write a copy to '\(destination)': \(failure).")
+            func removeCopy() { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(destination + suffix) } }
+            do throws(DrumlinError) {
+                if let key {
+                    try key.withBytes { (bytes) throws(DrumlinError) in try connection.vacuumInto(destination, encryptionKey: bytes) }
+                } else {
+                    try connection.vacuumInto(destination, encryptionKey: nil)
+                }
+                // VACUUM INTO writes a file with a rollback journal.
+                let target: Connection
+                if let key {
+                    target = try key.withBytes { (bytes) throws(DrumlinError) in
+                        try Connection(path: destination, flags: SQLITE_OPEN_READWRITE, busyTimeout: options.busyTimeoutMilliseconds, encryptionKey: bytes)
+                    }
+                } else {
+                    target = try Connection(path: destination, flags: SQLITE_OPEN_READWRITE, busyTimeout: options.busyTimeoutMilliseconds)
+                }
+                defer { target.close() }
+                try target.execute("PRAGMA journal_mode = \(journalMode)")
+            } catch where error.code == .corrupt || error.code == .busy {
+                // A damaged page of this file, or a lock: said as it is.
+                removeCopy()
+                throw error
+            } catch {
+                removeCopy()
+                throw DrumlinError(.file, "Cannot write a copy to '\(destination)': \(error.message)", sqliteCode: error.sqliteCode)
             }
         }
     }

@@ -306,21 +306,7 @@ enum Storage {
     /// `path` as an SQLite URI that opens it immutable: every byte but unreserved ones and `/`
     /// percent-encoded, so no character of the path is read as URI syntax.
     static func immutableURI(_ path: String) -> String {
-        var uri = "file:"
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                uri.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF".unicodeScalars)
-                uri.unicodeScalars.append("%")
-                uri.unicodeScalars.append(digits[Int(byte >> 4)])
-                uri.unicodeScalars.append(digits[Int(byte & 15)])
-            }
-        }
-        return uri + "?immutable=1"
+        Connection.fileURI(path) + "?immutable=1"
     }
 
     /// Why the directory holding `path` cannot be written ("its directory is not writable

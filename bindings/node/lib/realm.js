@@ -174,13 +174,23 @@ function resolvePath(config) {
   return path.isAbsolute(given) ? given : path.resolve(path.dirname(Realm.defaultPath), given);
 }
 
+// Realm JS's encryptionKey (an ArrayBuffer or a view of one: Uint8Array, Int8Array, Buffer...) as
+// a Uint8Array copy of its 64 bytes, which the caller wipes after use; undefined for none.
+function keyBytes(key) {
+  if (key === undefined || key === null) return undefined;
+  let bytes;
+  if (key instanceof ArrayBuffer) bytes = new Uint8Array(key);
+  else if (ArrayBuffer.isView(key)) bytes = new Uint8Array(key.buffer, key.byteOffset, key.byteLength);
+  else throw new errors.TypeAssertionError("an ArrayBuffer, ArrayBufferView (Uint8Array), or Int8Array", key, "'encryptionKey'");
+  if (bytes.length !== 64) throw new Error("Encryption key must be 64 bytes.");
+  return Uint8Array.from(bytes);
+}
+
 function validateConfig(config) {
   if (config.sync !== undefined || config.openSyncedRealmLocally !== undefined) {
     throw new Error("Sync is not supported by drumlin: remove 'sync' from the configuration.");
   }
-  if (config.encryptionKey !== undefined) {
-    throw new Error("Encryption keys are not supported by drumlin's Node package: remove 'encryptionKey'.");
-  }
+  if (config.encryptionKey !== undefined) keyBytes(config.encryptionKey);
   if (config.readOnly && config.deleteRealmIfMigrationNeeded) {
     throw new Error("Cannot set 'deleteRealmIfMigrationNeeded' when 'readOnly' is set.");
   }
@@ -225,15 +235,22 @@ class Realm {
           config.onMigration(oldRealm, newRealm);
         }
       : undefined;
-    const db = engine(() =>
-      native.open(config.inMemory ? ":memory:" : file, schemaJson, {
-        schemaVersion: config.schemaVersion ?? 0,
-        readOnly: Boolean(config.readOnly),
-        inMemory: Boolean(config.inMemory),
-        deleteIfMigrationNeeded: Boolean(config.deleteRealmIfMigrationNeeded),
-        onMigration,
-      }),
-    );
+    const encryptionKey = keyBytes(config.encryptionKey);
+    let db;
+    try {
+      db = engine(() =>
+        native.open(config.inMemory ? ":memory:" : file, schemaJson, {
+          schemaVersion: config.schemaVersion ?? 0,
+          readOnly: Boolean(config.readOnly),
+          inMemory: Boolean(config.inMemory),
+          deleteIfMigrationNeeded: Boolean(config.deleteRealmIfMigrationNeeded),
+          onMigration,
+          encryptionKey,
+        }),
+      );
+    } finally {
+      encryptionKey?.fill(0); // the engine keeps its own copy, wiped when the realm closes
+    }
     this.#setUp(db, file, prepared, {
       readOnly: Boolean(config.readOnly),
       inMemory: Boolean(config.inMemory),
@@ -556,6 +573,25 @@ class Realm {
     const all = this[INTERNAL].listeners;
     for (const name of event === undefined ? Object.keys(all) : [event]) {
       for (const callback of [...(all[name] ?? [])]) this.removeListener(name, callback);
+    }
+  }
+
+  // Realm JS's writeCopyTo({ path, encryptionKey }): the committed state to a new file (which must
+  // not exist), encrypted with the key or plain, whatever this realm's file is (docs/encryption.md).
+  writeCopyTo(config) {
+    this.#checkOpen();
+    if (typeof config !== "object" || config === null) {
+      throw new errors.TypeAssertionError("an object", config, "'config'");
+    }
+    if (config.sync !== undefined) throw new Error("Sync is not supported by drumlin: remove 'sync' from the configuration.");
+    if (this.isInTransaction) throw new Error("Can only convert Realms outside a transaction.");
+    if (config.path === undefined) throw new errors.TypeAssertionError("a string", config.path, "'path'");
+    const file = resolvePath(config);
+    const encryptionKey = keyBytes(config.encryptionKey);
+    try {
+      engine(() => native.writeCopy(this[INTERNAL].db, file, encryptionKey ?? null));
+    } finally {
+      encryptionKey?.fill(0);
     }
   }
 

@@ -69,8 +69,31 @@ static int get_flag(napi_env env, napi_value object, const char *name) {
     return b;
 }
 
+/* An encryption key argument: a Uint8Array (lib/realm.js makes one of every key it accepts), or
+ * null/undefined for none (NULL, 0). Returns 0 with a TypeError thrown for anything else. */
+static int get_key(napi_env env, napi_value value, const uint8_t **key, size_t *length) {
+    napi_valuetype type;
+    bool is = false;
+    napi_typedarray_type kind;
+    napi_value buffer;
+    size_t offset;
+    void *data = NULL;
+    *key = NULL;
+    *length = 0;
+    napi_typeof(env, value, &type);
+    if (type == napi_undefined || type == napi_null) return 1;
+    napi_is_typedarray(env, value, &is);
+    if (is) napi_get_typedarray_info(env, value, &kind, length, &data, &buffer, &offset);
+    if (!is || kind != napi_uint8_array) {
+        napi_throw_type_error(env, NULL, "an encryption key must be a Uint8Array");
+        return 0;
+    }
+    *key = data;
+    return 1;
+}
+
 /* open(path, schemaJson | null, {schemaVersion, readOnly, inMemory, deleteIfMigrationNeeded,
- * onMigration}) -> database handle */
+ * onMigration, encryptionKey}) -> database handle */
 static napi_value js_open(napi_env env, napi_callback_info info) {
     ARGS(3);
     STRINGS(s, 2, 0, 2); /* path, schemaJson | null */
@@ -85,6 +108,20 @@ static napi_value js_open(napi_env env, napi_callback_info info) {
     drumlin_options_set_read_only(options, get_flag(env, argv[2], "readOnly"));
     drumlin_options_set_in_memory(options, get_flag(env, argv[2], "inMemory"));
     drumlin_options_set_delete_if_migration_needed(options, get_flag(env, argv[2], "deleteIfMigrationNeeded"));
+    napi_value key_value;
+    const uint8_t *key = NULL;
+    size_t key_length = 0;
+    napi_get_named_property(env, argv[2], "encryptionKey", &key_value);
+    if (!get_key(env, key_value, &key, &key_length)) {
+        drumlin_options_free(options);
+        free_strings(s, 2);
+        return NULL;
+    }
+    if (key && drumlin_options_set_encryption_key(options, key, key_length) != DRUMLIN_OK) {
+        drumlin_options_free(options);
+        free_strings(s, 2);
+        return throw_status(env, drumlin_last_error_code());
+    }
     migration_context *context = NULL;
     napi_get_named_property(env, argv[2], "onMigration", &migrate);
     napi_typeof(env, migrate, &type);
@@ -143,6 +180,18 @@ ACTION(js_commit, drumlin_db, K_DB, drumlin_commit)
 ACTION(js_rollback, drumlin_db, K_DB, drumlin_rollback)
 ACTION(js_compact, drumlin_db, K_DB, drumlin_compact)
 
+/* writeCopy(db, path, key | null): drumlin_write_copy. */
+static napi_value js_write_copy(napi_env env, napi_callback_info info) {
+    ARGS(3);
+    UNWRAP(db, drumlin_db, K_DB, argv[0]);
+    const uint8_t *key = NULL;
+    size_t key_length = 0;
+    if (!get_key(env, argv[2], &key, &key_length)) return NULL;
+    STRINGS(s, 1, 1, 0);
+    CALL_FREE(s, drumlin_write_copy(db, s[0], key, key_length));
+    return make_undefined(env);
+}
+
 /*---- Classes -----------------------------------------------------------------------------------*/
 
 STRING_GETTER(js_class_index, drumlin_db, K_DB, drumlin_class_index, int32_t, make_number)
@@ -174,6 +223,7 @@ const addon_function addon_database_functions[] = {
     {"commit", js_commit},
     {"rollback", js_rollback},
     {"compact", js_compact},
+    {"writeCopy", js_write_copy},
     {"isInWrite", js_is_in_write},
     {"refresh", js_refresh},
     {"hasChanges", js_has_changes},

@@ -91,12 +91,19 @@ def set_encryption_key(options: Any, key: object) -> None:
     """Gives the options the 64-byte encryption key (bytes, bytearray or memoryview), or none. The
     engine copies it into memory it wipes when the database closes; the caller's bytes object is
     Python's and stays as it is."""
+    raw = key_bytes(key)
+    if raw is not None:
+        _ffi.drumlin_options_set_encryption_key(options, raw, len(raw))
+
+
+def key_bytes(key: object) -> bytes | None:
+    """An encryption key as bytes (from bytes, bytearray or memoryview), or None; its length is
+    the engine's to check."""
     if key is None:
-        return
+        return None
     if not isinstance(key, (bytes, bytearray, memoryview)):
         raise TypeMismatchError(f"encryption_key must be bytes, not {type(key).__name__}")
-    raw = bytes(key)
-    _ffi.drumlin_options_set_encryption_key(options, raw, len(raw))
+    return bytes(key)
 
 
 def flag(value: object, name: str) -> int:

@@ -161,6 +161,8 @@ drumlin_import_ndjson = _fn(
 drumlin_check = _fn("drumlin_check", [drumlin_db_p, POINTER(c_void_p)])
 # int drumlin_compact(drumlin_db *db);
 drumlin_compact = _fn("drumlin_compact", [drumlin_db_p])
+# int drumlin_write_copy(drumlin_db *db, const char *path, const uint8_t *key, size_t key_len);
+drumlin_write_copy = _fn("drumlin_write_copy", [drumlin_db_p, c_char_p, c_char_p, c_size_t])
 
 # ---- Transactions ------------------------------------------------------------------------------
 

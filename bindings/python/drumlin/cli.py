@@ -1,5 +1,5 @@
 """The ``drumlin`` command: look inside a database file, query it, export and import it, check
-and compact it. Every command opens the file with the schema stored in it.
+and compact it, encrypt it or change its key. Every command opens the file with the schema stored in it.
 
 Installed with the package as the ``drumlin`` console script; ``python -m drumlin`` is the same.
 Exit status: 0 on success, 1 when the command failed (or ``check`` found problems), 2 for a
@@ -395,6 +395,68 @@ def _compact(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
+def _rekey(args: argparse.Namespace, out: IO[str]) -> int:
+    """Replaces FILE by a copy of it encrypted with the new key, or plain with --decrypt: the copy
+    is written beside it (same folder, so the rename is atomic) and renamed over it only when
+    complete. Refused while another process has FILE open (see _in_use)."""
+    if args.decrypt and args.new_key_file is not None:
+        raise _Failure("give either --new-key-file or --decrypt, not both")
+    if not args.decrypt and args.new_key_file is None:
+        raise _Failure("give --new-key-file PATH (encrypt, or change the key) or --decrypt (remove encryption)")
+    new_key = None if args.decrypt else _read_key(args.new_key_file)
+    if args.decrypt and args.key is None:
+        raise _Failure(f"{args.file}: --decrypt needs the file's key (--key-file)")
+    _refuse_in_use(args.file)
+    folder = os.path.dirname(os.path.abspath(args.file))
+    temporary = os.path.join(folder, f".{os.path.basename(args.file)}.rekey-{os.getpid()}-{os.urandom(4).hex()}")
+    try:
+        with _open(args.file, write=True, key=args.key) as db:
+            db.write_copy(temporary, encryption_key=new_key)
+        _refuse_in_use(args.file)
+        os.chmod(temporary, os.stat(args.file).st_mode & 0o7777)
+        os.replace(temporary, args.file)
+    except BaseException:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            try:
+                os.remove(temporary + suffix)
+            except OSError:
+                pass
+        raise
+    if new_key is None:
+        done = "decrypted (no key now)"
+    elif args.key is None:
+        done = "encrypted with the new key"
+    else:
+        done = "the key is changed to the new one"
+    out.write(f"{args.file}: {done}\n")
+    return 0
+
+
+def _refuse_in_use(path: str) -> None:
+    """Fails when another process has the database open. Every SQLite connection to a file in
+    write-ahead-log mode holds a shared lock on one byte of its -shm file (offset 128, SQLite's
+    "DMS" lock) for as long as it is open: a write lock there that cannot be had means another
+    process holds it. (Locks of this process do not count: the check runs while it has the file
+    closed.)"""
+    try:
+        descriptor = os.open(path + "-shm", os.O_RDWR)
+    except OSError:
+        return  # no shared-memory file: no connection has it open in WAL mode
+    try:
+        import fcntl
+
+        try:
+            fcntl.lockf(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128, 0)
+        except OSError:
+            raise _Failure(
+                f"{path}: another process has the database open; close it there first "
+                "(the file was left unchanged)"
+            ) from None
+        fcntl.lockf(descriptor, fcntl.LOCK_UN, 1, 128, 0)
+    finally:
+        os.close(descriptor)
+
+
 def _total_size(path: str) -> int:
     """The file and its write-ahead log."""
     return sum(os.path.getsize(p) for p in (path, path + "-wal") if os.path.exists(p))
@@ -507,6 +569,17 @@ def _parser() -> argparse.ArgumentParser:
 
     command("check", "Check the file: SQLite's integrity and the links and embedded objects.", _check)
     command("compact", "Rewrite the file without its free space.", _compact)
+    sub = command(
+        "rekey",
+        "Encrypt the file, change its key or decrypt it: a copy replaces it when complete.",
+        _rekey,
+    )
+    sub.add_argument(
+        "--new-key-file",
+        metavar="PATH",
+        help="the new key (64 bytes or 128 hex digits); with --key-file the key changes, without it a plain file is encrypted",
+    )
+    sub.add_argument("--decrypt", action="store_true", help="write the file without encryption")
     return parser
 
 

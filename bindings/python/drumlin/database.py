@@ -17,6 +17,7 @@ from ._connection import (
     encode_path,
     encode_schema,
     flag,
+    key_bytes,
     milliseconds,
     open_databases,
     set_encryption_key,
@@ -621,6 +622,25 @@ class Database(Connection):
         ``drumlin_compact``."""
         with self._write_lock:
             _ffi.drumlin_compact(self._ptr())
+
+    def write_copy(self, path: str | os.PathLike[str], encryption_key: bytes | None = None) -> None:
+        """Write the committed state to a new file at ``path`` (Realm's ``writeCopy``), encrypted
+        with ``encryption_key`` (64 bytes) or, without one, plain, whatever this file is: the way
+        to add, change or remove encryption (docs/encryption.md). ``path`` must not exist
+        (:class:`FileError`, "the file already exists"); a key of another length is
+        :class:`InvalidArgumentError`; nothing is left at ``path`` when the copy fails. Not inside
+        ``write()``. The corresponding C function is ``drumlin_write_copy``."""
+        raw_path = encode_path(path)
+        key = key_bytes(encryption_key)
+
+        def run(handle: Any) -> None:
+            _ffi.drumlin_write_copy(handle, raw_path, key, 0 if key is None else len(key))
+
+        if self._writer == _get_ident():
+            run(self._ptr())
+            return
+        with self._write_lock:  # not inside another thread's write transaction
+            run(self._ptr())
 
     # ---- Queries -------------------------------------------------------------------------------
 
