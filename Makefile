@@ -71,9 +71,9 @@ $(TEST_PYTHON):
 venv: deps $(TEST_PYTHON)
 	@$(TEST_PYTHON) -c "import pytest" 2>/dev/null || $(TEST_PYTHON) -m pip install -q pytest || \
 	  { echo "pytest is missing; run: $(TEST_PYTHON) -m pip install pytest"; exit 1; }
-	@# pytest-xdist: test-packaging runs its tests (a Python suite per Python version) on every core
+	@# pytest-xdist: test-python and test-packaging run their tests on every core
 	@$(TEST_PYTHON) -c "import xdist" 2>/dev/null || $(TEST_PYTHON) -m pip install -q pytest-xdist || \
-	  echo "pytest-xdist is missing (test-packaging runs on one core); run: $(TEST_PYTHON) -m pip install pytest-xdist"
+	  echo "pytest-xdist is missing (test-python and test-packaging run on one core); run: $(TEST_PYTHON) -m pip install pytest-xdist"
 	@# mypy, pyright: bindings/python/tests/test_typing.py type-checks the package, examples and docs (skipped without them)
 	@$(TEST_PYTHON) -c "import mypy" 2>/dev/null || $(TEST_PYTHON) -m pip install -q mypy || \
 	  echo "mypy is missing (the type-checking tests will be skipped); run: $(TEST_PYTHON) -m pip install mypy"
@@ -155,14 +155,16 @@ test-c: lib
 	cmake --build $(CMAKE_BUILD)
 	cd $(CMAKE_BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# On every core (pytest-xdist, when .venv has it): each test has its own files and processes.
+XDIST = $$($(TEST_PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)")
 test-python: lib venv
-	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(TEST_PYTHON) -m pytest -q bindings/python/tests
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) $(TEST_PYTHON) -m pytest -q $(XDIST) bindings/python/tests
 
 # The artifacts users install: the wheel in fresh venvs, the CMake install with two consumer
 # projects, a rebuild from changed sources; each with the Swift toolchain hidden (Tests/packaging).
 # Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
 test-packaging: wheel test-c node
-	$(TEST_PYTHON) -m pytest -q $$($(TEST_PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)") Tests/packaging \
+	$(TEST_PYTHON) -m pytest -q $(XDIST) Tests/packaging \
 	  --wheel-dir dist --cmake-build $(CMAKE_BUILD)
 
 # The sync service (docs/sync.md): a throwaway PostgreSQL 15 cluster (initdb in a temporary folder,

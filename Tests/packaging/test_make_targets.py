@@ -23,7 +23,7 @@ def test_make_demo_installs_no_python_package() -> None:
 
 def test_the_python_suites_run_with_the_checkouts_venv() -> None:
     venv_python = f"{ROOT}/.venv/bin/python3"
-    for target, suite in [("test-python", "-m pytest -q bindings/python/tests"),
+    for target, suite in [("test-python", "bindings/python/tests"),
                           ("test-packaging", "Tests/packaging"), ("stress", "test_reliability_kill.py"),
                           ("sanitize", "-p no:faulthandler bindings/python/tests")]:
         commands = dry_run(target)
