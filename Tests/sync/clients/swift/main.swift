@@ -54,11 +54,16 @@ do {
             realm.add(reading)
         }
     }
+    // wait(for:) returns once the file's queue is empty; the session reports the acknowledgement
+    // (and counts it as uploaded) just after: the last report is waited for too.
+    let complete = DispatchSemaphore(value: 0)
     let progress = session.addProgressNotification(for: .upload, mode: .forCurrentlyOutstandingWork) { progress in
         lastProgress.withLock { $0 = progress }
+        if progress.isTransferComplete { complete.signal() }
     }
     session.resume()
     try await session.wait(for: .upload)
+    if complete.wait(timeout: .now() + 60) == .timedOut { print("no complete progress report within 60 s") }
     let seen = lastProgress.withLock { $0 }
     print("state \(session.state) connection \(session.connectionState) outstanding \(seen.map { "\($0.transferredBytes) of \($0.transferrableBytes) complete \($0.isTransferComplete)" } ?? "none")")
     let total = session.uploadProgress
