@@ -9,6 +9,7 @@
 #                see bench/README.md); make bench-readers: that step alone; make bench-scale: 10k to 10M
 #   make bench-transfer   export/import as Extended JSON lines vs create_many (TRANSFER_N=1M)
 #   make bench-node   Node.js: Drumlin vs Debian's node-sqlite3 (bench/node; also the last step of make bench)
+#   make bench-sync   Data Ingest through drumlin-sync into PostgreSQL vs COPY (BENCH_SYNC_N=1M; bench/sync.py)
 #   make node    build the Node.js package's addon (bindings/node/build); make test-node runs its tests
 #
 # Missing system packages are installed with apt when run as root; otherwise the exact command
@@ -31,7 +32,7 @@ VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
 .PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
-        bench bench-build bench-encryption bench-node deps-bench-node bench-readers bench-scale bench-transfer node test-node deps-node deps-node-build
+        bench bench-build bench-encryption bench-node deps-bench-node bench-readers bench-scale bench-sync bench-transfer node test-node deps-node deps-node-build
 
 all: lib
 
@@ -170,9 +171,12 @@ test-packaging: wheel test-c node
 # The sync service (docs/sync.md): a throwaway PostgreSQL 15 cluster (initdb in a temporary folder,
 # as the postgres user when run as root), `drumlin-sync migrate`, and 1-3 `drumlin-sync serve`
 # processes per test, driven by a protocol-level client (Tests/sync/syncclient.py).
+# The Swift face's client (Tests/sync/clients/swift) is the SwiftIngestClient executable.
 test-sync: lib deps-sync
 	swift build --product drumlin-sync
-	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_SYNC_BINARY=$$(swift build --show-bin-path)/drumlin-sync $(TEST_PYTHON) -m pytest -q Tests/sync
+	swift build --product SwiftIngestClient
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_SYNC_BINARY=$$(swift build --show-bin-path)/drumlin-sync \
+	  DRUMLIN_SWIFT_INGEST=$$(swift build --show-bin-path)/SwiftIngestClient $(TEST_PYTHON) -m pytest -q Tests/sync
 
 # The reliability suite at length (not part of `make test`, which runs it briefly): 500 rounds of
 # SIGKILL of 4 writers at once, a minute of each fuzz harness, the racing-process tests, 5,000
@@ -323,6 +327,14 @@ bench-scale:
 	@started=$$(date +%s.%N); \
 	$(MAKE) --no-print-directory bench-build && \
 	$(BENCH_RUN) --scale --started $$started
+
+# Data Ingest through 2 drumlin-sync instances into PostgreSQL against COPY (bench/sync.py,
+# docs/sync.md): 8 client processes, BENCH_SYNC_N objects (1M by default); bench/results/sync.md.
+BENCH_SYNC_N ?= 1M
+bench-sync: lib deps-sync
+	swift build -c release --product drumlin-sync
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_SYNC_BINARY=$$(swift build -c release --show-bin-path)/drumlin-sync \
+	  $(TEST_PYTHON) bench/sync.py --n $(BENCH_SYNC_N)
 
 TRANSFER_N ?= 1M
 bench-transfer: $(if $(BENCH_NO_LIB),,lib)

@@ -50,7 +50,8 @@ let package = Package(
         // The Swift face, Realm Swift's API (`import Drumlin`), on top of the engine.
         // Swift 5 language mode, as Realm Swift code is written: model objects are mutable classes
         // confined to a thread, which Swift 6's strict concurrency cannot express.
-        .target(name: "Drumlin", dependencies: ["DrumlinEngine", "CDrumlinHeader"],
+        // Its sync session (`Realm.Configuration.syncConfiguration`, docs/swift.md) is DrumlinSync's.
+        .target(name: "Drumlin", dependencies: ["DrumlinEngine", "DrumlinSync", "CDrumlinHeader"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
         // Link-time shims for libdrumlin.so (see its hypotf.c and tools/build-library.sh).
         .target(name: "DrumlinLinkCompat"),
@@ -91,6 +92,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A Swift client of Data Ingest that Tests/sync runs against the service (test_client_swift.py);
+        // `make test-sync` builds it (`swift build --product SwiftIngestClient`). Not a product.
+        .executableTarget(name: "SwiftIngestClient", dependencies: ["Drumlin"], path: "Tests/sync/clients/swift",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         // One test target for the engine's layers, in folders per layer (its Support/ helpers open
         // databases, which every layer's tests use).
         .testTarget(name: "DrumlinEngineTests",

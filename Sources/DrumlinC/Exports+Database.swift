@@ -18,9 +18,7 @@ public func drumlin_open(_ path: UnsafePointer<CChar>?, _ schemaJSON: UnsafePoin
         let given: OptionsHandle? = try options.map { (pointer) throws(DrumlinError) -> OptionsHandle in try optionsHandle(pointer) }
         let openOptions = given?.options ?? OpenOptions()
         let sync = given?.sync
-        if sync != nil, openOptions.readOnly || openOptions.inMemory || path == ":memory:" {
-            throw DrumlinError(.invalidArgument, "Sync needs a database file opened for writing (its upload queue lives in the file): it cannot be used \(openOptions.readOnly ? "read-only" : "in memory").")
-        }
+        if sync != nil { try SyncSession.checkOpen(path: path, options: openOptions) }
         let db: Database
         if let schema {
             db = try Database(path: path, schemaJSON: schema, options: openOptions)

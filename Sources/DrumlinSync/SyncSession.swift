@@ -65,7 +65,8 @@ package struct SyncSettings: Sendable {
 /// The sync client of one open database (docs/sync.md, "The sync session"): a thread that
 /// connects to the service, says `hello`, and uploads the file's queue (asymmetric objects)
 /// in batches fixed in the file, a few in flight, deleting each batch once acknowledged. It
-/// reconnects with backoff (1 s doubling to 5 min, with jitter) and wakes at once on a commit
+/// reconnects with backoff (1 s doubling to 5 min, with jitter; from 1 s again after a
+/// connection the service welcomed) and wakes at once on a commit
 /// through the application's handle or on `resume()`; it polls the file for other processes'
 /// commits. It works through a connection of its own to the file, so the application's write
 /// transactions and its batches never share one.
@@ -84,6 +85,17 @@ package final class SyncSession: @unchecked Sendable {
     private var uploaded: Int64 = 0
     private var connection: WebSocketConnection?
     private var acknowledgements: UInt64 = 0
+    /// The last connection got as far as `welcome` (the session thread's own): the backoff starts
+    /// again from its minimum, so a service that dies often does not push its clients to minutes.
+    private var welcomed = false
+
+    /// Refuses sync for a database that will be opened with `options` at `path` before it is
+    /// opened: the upload queue lives in the file, written by the application.
+    package static func checkOpen(path: String, options: OpenOptions) throws(DrumlinError) {
+        if options.readOnly || options.inMemory || path == ":memory:" {
+            throw DrumlinError(.invalidArgument, "Sync needs a database file opened for writing (its upload queue lives in the file): it cannot be used \(options.readOnly ? "read-only" : "in memory").")
+        }
+    }
 
     /// Starts the session of `database` (opened on a file, read-write).
     package init(database: Database, settings: SyncSettings) throws(DrumlinError) {
@@ -143,6 +155,9 @@ package final class SyncSession: @unchecked Sendable {
         }
         report()
     }
+
+    /// The session stopped on an error (reported with `stopped`) and waits for `resume()`.
+    package var isStoppedOnError: Bool { monitor.locked { stoppedError != nil } }
 
     package var progress: SyncProgress {
         let pending = (try? queue.uploadQueueCounts()).map { Int64($0.queued + $0.batched) } ?? 0
@@ -206,8 +221,10 @@ package final class SyncSession: @unchecked Sendable {
                 return !stopping
             }
             guard go else { break }
+            welcomed = false
             let outcome = session()
             setState(.disconnected)
+            if welcomed { backoff = settings.minimumBackoffMilliseconds }
             switch outcome {
             case .stop:
                 break
@@ -325,6 +342,7 @@ package final class SyncSession: @unchecked Sendable {
             throw .service(SyncError(.badMessageOrder, "the service answered hello with something other than welcome"))
         }
         setState(.connected)
+        welcomed = true
         let maxObjects = max(1, min(settings.maxObjectsPerBatch, welcome.limits.maxObjectsPerBatch))
         let maxBytes = max(1024, min(settings.maxBytesPerBatch, welcome.limits.maxFrameBytes - 1024))
         try local { () throws(DrumlinError) in _ = try queue.dropUploadBatches(through: welcome.lastSeq) }
@@ -337,16 +355,19 @@ package final class SyncSession: @unchecked Sendable {
             monitor.locked { woken = false }
             // Fill the window: fixed batches not yet sent on this connection, then new ones.
             while inFlight.count < settings.window {
-                let next = try local { () throws(DrumlinError) -> UploadBatch? in
-                    if let fixed = try queue.uploadBatches(after: sentThrough, limit: 1).first { return fixed }
-                    guard try queue.uploadQueueCounts().queued > 0 else { return nil }
-                    return try queue.fixUploadBatch(maxObjects: maxObjects, maxBytes: maxBytes) { seq, groups in
+                let (next, new) = try local { () throws(DrumlinError) -> (UploadBatch?, Bool) in
+                    if let fixed = try queue.uploadBatches(after: sentThrough, limit: 1).first { return (fixed, false) }
+                    guard try queue.uploadQueueCounts().queued > 0 else { return (nil, false) }
+                    return (try queue.fixUploadBatch(maxObjects: maxObjects, maxBytes: maxBytes) { seq, groups in
                         Array(FrameCodec.encode(.upload(Upload(seq: seq, inserts: groups.map {
                             InsertGroup(className: $0.className, objects: $0.objects)
                         }))).utf8)
-                    }
+                    }, true)
                 }
                 guard let next else { break }
+                // The debug records "upload N fixed" and "acknowledged through N" time a batch from
+                // the moment it is fixed in the file to its acknowledgement (bench/sync.py).
+                if new { log(.debug, "sync: upload \(next.seq) fixed (\(next.objects) objects)") }
                 try send(socket, next.frame)
                 if inFlight.isEmpty { lastAckAt = Monitor.now() }
                 inFlight.append((next.seq, next.objects))
@@ -364,6 +385,7 @@ package final class SyncSession: @unchecked Sendable {
             case .ack(let ack):
                 lastAckAt = Monitor.now()
                 let done = try local { () throws(DrumlinError) -> Int in try queue.dropUploadBatches(through: ack.seq) }
+                log(.debug, "sync: acknowledged through \(ack.seq)")
                 inFlight.removeAll { $0.seq <= ack.seq }
                 for id in ack.existing {
                     var writer = JSONWriter()

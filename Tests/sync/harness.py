@@ -200,10 +200,11 @@ def run_service_command(args: list[str], env: dict[str, str] | None = None,
 class SyncService:
     """One `drumlin-sync serve` process."""
 
-    def __init__(self, postgres_url: str, keys: Keys, log_folder: Path, *extra: str) -> None:
-        self.port = free_port()
+    def __init__(self, postgres_url: str, keys: Keys, log_folder: Path, *extra: str, port: int | None = None) -> None:
+        """`port`: listen there (a restart where a killed instance was, for its clients); else a free one."""
+        self.port = port or free_port()
         self.log = log_folder / f"drumlin-sync-{self.port}.log"
-        with open(self.log, "wb") as log:
+        with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [str(service_binary()), "serve", "--postgres", postgres_url, "--listen", f"127.0.0.1:{self.port}",
                  "--jwt-public-key", str(keys.public_pem), *extra],

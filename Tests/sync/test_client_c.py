@@ -1,6 +1,7 @@
 """The engine's sync client from C (include/drumlin.h, section "Sync"): a small C program
 (Tests/sync/clients/ingest.c, compiled by the test against libdrumlin.so) and the Python client
-ingest into the same table through one service."""
+ingest into the same table through one service; and with them the Swift face's client
+(Tests/sync/clients/swift, the SwiftIngestClient executable that `make test-sync` builds)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from harness import ROOT, Keys, PostgresCluster, SyncService
-from test_client_python import create_readings, expected_readings, postgres_readings
+from test_client_python import create_readings, expected_readings, local_rows, postgres_readings
 
 sys.path.insert(0, str(ROOT / "bindings" / "python"))
 
@@ -35,6 +36,59 @@ def ingest(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     str(ROOT / "Tests" / "sync" / "clients" / "ingest.c"), "-o", str(out), str(lib),
                     f"-Wl,-rpath,{lib.parent}"], check=True)
     return out
+
+
+@pytest.fixture(scope="module")
+def swift_ingest() -> Path:
+    given = os.environ.get("DRUMLIN_SWIFT_INGEST")
+    if given:
+        path = Path(given)
+    else:
+        bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True,
+                                  check=True).stdout.strip()
+        path = Path(bin_path) / "SwiftIngestClient"
+    if not path.exists():
+        pytest.fail(f"no {path}: build it with `swift build --product SwiftIngestClient` (make test-sync does)")
+    return path
+
+
+def test_c_python_and_swift_clients_ingest_into_one_table(cluster: PostgresCluster, database: str, keys: Keys,
+                                                          services: Callable[..., list[SyncService]], ingest: Path,
+                                                          swift_ingest: Path, tmp_path: Path) -> None:
+    (service,) = services(1)
+    c = subprocess.run([str(ingest), str(tmp_path / "c.drumlin"), service.url, keys.token("cee"), "0", "4", "c"],
+                       capture_output=True, text=True, timeout=120)
+    assert (c.returncode, c.stderr, c.stdout.splitlines()[0]) == (0, "", "state 2 paused 0 uploaded 4 pending 0")
+    swift = subprocess.run([str(swift_ingest), str(tmp_path / "swift.realm"), service.url, keys.token("swa"), "4", "5", "swift"],
+                           capture_output=True, text=True, timeout=120)
+    assert (swift.returncode, swift.stderr) == (0, "")
+    assert swift.stdout.splitlines() == [
+        "state active connection connected outstanding 5 of 5 complete true",
+        "uploaded 5 of 5 estimate 1.0",
+        "connection states include connected: true",
+        "suspended: inactive",
+        "resumed: active",
+        "download: INVALID_ARGUMENT: A Data Ingest session only uploads: there is no download to wait for.",
+        "download progress token: nil",
+        "completion: nil",
+        "negative timeout: INVALID_ARGUMENT: The timeout must be a finite number of seconds >= 0, got -1.0.",
+    ]
+    with drumlin.open(str(tmp_path / "py.drumlin"), [READING],
+                      sync=drumlin.SyncConfig(url=service.url, token=lambda: keys.token("pia"))) as db:
+        create_readings(db, 9, 3)
+        db.sync.wait_for_upload(timeout=60)
+    # Every id exactly once, each from the client that made it; the Swift client's dates are whole
+    # seconds from 13:00:00 (Date is a Double in Swift).
+    rows = postgres_readings(cluster, database)
+    assert [r[0] for r in rows] == [oid(n) for n in range(12)]
+    assert cluster.psql('SELECT count(*), count(DISTINCT "_id") FROM "Reading"', database) == [["12", "12"]]
+    assert rows == ([r[:1] + ["c"] + r[2:] for r in expected_readings(range(4))]
+                    + [[oid(n), "swift", 20 + n / 100, f"2026-12-07 13:00:{n:02d}+00", "0", "t"] for n in range(4, 9)]
+                    + expected_readings(range(9, 12)))
+    assert cluster.psql("SELECT user_id, last_seq, objects_inserted FROM drumlin_sync.clients ORDER BY user_id",
+                        database) == [["cee", "1", "4"], ["pia", "1", "3"], ["swa", "1", "5"]]
+    # The Swift client's file kept nothing queued.
+    assert local_rows(tmp_path / "swift.realm") == (0, 0)
 
 
 def test_c_and_python_clients_ingest_into_one_table(cluster: PostgresCluster, database: str, keys: Keys,

@@ -1,18 +1,29 @@
-"""Faults: several service instances, instances SIGKILLed while a batch is in flight. Afterwards
-every object is in PostgreSQL exactly once (its ids compared), no resend was inserted twice
-(no ack ever reports `existing`), and the clients' sequence records agree with the rows."""
+"""Faults: several service instances, instances SIGKILLed while a batch is in flight, under the
+protocol-level test client and under real engine clients (the Python package). Afterwards every
+object is in PostgreSQL exactly once (its ids compared), no resend was inserted twice (no ack ever
+reports `existing`), the clients' sequence records agree with the rows, and the engine clients'
+queues are empty."""
 
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
 
 from fixtures import SCHEMA, client_id, oid, readings
-from harness import Keys, PostgresCluster, SyncService
+from harness import ROOT, Keys, PostgresCluster, SyncService
 from syncclient import Closed, SyncClient
+from test_client_python import local_rows
 from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(ROOT / "bindings" / "python"))
+
+import drumlin  # noqa: E402
+from drumlin.values import ObjectId  # noqa: E402
 
 
 def ids_in_postgres(cluster: PostgresCluster, database: str) -> list[str]:
@@ -128,3 +139,78 @@ def test_services_killed_during_uploads_lose_and_duplicate_nothing(
     assert ids_in_postgres(cluster, database) == sorted(oid(n) for n in range(batch_size * batches))
     assert cluster.psql("SELECT last_seq, objects_inserted FROM drumlin_sync.clients", database) == [
         [str(batches), str(batch_size * batches)]]
+
+
+def test_services_killed_20_times_under_engine_clients_lose_and_duplicate_nothing(
+        cluster: PostgresCluster, database: str, keys: Keys, services: Callable[..., list[SyncService]],
+        tmp_path: Path) -> None:
+    # Real engine clients (the Python package over libdrumlin.so), two per service, keep creating
+    # Readings while the two services are SIGKILLed in turn, 20 times, each restarted on its port
+    # after its kill (the clients reconnect to it with backoff, from 1 s again after each welcome).
+    instances = services(2)
+    restarted: list[SyncService] = []
+    rng = random.Random(4620)
+    per_client, clients = 1_000_000, 4
+    stop = threading.Event()
+    connected = [threading.Event() for _ in range(clients)]
+    created = [0] * clients
+    errors: list[BaseException] = []
+    reports: list[drumlin.SyncErrorInfo] = []
+
+    def client_run(number: int) -> None:
+        def progress(value: drumlin.SyncProgress) -> None:
+            if value.state == "connected":
+                connected[number].set()
+            else:
+                connected[number].clear()
+
+        try:
+            config = drumlin.SyncConfig(url=instances[number % 2].url, token=lambda: keys.token(f"killed-{number}"),
+                                        on_error=reports.append, on_progress=progress)
+            with drumlin.open(str(tmp_path / f"client-{number}.drumlin"), SCHEMA, sync=config) as db:
+                while not stop.is_set():
+                    start = number * per_client + created[number]
+                    with db.write():
+                        for n in range(start, start + 10):
+                            db.create("Reading", {"_id": ObjectId(oid(n)), "sensor": f"k{number}", "celsius": 1.5,
+                                                 "at": datetime(2026, 12, 7, 13, tzinfo=timezone.utc)})
+                    created[number] += 10
+                    time.sleep(0.05)
+                db.sync.wait_for_upload(timeout=60)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=client_run, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    try:
+        for kill in range(20):
+            victim = kill % 2
+            # Kill while its clients are connected and uploading.
+            for number in range(victim, clients, 2):
+                assert connected[number].wait(timeout=30), f"client {number} did not reconnect after kill {kill}"
+            time.sleep(rng.uniform(0.05, 0.3))
+            port = instances[victim].port
+            instances[victim].kill()
+            instances[victim] = SyncService(cluster.url(database), keys, tmp_path, port=port)
+            restarted.append(instances[victim])
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=120)
+    finally:
+        stop.set()
+        for service in restarted:
+            service.stop()
+    assert errors == []
+    # Exactly once: every id created is in Postgres once, and no resent batch met its own rows
+    # (227 object_already_exists would say so).
+    assert [r for r in reports if r.code == 227] == []
+    expected = sorted(oid(number * per_client + i) for number in range(clients) for i in range(created[number]))
+    assert sum(created) > 20 * 10
+    assert ids_in_postgres(cluster, database) == expected
+    assert cluster.psql('SELECT count(*) = count(DISTINCT "_id") FROM "Reading"', database) == [["t"]]
+    assert cluster.psql("SELECT user_id, objects_inserted FROM drumlin_sync.clients ORDER BY 1", database) == [
+        [f"killed-{number}", str(created[number])] for number in range(clients)]
+    # Nothing left in the clients' queues.
+    for number in range(clients):
+        assert local_rows(tmp_path / f"client-{number}.drumlin") == (0, 0)

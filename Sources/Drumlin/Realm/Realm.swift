@@ -46,6 +46,9 @@ public struct Realm: @unchecked Sendable, Equatable {
 
     // MARK: Transactions
 
+    /// The file's sync session when it was opened with `Configuration.syncConfiguration`, else nil.
+    public var syncSession: SyncSession? { context.syncSession }
+
     public var isInWriteTransaction: Bool { context.database.isInWriteTransaction }
 
     /// Runs `block` in a write transaction: committed when it returns, rolled back when it throws.
@@ -353,13 +356,18 @@ extension Realm {
         /// an encrypted file or one for a plain file with `DECRYPTION_FAILED` ("Realm file
         /// decryption failed"). Ignored for in-memory Realms, which are never on disk.
         public var encryptionKey: Data?
+        /// Uploads the file's asymmetric objects to a drumlin-sync service (Data Ingest,
+        /// docs/sync.md); see `SyncConfiguration` and `Realm.syncSession`. Not with `readOnly` or
+        /// `inMemoryIdentifier` (the upload queue lives in the file).
+        public var syncConfiguration: SyncConfiguration?
 
         public init(fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
                     encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
                     migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
                     shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil,
-                    seedFilePath: URL? = nil) {
+                    seedFilePath: URL? = nil, syncConfiguration: SyncConfiguration? = nil) {
             self.migrationBlock = migrationBlock
+            self.syncConfiguration = syncConfiguration
             self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self.seedFilePath = seedFilePath
             self.fileURL = inMemoryIdentifier == nil ? fileURL : nil

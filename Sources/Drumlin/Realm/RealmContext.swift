@@ -137,7 +137,13 @@ public final class _RealmContext: @unchecked Sendable {
         database = try Self.open(configuration, schemaTypes)
         isFrozen = false
         try bindClasses()
+        if let sync = configuration.syncConfiguration {
+            syncSession = try SyncSession.attach(database, sync, logger: configuration.logger)
+        }
     }
+
+    /// The file's sync session (shared by the contexts of every thread), kept running by them.
+    private(set) var syncSession: SyncSession?
 
     /// A frozen context: the committed state of `source`'s database as it is now, read-only, for
     /// use from any thread (Realm_Threads.swift).
@@ -218,6 +224,7 @@ public final class _RealmContext: @unchecked Sendable {
                 options.logger = { level, message in logger(Realm.LogLevel(level), message) }
             }
             let path = configuration.inMemoryIdentifier != nil ? ":memory:" : (configuration.fileURL?.path ?? Realm.Configuration.defaultFileURL.path)
+            if configuration.syncConfiguration != nil { try SyncSession.checkOpen(path: path, options: options) }
             // No model class at all (a tool reading any file with `dynamicObjects`): the file's
             // own schema, as the C and Python faces open without one.
             if types.isEmpty, configuration.inMemoryIdentifier == nil, access(path, F_OK) == 0 {
@@ -764,7 +771,8 @@ public final class _RealmContext: @unchecked Sendable {
            context.configuration.schemaVersion == configuration.schemaVersion,
            context.configuration.readOnly == configuration.readOnly,
            context.configuration.durableAgainstPowerLoss == configuration.durableAgainstPowerLoss,
-           context.configuration.encryptionKey == configuration.encryptionKey {
+           context.configuration.encryptionKey == configuration.encryptionKey,
+           context.configuration.syncConfiguration?.url == configuration.syncConfiguration?.url {
             return context
         }
         let types = configuration.objectTypes ?? ClassMeta.registeredTypes
