@@ -23,7 +23,7 @@ import Testing
     @Test func numericInitializersAndSigns() throws {
         #expect(Decimal128(exactly: 12) == Decimal128(12))
         #expect(Decimal128(exactly: UInt64.max)?.stringValue == "18446744073709551615")
-        let big = Int128("100000000000000000000000000000000000")!   // 36 digits
+        let big = Int128("100000000000000000000000000000000001")!   // 36 digits, inexact
         #expect(Decimal128(exactly: big) == nil)
         #expect(Decimal128(value: 7 as Int32) == 7 && Decimal128(value: 1.5) == Decimal128(value: "1.5"))
         #expect(Decimal128(value: Decimal128(4)) == 4)

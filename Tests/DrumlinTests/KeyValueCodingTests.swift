@@ -64,8 +64,10 @@ import Testing
         let realm = try seedRealm()
         _ = try people(realm)
         var created: DynamicObject?
+        // A nested dictionary creates its object from the stored schema: no Swift defaults there.
+        let kit: [String: Any] = ["_id": ObjectId.generate(), "name": "Kit", "dateOfBirth": Date(timeIntervalSince1970: 0), "status": "notStarted"]
         try realm.write {
-            created = realm.dynamicCreate("SeedPerson", value: ["id": 2, "firstName": "Bea", "dogs": [["name": "Kit"]]])
+            created = realm.dynamicCreate("SeedPerson", value: ["id": 2, "firstName": "Bea", "dogs": [kit]])
         }
         let bea = try #require(created)
         #expect(bea.firstName as? String == "Bea")                       // @dynamicMemberLookup

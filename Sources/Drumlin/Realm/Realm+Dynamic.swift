@@ -27,7 +27,8 @@ extension Realm {
     public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) -> DynamicObject {
         do {
             let handleClass = try context.handleClass(named: typeName)
-            let values = try dynamicValues(value, of: typeName)
+            var values = try dynamicValues(value, of: typeName)
+            try fillModelDefaults(&values, handleClass, update: update)
             let created: EObject
             do {
                 created = try context.database.create(handleClass.meta.name, values: values, update: update.engineMode)
@@ -64,5 +65,31 @@ extension Realm {
             throw Realm.Error(.invalidArgument, "Invalid value '\(value)' to initialize object of type '\(typeName)': expected a dictionary, an array or an object.")
         }
         return try pairs.map { ($0.0, try AnyConversion.engineValue(DynamicObject.plain($0.1), context)) }
+    }
+
+    /// A class with a Swift model keeps its defaults in Swift (the initial values of its
+    /// `@Persisted` properties): a new object takes them for the properties not given, as
+    /// `create(_:value:)` does. An upsert of an existing object writes only what is given.
+    private func fillModelDefaults(_ values: inout [(name: String, value: EValue)], _ handleClass: HandleClass,
+                                   update: UpdatePolicy) throws {
+        let meta = handleClass.meta
+        guard meta.type != DynamicObject.self else { return }
+        let given = Set(values.map(\.name))
+        if update != .error, let pk = meta.primaryKeyPosition,
+           let key = values.first(where: { $0.name == meta.properties[pk].name || $0.name == meta.properties[pk].storedName })?.value {
+            let existing: EObject?
+            do { existing = try context.database.object(meta.name, primaryKey: key) } catch { throw Realm.Error(error) }
+            if existing != nil { return }
+        }
+        let prototype = meta.type.init()
+        for (position, property) in meta.properties.enumerated() where property.shape.type != "linkingObjects" {
+            guard !given.contains(property.name), !given.contains(property.storedName ?? property.name) else { continue }
+            let initial = property.anyGet(prototype, position)
+            // Row values in their stored form (an enum as its raw value); collections and links
+            // (empty or nil at first) as plain values.
+            let raw = property.shape.collection == nil && property.shape.type != "object"
+                ? try property.accessor.raw(initial) : try AnyConversion.engineValue(DynamicObject.plain(initial), context)
+            values.append((property.name, raw))
+        }
     }
 }
