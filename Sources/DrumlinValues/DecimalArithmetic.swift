@@ -1,6 +1,6 @@
 /// Exact decimal128 aggregates: min and max by numeric comparison, sums by aligning exponents
 /// in 128-bit integers, and the average as the exact sum divided to 34 significant digits.
-/// Only a sum too large for exact arithmetic falls back to binary floating point.
+/// A sum too large for exact arithmetic is IEEE 754 additions in order (DecimalArithmetic+IEEE).
 package enum DecimalArithmetic {
     package static func aggregate(_ op: Aggregate, _ values: [Decimal128]) -> Value {
         let numbers = values.filter { !$0.isNaN }
@@ -27,8 +27,8 @@ package enum DecimalArithmetic {
 
     package static func sum(_ values: [Decimal128]) -> Decimal128 {
         if let exact = exactSum(values) { return exact }
-        let approximate = values.reduce(0.0) { $0 + $1.doubleValue }
-        return Decimal128(exactly: approximate) ?? Decimal128(string: "NaN")!
+        // Infinities, or digits beyond 34: IEEE 754 additions in order, as realm-core sums.
+        return values.dropFirst().reduce(values.first ?? Decimal128(0)) { $0.adding($1) }
     }
 
     private static func exactSum(_ values: [Decimal128]) -> Decimal128? {

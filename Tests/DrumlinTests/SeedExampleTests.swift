@@ -408,7 +408,8 @@ func memoryRealm(_ types: [ObjectBase.Type], _ name: String = #function) throws 
         let box = GeoBox(bottomLeft: try #require(GeoPoint(latitude: 59, longitude: 10)), topRight: try #require(GeoPoint(latitude: 60, longitude: 11)))
         #expect(realm.objects(Seed16.Shop.self).where { $0.location.geoWithin(box) }.count == 1)
         let corners = [(59.0, 10.0), (59.0, 11.0), (60.0, 11.0), (60.0, 10.0), (59.0, 10.0)].compactMap { GeoPoint(latitude: $0.0, longitude: $0.1) }
-        #expect(realm.objects(Seed16.Shop.self).where { $0.location.geoWithin(GeoPolygon(outerRing: corners)) }.count == 1)
+        let polygon = try #require(GeoPolygon(outerRing: corners))
+        #expect(realm.objects(Seed16.Shop.self).where { $0.location.geoWithin(polygon) }.count == 1)
     }
 
     @Test func s17UnmanagedCopy() throws {

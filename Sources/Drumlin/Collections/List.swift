@@ -20,7 +20,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     var managed: (owner: ObjectBase, list: EList, context: _RealmContext)? {
         guard case .managed(let owner, let position) = storage, let state = owner._managedState else { return nil }
         do {
-            let list = try EList(state.object, propertyIndex: state.handleClass.engineIndices[position])
+            let list = try EList(state.object, propertyIndex: owner._collectionEngineIndex(position, state))
             return (owner, list, state.context)
         } catch {
             _fatal(Realm.Error(error))

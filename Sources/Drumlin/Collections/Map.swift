@@ -17,7 +17,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Collection, _
     var managed: (map: EMap, context: _RealmContext)? {
         guard case .managed(let owner, let position) = storage, let state = owner._managedState else { return nil }
         do {
-            return (try EMap(state.object, propertyIndex: state.handleClass.engineIndices[position]), state.context)
+            return (try EMap(state.object, propertyIndex: owner._collectionEngineIndex(position, state)), state.context)
         } catch {
             _fatal(Realm.Error(error))
         }

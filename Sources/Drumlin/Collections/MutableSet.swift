@@ -14,7 +14,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     var managed: (set: ESet, context: _RealmContext)? {
         guard case .managed(let owner, let position) = storage, let state = owner._managedState else { return nil }
         do {
-            return (try ESet(state.object, propertyIndex: state.handleClass.engineIndices[position]), state.context)
+            return (try ESet(state.object, propertyIndex: owner._collectionEngineIndex(position, state)), state.context)
         } catch {
             _fatal(Realm.Error(error))
         }

@@ -64,26 +64,3 @@ enum AnyConversion {
         }
     }
 }
-
-extension DynamicObject {
-    func dynamicGet(_ key: String) -> Any? {
-        guard let state = _managedState else { return nil }
-        do {
-            return AnyConversion.swiftValue(try state.object.value(key), state.context)
-        } catch {
-            _fatal(Realm.Error(error))
-        }
-    }
-
-    func dynamicSet(_ key: String, _ value: Any?) {
-        guard let state = _managedState else {
-            _fatal(Realm.Error(.invalidArgument, "A DynamicObject is always managed: create it with realm.dynamicCreate or read it from realm.dynamicObjects."))
-        }
-        do {
-            try state.object.set(key, to: AnyConversion.engineValue(value, state.context))
-        } catch {
-            _fatal(Realm.Error(error))
-        }
-        state.context.didWrite()
-    }
-}

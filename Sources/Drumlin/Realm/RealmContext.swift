@@ -760,10 +760,10 @@ public final class _RealmContext: @unchecked Sendable {
         weak var context: _RealmContext?
     }
 
-    /// The context of this thread for a configuration: Realm instances of one thread and file
-    /// share it, as in Realm Swift.
-    static func shared(for configuration: Realm.Configuration) throws -> _RealmContext {
-        let key = "\(UInt(pthread_self()))|" + configuration.identity
+    /// The context of this thread (or of `confinement`, an actor) for a configuration: Realm
+    /// instances of one thread and file share it, as in Realm Swift.
+    static func shared(for configuration: Realm.Configuration, confinement: String? = nil) throws -> _RealmContext {
+        let key = (confinement ?? "\(UInt(pthread_self()))") + "|" + configuration.identity
         // The open handle is shared when the settings that decide how a file opens agree; a
         // configuration with another schema version or read-only setting opens (and is checked)
         // on its own, so a lower version than the file's is the engine's error.
