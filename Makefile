@@ -331,9 +331,12 @@ bench-scale:
 # Data Ingest through 2 drumlin-sync instances into PostgreSQL against COPY (bench/sync.py,
 # docs/sync.md): 8 client processes, BENCH_SYNC_N objects (1M by default); bench/results/sync.md.
 BENCH_SYNC_N ?= 1M
+# The service is built in release in a scratch folder of its own: libdrumlin.so's build flags
+# (tools/build-library.sh) differ, and sharing .build/release would rebuild each for the other.
+SYNC_SCRATCH := $(CURDIR)/.build/sync-release
 bench-sync: lib deps-sync
-	swift build -c release --product drumlin-sync
-	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_SYNC_BINARY=$$(swift build -c release --show-bin-path)/drumlin-sync \
+	swift build -c release --scratch-path $(SYNC_SCRATCH) --product drumlin-sync
+	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_SYNC_BINARY=$$(swift build -c release --scratch-path $(SYNC_SCRATCH) --show-bin-path)/drumlin-sync \
 	  $(TEST_PYTHON) bench/sync.py --n $(BENCH_SYNC_N)
 
 TRANSFER_N ?= 1M

@@ -408,7 +408,8 @@ extension Decimal128 {
         return p.negative ? -1 : 1
     }
 
-    private static func digitCount(_ value: UInt128) -> Int {
+    /// The number of decimal digits of `value` (1 for 0).
+    static func digitCount(_ value: UInt128) -> Int {
         var count = 1
         var bound: UInt128 = 10
         while count < 39 && value >= bound {
@@ -418,7 +419,8 @@ extension Decimal128 {
         return count
     }
 
-    private static func powerOfTen(_ n: Int) -> UInt128 {
+    /// 10^n, for n <= 38.
+    static func powerOfTen(_ n: Int) -> UInt128 {
         var result: UInt128 = 1
         for _ in 0..<n { result *= 10 }
         return result

@@ -38,22 +38,22 @@ extension Decimal128 {
             return Self.rounded(negative: a.negative && b.negative, big.coefficient, min(a.exponent, b.exponent), sticky: false)
         }
         let shift = big.exponent - exponent
-        let bigDigits = Self.digits(big.coefficient)
+        let bigDigits = Self.digitCount(big.coefficient)
         if big.coefficient == 0 || bigDigits + shift <= 38 {
             // Both fit in 128 bits at the smaller exponent: the exact sum, then rounded.
-            let scaled = big.coefficient == 0 ? 0 : big.coefficient * Self.tenTo(shift)
+            let scaled = big.coefficient == 0 ? 0 : big.coefficient * Self.powerOfTen(shift)
             return Self.combine(big.negative, scaled, small.negative, small.coefficient, exponent, sticky: false)
         }
         // The larger operand widened to 38 digits; the smaller one, far below its last digit,
         // counts only by its leading digits and whether anything was cut off.
         let widen = 38 - bigDigits
-        let scaled = big.coefficient * Self.tenTo(widen)
+        let scaled = big.coefficient * Self.powerOfTen(widen)
         let newExponent = big.exponent - widen
         let drop = newExponent - small.exponent
         var cut: UInt128 = 0
         var sticky = small.coefficient != 0
         if drop < 39 {
-            let divisor = Self.tenTo(drop)
+            let divisor = Self.powerOfTen(drop)
             cut = small.coefficient / divisor
             sticky = small.coefficient % divisor != 0
         }
@@ -76,10 +76,10 @@ extension Decimal128 {
         // Divide the 256-bit product by the smallest power of ten that leaves at most 37 digits
         // (38 with the rounding digit).
         for drop in 1...38 {
-            let divisor = Self.tenTo(drop)
+            let divisor = Self.powerOfTen(drop)
             guard high < divisor else { continue }
             let (quotient, remainder) = divisor.dividingFullWidth((high, low))
-            guard quotient < Self.tenTo(37) else { continue }
+            guard quotient < Self.powerOfTen(37) else { continue }
             // The remainder's first digit decides the rounding below 38 digits; the rest is sticky.
             let tenth = divisor / 10
             let next = tenth == 0 ? 0 : remainder / tenth
@@ -111,13 +111,13 @@ extension Decimal128 {
         // Integer part first.
         quotient = remainder / b.coefficient
         remainder %= b.coefficient
-        if quotient != 0 { significant = Self.digits(quotient) }
+        if quotient != 0 { significant = Self.digitCount(quotient) }
         while remainder != 0 && significant < 36 {
             remainder *= 10
             quotient = quotient * 10 + remainder / b.coefficient
             remainder %= b.coefficient
             exponent -= 1
-            if quotient != 0 { significant = Self.digits(quotient) }
+            if quotient != 0 { significant = Self.digitCount(quotient) }
         }
         return Self.rounded(negative: negative, quotient, exponent, sticky: remainder != 0)
     }
@@ -144,12 +144,12 @@ extension Decimal128 {
                         fractionIsComplement: Bool = false) -> Decimal128 {
         var c = coefficient
         var e = exponent
-        let drop = max(digits(c) - maxDigits, minExponent - e, 0)
+        let drop = max(digitCount(c) - maxDigits, minExponent - e, 0)
         if drop > 0 {
             if drop >= 39 {
                 c = 0
             } else {
-                let divisor = tenTo(drop)
+                let divisor = powerOfTen(drop)
                 let quotient = c / divisor
                 let remainder = c % divisor
                 let half = divisor / 2
@@ -184,21 +184,5 @@ extension Decimal128 {
             }
         }
         return Decimal128(negative: negative, coefficient: c, exponent: e)
-    }
-
-    static func digits(_ value: UInt128) -> Int {
-        var count = 1
-        var bound: UInt128 = 10
-        while count < 39 && value >= bound {
-            count += 1
-            bound &*= 10
-        }
-        return count
-    }
-
-    static func tenTo(_ n: Int) -> UInt128 {
-        var result: UInt128 = 1
-        for _ in 0..<n { result &*= 10 }
-        return result
     }
 }
