@@ -10,6 +10,7 @@ command line that cannot be understood, 130 when interrupted. Errors go to stand
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import sys
@@ -443,8 +444,6 @@ def _refuse_in_use(path: str) -> None:
     except OSError:
         return  # no shared-memory file: no connection has it open in WAL mode
     try:
-        import fcntl
-
         try:
             fcntl.lockf(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 128, 0)
         except OSError:

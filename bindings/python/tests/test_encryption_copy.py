@@ -159,6 +159,7 @@ def test_rekey_refusals_leave_the_file_as_it_was(tmp_path: Path) -> None:
         [sys.executable, "-c", f"import drumlin, sys\ndb = drumlin.open({str(path)!r}, encryption_key={KEY!r})\n"
          "db.objects('Note').count()\nprint('open', flush=True)\nsys.stdin.read()\n"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},  # this suite's drumlin
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "open\n"
