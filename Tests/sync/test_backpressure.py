@@ -1,9 +1,9 @@
 """Back-pressure (docs/sync.md, "Offline"): a file that queued many objects while offline uploads
 them in bounded memory on both sides. A client process fills a file without sync, then another
 process opens it with sync and waits for the upload; each of them and the service that received
-the objects report their peak resident memory (VmHWM). The peaks for a queue of 100 MB are compared
+the objects report their peak resident memory (VmHWM). The peaks for a queue of 120 MB are compared
 with those for a queue of 2 MB: holding the queue (or a growing part of it) in memory would add
-at least its 100 MB; the client's SQLite page cache (32 MiB per connection) may grow with the file."""
+at least its 120 MB; the client's SQLite page cache (32 MiB per connection) may grow with the file."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 from harness import Keys, PostgresCluster, SyncService
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTE_BYTES = 1000
-SMALL, LARGE = 2_000, 100_000
+NOTE_BYTES = 4000
+SMALL, LARGE = 500, 30_000
 # Bounded: the large queue may cost the page cache and allocator slack, never the queue itself.
 GROWTH_LIMIT = 48 * 1024 * 1024
 
