@@ -74,3 +74,25 @@ func closedPort() -> Int {
 func openDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
+
+/// How many of this process's descriptors are TCP sockets whose remote end is one of `ports`:
+/// the sockets' inodes from /proc/net/tcp and tcp6, matched against /proc/self/fd's links.
+func socketsConnected(toPorts ports: Set<Int>) -> Int {
+    var inodes = Set<Substring>()
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, let remote = fields[2].split(separator: ":").last,
+                  let port = Int(remote, radix: 16), ports.contains(port) else { continue }
+            inodes.insert(fields[9])
+        }
+    }
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.filter { descriptor in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"),
+              target.hasPrefix("socket:[") else { return false }
+        return inodes.contains(target.dropFirst(8).dropLast())
+    }.count
+}
