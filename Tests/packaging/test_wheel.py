@@ -161,12 +161,13 @@ def test_installed_in_a_fresh_venv_the_quickstart_runs_with_the_toolchain_hidden
     assert "schema version  0" in info and "Person" in info, info
 
     # The whole Python suite, against the installed package (DRUMLIN_TEST_INSTALLED) and its
-    # console script (DRUMLIN_CLI, for test_cli.py), on the oldest and the newest version found: the
-    # package is pure ctypes, so what can differ between versions is the language and the standard
-    # library, and the two ends bound both (3.9's syntax, 3.13's removals). Each run takes minutes;
-    # the versions between get the checks above. The engine's stress runs (marked `stress`: kills,
-    # fuzzing, size sweeps) test the library, not the Python version, and make test-python runs them.
-    if python not in (PYTHONS[0], PYTHONS[-1]):
+    # console script (DRUMLIN_CLI, for test_cli.py), on the oldest version found: the package is
+    # pure ctypes, so what can differ between versions is the language and the standard library,
+    # and 3.9 is where newer syntax would fail; make test-python runs the suite on the default
+    # python3. Each run takes two minutes of make test's thirty (it ran on 3.13 too until
+    # make test outgrew them); the other versions get the checks above. The engine's stress runs
+    # (marked `stress`: kills, fuzzing, size sweeps) test the library, not the Python version.
+    if python != PYTHONS[0]:
         return
     run([interpreter, "-m", "pip", "install", "-q", "--disable-pip-version-check", "pytest"], env=clean_env())
     suite = without_toolchain(
