@@ -14,7 +14,8 @@
  *
  * Where pages are: the database file at page-aligned offsets (context: page number); the
  * write-ahead log after each 24-byte frame header (context: the frame's offset, its page number
- * and salts, so a page image cannot be moved to another frame, page or log generation); the
+ * and salts, so a page image cannot be moved to another frame, page or log generation; zero salts,
+ * which SQLite writes until a large transaction's commit, stand for the log's: frame_header); the
  * rollback journal wherever SQLite writes a whole page (context: the offset). The log's and the
  * journal's headers, page numbers and checksums stay as SQLite writes them. Temporary files
  * (sorter spills, temp databases) are encrypted with AES-256-CTR under a key made for the file
@@ -278,14 +279,34 @@ static uint64_t page_place(int kind, sqlite3_int64 start) {
     return kind == KIND_DB ? (uint64_t)(start / PAGE) + 1 : (uint64_t)start;
 }
 
-/* Reads the log frame header before the page at `start`, from `buffer` when it holds it. */
+/* Reads the log frame header before the page at `start`, from `buffer` when it holds it, with
+ * the salts that authenticate the page in bytes 8-15.
+ *
+ * Those are the frame header's own salts, except while SQLite owes the transaction's checksums.
+ * When one write transaction outgrows the page cache, SQLite spills pages into the log before the
+ * commit (pagerStress), and a page spilled and changed again is written over its own frame, page
+ * data only (sqlite3WalFrames: iReCksum). From then on to the commit, walEncodeFrame gives every
+ * frame it appends a header with zero salts and zero checksums, and at the commit
+ * walRewriteChecksums reads each frame from the first one overwritten and writes its 24-byte
+ * header again, with the log's salts and new checksums, leaving the page as it is. A page written
+ * under a zero-salt header and authenticated with those zeros would then fail under the header
+ * that replaced it (issue 50: a frame "failed authentication" after such a commit). Zero salts
+ * therefore stand for the log's salts, bytes 16-23 of its header (the 8 bytes SQLite copies into
+ * every frame header of that log generation), and the page's context is the same before and after
+ * the rewrite. A committed frame never has zero salts, so files written before keep their
+ * meaning. */
 static int frame_header(CryptFile *f, sqlite3_int64 start, const uint8_t *buffer, sqlite3_int64 offset, int amount, uint8_t out[FRAME_HEADER]) {
+    static const uint8_t zero[8];
     sqlite3_int64 at = start - FRAME_HEADER;
-    if (at >= offset && at + FRAME_HEADER <= offset + amount) {
+    if (buffer && at >= offset && at + FRAME_HEADER <= offset + amount) {
         memcpy(out, buffer + (at - offset), FRAME_HEADER);
-        return SQLITE_OK;
+    } else {
+        int rc = real_read(f, out, FRAME_HEADER, at);
+        if (rc != SQLITE_OK) return rc;
     }
-    return real_read(f, out, FRAME_HEADER, at);
+    if (memcmp(out + 8, zero, 8) != 0) return SQLITE_OK;
+    int rc = real_read(f, out + 8, 8, 16);  /* a log without its header: zeros, and rc says so */
+    return rc;
 }
 
 /* After a failed page of the log read whole with its header (SQLite rebuilding its index): a torn
@@ -297,7 +318,7 @@ static int next_frame_is_valid(CryptFile *f, sqlite3_int64 start, const uint8_t 
     sqlite3_int64 size = real_size(f);
     if (size < 0 || next + PAGE > size) return 0;
     uint8_t other[FRAME_HEADER];
-    if (real_read(f, other, FRAME_HEADER, next - FRAME_HEADER) != SQLITE_OK) return 0;
+    if (frame_header(f, next, NULL, 0, 0, other) != SQLITE_OK) return 0;
     if (memcmp(other + 8, header + 8, 8) != 0) return 0;
     uint8_t *page = malloc(PAGE);
     if (!page) return 0;
