@@ -309,24 +309,46 @@ static int frame_header(CryptFile *f, sqlite3_int64 start, const uint8_t *buffer
     return rc;
 }
 
-/* After a failed page of the log read whole with its header (SQLite rebuilding its index): a torn
- * frame (the last write of a crash) or damage? Damage when the next frame belongs to the same
- * log generation and authenticates. A torn frame is handed to SQLite as zeros, which its own
- * checksum rejects: the log ends there, as it would without encryption. */
-static int next_frame_is_valid(CryptFile *f, sqlite3_int64 start, const uint8_t header[FRAME_HEADER]) {
-    sqlite3_int64 next = start + FRAME;
+/* After a failed page of the log read whole with its header (SQLite rebuilding its index after a
+ * crash): a torn write or damage? Damage only when a valid commit frame of the log's generation
+ * follows the failed frame. SQLite appends a transaction's frames and then its commit frame, and
+ * writes over a frame only within the transaction that appended it (a transaction larger than the
+ * page cache writes a spilled page changed again over its own frame: sqlite3WalFrames, iReCksum);
+ * a committed frame is never written again until the log starts a new generation. So a frame that
+ * a commit follows was committed, and its failure is damage; a frame that no commit follows is in
+ * the uncommitted tail, torn by a crash during its write (the last append, or a page written over
+ * in place in the middle of the tail, valid frames of the same transaction after it), and is
+ * handed to SQLite as zeros, which its checksum rejects: the log ends there, as it would without
+ * encryption, and nothing committed is lost. A frame of another generation than the log header's
+ * is never used by SQLite: a torn write too.
+ *
+ * A valid commit frame: its header's salts are the log's as written (zero salts are a commit that
+ * never finished its walRewriteChecksums, which SQLite's own salt check rejects), its commit size
+ * field (bytes 4-7) is not zero, and its page authenticates. The scan reads frame headers forward
+ * to the end of the file and stops at a frame of another generation; it runs only on this failure
+ * path, so its cost does not matter. */
+static int commit_follows(CryptFile *f, sqlite3_int64 start, const uint8_t header[FRAME_HEADER]) {
+    static const uint8_t zero[8];
+    uint8_t salts[8];
     sqlite3_int64 size = real_size(f);
-    if (size < 0 || next + PAGE > size) return 0;
-    uint8_t other[FRAME_HEADER];
-    if (frame_header(f, next, NULL, 0, 0, other) != SQLITE_OK) return 0;
-    if (memcmp(other + 8, header + 8, 8) != 0) return 0;
+    if (size < 0 || real_read(f, salts, 8, 16) != SQLITE_OK) return 0;
+    if (memcmp(salts, zero, 8) == 0 || memcmp(header + 8, salts, 8) != 0) return 0;
     uint8_t *page = malloc(PAGE);
     if (!page) return 0;
-    int valid = real_read(f, page, PAGE, next) == SQLITE_OK
-        && page_decrypt(&f->vfs->cipher, KIND_WAL, page_place(KIND_WAL, next), other, 0, page) == 0;
+    int found = 0;
+    for (sqlite3_int64 next = start + FRAME; !found && next + PAGE <= size; next += FRAME) {
+        uint8_t raw[FRAME_HEADER], other[FRAME_HEADER];
+        if (real_read(f, raw, FRAME_HEADER, next - FRAME_HEADER) != SQLITE_OK) break;
+        if (frame_header(f, next, raw, next - FRAME_HEADER, FRAME_HEADER, other) != SQLITE_OK) break;
+        if (memcmp(other + 8, salts, 8) != 0) break;  /* another generation: SQLite stops before it */
+        int commit = raw[4] | raw[5] | raw[6] | raw[7];
+        if (!commit || memcmp(raw + 8, salts, 8) != 0) continue;
+        found = real_read(f, page, PAGE, next) == SQLITE_OK
+            && page_decrypt(&f->vfs->cipher, KIND_WAL, page_place(KIND_WAL, next), other, 0, page) == 0;
+    }
     OPENSSL_cleanse(page, PAGE);
     free(page);
-    return valid;
+    return found;
 }
 
 static int crypt_read(sqlite3_file *file, void *target, int amount, sqlite3_int64 offset) {
@@ -371,7 +393,7 @@ static int crypt_read(sqlite3_file *file, void *target, int amount, sqlite3_int6
         if (page_decrypt(&f->vfs->cipher, f->kind, page_place(f->kind, start), context, first, page) != 0) {
             if (f->kind == KIND_DB) return fail_page(f, "Page", page_place(KIND_DB, start));
             int with_header = start - FRAME_HEADER >= offset;
-            if (!with_header || next_frame_is_valid(f, start, header)) {
+            if (!with_header || commit_follows(f, start, header)) {
                 uint64_t frame = (uint64_t)((start - FRAME_HEADER - WAL_HEADER) / FRAME) + 1;
                 uint32_t number = (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 | header[3];
                 snprintf(last_failure, sizeof last_failure, "Frame %llu of the write-ahead log '%s' (page %u) failed authentication (a wrong key, or the file was changed outside Drumlin)",
