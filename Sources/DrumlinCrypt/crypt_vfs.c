@@ -14,7 +14,8 @@
  *
  * Where pages are: the database file at page-aligned offsets (context: page number); the
  * write-ahead log after each 24-byte frame header (context: the frame's offset, its page number
- * and salts, so a page image cannot be moved to another frame, page or log generation); the
+ * and salts, so a page image cannot be moved to another frame, page or log generation; zero salts,
+ * which SQLite writes until a large transaction's commit, stand for the log's: frame_header); the
  * rollback journal wherever SQLite writes a whole page (context: the offset). The log's and the
  * journal's headers, page numbers and checksums stay as SQLite writes them. Temporary files
  * (sorter spills, temp databases) are encrypted with AES-256-CTR under a key made for the file
@@ -278,34 +279,76 @@ static uint64_t page_place(int kind, sqlite3_int64 start) {
     return kind == KIND_DB ? (uint64_t)(start / PAGE) + 1 : (uint64_t)start;
 }
 
-/* Reads the log frame header before the page at `start`, from `buffer` when it holds it. */
+/* Reads the log frame header before the page at `start`, from `buffer` when it holds it, with
+ * the salts that authenticate the page in bytes 8-15.
+ *
+ * Those are the frame header's own salts, except while SQLite owes the transaction's checksums.
+ * When one write transaction outgrows the page cache, SQLite spills pages into the log before the
+ * commit (pagerStress), and a page spilled and changed again is written over its own frame, page
+ * data only (sqlite3WalFrames: iReCksum). From then on to the commit, walEncodeFrame gives every
+ * frame it appends a header with zero salts and zero checksums, and at the commit
+ * walRewriteChecksums reads each frame from the first one overwritten and writes its 24-byte
+ * header again, with the log's salts and new checksums, leaving the page as it is. A page written
+ * under a zero-salt header and authenticated with those zeros would then fail under the header
+ * that replaced it (issue 50: a frame "failed authentication" after such a commit). Zero salts
+ * therefore stand for the log's salts, bytes 16-23 of its header (the 8 bytes SQLite copies into
+ * every frame header of that log generation), and the page's context is the same before and after
+ * the rewrite. A committed frame never has zero salts, so files written before keep their
+ * meaning. */
 static int frame_header(CryptFile *f, sqlite3_int64 start, const uint8_t *buffer, sqlite3_int64 offset, int amount, uint8_t out[FRAME_HEADER]) {
+    static const uint8_t zero[8];
     sqlite3_int64 at = start - FRAME_HEADER;
-    if (at >= offset && at + FRAME_HEADER <= offset + amount) {
+    if (buffer && at >= offset && at + FRAME_HEADER <= offset + amount) {
         memcpy(out, buffer + (at - offset), FRAME_HEADER);
-        return SQLITE_OK;
+    } else {
+        int rc = real_read(f, out, FRAME_HEADER, at);
+        if (rc != SQLITE_OK) return rc;
     }
-    return real_read(f, out, FRAME_HEADER, at);
+    if (memcmp(out + 8, zero, 8) != 0) return SQLITE_OK;
+    int rc = real_read(f, out + 8, 8, 16);  /* a log without its header: zeros, and rc says so */
+    return rc;
 }
 
-/* After a failed page of the log read whole with its header (SQLite rebuilding its index): a torn
- * frame (the last write of a crash) or damage? Damage when the next frame belongs to the same
- * log generation and authenticates. A torn frame is handed to SQLite as zeros, which its own
- * checksum rejects: the log ends there, as it would without encryption. */
-static int next_frame_is_valid(CryptFile *f, sqlite3_int64 start, const uint8_t header[FRAME_HEADER]) {
-    sqlite3_int64 next = start + FRAME;
+/* After a failed page of the log read whole with its header (SQLite rebuilding its index after a
+ * crash): a torn write or damage? Damage only when a valid commit frame of the log's generation
+ * follows the failed frame. SQLite appends a transaction's frames and then its commit frame, and
+ * writes over a frame only within the transaction that appended it (a transaction larger than the
+ * page cache writes a spilled page changed again over its own frame: sqlite3WalFrames, iReCksum);
+ * a committed frame is never written again until the log starts a new generation. So a frame that
+ * a commit follows was committed, and its failure is damage; a frame that no commit follows is in
+ * the uncommitted tail, torn by a crash during its write (the last append, or a page written over
+ * in place in the middle of the tail, valid frames of the same transaction after it), and is
+ * handed to SQLite as zeros, which its checksum rejects: the log ends there, as it would without
+ * encryption, and nothing committed is lost. A frame of another generation than the log header's
+ * is never used by SQLite: a torn write too.
+ *
+ * A valid commit frame: its header's salts are the log's as written (zero salts are a commit that
+ * never finished its walRewriteChecksums, which SQLite's own salt check rejects), its commit size
+ * field (bytes 4-7) is not zero, and its page authenticates. The scan reads frame headers forward
+ * to the end of the file and stops at a frame of another generation; it runs only on this failure
+ * path, so its cost does not matter. */
+static int commit_follows(CryptFile *f, sqlite3_int64 start, const uint8_t header[FRAME_HEADER]) {
+    static const uint8_t zero[8];
+    uint8_t salts[8];
     sqlite3_int64 size = real_size(f);
-    if (size < 0 || next + PAGE > size) return 0;
-    uint8_t other[FRAME_HEADER];
-    if (real_read(f, other, FRAME_HEADER, next - FRAME_HEADER) != SQLITE_OK) return 0;
-    if (memcmp(other + 8, header + 8, 8) != 0) return 0;
+    if (size < 0 || real_read(f, salts, 8, 16) != SQLITE_OK) return 0;
+    if (memcmp(salts, zero, 8) == 0 || memcmp(header + 8, salts, 8) != 0) return 0;
     uint8_t *page = malloc(PAGE);
     if (!page) return 0;
-    int valid = real_read(f, page, PAGE, next) == SQLITE_OK
-        && page_decrypt(&f->vfs->cipher, KIND_WAL, page_place(KIND_WAL, next), other, 0, page) == 0;
+    int found = 0;
+    for (sqlite3_int64 next = start + FRAME; !found && next + PAGE <= size; next += FRAME) {
+        uint8_t raw[FRAME_HEADER], other[FRAME_HEADER];
+        if (real_read(f, raw, FRAME_HEADER, next - FRAME_HEADER) != SQLITE_OK) break;
+        if (frame_header(f, next, raw, next - FRAME_HEADER, FRAME_HEADER, other) != SQLITE_OK) break;
+        if (memcmp(other + 8, salts, 8) != 0) break;  /* another generation: SQLite stops before it */
+        int commit = raw[4] | raw[5] | raw[6] | raw[7];
+        if (!commit || memcmp(raw + 8, salts, 8) != 0) continue;
+        found = real_read(f, page, PAGE, next) == SQLITE_OK
+            && page_decrypt(&f->vfs->cipher, KIND_WAL, page_place(KIND_WAL, next), other, 0, page) == 0;
+    }
     OPENSSL_cleanse(page, PAGE);
     free(page);
-    return valid;
+    return found;
 }
 
 static int crypt_read(sqlite3_file *file, void *target, int amount, sqlite3_int64 offset) {
@@ -350,7 +393,7 @@ static int crypt_read(sqlite3_file *file, void *target, int amount, sqlite3_int6
         if (page_decrypt(&f->vfs->cipher, f->kind, page_place(f->kind, start), context, first, page) != 0) {
             if (f->kind == KIND_DB) return fail_page(f, "Page", page_place(KIND_DB, start));
             int with_header = start - FRAME_HEADER >= offset;
-            if (!with_header || next_frame_is_valid(f, start, header)) {
+            if (!with_header || commit_follows(f, start, header)) {
                 uint64_t frame = (uint64_t)((start - FRAME_HEADER - WAL_HEADER) / FRAME) + 1;
                 uint32_t number = (uint32_t)header[0] << 24 | (uint32_t)header[1] << 16 | (uint32_t)header[2] << 8 | header[3];
                 snprintf(last_failure, sizeof last_failure, "Frame %llu of the write-ahead log '%s' (page %u) failed authentication (a wrong key, or the file was changed outside Drumlin)",
