@@ -324,7 +324,8 @@ bench-node: deps-bench-node node
 	$(NODE_SQLITE3_ENV) node bench/node/bench.mjs --n $(BENCH_N) --runs $(BENCH_RUNS) | tee bench/results/node.md
 
 # Encrypted against unencrypted files, insert/get/range (bench/encryption.py; docs/encryption.md).
-bench-encryption: $(BENCH_BIN)
+bench-encryption: $(if $(BENCH_NO_LIB),,lib)
+	@$(MAKE) --no-print-directory $(BENCH_BIN)
 	$(PYTHON) bench/encryption.py --harness $(BENCH_BIN) --n $(subst k,000,$(subst M,000000,$(BENCH_N))) --runs $(BENCH_RUNS) \
 	  | tee bench/results/encryption.md
 
