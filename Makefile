@@ -31,7 +31,7 @@ JOBS := $(shell nproc 2>/dev/null || echo 2)
 VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
-.PHONY: all deps venv deps-wheel deps-websockets deps-sync lib test test-swift test-c test-python test-packaging test-sync stress sanitize demo wheel install clean \
+.PHONY: all deps venv deps-wheel deps-websockets deps-sync lib test test-swift test-c test-python test-packaging test-install-from-checkout test-sync stress sanitize demo wheel install clean \
         bench bench-build bench-encryption bench-node deps-bench-node bench-readers bench-scale bench-sync bench-transfer node test-node deps-node deps-node-build
 
 all: lib
@@ -147,7 +147,12 @@ test-node: deps-node node
 	cd $(NODE_DIR) && node --expose-gc --test test/
 
 # ---- tests ---------------------------------------------------------------------------------
-test: lib test-swift test-c test-python test-packaging test-sync test-node
+# lib and the packaging suite's install-from-checkout test (pip builds a copy of the checkout) are
+# two release builds, and SwiftPM compiles each release module whole, on one core: make test runs
+# them side by side, then the other suites, test-packaging without that test (INSTALL_TESTED).
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lib test-install-from-checkout
+	@$(MAKE) --no-print-directory test-swift test-c test-python test-packaging test-sync test-node INSTALL_TESTED=1
 	@echo "all test suites passed"
 
 # The debug builds of make test (test-swift, test-sync: one build, shared) carry no debug
@@ -176,15 +181,21 @@ test-python: lib venv
 # Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
 test-packaging: wheel test-c node
 	$(TEST_PYTHON) -m pytest -q $(XDIST) Tests/packaging \
-	  --wheel-dir dist --cmake-build $(CMAKE_BUILD)
+	  --wheel-dir dist --cmake-build $(CMAKE_BUILD) $(if $(INSTALL_TESTED),--ignore=Tests/packaging/test_install_from_checkout.py)
+
+# `pip install ./bindings/python` on a copy of the checkout builds the library from the copy's
+# sources (part of test-packaging; make test runs it beside lib).
+test-install-from-checkout: venv
+	$(TEST_PYTHON) -m pytest -q Tests/packaging/test_install_from_checkout.py
 
 # The sync service (docs/sync.md): a throwaway PostgreSQL 15 cluster (initdb in a temporary folder,
 # as the postgres user when run as root), `drumlin-sync migrate`, and 1-3 `drumlin-sync serve`
 # processes per test, driven by a protocol-level client (Tests/sync/syncclient.py).
 # The Swift face's client (Tests/sync/clients/swift) is the SwiftIngestClient executable.
 test-sync: lib deps-sync
-	swift build --product drumlin-sync $(SWIFT_TEST_FLAGS)
-	swift build --product SwiftIngestClient $(SWIFT_TEST_FLAGS)
+	@# The build test-swift made (drumlin-sync and SwiftIngestClient are among its products): nothing
+	@# to do after it, where `--product` would compile 83 modules again without -enable-testing.
+	swift build --build-tests $(SWIFT_TEST_FLAGS)
 	DRUMLIN_LIBRARY=$(CURDIR)/$(LIB) DRUMLIN_SYNC_BINARY=$$(swift build --show-bin-path)/drumlin-sync \
 	  DRUMLIN_SWIFT_INGEST=$$(swift build --show-bin-path)/SwiftIngestClient $(TEST_PYTHON) -m pytest -q Tests/sync
 

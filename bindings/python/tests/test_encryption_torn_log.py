@@ -20,6 +20,9 @@ import pytest
 
 import drumlin
 
+# About 170 MB written: the engine's, not the Python version's (the packaging run leaves it out).
+pytestmark = pytest.mark.stress
+
 KEY = bytes(range(64))
 SCHEMA = [{"name": "Blob", "primaryKey": "id", "properties": {"id": "int", "text": "string"}}]
 HEADER, FRAME_HEADER, PAGE = 32, 24, 4096
