@@ -1,6 +1,7 @@
 # Drumlin — the front door.
 #   make demo    build libdrumlin.so and run the C, Python and Swift examples on a fresh database
 #   make test    run every test suite: Swift (swift test), C (ctest), Python (pytest), packaging, sync
+#   make memcheck    the C tests under valgrind (make test leaves them out: time)
 #   make test-sync   the sync service (drumlin-sync) against a throwaway PostgreSQL 15 cluster
 #   make wheel   build the manylinux wheel of the Python package into dist/
 #   make install PREFIX=/usr/local   install libdrumlin.so, drumlin.h, drumlin.pc and the CMake package
@@ -31,7 +32,7 @@ JOBS := $(shell nproc 2>/dev/null || echo 2)
 VENV := $(CURDIR)/.venv
 TEST_PYTHON := $(VENV)/bin/python3
 
-.PHONY: all deps venv deps-wheel deps-websockets deps-sync lib test test-swift test-c test-python test-packaging test-install-from-checkout test-sync stress sanitize demo wheel install clean \
+.PHONY: all deps venv deps-wheel deps-websockets deps-sync lib test test-swift test-c memcheck test-python test-packaging test-install-from-checkout test-sync stress sanitize demo wheel install clean \
         bench bench-build bench-encryption bench-node deps-bench-node bench-readers bench-scale bench-sync bench-transfer node test-node deps-node deps-node-build
 
 all: lib
@@ -149,10 +150,12 @@ test-node: deps-node node
 # ---- tests ---------------------------------------------------------------------------------
 # lib and the packaging suite's install-from-checkout test (pip builds a copy of the checkout) are
 # two release builds, and SwiftPM compiles each release module whole, on one core: make test runs
-# them side by side, then the other suites, test-packaging without that test (INSTALL_TESTED).
+# them side by side, then the other suites (MAKE_TEST=1): test-packaging without that test, and
+# test-c without the C tests' valgrind runs, which `make memcheck` runs (20 tests, over a minute
+# of make test's 30 on 2 cores).
 test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target lib test-install-from-checkout
-	@$(MAKE) --no-print-directory test-swift test-c test-python test-packaging test-sync test-node INSTALL_TESTED=1
+	@$(MAKE) --no-print-directory test-swift test-c test-python test-packaging test-sync test-node MAKE_TEST=1
 	@echo "all test suites passed"
 
 # The debug builds of make test (test-swift, test-sync: one build, shared) carry no debug
@@ -169,7 +172,13 @@ test-swift: deps deps-websockets
 test-c: lib
 	$(CMAKE_CONFIGURE) >/dev/null
 	cmake --build $(CMAKE_BUILD)
-	cd $(CMAKE_BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(CMAKE_BUILD) && ctest --output-on-failure -j $(JOBS) $(if $(MAKE_TEST),-LE memcheck)
+
+# The C tests under valgrind (c.<test>.memcheck: no invalid access, no definite or indirect leak).
+memcheck: lib
+	$(CMAKE_CONFIGURE) >/dev/null
+	cmake --build $(CMAKE_BUILD)
+	cd $(CMAKE_BUILD) && ctest --output-on-failure -j $(JOBS) -L memcheck
 
 # On every core (pytest-xdist, when .venv has it): each test has its own files and processes.
 XDIST = $$($(TEST_PYTHON) -c "import xdist" 2>/dev/null && echo "-n $(JOBS)")
@@ -181,7 +190,7 @@ test-python: lib venv
 # Also the SwiftPM target graph: dependencies only run down the layers (test_target_graph.py).
 test-packaging: wheel test-c node
 	$(TEST_PYTHON) -m pytest -q $(XDIST) Tests/packaging \
-	  --wheel-dir dist --cmake-build $(CMAKE_BUILD) $(if $(INSTALL_TESTED),--ignore=Tests/packaging/test_install_from_checkout.py)
+	  --wheel-dir dist --cmake-build $(CMAKE_BUILD) $(if $(MAKE_TEST),--ignore=Tests/packaging/test_install_from_checkout.py)
 
 # `pip install ./bindings/python` on a copy of the checkout builds the library from the copy's
 # sources (part of test-packaging; make test runs it beside lib).
